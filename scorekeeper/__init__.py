@@ -1,0 +1,24 @@
+"""500 Rum scorekeeper: the rules engine (``scorekeeper.engine``) and the Flask app.
+
+``score(request)`` is the scoring contract's Python entry point; ``create_app()`` builds
+the web app. Importing this package does not import Flask, so the command line scores
+without it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .engine.contract import ScoreRequestError, score
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+__all__ = ["ScoreRequestError", "create_app", "score"]
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the Flask app (see :func:`scorekeeper.app.create_app`)."""
+    from .app import create_app as _create_app
+
+    return _create_app(test_config)

@@ -1,0 +1,56 @@
+"""Command line: ``python -m scorekeeper score FILE|-``.
+
+``score`` follows shared/score-contract.md: the response JSON on standard output and exit
+status 0, or the error body and exit status 2 with every problem listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _score(path: str) -> int:
+    from .engine.contract import ScoreRequestError, score
+
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as error:
+        return _fail("file", f"cannot read {path}: {error.strerror}")
+    try:
+        request = json.loads(text)
+    except ValueError as error:
+        return _fail("request", f"not valid JSON: {error}")
+    try:
+        result = score(request)
+    except ScoreRequestError as error:
+        json.dump(error.body, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 2
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _fail(where: str, message: str) -> int:
+    json.dump({"errors": [{"where": where, "message": message}]}, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m scorekeeper", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    score = sub.add_parser("score", help="score one round (shared/score-contract.md)")
+    score.add_argument("file", help="the request JSON file, or - for standard input")
+    args = parser.parse_args(argv)
+    if args.command == "score":
+        return _score(args.file)
+    return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+if __name__ == "__main__":
+    sys.exit(main())

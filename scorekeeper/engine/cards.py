@@ -1,0 +1,199 @@
+"""Cards, their text notation, and packs.
+
+Glossary:
+- card: a rank and a suit, written ``7H``, ``10D``, ``AS``; ``T`` is accepted for ten and
+  the suit may be written ``♠ ♥ ♦ ♣`` (score-contract.md, "Card notation").
+- joker: written ``JK``. Inside a meld a wild joker names the card it stands for,
+  ``JK=7C`` (catalogue M5; seeds 002, 003). A Persian joker is never wild and stays ``JK``
+  (catalogue P2; seeds 000, 002).
+- pack: 52 cards, plus 0, 1, 2 or 4 jokers (catalogue D2); two packs for larger tables.
+
+Cards are small frozen values, interned: ``parse_card("7h") is parse_card("7H")``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+SUITS: Final = ("S", "H", "D", "C")
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANKS: Final = tuple(range(1, 14))
+RANK_TEXT: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 10)}
+RANK_NAMES: Final = {1: "ace", 11: "jack", 12: "queen", 13: "king"} | {
+    r: str(r) for r in range(2, 11)
+}
+JOKER_TEXT: Final = "JK"
+
+_SUIT_INPUT: Final = {"S": "S", "H": "H", "D": "D", "C": "C"} | {
+    sym: s for s, sym in SUIT_SYMBOLS.items()
+}
+_RANK_INPUT: Final = {text: rank for rank, text in RANK_TEXT.items()} | {"T": 10, "1": 1}
+
+
+class CardError(ValueError):
+    """A card text that is not a card: ``CardError("'1X' is not a card ...")``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: ``rank`` 1 (ace) to 13 (king) and ``suit`` S/H/D/C, or a joker.
+
+    A joker has ``rank == 0`` and ``suit == ""``; a wild joker laid in a meld carries
+    ``stands_for``, the natural card it was declared to be (catalogue M5). Use
+    :func:`parse_card` and :meth:`Card.text`, not the constructor, at the edges.
+    """
+
+    rank: int
+    suit: str
+    stands_for: Card | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker, declared or not."""
+        return self.rank == 0
+
+    @property
+    def natural(self) -> Card:
+        """The card this one plays as: the declared card for a wild joker, else itself."""
+        return self.stands_for if self.stands_for is not None else self
+
+    @property
+    def physical(self) -> Card:
+        """The card as it is in the pack: a declared joker is a plain ``JK``."""
+        return JOKER if self.rank == 0 else self
+
+    @property
+    def text(self) -> str:
+        """Contract notation: ``7H``, ``10D``, ``JK``, ``JK=7C``."""
+        if self.rank == 0:
+            return JOKER_TEXT if self.stands_for is None else f"JK={self.stands_for.text}"
+        return RANK_TEXT[self.rank] + self.suit
+
+    @property
+    def display(self) -> str:
+        """Text for people, with suit symbols: ``7♥``, ``10♦``, ``JK``, ``JK(7♣)``."""
+        if self.rank == 0:
+            return "JK" if self.stands_for is None else f"JK({self.stands_for.display})"
+        return RANK_TEXT[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def name(self) -> str:
+        """Words: ``seven of hearts``, ``joker``, ``joker as seven of clubs``."""
+        if self.rank == 0:
+            return "joker" if self.stands_for is None else f"joker as {self.stands_for.name}"
+        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text!r})"
+
+
+JOKER: Final = Card(0, "")
+_NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
+_DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
+_CACHE: dict[str, Card] = {}
+
+
+def _parse_natural(text: str) -> Card | None:
+    if len(text) < 2:
+        return None
+    suit = _SUIT_INPUT.get(text[-1])
+    rank = _RANK_INPUT.get(text[:-1])
+    if suit is None or rank is None:
+        return None
+    return _NATURALS[(rank, suit)]
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card in the contract notation, case-insensitive.
+
+    ``"AS"``, ``"10h"``, ``"TD"``, ``"q♣"``, ``"JK"``, ``"JK=7C"`` (a joker standing for
+    the seven of clubs). Returns the interned :class:`Card`.
+
+    Raises :class:`CardError` with a message a player understands when the text is not a
+    card (unknown rank or suit, a joker standing for a joker, not a string).
+    """
+    card = _CACHE.get(text) if isinstance(text, str) else None
+    if card is not None:
+        return card
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card: write cards as text such as 7H, 10D, AS, JK")
+    key = text.strip().upper()
+    if key == JOKER_TEXT:
+        card = JOKER
+    elif key.startswith("JK="):
+        natural = _parse_natural(key[3:])
+        if natural is None:
+            raise CardError(
+                f"'{text}' is not a card: a joker in a meld names a real card, as in JK=7C"
+            )
+        card = _DECLARED[natural]
+    else:
+        natural = _parse_natural(key)
+        if natural is None:
+            raise CardError(
+                f"'{text}' is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
+                "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker"
+            )
+        card = natural
+    if len(_CACHE) < 4096:
+        _CACHE[text] = card
+    return card
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse several cards: ``"7H 7S 7D"`` (spaces or commas) or a list of card texts.
+
+    Raises :class:`CardError` for the first text that is not a card.
+    """
+    items = text.replace(",", " ").split() if isinstance(text, str) else text
+    return [parse_card(t) for t in items]
+
+
+def format_cards(cards: Iterable[Card], *, symbols: bool = True) -> str:
+    """Cards as one line for people (``7♥ 7♠ 7♦``) or in notation (``7H 7S 7D``)."""
+    return " ".join(c.display if symbols else c.text for c in cards)
+
+
+def declare(joker: Card, stands_for: Card) -> Card:
+    """A joker declared as ``stands_for`` (catalogue M5): ``declare(JOKER, 7C) -> JK=7C``."""
+    if not joker.is_joker or stands_for.is_joker:
+        raise CardError("only a joker can stand for a card, and only for a real card")
+    return _DECLARED[stands_for]
+
+
+def natural_card(rank: int, suit: str) -> Card:
+    """The interned natural card of ``rank`` 1-13 and ``suit`` S/H/D/C."""
+    return _NATURALS[(rank, suit)]
+
+
+def make_pack(jokers: int = 0, packs: int = 1) -> list[Card]:
+    """A fresh, ordered pack: ``packs`` times 52 natural cards and ``jokers`` jokers each.
+
+    ``make_pack(0)`` has 52 cards, ``make_pack(2)`` 54, ``make_pack(4)`` 56 (Persian) and
+    ``make_pack(2, packs=2)`` 108 (catalogue D2; seeds 000, 002, 003).
+    """
+    one = [_NATURALS[(r, s)] for s in SUITS for r in RANKS] + [JOKER] * jokers
+    return one * packs
+
+
+def shuffled(cards: Sequence[Card], seed: int | random.Random) -> list[Card]:
+    """A shuffled copy of ``cards``; the same seed always gives the same order."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    out = list(cards)
+    rng.shuffle(out)
+    return out
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    """Sort a hand by suit (spades, hearts, clubs, diamonds: colours alternate), then rank;
+    jokers last."""
+    if card.rank == 0:
+        return (9, 0)
+    return ("SHCD".index(card.suit), card.rank)

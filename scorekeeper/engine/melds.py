@@ -1,0 +1,267 @@
+"""Melds: sets and runs, jokers, and laying off, each legal or not and why.
+
+Glossary:
+- meld: cards laid face up together: a set or a run.
+- set: 3 or 4 cards of one rank (catalogue M1); with two packs, two of one suit only where
+  the house allows it (M2).
+- run: 3 or more cards of one suit in sequence (M3; 4 or more in seed 000's reading); the
+  ace high (Q-K-A) or low (A-2-3), round the corner (K-A-2) only where allowed (M4).
+- joker set: three or four Persian jokers, never wild (P2).
+- lay off: add a card to a meld on the table, naming the meld (L1, L3).
+
+Every refusal raises :class:`IllegalMeld` carrying the message a player reads and the ids
+of the rules that say no.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+
+from .cards import Card, format_cards
+from .rules import RuleSet
+
+
+class IllegalMeld(ValueError):
+    """A meld or lay-off the rules do not allow.
+
+    ``message`` is a sentence for players; ``rules`` the catalogue ids behind it, e.g.
+    ``("M4",)``.
+    """
+
+    def __init__(self, message: str, rules: Sequence[str]) -> None:
+        self.message = message
+        self.rules = tuple(rules)
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A legal meld as it lies on the table.
+
+    ``kind`` is ``"set"``, ``"run"`` or ``"jokers"`` (a Persian joker set). ``cards`` are in
+    the order they lie, runs low to high. For a run, ``suit`` is its suit and ``low`` the
+    position of its first card, where an ace is 1 when low and 14 when high; a run that
+    goes round the corner (M4) continues past 14 (K-A-2 is 13, 14, 15). For a set, ``rank``
+    is its rank (0 for jokers).
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    suit: str = ""
+    rank: int = 0
+    low: int = 0
+
+    @property
+    def high(self) -> int:
+        """Position of a run's last card."""
+        return self.low + len(self.cards) - 1
+
+    def ace_is_low(self, index: int) -> bool:
+        """True when the card at ``index`` is an ace played low in a run (A-2-3, S1)."""
+        return self.kind == "run" and (self.low + index) == 1
+
+    def ace_is_high(self, index: int) -> bool:
+        """True when the card at ``index`` is an ace played high in a run (Q-K-A, S1)."""
+        return self.kind == "run" and (self.low + index) % 13 == 1 and self.low + index > 1
+
+    def describe(self) -> str:
+        """Words for people: ``run of 9♦ 10♦ J♦``."""
+        return f"{self.kind if self.kind != 'jokers' else 'set'} of {format_cards(self.cards)}"
+
+
+def _rank_at(position: int) -> int:
+    return (position - 1) % 13 + 1
+
+
+def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
+    """Joker rules (M5, P2). Returns the meld when it is a Persian joker set."""
+    jokers = [c for c in cards if c.is_joker]
+    if not jokers:
+        return None
+    shown = format_cards(cards)
+    if rules.joker_use == "none":
+        raise IllegalMeld(f"{shown}: these rules play without jokers", ("M5", "D2"))
+    if rules.joker_use == "sets-of-jokers":
+        if any(c.stands_for is not None for c in jokers):
+            raise IllegalMeld(
+                f"{shown}: jokers are never wild under these rules; write a joker as JK", ("P2",)
+            )
+        if len(jokers) != len(cards):
+            raise IllegalMeld(
+                f"{shown}: jokers meld only in sets of three or four jokers, never in runs "
+                "or as wild cards",
+                ("P2",),
+            )
+        if len(cards) > 4:
+            raise IllegalMeld(f"{shown}: a set of jokers has 3 or 4 jokers", ("P2", "M1"))
+        return Meld("jokers", tuple(cards))
+    if any(c.stands_for is None for c in jokers):
+        raise IllegalMeld(
+            f"{shown}: a wild joker must name the card it stands for when melded, as in JK=7C",
+            ("M5",),
+        )
+    return None
+
+
+def _make_set(cards: Sequence[Card], rules: RuleSet) -> Meld:
+    shown = format_cards(cards)
+    if len(cards) > 4:
+        raise IllegalMeld(f"{shown}: a set has 3 or 4 cards of one rank", ("M1",))
+    suits = [c.natural.suit for c in cards]
+    if len(set(suits)) != len(suits) and rules.same_suit_in_set == "forbidden":
+        raise IllegalMeld(
+            f"{shown} has two cards of the same suit, which a set may not have", ("M2",)
+        )
+    return Meld("set", tuple(cards), rank=cards[0].natural.rank)
+
+
+def _run_low(ranks: set[int], corner: bool) -> tuple[int | None, bool]:
+    """The position of a run's first card, and whether it needs round the corner."""
+    n = len(ranks)
+    low_pos = sorted(ranks)
+    if low_pos[-1] - low_pos[0] + 1 == n:
+        return low_pos[0], False
+    high_pos = sorted(14 if r == 1 else r for r in ranks)
+    if high_pos[-1] - high_pos[0] + 1 == n:
+        return high_pos[0], False
+    for start in ranks:
+        if {_rank_at(start + i) for i in range(n)} == ranks:
+            return start, True
+    return None, corner
+
+
+def _make_run(cards: Sequence[Card], rules: RuleSet) -> Meld:
+    shown = format_cards(cards)
+    naturals = [c.natural for c in cards]
+    ranks = {c.rank for c in naturals}
+    if len(ranks) != len(cards):
+        raise IllegalMeld(f"{shown}: a run cannot hold the same rank twice", ("M3",))
+    low, corner = _run_low(ranks, False)
+    if low is None:
+        raise IllegalMeld(
+            f"{shown} is not a sequence: a run is cards of one suit in order", ("M3",)
+        )
+    if corner and rules.ace_in_run != "round-the-corner":
+        raise IllegalMeld(f"{shown} goes round the corner, which these rules do not allow", ("M4",))
+    if len(cards) < rules.min_run:
+        raise IllegalMeld(
+            f"{shown}: a run needs at least {rules.min_run} cards under these rules", ("M3",)
+        )
+    by_rank = {c.natural.rank: c for c in cards}
+    ordered = tuple(by_rank[_rank_at(low + i)] for i in range(len(cards)))
+    return Meld("run", ordered, suit=naturals[0].suit, low=low)
+
+
+def check_meld(cards: Sequence[Card], rules: RuleSet) -> Meld:
+    """The meld ``cards`` make under ``rules``, cards put in the order they lie.
+
+    Sets (M1, M2), runs (M3, M4), wild jokers that name their card (M5) and Persian joker
+    sets (P2). Raises :class:`IllegalMeld` with the reason and rule ids when the cards make
+    no legal meld, e.g. ``"K♠ A♠ 2♠ goes round the corner, which these rules do not
+    allow"`` (M4).
+    """
+    return _check_meld_cached(tuple(cards), rules)
+
+
+@lru_cache(maxsize=4096)
+def _check_meld_cached(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+    if len(cards) < 3:
+        raise IllegalMeld(
+            f"{format_cards(cards) or 'no cards'}: a meld needs at least three cards",
+            ("M1", "M3"),
+        )
+    jokers = _check_jokers(cards, rules)
+    if jokers is not None:
+        return jokers
+    naturals = [c.natural for c in cards]
+    if len({c.rank for c in naturals}) == 1:
+        return _make_set(cards, rules)
+    if len({c.suit for c in naturals}) == 1:
+        return _make_run(cards, rules)
+    raise IllegalMeld(
+        f"{format_cards(cards)} is neither a set (one rank) nor a run (one suit in sequence)",
+        ("M1", "M3"),
+    )
+
+
+def meld_problem(cards: Sequence[Card], rules: RuleSet) -> IllegalMeld | None:
+    """None when ``cards`` are a legal meld, else the :class:`IllegalMeld` saying why."""
+    try:
+        check_meld(cards, rules)
+    except IllegalMeld as problem:
+        return problem
+    return None
+
+
+def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
+    """``meld`` with ``card`` laid off onto it (L1, L3): the meld as it then stands.
+
+    A set takes a card of its rank up to four cards (M1, M2); a joker set takes a joker
+    (P2); a run takes the next card of its suit at either end (M3), the ace only where it
+    does not turn the corner unless the rules allow it (M4). A wild joker must name its
+    card (M5). Raises :class:`IllegalMeld` saying why the card does not fit.
+    """
+    return _extend_cached(meld, card, rules)
+
+
+@lru_cache(maxsize=8192)
+def _extend_cached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
+    onto = f"{card.display} does not fit {meld.describe()}"
+    if meld.kind == "jokers" or card.is_joker:
+        if card.is_joker:
+            _check_jokers([card], rules)
+            if rules.joker_use == "sets-of-jokers" and meld.kind != "jokers":
+                raise IllegalMeld(f"{onto}: jokers go only in sets of jokers", ("P2",))
+        if meld.kind == "jokers":
+            if not card.is_joker or card.stands_for is not None:
+                raise IllegalMeld(f"{onto}: only a joker joins a set of jokers", ("P2",))
+            if len(meld.cards) >= 4:
+                raise IllegalMeld(f"{onto}: a set of jokers has at most 4", ("P2", "M1"))
+            return Meld("jokers", (*meld.cards, card))
+    natural = card.natural
+    if meld.kind == "set":
+        if natural.rank != meld.rank:
+            raise IllegalMeld(f"{onto}: a set takes only cards of its rank", ("M1", "L1"))
+        if len(meld.cards) >= 4:
+            raise IllegalMeld(f"{onto}: a set has at most 4 cards", ("M1",))
+        if rules.same_suit_in_set == "forbidden" and any(
+            c.natural.suit == natural.suit for c in meld.cards
+        ):
+            raise IllegalMeld(f"{onto}: the set already has a card of that suit", ("M2",))
+        return Meld("set", (*meld.cards, card), rank=meld.rank)
+    if natural.suit != meld.suit:
+        raise IllegalMeld(f"{onto}: a run takes only cards of its suit", ("M3", "L1"))
+    corner = rules.ace_in_run == "round-the-corner"
+    if len(meld.cards) >= 13:
+        raise IllegalMeld(f"{onto}: the run already holds every rank", ("M3",))
+    below, above = meld.low - 1, meld.high + 1
+    if natural.rank == _rank_at(above) and (above <= 14 or corner):
+        return Meld("run", (*meld.cards, card), suit=meld.suit, low=meld.low)
+    if natural.rank == _rank_at(below) and (below >= 1 or corner):
+        low = below if below >= 1 else below + 13
+        return Meld("run", (card, *meld.cards), suit=meld.suit, low=low)
+    if natural.rank in (_rank_at(above), _rank_at(below)):
+        raise IllegalMeld(
+            f"{onto}: it would go round the corner, which these rules do not allow", ("M4",)
+        )
+    raise IllegalMeld(f"{onto}: a run grows only at its ends, in sequence", ("M3", "L1"))
+
+
+def extend_with(meld: Meld, cards: Iterable[Card], rules: RuleSet) -> Meld:
+    """``meld`` with one card or a pair laid off at once (seed 002: "a pair of cards in
+    sequence"), in whichever order fits. Raises :class:`IllegalMeld` when none does."""
+    cards = tuple(cards)
+    first_error: IllegalMeld | None = None
+    for order in permutations(cards):
+        try:
+            grown = meld
+            for card in order:
+                grown = extend(grown, card, rules)
+            return grown
+        except IllegalMeld as problem:
+            first_error = first_error or problem
+    assert first_error is not None
+    raise first_error
