@@ -1,0 +1,76 @@
+"""Browser tests: the app served on 127.0.0.1 and Debian's Chromium driven by Playwright
+at a phone's size (390 x 844). Screenshots go to ``tests/browser/screenshots/``.
+
+Skipped with a message when Playwright or Chromium is missing (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.conftest import make_app
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[str]:
+    """The app served from a thread; yields its base URL."""
+    app = make_app(str(tmp_path / "browser.sqlite3"), WTF_CSRF_ENABLED=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:
+    """A fresh phone-sized page; ``page.base_url`` is the live server."""
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> Path:
+    """Save a full-page screenshot ``tests/browser/screenshots/NAME.png`` and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
