@@ -1,7 +1,8 @@
-"""Command line: ``python -m scorekeeper score FILE|-``.
+"""Command line: ``python -m scorekeeper score FILE|-`` and ``python -m scorekeeper serve``.
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
-status 0, or the error body and exit status 2 with every problem listed.
+status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
+the database schema up to date (migrations) and runs the web app under gunicorn.
 """
 
 from __future__ import annotations
@@ -34,6 +35,37 @@ def _score(path: str) -> int:
     return 0
 
 
+def _serve(host: str, port: int, workers: int) -> int:
+    import os
+
+    from flask_migrate import upgrade
+
+    from . import create_app
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    print(
+        f"500 Rum is at http://{host}:{port}/ (phones on this network: this machine's "
+        f"address, port {port})",
+        flush=True,
+    )
+    gunicorn = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        str(workers),
+        "--bind",
+        f"{host}:{port}",
+        "--access-logfile",
+        "-",
+        "scorekeeper:create_app()",
+    ]
+    os.execv(sys.executable, gunicorn)
+    return 0  # pragma: no cover - execv does not return
+
+
 def _fail(where: str, message: str) -> int:
     json.dump({"errors": [{"where": where, "message": message}]}, sys.stdout, indent=2)
     sys.stdout.write("\n")
@@ -46,9 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score one round (shared/score-contract.md)")
     score.add_argument("file", help="the request JSON file, or - for standard input")
+    serve = sub.add_parser("serve", help="migrate the database and run the web app")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     if args.command == "score":
         return _score(args.file)
+    if args.command == "serve":
+        return _serve(args.host, args.port, args.workers)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
