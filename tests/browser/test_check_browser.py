@@ -1,0 +1,65 @@
+"""Browser scenarios (Chromium, 390 x 844): the shared card picker, and the checker with a
+game's house rules loaded from a link."""
+
+from __future__ import annotations
+
+from flask import render_template_string
+
+from tests.browser.conftest import shot
+
+PICKER_PAGE = """<!doctype html><html><head><meta name="viewport" content="width=device-width">
+<link rel="stylesheet" href="/static/style.css"></head><body><main>
+{% from "_cards.html" import card_picker, card_picker_script %}
+<form>{{ card_picker("meld", "7H", label="Meld", used="9H") }}
+{{ card_picker("hand", label="Hand", jokers=false) }}</form>
+{{ card_picker_script() }}</main></body></html>"""
+
+
+def _picker_page(app, page):
+    with app.test_request_context():
+        html = render_template_string(PICKER_PAGE)
+    html_type = "text/html; charset=utf-8"
+    page.route("**/picker-test", lambda route: route.fulfill(body=html, content_type=html_type))
+    page.goto("/picker-test")
+
+
+def test_card_picker_taps_cards_jokers_and_clear(app, page):
+    _picker_page(app, page)
+    meld = page.locator("#cp-meld")
+    picker = page.locator("[data-card-picker]").first
+    picker.get_by_role("button", name="Cards").click()
+    grid = picker.locator(".picker-grid")
+    assert grid.is_visible()
+    assert grid.locator("button[data-card='9H']").is_disabled()
+    assert grid.locator("button[data-card='7H']").get_attribute("aria-pressed") == "true"
+    grid.locator("button[data-card='7S']").click()
+    grid.locator("button[data-card='7D']").click()
+    assert meld.input_value() == "7H 7S 7D"
+    grid.locator("button[data-card='7S']").click()
+    assert meld.input_value() == "7H 7D"
+    grid.get_by_role("button", name="Joker").click()
+    assert "stands for" in grid.locator(".picker-hint").inner_text()
+    grid.locator("button[data-card='7C']").click()
+    assert meld.input_value() == "7H 7D JK=7C"
+    grid.get_by_role("button", name="Joker").click()
+    grid.get_by_role("button", name="Joker").click()
+    assert meld.input_value() == "7H 7D JK=7C JK"
+    chips = picker.locator(".picker-chips .card")
+    assert chips.all_inner_texts() == ["7♥", "7♦", "JK(7♣)", "JK"]
+    shot(page, "picker-open")
+    chips.nth(0).click()
+    assert meld.input_value() == "7D JK=7C JK"
+    meld.fill("kc qc")
+    assert grid.locator("button[data-card='KC']").get_attribute("aria-pressed") == "true"
+    picker.get_by_role("button", name="Clear Meld").click()
+    assert meld.input_value() == ""
+    page.evaluate("CardPicker.setUsed(document.querySelector('[data-card-picker]'), '2S')")
+    assert grid.locator("button[data-card='2S']").is_disabled()
+    assert not grid.locator("button[data-card='9H']").is_disabled()
+    hand = page.locator("[data-card-picker]").nth(1)
+    hand.get_by_role("button", name="Cards").click()
+    assert not grid.is_visible()
+    assert hand.locator(".picker-joker").count() == 0
+    hand.locator("button[data-card='10D']").click()
+    assert page.locator("#cp-hand").input_value() == "10D"
+    shot(page, "picker-hand")
