@@ -293,15 +293,19 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     return rules, play, totals
 
 
+_ORDER = ("request", "rules", "players", "teams", "went_out", "melds", "layoffs", "hands",
+          "totals_before", "deal_number")
+
+
+def _section(where: str) -> int:
+    head = where.split(".")[0].split("[")[0]
+    return _ORDER.index(head) if head in _ORDER else len(_ORDER)
+
+
 def _dedupe(problems: _Problems) -> list[dict[str, str]]:
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for p in problems:
-        key = (p["where"], p["message"])
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-    return out
+    """The problems once each, in the order of the request's fields."""
+    unique = {(p["where"], p["message"]): p for p in problems}
+    return sorted(unique.values(), key=lambda p: _section(p["where"]))
 
 
 def response(result: RoundScore, play: RoundPlay) -> dict[str, Any]:
