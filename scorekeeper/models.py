@@ -1,0 +1,138 @@
+"""The tables of the scorekeeper: games, their players, rounds and the change history.
+
+Glossary:
+- game: one game of 500 Rum kept at a real table; its rules are a preset plus the house
+  rules changed from it (``options``, by the engine's option names).
+- version: a counter bumped by every change to a game; forms carry it, so a save based
+  on an older version is refused instead of silently overwriting (optimistic concurrency).
+- view token / edit token: the secrets in the view link (watch only) and the edit link
+  (carries the right to change the game).
+- round: what the table entered (``input``, mode "totals" or "cards") and what the engine
+  computed from it (``figures``); ``nonce`` is the one-time key of the form that saved it.
+- change: one entry of the history: a round's state before and after, so it can be undone.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def now_utc() -> datetime:
+    """The current time, timezone-aware UTC (a callable default)."""
+    return datetime.now(UTC)
+
+
+def new_token() -> str:
+    """A fresh unguessable token for a link (about 128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_slug() -> str:
+    """A short token for a view link (about 64 bits)."""
+    return secrets.token_urlsafe(8)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """A game at a real table. ``options`` are the house rules changed from ``preset``
+    ({option name: value}); ``stake`` is money per point as decimal text, or None;
+    ``first_dealer`` the seat (0-based) that dealt first."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        UniqueConstraint("view_token", name="uq_games_view_token"),
+        UniqueConstraint("edit_token", name="uq_games_edit_token"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(80), default="")
+    preset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    stake: Mapped[str | None] = mapped_column(String(20), default=None)
+    first_dealer: Mapped[int] = mapped_column(default=0)
+    view_token: Mapped[str] = mapped_column(String(40), default=new_slug)
+    edit_token: Mapped[str] = mapped_column(String(40), default=new_token)
+    version: Mapped[int] = mapped_column(default=1)
+    winner: Mapped[str | None] = mapped_column(String(90), default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.position", cascade="all, delete-orphan"
+    )
+    changes: Mapped[list[Change]] = relationship(
+        back_populates="game", order_by="Change.id", cascade="all, delete-orphan"
+    )
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A player at ``seat`` (0-based, in dealing order); ``side`` 0 or 1 in partnership
+    play (P1), else None."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_players_seat"),
+        UniqueConstraint("game_id", "name", name="uq_players_name"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+    side: Mapped[int | None] = mapped_column(default=None)
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """One round as entered (``mode``, ``input``) and as scored (``figures``: the engine's
+    contract-shaped response). Deleted rounds stay, with ``deleted`` set, so nothing a
+    player entered is lost. ``position`` orders rounds; ``nonce`` is the saving form's
+    one-time key, unique per game."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "nonce", name="uq_rounds_nonce"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int]
+    mode: Mapped[str] = mapped_column(String(10))
+    input: Mapped[dict[str, Any]] = mapped_column(JSON)
+    figures: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    nonce: Mapped[str] = mapped_column(String(64))
+    deleted: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+
+
+class Change(db.Model):  # type: ignore[name-defined,misc]
+    """An entry of a game's history: ``action`` ("record", "correct", "delete", "undo"),
+    the round it touched, and that round's state ``before`` and ``after`` (each
+    ``{"mode", "input", "deleted"}``, None for a round that did not exist yet).
+    ``undone_by`` is the id of the change that undid it."""
+
+    __tablename__ = "changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    action: Mapped[str] = mapped_column(String(10))
+    summary: Mapped[str] = mapped_column(String(200), default="")
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    undone_by: Mapped[int | None] = mapped_column(default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    game: Mapped[Game] = relationship(back_populates="changes")
+    round: Mapped[Round] = relationship()
