@@ -1,0 +1,403 @@
+"""Advice for the questions tables argue about: why a meld is legal, and which cards of
+the discard pile a player may take and what they must then do.
+
+Glossary:
+- pile: the discard pile, bottom first, so its last card is the top card.
+- selected card: the card of the pile a player draws; every card above it comes too (T1).
+- taken cards: the selected card and the cards above it; they join the hand.
+- use: a way to play the selected card at once: in a new meld with cards of the hand or
+  other taken cards, or laid off (alone or with one more card) onto a meld on the table
+  (T2, L1).
+- table: the melds already on the table, anyone's, numbered from 0 as in the scoring
+  contract.
+
+Rules consulted, with the seeds that state them: T1 take every card above the selected
+card (all seeds); T2 the selected card must be used at once, in a meld or a lay-off (000,
+001, 003, 004), or only in a new meld of 3 or more under "new-meld-only" (002: "no picking
+up to hit"); T3 under "may-keep" the top card alone may be kept without using it (000,
+002); M6 a player's first melds must reach the minimum (002); O2 Boathouse: a final
+discard is needed to go out, and the last card picked up (the pile's top card) cannot be
+it (000, 002). Whether a meld or lay-off is legal is always :mod:`.melds`' answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
+from .melds import IllegalMeld, Meld, check_meld, extend, extend_with
+from .rules import RuleSet
+from .scoring import card_points
+
+MAX_USES = 8
+"""Most uses listed for one card of the pile (the rest are counted, not listed)."""
+
+
+def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None) -> int:
+    """Points (S1-S5, S9) of ``cards`` (default: all) as they lie in ``meld``."""
+    chosen = meld.cards if cards is None else tuple(cards)
+    return sum(card_points(c, rules, meld)[0] for c in chosen)
+
+
+def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:
+    """Why a legal meld is legal: ``[(rule id, reason)]``, e.g. for K♠ A♠ 2♠ under
+    round the corner ``[("M3", "a run: ..."), ("M4", "the ace turns the corner ...")]``."""
+    if meld.kind == "jokers":
+        return [("P2", "a set of three or four jokers, the only place a Persian joker goes")]
+    reasons: list[tuple[str, str]] = []
+    if meld.kind == "set":
+        reasons.append(("M1", f"a set: {len(meld.cards)} cards of one rank (3 or 4 allowed)"))
+        suits = [c.natural.suit for c in meld.cards]
+        if len(set(suits)) < len(suits):
+            reasons.append(("M2", "two cards of one suit, which these rules allow"))
+    else:
+        reasons.append(
+            (
+                "M3",
+                f"a run: {len(meld.cards)} cards of one suit in sequence "
+                f"({rules.min_run} or more needed)",
+            )
+        )
+        if meld.low < 1 + 13 and meld.high > 14:
+            reasons.append(("M4", "the ace turns the corner (K-A-2), which these rules allow"))
+        elif any(c.natural.rank == 1 for c in meld.cards):
+            side = "low (A-2-3)" if meld.low == 1 else "high (Q-K-A)"
+            reasons.append(("M4", f"the ace is played {side}"))
+    if any(c.is_joker for c in meld.cards):
+        reasons.append(("M5", "a wild joker names the card it stands for"))
+    return reasons
+
+
+@dataclass(frozen=True)
+class Use:
+    """One way to play the selected card at once.
+
+    ``kind`` is ``"meld"`` (``cards`` the new meld as laid, jokers declared) or
+    ``"lay-off"`` (``cards`` the one or two cards laid off onto table meld ``onto``);
+    ``meld`` the meld as it then stands; ``points`` the points of ``cards`` there;
+    ``note`` a condition that comes with it (M6, O2), or "".
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    meld: Meld
+    points: int
+    onto: int | None = None
+    note: str = ""
+
+    def describe(self) -> str:
+        """Words for people: ``meld 9♦ 10♦ J♦`` or ``lay off 9♦ onto meld 2``."""
+        if self.kind == "meld":
+            return f"meld {format_cards(self.cards)}"
+        return f"lay off {format_cards(self.cards)} onto meld {self.onto}"
+
+
+@dataclass(frozen=True)
+class PileChoice:
+    """The answer for one card of the pile.
+
+    ``index`` its place (0 = bottom), ``card``, ``taken`` (the card and every card above
+    it, T1), ``allowed`` whether it may be taken, ``may_keep`` when T3 lets it be kept
+    unused, ``uses`` up to :data:`MAX_USES` legal uses and ``more`` how many more there
+    are, ``refused`` uses the rules turn down with the reason, ``must`` what the player
+    must do (or why not), ``rules`` the ids consulted.
+    """
+
+    index: int
+    card: Card
+    taken: tuple[Card, ...]
+    allowed: bool
+    may_keep: bool
+    uses: tuple[Use, ...]
+    more: int
+    refused: tuple[tuple[Use, str], ...]
+    must: str
+    rules: tuple[str, ...]
+
+
+def _available(cards: Iterable[Card]) -> tuple[Counter[Card], int]:
+    """Natural cards by count, and the number of jokers."""
+    naturals: Counter[Card] = Counter()
+    jokers = 0
+    for c in cards:
+        if c.is_joker:
+            jokers += 1
+        else:
+            naturals[c] += 1
+    return naturals, jokers
+
+
+def _legal(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
+    try:
+        return check_meld(cards, rules)
+    except IllegalMeld:
+        return None
+
+
+def _set_candidates(
+    anchor: Card, naturals: Counter[Card], jokers: int, wild: bool
+) -> list[list[Card]]:
+    """Sets of ``anchor``'s rank: 2 or 3 more cards from the naturals, then jokers."""
+    same = [c for c in sorted(naturals.elements(), key=lambda c: c.suit) if c.rank == anchor.rank]
+    out: list[list[Card]] = []
+    for size in (3, 4):
+        for k in range(min(size - 1, len(same)), -1, -1):
+            need = size - 1 - k
+            if need and not (wild and need <= jokers):
+                continue
+            for chosen in set(combinations(same, k)):
+                used = {anchor.suit} | {c.suit for c in chosen}
+                free = [s for s in SUITS if s not in used] + list(SUITS)
+                fill = [declare(JOKER, natural_card(anchor.rank, s)) for s in free[:need]]
+                out.append([anchor, *chosen, *fill])
+    return out
+
+
+def _windows(rank: int, rules: RuleSet) -> Iterable[list[int]]:
+    """Rank lists of every run window holding ``rank`` (positions 1-14; wrapping only
+    under round the corner, M4)."""
+    corner = rules.ace_in_run == "round-the-corner"
+    for length in range(max(3, rules.min_run), 14):
+        starts = range(1, 14) if corner else range(1, 16 - length)
+        for start in starts:
+            ranks = [(start + i - 1) % 13 + 1 for i in range(length)]
+            if rank in ranks:
+                yield ranks
+
+
+def _run_candidates(
+    anchor: Card, naturals: Counter[Card], jokers: int, wild: bool, rules: RuleSet
+) -> list[list[Card]]:
+    """Runs of ``anchor``'s suit through it, gaps filled by wild jokers (M3, M4, M5)."""
+    out: list[list[Card]] = []
+    for ranks in _windows(anchor.rank, rules):
+        cards: list[Card] = []
+        spare = jokers if wild else 0
+        for r in ranks:
+            card = natural_card(r, anchor.suit)
+            if r == anchor.rank:
+                cards.append(anchor)
+            elif naturals[card]:
+                cards.append(card)
+            elif spare:
+                spare -= 1
+                cards.append(declare(JOKER, card))
+            else:
+                break
+        else:
+            out.append(cards)
+    return out
+
+
+def candidate_melds(anchor: Card, others: Sequence[Card], rules: RuleSet) -> list[Meld]:
+    """Every legal meld holding ``anchor`` built with cards from ``others``.
+
+    A natural anchor goes in sets of its rank and runs of its suit, with wild jokers from
+    ``others`` declared where a card is missing (M5); a joker anchor goes in any such meld
+    round a natural card of ``others`` (wild) or in a set of jokers (Persian, P2). Each is
+    confirmed by :func:`.melds.check_meld`; duplicates are dropped.
+    """
+    naturals, jokers = _available(others)
+    wild = rules.joker_use == "wild"
+    raw: list[list[Card]] = []
+    if anchor.is_joker:
+        if rules.joker_use == "sets-of-jokers":
+            raw += [[JOKER] * n for n in (3, 4) if jokers + 1 >= n]
+        elif wild:
+            for seed in naturals:
+                rest = naturals.copy()
+                rest[seed] -= 1
+                raw += _set_candidates(seed, rest, jokers + 1, True)
+                raw += _run_candidates(seed, rest, jokers + 1, True, rules)
+            raw = [m for m in raw if any(c.is_joker for c in m)]
+    else:
+        raw += _set_candidates(anchor, naturals, jokers, wild)
+        raw += _run_candidates(anchor, naturals, jokers, wild, rules)
+    seen: dict[tuple[str, ...], Meld] = {}
+    for cards in raw:
+        meld = _legal(cards, rules)
+        if meld is not None:
+            seen.setdefault(tuple(sorted(c.text for c in meld.cards)), meld)
+    return list(seen.values())
+
+
+def _joker_declarations(meld: Meld) -> list[Card]:
+    """The declared jokers that could extend ``meld`` (a set's missing suits, a run's
+    neighbours)."""
+    if meld.kind == "set":
+        return [declare(JOKER, natural_card(meld.rank, s)) for s in SUITS]
+    if meld.kind == "run":
+        ranks = {(meld.low - 2) % 13 + 1, meld.high % 13 + 1}
+        return [declare(JOKER, natural_card(r, meld.suit)) for r in sorted(ranks)]
+    return [JOKER]
+
+
+def layoff_uses(
+    card: Card, others: Sequence[Card], table: Sequence[Meld], rules: RuleSet
+) -> list[Use]:
+    """Lay-offs of ``card`` onto each table meld (L1, L3): alone, or with one card of
+    ``others`` when alone it does not fit (seed 002's pair). A joker is tried as each
+    card it could stand for (M5). Returns ``[Use]``."""
+    uses: list[Use] = []
+    for index, meld in enumerate(table):
+        tries = _joker_declarations(meld) if card.is_joker and rules.joker_use == "wild" else [card]
+        for laid in tries:
+            try:
+                grown = extend(meld, laid, rules)
+                uses.append(
+                    Use("lay-off", (laid,), grown, meld_points(grown, rules, [laid]), index)
+                )
+                continue
+            except IllegalMeld:
+                pass
+            for partner in dict.fromkeys(c for c in others if not c.is_joker):
+                try:
+                    grown = extend_with(meld, (laid, partner), rules)
+                except IllegalMeld:
+                    continue
+                pair = (laid, partner)
+                uses.append(Use("lay-off", pair, grown, meld_points(grown, rules, pair), index))
+    return uses
+
+
+def _minus(cards: Sequence[Card], used: Iterable[Card]) -> list[Card]:
+    left = list(cards)
+    for c in used:
+        left.remove(c.physical)
+    return left
+
+
+def best_melds_points(cards: Sequence[Card], rules: RuleSet, depth: int = 3) -> int:
+    """The most points (S1-S5) that up to ``depth`` separate melds from ``cards`` make:
+    what a player could lay down this turn besides one use (for M6)."""
+    if depth == 0 or len(cards) < 3:
+        return 0
+    best = 0
+    for i, anchor in enumerate(cards):
+        for meld in candidate_melds(anchor, cards[i + 1 :], rules):
+            rest = _minus(cards, meld.cards)
+            best = max(best, meld_points(meld, rules) + best_melds_points(rest, rules, depth - 1))
+    return best
+
+
+def _conditions(
+    use: Use, left: list[Card], top: Card, rules: RuleSet, has_melded: bool
+) -> tuple[str | None, str]:
+    """``(refusal, note)`` for ``use`` leaving ``left`` in hand: O2 then M6."""
+    note = ""
+    if rules.discard_to_go_out:
+        spare = list(left)
+        if top in spare:
+            spare.remove(top)
+        if not spare:
+            return (
+                f"you would have no card to discard except {top.display}, the last card "
+                "you picked up, and a final discard is needed (O2)",
+                note,
+            )
+    minimum = rules.first_meld_minimum
+    if minimum and not has_melded:
+        extra = best_melds_points(left, rules) if use.points < minimum else 0
+        if use.points + extra < minimum:
+            return (
+                f"your first melds must reach {minimum} points (M6): this makes "
+                f"{use.points + extra} with the best other melds you could add",
+                note,
+            )
+        if use.points < minimum:
+            note = f"lay down other melds too, to reach the {minimum} points of a first meld (M6)"
+    return None, note
+
+
+def _uses_for(
+    selected: Card, others: list[Card], table: Sequence[Meld], rules: RuleSet
+) -> list[Use]:
+    uses = [
+        Use("meld", m.cards, m, meld_points(m, rules))
+        for m in candidate_melds(selected, others, rules)
+    ]
+    if rules.discard_use == "meld-or-lay-off":
+        uses += layoff_uses(selected, others, table, rules)
+    uses.sort(key=lambda u: (u.kind != "meld", len(u.cards), -u.points))
+    return uses
+
+
+def _must(choice_card: Card, taken: Sequence[Card], rules: RuleSet, ok: bool, keep: bool) -> str:
+    above = taken[1:]
+    take = f"Take {choice_card.display}"
+    if above:
+        count = "the card" if len(above) == 1 else f"the {len(above)} cards"
+        take += f" and {count} above it ({format_cards(above)}) (T1)"
+    where = (
+        "in a new meld of 3 or more that includes it, never only to lay it off (T2)"
+        if rules.discard_use == "new-meld-only"
+        else "in a new meld or by laying it off on a meld on the table (T2)"
+    )
+    if keep:
+        return f"{take}; as the top card alone it may be kept without using it (T3)."
+    if ok:
+        return f"{take}, then use {choice_card.display} at once, {where}."
+    return f"{choice_card.display} may not be taken: it must be used at once, {where}, and"
+
+
+def advise(
+    rules: RuleSet,
+    pile: Sequence[Card],
+    hand: Sequence[Card],
+    table: Sequence[Meld] = (),
+    *,
+    has_melded: bool = True,
+) -> list[PileChoice]:
+    """For every card of ``pile`` (bottom first), whether the player holding ``hand`` may
+    take it and what they must then do, with ``table`` the melds on the table and
+    ``has_melded`` whether the player has laid down a meld before (M6).
+
+    Returns one :class:`PileChoice` per card, bottom first. Applies T1, T2, T3, M6 and
+    O2 (see the module's docstring); meld and lay-off legality come from :mod:`.melds`.
+    """
+    pile = [c.physical for c in pile]
+    hand = [c.physical for c in hand]
+    choices = []
+    for index, selected in enumerate(pile):
+        taken = tuple(pile[index:])
+        others = hand + list(taken[1:])
+        keep = rules.top_discard == "may-keep" and index == len(pile) - 1
+        good: list[Use] = []
+        refused: list[tuple[Use, str]] = []
+        for use in _uses_for(selected, others, table, rules):
+            left = _minus(hand + list(taken), use.cards)
+            refusal, note = _conditions(use, left, pile[-1], rules, has_melded)
+            if refusal:
+                refused.append((use, refusal))
+            else:
+                good.append(Use(use.kind, use.cards, use.meld, use.points, use.onto, note))
+        ok = bool(good) or keep
+        must = _must(selected, taken, rules, ok, keep)
+        if not ok:
+            must += (
+                f" {refused[0][1]}."
+                if refused
+                else " no meld or lay-off uses it with your "
+                "hand, the cards above it and the melds on the table."
+            )
+        ids = ["T1", "T2"] + (["T3"] if rules.top_discard == "may-keep" else [])
+        ids += [i for i in ("M6", "O2") if any(f"({i})" in r for _, r in refused)]
+        ids += [i for i in ("M6",) if any("(M6)" in u.note for u in good) and i not in ids]
+        choices.append(
+            PileChoice(
+                index,
+                selected,
+                taken,
+                ok,
+                keep,
+                tuple(good[:MAX_USES]),
+                max(0, len(good) - MAX_USES),
+                tuple(refused[:MAX_USES]),
+                must,
+                tuple(ids),
+            )
+        )
+    return choices
