@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -38,18 +37,40 @@ class CardError(ValueError):
     """A card text that is not a card: ``CardError("'1X' is not a card ...")``."""
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
     """One card: ``rank`` 1 (ace) to 13 (king) and ``suit`` S/H/D/C, or a joker.
 
     A joker has ``rank == 0`` and ``suit == ""``; a wild joker laid in a meld carries
-    ``stands_for``, the natural card it was declared to be (catalogue M5). Use
-    :func:`parse_card` and :meth:`Card.text`, not the constructor, at the edges.
+    ``stands_for``, the natural card it was declared to be (catalogue M5). Cards are
+    immutable and interned: use :func:`parse_card`, :func:`natural_card` and
+    :func:`declare`, and :attr:`Card.text` at the edges.
     """
 
+    __slots__ = ("rank", "suit", "stands_for", "_key")
     rank: int
     suit: str
-    stands_for: Card | None = None
+    stands_for: Card | None
+    _key: int
+
+    def __init__(self, rank: int, suit: str, stands_for: Card | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "rank", rank)
+        set_(self, "suit", suit)
+        set_(self, "stands_for", stands_for)
+        own = rank * 5 + ("SHDC".index(suit) + 1 if suit else 0)
+        set_(self, "_key", own + (stands_for._key + 1) * 100 if stands_for else own)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a card cannot be changed")
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and self._key == other._key)
+
+    def __hash__(self) -> int:
+        return self._key
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (parse_card, (self.text,))
 
     @property
     def is_joker(self) -> bool:

@@ -236,8 +236,9 @@ def _parse_totals(value: Any, players: list[str], problems: _Problems) -> dict[s
 def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     """Decode a contract request into ``(rules, play, totals_before)``.
 
-    Raises :class:`ScoreRequestError` listing every problem of notation and every rule
-    the round breaks (via :func:`scorekeeper.engine.scoring.check_round`).
+    Raises :class:`ScoreRequestError` listing every problem of notation, and with them
+    every rule the round breaks (:func:`scorekeeper.engine.scoring.check_round`). A request
+    whose notation is sound is checked against the rules when it is scored.
     """
     problems = _Problems()
     if not isinstance(request, Mapping):
@@ -286,15 +287,25 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
         teams=teams,
         deal_number=deal,
     )
-    for where, message in check_round(rules, play, frozenset(broken)):
-        problems.add(where, message)
     if problems:
+        for where, message in check_round(rules, play, frozenset(broken)):
+            problems.add(where, message)
         raise ScoreRequestError(_dedupe(problems))
     return rules, play, totals
 
 
-_ORDER = ("request", "rules", "players", "teams", "went_out", "melds", "layoffs", "hands",
-          "totals_before", "deal_number")
+_ORDER = (
+    "request",
+    "rules",
+    "players",
+    "teams",
+    "went_out",
+    "melds",
+    "layoffs",
+    "hands",
+    "totals_before",
+    "deal_number",
+)
 
 
 def _section(where: str) -> int:
@@ -347,6 +358,9 @@ def score(request: Any) -> dict[str, Any]:
     rules, play, totals = parse_request(request)
     try:
         result = score_round(rules, play, totals)
-    except RoundError as error:  # pragma: no cover - parse_request checked the round
-        raise ScoreRequestError([{"where": w, "message": m} for w, m in error.problems]) from None
+    except RoundError as error:
+        problems = _Problems()
+        for where, message in error.problems:
+            problems.add(where, message)
+        raise ScoreRequestError(_dedupe(problems)) from None
     return response(result, play)

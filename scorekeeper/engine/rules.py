@@ -522,6 +522,13 @@ class RuleSet:
 
     # ---- derived values -------------------------------------------------------------
 
+    def __hash__(self) -> int:
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(self.__dict__[name] for name in OPTIONS))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
     def options(self) -> dict[str, Any]:
         """Every option as ``{name: value}``, in catalogue order."""
         return {name: getattr(self, name) for name in OPTIONS}

@@ -20,8 +20,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
-from .cards import Card
+from .cards import JOKER, Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .rules import RuleSet
 
@@ -35,16 +36,14 @@ class RoundError(ValueError):
         super().__init__("; ".join(f"{w}: {m}" for w, m in problems))
 
 
-@dataclass(frozen=True, slots=True)
-class MeldPlay:
+class MeldPlay(NamedTuple):
     """A meld laid down by ``owner``: its cards as laid, all at once."""
 
     owner: str
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class LayoffPlay:
+class LayoffPlay(NamedTuple):
     """``card`` laid off by ``owner`` onto the meld at table index ``meld`` (L1, L3)."""
 
     owner: str
@@ -71,8 +70,7 @@ class RoundPlay:
     deal_number: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class CardScore:
+class CardScore(NamedTuple):
     """One card's part in the round: ``points`` it was counted at (positive, for the
     direction see ``why``), ``where`` (``"meld 0"``, ``"layoff 2 onto meld 1"``,
     ``"hand"``), and the rule id behind the figure."""
@@ -85,8 +83,7 @@ class CardScore:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(NamedTuple):
     """A bonus credited to ``owner``: ``points``, why, and the rule id."""
 
     owner: str
@@ -117,8 +114,7 @@ class Figures:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     """G3: ``payer`` owes ``payee`` ``points`` (the difference of final scores)."""
 
     payer: str
@@ -192,12 +188,13 @@ def card_points(card: Card, rules: RuleSet, meld: Meld | None = None) -> tuple[i
     a joker by S5 whatever it stands for, all divided by five under S9. Doubling (P3) and
     four aces (S6) belong to whole melds: see :func:`score_round`.
     """
-    values = _values(rules)
+    return _points(_values(rules), card, meld)
+
+
+def _points(values: _Values, card: Card, meld: Meld | None) -> tuple[int, str, str]:
     if card.rank == 1 and meld is not None and meld.kind == "run":
         position = meld.low + (1 - _rank_at(meld.low)) % 13
-        if position == 1:
-            return values.ace_low
-        return values.ace_high
+        return values.ace_low if position == 1 else values.ace_high
     return values.rank[card.rank]
 
 
@@ -244,8 +241,20 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
 def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     packs = rules.packs_for(len(play.players))
     limit_jokers = rules.jokers * packs
-    seen: Counter[Card] = Counter()
     problems: list[tuple[str, str]] = []
+    everything = [c for meld in play.melds for c in meld.cards]
+    everything += [layoff.card for layoff in play.layoffs]
+    everything += [c for hand in play.hands.values() for c in hand]
+    counts = Counter(c.physical for c in everything)
+    jokers = counts.pop(JOKER, 0)
+    declared_in_hand = any(c.stands_for for hand in play.hands.values() for c in hand)
+    if (
+        jokers <= limit_jokers
+        and max(counts.values(), default=0) <= packs
+        and not (declared_in_hand)
+    ):
+        return problems
+    seen: Counter[Card] = Counter()
 
     def count(card: Card, where: str) -> None:
         physical = card.physical
@@ -330,10 +339,18 @@ def check_round(
 ) -> list[tuple[str, str]]:
     """Every problem with ``play`` under ``rules``: players and sides (D1, P1), cards the
     pack cannot hold (D2), illegal melds and lay-offs (M1 to M5, L1 to L4, P2), the hands
-    and who went out (O1, O3). An empty list means the round can be scored."""
+    and who went out (O1, O3). An empty list means the round can be scored. ``broken``
+    lists meld indexes already known to be unreadable (not checked again)."""
+    return _check(rules, play, broken)[0]
+
+
+def _check(
+    rules: RuleSet, play: RoundPlay, broken: frozenset[int]
+) -> tuple[list[tuple[str, str]], list[Meld | None], list[Meld | None]]:
     problems = _check_players(rules, play)
     problems += _check_cards(rules, play)
-    problems += build_table(rules, play, broken)[2]
+    laid, table, meld_problems = build_table(rules, play, broken)
+    problems += meld_problems
     for name in play.hands:
         if name not in play.players:
             problems.append((f"hands.{name}", f"{name!r} is not a player"))
@@ -351,7 +368,7 @@ def check_round(
         problems.append(
             ("went_out", "under these rules a round ends only when someone goes out (O3)")
         )
-    return problems
+    return problems, laid, table
 
 
 # ---- scoring a round -----------------------------------------------------------------
@@ -361,7 +378,8 @@ def _meld_cards(
     rules: RuleSet, play: RoundPlay, laid: list[Meld], table: list[Meld]
 ) -> list[CardScore]:
     rows: list[CardScore] = []
-    div = _values(rules).divisor
+    values = _values(rules)
+    div = values.divisor
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
         owner, where = meld_play.owner, f"meld {i}"
         four = len(as_laid.cards) == 4
@@ -373,7 +391,7 @@ def _meld_cards(
             continue
         double = rules.meld_of_four_doubles and four
         for card in meld_play.cards:
-            points, why, rule = card_points(card, rules, final)
+            points, why, rule = _points(values, card, final)
             if double:
                 points, why, rule = (
                     2 * points,
@@ -382,7 +400,7 @@ def _meld_cards(
                 )
             rows.append(CardScore(card, owner, where, points, why, rule))
     for i, layoff in enumerate(play.layoffs):
-        points, why, rule = card_points(layoff.card, rules, table[layoff.meld])
+        points, why, rule = _points(values, layoff.card, table[layoff.meld])
         rows.append(
             CardScore(
                 layoff.card, layoff.owner, f"layoff {i} onto meld {layoff.meld}", points, why, rule
@@ -490,10 +508,9 @@ def score_round(
     every problem. Then: shown per S1 to S6, P3; in hand per S7, S8, O3; bonuses per P4,
     S10, S8, P5; totals; sides summed (P1); winner by G1, G2, G4, P5; settlement G3.
     """
-    problems = check_round(rules, play)
+    problems, laid_or_none, table_or_none = _check(rules, play, frozenset())
     if problems:
         raise RoundError(problems)
-    laid_or_none, table_or_none, _ = build_table(rules, play)
     laid = [m for m in laid_or_none if m is not None]
     table = [m for m in table_or_none if m is not None]
     figures = {p: Figures() for p in play.players}

@@ -19,8 +19,18 @@ from scorekeeper.engine.cards import (
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("AS", "AS"), ("10H", "10H"), ("TD", "10D"), ("qc", "QC"), ("10♦", "10D"),
-     ("k♠", "KS"), ("JK", "JK"), ("jk=7c", "JK=7C"), ("JK=T♥", "JK=10H"), (" 7h ", "7H")],
+    [
+        ("AS", "AS"),
+        ("10H", "10H"),
+        ("TD", "10D"),
+        ("qc", "QC"),
+        ("10♦", "10D"),
+        ("k♠", "KS"),
+        ("JK", "JK"),
+        ("jk=7c", "JK=7C"),
+        ("JK=T♥", "JK=10H"),
+        (" 7h ", "7H"),
+    ],
 )
 def test_notation_is_parsed_case_insensitively(text, expected):
     assert parse_card(text).text == expected
@@ -55,9 +65,10 @@ def test_declared_joker_plays_as_its_card_and_is_a_joker_in_the_pack():
         declare(parse_card("7C"), parse_card("8C"))
 
 
-@pytest.mark.parametrize(("jokers", "packs", "size"),
-                         [(0, 1, 52), (1, 1, 53), (2, 1, 54), (4, 1, 56), (0, 2, 104),
-                          (2, 2, 108)])
+@pytest.mark.parametrize(
+    ("jokers", "packs", "size"),
+    [(0, 1, 52), (1, 1, 53), (2, 1, 54), (4, 1, 56), (0, 2, 104), (2, 2, 108)],
+)
 def test_packs_of_d2(jokers, packs, size):
     pack = make_pack(jokers, packs)
     assert len(pack) == size

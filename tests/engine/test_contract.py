@@ -45,8 +45,14 @@ def test_the_contract_example_scores_as_documented():
     }
     assert result["sides"] is None and result["winner"] is None
     assert result["game_over"] is False
-    assert result["cards"][0] == {"card": "7H", "owner": "Ann", "where": "meld 0", "points": 7,
-                                  "why": "pip value", "rule": "S4"}
+    assert result["cards"][0] == {
+        "card": "7H",
+        "owner": "Ann",
+        "where": "meld 0",
+        "points": 7,
+        "why": "pip value",
+        "rule": "S4",
+    }
     assert len(result["cards"]) == 10
 
 
@@ -62,15 +68,22 @@ def test_the_contract_error_example():
     request = example()
     request["hands"]["Cat"] = ["2D", "9H"]
     request["melds"].append({"owner": "Bob", "cards": ["KS", "AS", "2S"]})
-    assert errors_of(request) == [{"where": "melds[2]", "message": "K♠ A♠ 2♠ goes round the "
-                                   "corner, which these rules do not allow"}]
+    assert errors_of(request) == [
+        {
+            "where": "melds[2]",
+            "message": "K♠ A♠ 2♠ goes round the corner, which these rules do not allow",
+        }
+    ]
 
 
 def test_teams_give_sides_keyed_by_players_joined():
     request = {
-        "rules": {"preset": "partnership"}, "players": ["Ann", "Bob", "Cat", "Dee"],
-        "teams": [["Ann", "Cat"], ["Bob", "Dee"]], "went_out": "Ann",
-        "melds": [{"owner": "Ann", "cards": ["7H", "7S", "7D"]}], "layoffs": [],
+        "rules": {"preset": "partnership"},
+        "players": ["Ann", "Bob", "Cat", "Dee"],
+        "teams": [["Ann", "Cat"], ["Bob", "Dee"]],
+        "went_out": "Ann",
+        "melds": [{"owner": "Ann", "cards": ["7H", "7S", "7D"]}],
+        "layoffs": [],
         "hands": {"Ann": [], "Bob": ["KD"], "Cat": ["2S"], "Dee": []},
     }
     result = score(request)
@@ -96,55 +109,115 @@ ERROR_CASES = [
     ("went_out", {"went_out": "Zed"}, "went_out", "not one of the players"),
     ("melds type", {"melds": {}}, "melds", "list of melds"),
     ("meld item", {"melds": [3]}, "melds[0]", "owner"),
-    ("meld owner", {"melds": [{"owner": "Zed", "cards": ["7H", "7S", "7D"]}]},
-     "melds[0].owner", "not one of the players"),
-    ("meld card", {"melds": [{"owner": "Ann", "cards": ["7H", "7X", "7D"]}]},
-     "melds[0].cards[1]", "is not a card"),
-    ("meld cards type", {"melds": [{"owner": "Ann", "cards": "7H"}]}, "melds[0].cards",
-     "list of cards"),
+    (
+        "meld owner",
+        {"melds": [{"owner": "Zed", "cards": ["7H", "7S", "7D"]}]},
+        "melds[0].owner",
+        "not one of the players",
+    ),
+    (
+        "meld card",
+        {"melds": [{"owner": "Ann", "cards": ["7H", "7X", "7D"]}]},
+        "melds[0].cards[1]",
+        "is not a card",
+    ),
+    (
+        "meld cards type",
+        {"melds": [{"owner": "Ann", "cards": "7H"}]},
+        "melds[0].cards",
+        "list of cards",
+    ),
     ("layoffs type", {"layoffs": "6C"}, "layoffs", "list of lay-offs"),
     ("layoff item", {"layoffs": [1]}, "layoffs[0]", "lay-off is"),
-    ("layoff meld", {"layoffs": [{"owner": "Cat", "card": "6C", "meld": 5}]},
-     "layoffs[0].meld", "no meld 5"),
-    ("layoff card", {"layoffs": [{"owner": "Cat", "card": "6Z", "meld": 1}]},
-     "layoffs[0].card", "is not a card"),
-    ("layoff fit", {"layoffs": [{"owner": "Cat", "card": "9C", "meld": 1}]},
-     "layoffs[0]", "does not fit"),
+    (
+        "layoff meld",
+        {"layoffs": [{"owner": "Cat", "card": "6C", "meld": 5}]},
+        "layoffs[0].meld",
+        "no meld 5",
+    ),
+    (
+        "layoff card",
+        {"layoffs": [{"owner": "Cat", "card": "6Z", "meld": 1}]},
+        "layoffs[0].card",
+        "is not a card",
+    ),
+    (
+        "layoff fit",
+        {"layoffs": [{"owner": "Cat", "card": "9C", "meld": 1}]},
+        "layoffs[0]",
+        "does not fit",
+    ),
     ("hands type", {"hands": []}, "hands", "object of hands"),
     ("hand type", {"hands": {"Ann": [], "Bob": "KD", "Cat": []}}, "hands.Bob", "list of cards"),
-    ("hand player", {"hands": {"Ann": [], "Bob": [], "Cat": [], "Zed": []}}, "hands.Zed",
-     "not one of the players"),
+    (
+        "hand player",
+        {"hands": {"Ann": [], "Bob": [], "Cat": [], "Zed": []}},
+        "hands.Zed",
+        "not one of the players",
+    ),
     ("missing hand", {"hands": {"Ann": [], "Bob": ["KD"]}}, "hands", "no hand is given for Cat"),
-    ("hand card", {"hands": {"Ann": [], "Bob": ["KD", "QQ"], "Cat": []}}, "hands.Bob[1]",
-     "is not a card"),
-    ("declared joker in hand",
-     {"rules": {"preset": "modern"}, "hands": {"Ann": [], "Bob": ["JK=7C"], "Cat": []}},
-     "hands.Bob[0]", "just JK"),
+    (
+        "hand card",
+        {"hands": {"Ann": [], "Bob": ["KD", "QQ"], "Cat": []}},
+        "hands.Bob[1]",
+        "is not a card",
+    ),
+    (
+        "declared joker in hand",
+        {"rules": {"preset": "modern"}, "hands": {"Ann": [], "Bob": ["JK=7C"], "Cat": []}},
+        "hands.Bob[0]",
+        "just JK",
+    ),
     ("went out with cards", {"went_out": "Bob"}, "went_out", "hand must be empty"),
-    ("duplicate card", {"hands": {"Ann": [], "Bob": ["7H"], "Cat": []}}, "hands.Bob[0]",
-     "more often than the pack allows"),
-    ("joker without jokers", {"hands": {"Ann": [], "Bob": ["JK"], "Cat": []}}, "hands.Bob[0]",
-     "without jokers"),
+    (
+        "duplicate card",
+        {"hands": {"Ann": [], "Bob": ["7H"], "Cat": []}},
+        "hands.Bob[0]",
+        "more often than the pack allows",
+    ),
+    (
+        "joker without jokers",
+        {"hands": {"Ann": [], "Bob": ["JK"], "Cat": []}},
+        "hands.Bob[0]",
+        "without jokers",
+    ),
     ("totals type", {"totals_before": [1]}, "totals_before", "object"),
     ("total huge", {"totals_before": {"Ann": 10**12}}, "totals_before.Ann", "between"),
-    ("total not a number", {"totals_before": {"Ann": "12"}}, "totals_before.Ann",
-     "whole number"),
-    ("total unknown player", {"totals_before": {"Zed": 1}}, "totals_before.Zed",
-     "not one of the players"),
+    ("total not a number", {"totals_before": {"Ann": "12"}}, "totals_before.Ann", "whole number"),
+    (
+        "total unknown player",
+        {"totals_before": {"Zed": 1}},
+        "totals_before.Zed",
+        "not one of the players",
+    ),
     ("deal number", {"deal_number": 0}, "deal_number", "from 1"),
-    ("reshuffle needs a goer",
-     {"rules": {"options": {"stock_exhausted": "reshuffle"}}, "went_out": None},
-     "went_out", "only when someone goes out"),
-    ("partnership without teams",
-     {"rules": {"preset": "partnership"}, "players": ["Ann", "Bob", "Cat", "Dee"],
-      "hands": {"Ann": [], "Bob": [], "Cat": [], "Dee": []}, "melds": [], "layoffs": [],
-      "totals_before": {}}, "teams", "two sides of two"),
+    (
+        "reshuffle needs a goer",
+        {"rules": {"options": {"stock_exhausted": "reshuffle"}}, "went_out": None},
+        "went_out",
+        "only when someone goes out",
+    ),
+    (
+        "partnership without teams",
+        {
+            "rules": {"preset": "partnership"},
+            "players": ["Ann", "Bob", "Cat", "Dee"],
+            "hands": {"Ann": [], "Bob": [], "Cat": [], "Dee": []},
+            "melds": [],
+            "layoffs": [],
+            "totals_before": {},
+        },
+        "teams",
+        "two sides of two",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("change", "where", "words"),
-                         [(c[1], c[2], c[3]) for c in ERROR_CASES],
-                         ids=[c[0] for c in ERROR_CASES])
+@pytest.mark.parametrize(
+    ("change", "where", "words"),
+    [(c[1], c[2], c[3]) for c in ERROR_CASES],
+    ids=[c[0] for c in ERROR_CASES],
+)
 def test_every_error_is_listed_with_where_and_a_message(change, where, words):
     request = change if not isinstance(change, dict) else example(**change)
     errors = errors_of(request)
@@ -167,8 +240,12 @@ def test_the_request_is_not_changed():
 
 
 def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "scorekeeper", "score", *args], input=stdin,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "score", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_command_line_scores_a_file(tmp_path):
@@ -191,8 +268,10 @@ def test_command_line_reads_standard_input_and_exits_2_listing_every_problem():
     assert "K♠ A♠ 2♠" in done.stdout
 
 
-@pytest.mark.parametrize(("args", "stdin", "where"), [(("-",), "{not json", "request"),
-                                                      (("/no/such/file.json",), None, "file")])
+@pytest.mark.parametrize(
+    ("args", "stdin", "where"),
+    [(("-",), "{not json", "request"), (("/no/such/file.json",), None, "file")],
+)
 def test_command_line_bad_input_exits_2(args, stdin, where):
     done = run_cli(*args, stdin=stdin)
     assert done.returncode == 2
@@ -200,10 +279,12 @@ def test_command_line_bad_input_exits_2(args, stdin, where):
 
 
 def test_command_line_does_not_import_flask():
-    code = ("import runpy, sys; sys.argv=['scorekeeper','score','-'];"
-            "sys.stdin=__import__('io').StringIO('{}');"
-            "\ntry: runpy.run_module('scorekeeper', run_name='__main__')\n"
-            "except SystemExit: pass\n"
-            "print('flask' in sys.modules)")
+    code = (
+        "import runpy, sys; sys.argv=['scorekeeper','score','-'];"
+        "sys.stdin=__import__('io').StringIO('{}');"
+        "\ntry: runpy.run_module('scorekeeper', run_name='__main__')\n"
+        "except SystemExit: pass\n"
+        "print('flask' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip().endswith("False")

@@ -22,8 +22,18 @@ def refusal(text, rules=STANDARD):
     return problem
 
 
-@pytest.mark.parametrize("text", ["7H 7S 7D", "7H 7S 7D 7C", "3D 4D 5D", "4D 5D 3D",
-                                  "AS KS QS", "AH 2H 3H", "9C 10C JC QC KC AC"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7H 7S 7D",
+        "7H 7S 7D 7C",
+        "3D 4D 5D",
+        "4D 5D 3D",
+        "AS KS QS",
+        "AH 2H 3H",
+        "9C 10C JC QC KC AC",
+    ],
+)
 def test_legal_melds_seed_001(text):
     assert meld(text).kind in ("set", "run")
 

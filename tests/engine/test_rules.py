@@ -5,14 +5,19 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.engine.rules import OPTIONS, PRESETS, RuleSet, RulesError, ruleset
+from scorekeeper.engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
 
 CATALOGUE = Path(__file__).resolve().parents[3] / "shared" / "rules-catalogue.md"
 ROW_IDS = (
-    [f"D{i}" for i in range(1, 7)] + [f"M{i}" for i in range(1, 8)]
-    + [f"T{i}" for i in range(1, 8)] + [f"L{i}" for i in range(1, 5)]
-    + [f"O{i}" for i in range(1, 5)] + [f"S{i}" for i in range(1, 12)]
-    + [f"G{i}" for i in range(1, 5)] + [f"P{i}" for i in range(1, 6)] + ["X1", "X2"]
+    [f"D{i}" for i in range(1, 7)]
+    + [f"M{i}" for i in range(1, 8)]
+    + [f"T{i}" for i in range(1, 8)]
+    + [f"L{i}" for i in range(1, 5)]
+    + [f"O{i}" for i in range(1, 5)]
+    + [f"S{i}" for i in range(1, 12)]
+    + [f"G{i}" for i in range(1, 5)]
+    + [f"P{i}" for i in range(1, 6)]
+    + ["X1", "X2"]
 )
 
 
@@ -33,8 +38,16 @@ def test_every_option_is_documented_with_its_id():
 
 
 def test_the_eight_presets_by_name():
-    assert list(PRESETS) == ["standard", "classic", "modern", "jokers-wild",
-                             "add-opponents-hand", "partnership", "persian", "quick"]
+    assert list(PRESETS) == [
+        "standard",
+        "classic",
+        "modern",
+        "jokers-wild",
+        "add-opponents-hand",
+        "partnership",
+        "persian",
+        "quick",
+    ]
     for name in PRESETS:
         assert isinstance(ruleset(name), RuleSet)
 
@@ -71,8 +84,10 @@ def test_presets_change_the_catalogue_rows():
 def test_options_override_by_name_and_differences_are_listed():
     rules = ruleset("classic", {"min_run": 3}, ace_in_run="round-the-corner")
     assert rules.min_run == 3
-    assert rules.differences("classic") == [("min_run", 4, 3),
-                                            ("ace_in_run", "high-or-low", "round-the-corner")]
+    assert rules.differences("classic") == [
+        ("min_run", 4, 3),
+        ("ace_in_run", "high-or-low", "round-the-corner"),
+    ]
     assert rules.replace(target=250).target == 250
     assert ruleset("standard").differences("standard") == []
 

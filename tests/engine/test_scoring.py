@@ -57,15 +57,19 @@ def test_s11_variant_of_seed_002_shown_85_hand_90_takes_5_off():
     ],
 )
 def test_card_points_in_place_s1_to_s5_s9(preset, options, meld, expected):
-    play = round_play(ABC if preset != "persian" else FOUR, melds=[("Ann", meld)],
-                      teams=SIDES if preset == "persian" else None)
+    play = round_play(
+        ABC if preset != "persian" else FOUR,
+        melds=[("Ann", meld)],
+        teams=SIDES if preset == "persian" else None,
+    )
     result = score_round(ruleset(preset, options), play)
     assert [row.points for row in result.cards if row.where == "meld 0"] == expected
 
 
 def test_every_card_row_names_its_rule():
-    result = score_round(STANDARD, round_play(ABC, melds=[("Ann", "AH 2H 3H")],
-                                              hands={"Bob": "KD"}))
+    result = score_round(
+        STANDARD, round_play(ABC, melds=[("Ann", "AH 2H 3H")], hands={"Bob": "KD"})
+    )
     rows = {row.card.text: row for row in result.cards}
     assert rows["AH"].why == "ace low in A-2-3" and rows["AH"].rule == "S1"
     assert rows["2H"].why == "pip value" and rows["2H"].rule == "S4"
@@ -76,8 +80,11 @@ def test_ace_in_hand_counts_15_and_joker_in_hand_counts_its_value():
     assert hand_points(cards("AS KD 5C"), STANDARD) == 30
     assert hand_points(cards("AS JK"), ruleset("modern")) == 20
     assert hand_points(cards("JK"), ruleset("persian")) == 20
-    assert card_points(cards("7H")[0], ruleset("quick")) == (1, "5 for each card 2 to 9, "
-                                                              "divided by five", "S4, S9")
+    assert card_points(cards("7H")[0], ruleset("quick")) == (
+        1,
+        "5 for each card 2 to 9, divided by five",
+        "S4, S9",
+    )
 
 
 P3_CASES = [
@@ -105,15 +112,17 @@ def test_s6_four_aces_at_once_count_100():
     rules = ruleset("modern", four_aces_100=True)
     result = score_round(rules, round_play(ABC, melds=[("Ann", "AS AH AD AC")]))
     assert result.players["Ann"].shown == 100
-    result = score_round(rules, round_play(ABC, melds=[("Ann", "AS AH AD")],
-                                           layoffs=[("Ann", "AC", 0)]))
+    result = score_round(
+        rules, round_play(ABC, melds=[("Ann", "AS AH AD")], layoffs=[("Ann", "AC", 0)])
+    )
     assert result.players["Ann"].shown == 20
 
 
 def test_s8_the_player_who_went_out_adds_every_other_hand():
     rules = ruleset("add-opponents-hand")
-    play = round_play(ABC, melds=[("Ann", "7H 7S 7D")], hands={"Bob": "KD", "Cat": "2S 9H"},
-                      went_out="Ann")
+    play = round_play(
+        ABC, melds=[("Ann", "7H 7S 7D")], hands={"Bob": "KD", "Cat": "2S 9H"}, went_out="Ann"
+    )
     result = score_round(rules, play)
     assert figures(result, "Ann") == (21, 0, 21, 42, 42)
     assert figures(result, "Bob") == (0, 0, 0, 0, 0)
@@ -134,8 +143,9 @@ def test_s8_nobody_out_more_players_no_hand_counts():
 
 
 def test_o3_nobody_deducts_when_the_stock_runs_out_modern():
-    result = score_round(ruleset("modern"), round_play(ABC, melds=[("Ann", "7H 7S 7D")],
-                                                       hands={"Bob": "KD"}))
+    result = score_round(
+        ruleset("modern"), round_play(ABC, melds=[("Ann", "7H 7S 7D")], hands={"Bob": "KD"})
+    )
     assert figures(result, "Bob") == (0, 0, 0, 0, 0)
     assert result.players["Ann"].shown == 15
 
@@ -146,19 +156,28 @@ def test_o3_reshuffle_rounds_only_end_when_someone_goes_out():
 
 
 def test_p1_sides_score_as_a_unit_and_p4_going_out_bonus():
-    play = round_play(FOUR, melds=[("Ann", "7H 7S 7D"), ("Bob", "2C 3C 4C")],
-                      layoffs=[("Cat", "7C", 0)], hands={"Bob": "KD", "Dee": "QS"},
-                      went_out="Ann", teams=SIDES)
+    play = round_play(
+        FOUR,
+        melds=[("Ann", "7H 7S 7D"), ("Bob", "2C 3C 4C")],
+        layoffs=[("Cat", "7C", 0)],
+        hands={"Bob": "KD", "Dee": "QS"},
+        went_out="Ann",
+        teams=SIDES,
+    )
     result = score_round(ruleset("persian"), play)
     assert result.players["Ann"].bonus == 25
-    assert result.sides["Ann & Cat"].as_dict() == {"shown": 28, "in_hand": 0, "bonus": 25,
-                                                    "round": 53, "total": 53}
+    assert result.sides["Ann & Cat"].as_dict() == {
+        "shown": 28,
+        "in_hand": 0,
+        "bonus": 25,
+        "round": 53,
+        "total": 53,
+    }
     assert result.sides["Bob & Dee"].round == 9 - 20
 
 
 def test_l4_partners_lay_off_on_each_others_melds_only_where_allowed():
-    play = round_play(FOUR, melds=[("Ann", "7H 7S 7D")], layoffs=[("Cat", "7C", 0)],
-                      teams=SIDES)
+    play = round_play(FOUR, melds=[("Ann", "7H 7S 7D")], layoffs=[("Cat", "7C", 0)], teams=SIDES)
     assert score_round(ruleset("partnership"), play).players["Cat"].shown == 7
     with pytest.raises(RoundError, match="L4"):
         score_round(ruleset("partnership", partners_lay_off=False), play)
@@ -169,9 +188,11 @@ def test_p5_two_deal_game_ends_after_deal_two_with_50_to_the_better_side():
     play = round_play(FOUR, melds=[("Ann", "7H 7S 7D")], went_out="Ann", teams=SIDES)
     first = score_round(rules, play)
     assert not first.game_over and first.winner is None
-    second = score_round(rules, round_play(FOUR, melds=[("Bob", "8H 8S 8D")], went_out="Bob",
-                                           teams=SIDES, deal=2),
-                         {"Ann": 60, "Bob": 0, "Cat": 0, "Dee": 0})
+    second = score_round(
+        rules,
+        round_play(FOUR, melds=[("Bob", "8H 8S 8D")], went_out="Bob", teams=SIDES, deal=2),
+        {"Ann": 60, "Bob": 0, "Cat": 0, "Dee": 0},
+    )
     assert second.game_over and second.winner == "Ann & Cat"
     assert any(n.rule == "P5" and n.points == 50 for n in second.notes)
     # Bob & Dee: 24 shown + 25 for going out = 49; Ann & Cat 60 + 50
@@ -217,4 +238,6 @@ def test_g4_partnership_highest_over_target_even_if_the_other_side_went_out():
 
 def test_g3_settlement_times_the_stake():
     assert [(p.payer, p.points) for p in settle({"A": 510, "B": 300, "C": -20}, "A", 2)] == [
-        ("B", 420), ("C", 1060)]
+        ("B", 420),
+        ("C", 1060),
+    ]

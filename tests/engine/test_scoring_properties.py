@@ -26,8 +26,9 @@ def _take(pool, wanted):
 
 
 def _random_meld(rng, pool, rules):
-    if rules.joker_use == "sets-of-jokers" and rng.random() < 0.2:
-        return _take(pool, [pool[0].physical] * rng.choice([3, 4])) if pool[0].is_joker else None
+    jokers = [c for c in pool if c.is_joker]
+    if rules.joker_use == "sets-of-jokers" and len(jokers) >= 3 and rng.random() < 0.3:
+        return _take(pool, jokers[: rng.choice([3, 4])])
     if rng.random() < 0.5:
         rank = rng.randint(1, 13)
         suits = rng.sample("SHDC", rng.choice([3, 4]))
@@ -82,9 +83,17 @@ def random_round(seed, preset):
             hands[p], pool = [c.text for c in pool[:k]], pool[k:]
     teams = [[players[0], players[2]], [players[1], players[3]]] if rules.partnership else None
     totals = {p: rng.randint(-200, 480) for p in players}
-    return {"rules": {"preset": preset}, "players": players, "teams": teams,
-            "went_out": went_out, "melds": melds, "layoffs": layoffs, "hands": hands,
-            "totals_before": totals, "deal_number": rng.randint(1, 2)}
+    return {
+        "rules": {"preset": preset},
+        "players": players,
+        "teams": teams,
+        "went_out": went_out,
+        "melds": melds,
+        "layoffs": layoffs,
+        "hands": hands,
+        "totals_before": totals,
+        "deal_number": rng.randint(1, 2),
+    }
 
 
 @settings(max_examples=150, deadline=None)
