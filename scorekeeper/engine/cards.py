@@ -46,10 +46,12 @@ class Card:
     :func:`declare`, and :attr:`Card.text` at the edges.
     """
 
-    __slots__ = ("rank", "suit", "stands_for", "_key")
+    __slots__ = ("rank", "suit", "stands_for", "text", "_key")
     rank: int
     suit: str
     stands_for: Card | None
+    text: str
+    """Contract notation: ``7H``, ``10D``, ``JK``, ``JK=7C``."""
     _key: int
 
     def __init__(self, rank: int, suit: str, stands_for: Card | None = None) -> None:
@@ -57,6 +59,10 @@ class Card:
         set_(self, "rank", rank)
         set_(self, "suit", suit)
         set_(self, "stands_for", stands_for)
+        if rank == 0:
+            set_(self, "text", JOKER_TEXT if stands_for is None else f"JK={stands_for.text}")
+        else:
+            set_(self, "text", RANK_TEXT[rank] + suit)
         own = rank * 5 + ("SHDC".index(suit) + 1 if suit else 0)
         set_(self, "_key", own + (stands_for._key + 1) * 100 if stands_for else own)
 
@@ -86,13 +92,6 @@ class Card:
     def physical(self) -> Card:
         """The card as it is in the pack: a declared joker is a plain ``JK``."""
         return JOKER if self.rank == 0 else self
-
-    @property
-    def text(self) -> str:
-        """Contract notation: ``7H``, ``10D``, ``JK``, ``JK=7C``."""
-        if self.rank == 0:
-            return JOKER_TEXT if self.stands_for is None else f"JK={self.stands_for.text}"
-        return RANK_TEXT[self.rank] + self.suit
 
     @property
     def display(self) -> str:
@@ -140,7 +139,10 @@ def parse_card(text: str) -> Card:
     Raises :class:`CardError` with a message a player understands when the text is not a
     card (unknown rank or suit, a joker standing for a joker, not a string).
     """
-    card = _CACHE.get(text) if isinstance(text, str) else None
+    try:
+        card = _CACHE.get(text)
+    except TypeError:
+        card = None
     if card is not None:
         return card
     if not isinstance(text, str):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import JOKER, Card
+from .cards import Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .rules import RuleSet
 
@@ -245,8 +245,8 @@ def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     everything = [c for meld in play.melds for c in meld.cards]
     everything += [layoff.card for layoff in play.layoffs]
     everything += [c for hand in play.hands.values() for c in hand]
-    counts = Counter(c.physical for c in everything)
-    jokers = counts.pop(JOKER, 0)
+    counts = Counter(everything)
+    jokers = sum(n for card, n in counts.items() if card.rank == 0)
     declared_in_hand = any(c.stands_for for hand in play.hands.values() for c in hand)
     if (
         jokers <= limit_jokers
