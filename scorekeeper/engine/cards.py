@@ -117,7 +117,7 @@ class Card:
 JOKER: Final = Card(0, "")
 _NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
 _DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
-_CACHE: dict[str, Card] = {}
+_CACHE: dict[object, Card] = {}
 
 
 def _parse_natural(text: str) -> Card | None:
@@ -130,7 +130,7 @@ def _parse_natural(text: str) -> Card | None:
     return _NATURALS[(rank, suit)]
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse one card in the contract notation, case-insensitive.
 
     ``"AS"``, ``"10h"``, ``"TD"``, ``"q♣"``, ``"JK"``, ``"JK=7C"`` (a joker standing for
@@ -140,7 +140,7 @@ def parse_card(text: str) -> Card:
     card (unknown rank or suit, a joker standing for a joker, not a string).
     """
     try:
-        card = _CACHE.get(text)
+        card: Card | None = _CACHE.get(text)
     except TypeError:
         card = None
     if card is not None:

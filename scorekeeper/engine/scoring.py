@@ -156,11 +156,11 @@ def _values(rules: RuleSet) -> _Values:
     def v(points: int, why: str, rule: str) -> tuple[int, str, str]:
         return (points // div, why + suffix, rule if div == 1 else f"{rule}, S9")
 
-    low = (
-        (lambda r: v(r, "pip value", "S4"))
-        if rules.low_card_points == "pip"
-        else (lambda r: v(5, "5 for each card 2 to 9", "S4"))
-    )
+    def low(rank: int) -> tuple[int, str, str]:
+        if rules.low_card_points == "pip":
+            return v(rank, "pip value", "S4")
+        return v(5, "5 for each card 2 to 9", "S4")
+
     ace = {
         "15-low-1": v(15, "ace", "S1"),
         "15": v(15, "ace, 15 always", "S1"),
