@@ -1,0 +1,202 @@
+"""Finding the melds in a hand and the lay-offs it allows, quickly.
+
+Glossary:
+- position: a card's place in a run: 1 for an ace played low, 2 to 13, 14 for an ace played
+  high; round the corner (M4) runs continue past 14 (K-A-2 is 13, 14, 15).
+- window: the positions ``start..end`` of a possible run in one suit.
+
+What :func:`hand_melds` lists (the lay-downs ``legal_actions`` offers): every set of 3 and
+of 4 natural cards of one rank (with two packs and M2 "allowed", duplicates too); every run
+of ``min_run`` or more natural cards of one suit, maximal and every shorter window inside
+it; with wild jokers (M5), sets of two or three naturals completed by jokers declared as
+the missing suits, and runs of at least two naturals with jokers filling gaps or one end;
+Persian joker sets of 3 and 4 (P2). Legality is always :func:`melds.check_meld`'s: this
+module only proposes. A lay-down that is not listed (say, three jokers as a run) is still
+accepted by ``apply_action`` when the rules allow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .cards import JOKER, SUITS, Card, declare, natural_card
+from .melds import IllegalMeld, Meld, check_meld, extend
+from .rules import RuleSet
+from .scoring import card_points
+
+
+def rank_at(position: int) -> int:
+    """The rank (1-13) at run ``position`` (1 ace low ... 14 ace high, wrapping past)."""
+    return (position - 1) % 13 + 1
+
+
+def _sets(by_rank: list[list[Card]], jokers: int, rules: RuleSet) -> list[tuple[Card, ...]]:
+    out: list[tuple[Card, ...]] = []
+    distinct = rules.same_suit_in_set == "forbidden"
+    wild = rules.joker_use == "wild" and jokers > 0
+    for rank in range(1, 14):
+        group = by_rank[rank]
+        if len(group) < (2 if wild else 3):
+            continue
+        if distinct:
+            seen: dict[str, Card] = {}
+            for c in group:
+                seen.setdefault(c.suit, c)
+            group = list(seen.values())
+        for size in (3, 4):
+            if len(group) >= size:
+                out.extend(combinations(group, size))
+        if wild:
+            out.extend(_wild_sets(group, jokers, rank))
+    return list(dict.fromkeys(out)) if not distinct else out
+
+
+def _wild_sets(group: list[Card], jokers: int, rank: int) -> list[tuple[Card, ...]]:
+    out: list[tuple[Card, ...]] = []
+    for base_size in (2, 3):
+        for base in combinations(group, base_size) if len(group) >= base_size else ():
+            missing = [s for s in SUITS if all(c.suit != s for c in base)]
+            for extra in range(1, min(jokers, 4 - base_size) + 1):
+                if len(missing) < extra:
+                    break
+                fill = tuple(declare(JOKER, natural_card(rank, s)) for s in missing[:extra])
+                out.append(base + fill)
+    return out
+
+
+def _runs(by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet) -> list[tuple]:
+    out: list[tuple[Card, ...]] = []
+    corner = rules.ace_in_run == "round-the-corner"
+    shortest = rules.min_run
+    wild = jokers if rules.joker_use == "wild" else 0
+    last_start = 13 if corner else 12
+    for suit, slots in by_suit.items():
+        for start in range(1, last_start + 1):
+            limit = start + 12 if corner else min(14, start + 12)
+            cards: list[Card] = []
+            gaps = 0
+            naturals = 0
+            for pos in range(start, limit + 1):
+                card = slots[rank_at(pos)]
+                if card is None:
+                    if gaps >= wild or pos == start:
+                        break
+                    gaps += 1
+                    cards.append(declare(JOKER, natural_card(rank_at(pos), suit)))
+                else:
+                    naturals += 1
+                    cards.append(card)
+                if len(cards) >= shortest and naturals >= 2:
+                    out.append(tuple(cards))
+    if corner:
+        return list({frozenset(m): m for m in out}.values())
+    return out
+
+
+def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """The melds ``hand`` can lay down (see the module docstring for what is listed), each
+    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
+    by_rank: list[list[Card]] = [[] for _ in range(14)]
+    by_suit: dict[str, list[Card | None]] = {}
+    jokers = 0
+    for card in hand:
+        rank = card.rank
+        if rank == 0:
+            jokers += 1
+            continue
+        by_rank[rank].append(card)
+        slots = by_suit.get(card.suit)
+        if slots is None:
+            slots = by_suit[card.suit] = [None] * 14
+        slots[rank] = card
+    out = _sets(by_rank, jokers, rules)
+    out += _runs(by_suit, jokers, rules)
+    if rules.joker_use == "sets-of-jokers" and jokers >= 3:
+        out.append((JOKER,) * 3)
+        if jokers >= 4:
+            out.append((JOKER,) * 4)
+    if jokers:
+        return [m for m in out if _legal(m, rules)]
+    return out
+
+
+def _legal(cards: tuple[Card, ...], rules: RuleSet) -> bool:
+    try:
+        check_meld(cards, rules)
+    except IllegalMeld:
+        return False
+    return True
+
+
+def meld_points(cards: Sequence[Card], rules: RuleSet) -> int:
+    """The points ``cards`` count as a meld (S1 to S5, S9; doubling left aside): what a
+    first meld is measured by against M6's minimum."""
+    meld = check_meld(cards, rules)
+    return sum(card_points(c, rules, meld)[0] for c in cards)
+
+
+def fits(meld: Meld, card: Card, rules: RuleSet) -> bool:
+    """True when the natural ``card`` can be laid off on ``meld`` (L1, M1 to M4)."""
+    if meld.kind == "set":
+        if card.rank != meld.rank or len(meld.cards) >= 4:
+            return False
+    elif meld.kind == "run":
+        if card.suit != meld.suit:
+            return False
+        below, above = meld.low - 1, meld.high + 1
+        if card.rank != rank_at(below) and card.rank != rank_at(above):
+            return False
+    else:
+        return False
+    try:
+        extend(meld, card, rules)
+    except IllegalMeld:
+        return False
+    return True
+
+
+def joker_layoffs(meld: Meld, rules: RuleSet) -> list[Card]:
+    """How a joker from the hand can be laid off on ``meld``: declared cards for a wild
+    joker (M5) at each free end of a run or as a missing suit of a set; a plain joker onto
+    a Persian joker set (P2)."""
+    if rules.joker_use == "sets-of-jokers":
+        return [JOKER] if meld.kind == "jokers" and len(meld.cards) < 4 else []
+    if rules.joker_use != "wild":
+        return []
+    options: list[Card] = []
+    if meld.kind == "set":
+        suits = {c.natural.suit for c in meld.cards}
+        free = [s for s in SUITS if s not in suits] or list(SUITS)
+        options.append(declare(JOKER, natural_card(meld.rank, free[0])))
+    elif meld.kind == "run":
+        for pos in (meld.low - 1, meld.high + 1):
+            options.append(declare(JOKER, natural_card(rank_at(pos), meld.suit)))
+    out = []
+    for card in options:
+        try:
+            extend(meld, card, rules)
+        except IllegalMeld:
+            continue
+        out.append(card)
+    return out
+
+
+def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
+    """``hand`` without ``cards`` (a declared joker takes a plain joker), or None when the
+    hand does not hold them all."""
+    rest = list(hand)
+    for card in cards:
+        physical = card.physical
+        for i in range(len(rest) - 1, -1, -1):
+            if rest[i] is physical:
+                del rest[i]
+                break
+        else:
+            return None
+    return rest
+
+
+def holds(meld: Sequence[Card], card: Card) -> bool:
+    """True when ``meld`` includes the physical ``card`` (a declared joker is a joker)."""
+    return any(c.physical is card for c in meld)

@@ -1,0 +1,265 @@
+"""Laying down and laying off: which are legal for a seat now, and doing them.
+
+Glossary:
+- play: a lay-down (one or more new melds, T4) or a lay-off (one card onto a table meld
+  named by its index, L1, L3).
+- selected card: the card taken from the discard pile that must be used at once (T2);
+  while it is pending, only plays that use it are legal.
+- keeps a discard: under O2 ("Boathouse") a play may not leave a hand without a card it
+  may discard: going out needs a final discard.
+
+Every refusal raises :class:`IllegalMove` with a sentence for the player and the catalogue
+id of the rule that says no.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .actions import LayDown, LayOff
+from .cards import Card
+from .melds import IllegalMeld, Meld, check_meld, extend
+from .moves import fits, hand_melds, holds, joker_layoffs, meld_points, remove_cards
+from .state import GameState
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse: ``message`` for the player, ``rule`` the catalogue id
+    (``"T2"``, ``"M6"``, ...). The state is left unchanged."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        self.message = message
+        self.rule = rule
+        super().__init__(f"{message} ({rule})")
+
+
+def keeps_discard(rest: list[Card], state: GameState) -> bool:
+    """O2, T3: False when ``rest`` (a hand after a play) is left with no card that may be
+    discarded: empty where a final discard is needed (O2), or only the card just taken
+    from the pile that may not be discarded (O2, T3)."""
+    if not rest:
+        return not state.rules.discard_to_go_out
+    banned = state.no_discard
+    return banned is None or any(c is not banned for c in rest)
+
+
+def may_lay_off_on(state: GameState, seat: int, index: int) -> bool:
+    """L1, L4: any meld, except a partner's where partners may not lay off on each other."""
+    owner = state.owners[index]
+    if state.teams is None or owner == seat or state.rules.partners_lay_off:
+        return True
+    return state.unit_of(owner) != state.unit_of(seat)
+
+
+def laydown_options(
+    state: GameState, seat: int, hand: list[Card], must: Card | None
+) -> list[LayDown]:
+    """Lay-downs from ``hand`` (see :mod:`moves` for which melds are listed), kept to those
+    using ``must`` when it is set (T2), reaching the first-meld minimum for a seat that has
+    not opened (M6; two melds together where one alone falls short) and keeping a discard
+    (O2)."""
+    rules = state.rules
+    melds = hand_melds(hand, rules)
+    if not melds:
+        return []
+    out: list[LayDown] = []
+    if state.opened[seat]:
+        for m in melds:
+            if must is not None and not holds(m, must):
+                continue
+            rest = remove_cards(hand, m)
+            if rest is not None and keeps_discard(rest, state):
+                out.append(LayDown(m))
+        return out
+    minimum = rules.first_meld_minimum
+    points = [meld_points(m, rules) for m in melds]
+    for m, p in zip(melds, points, strict=True):
+        if p >= minimum and (must is None or holds(m, must)):
+            rest = remove_cards(hand, m)
+            if rest is not None and keeps_discard(rest, state):
+                out.append(LayDown(m))
+    for (a, pa), (b, pb) in combinations(zip(melds, points, strict=True), 2):
+        if pa + pb < minimum or (pa >= minimum and pb >= minimum):
+            continue
+        if must is not None and not (holds(a, must) or holds(b, must)):
+            continue
+        rest = remove_cards(hand, a + b)
+        if rest is not None and keeps_discard(rest, state):
+            out.append(LayDown(a, (b,)))
+    return out
+
+
+def layoff_options(
+    state: GameState,
+    seat: int,
+    hand: list[Card],
+    only: Card | None = None,
+    onto: int | None = None,
+) -> list[LayOff]:
+    """Lay-offs of cards in ``hand`` (or of ``only``) onto table melds (or only melds owned
+    by ``onto``): L1, L3, L4, M1 to M5, P2; none before the seat has opened (M6); each
+    keeping a discard (O2)."""
+    if not state.opened[seat] or not state.table:
+        return []
+    rules = state.rules
+    out: list[LayOff] = []
+    keep_check = rules.discard_to_go_out or state.no_discard is not None
+    seen: set[int] = set()
+    for card in hand if only is None else (only,):
+        if id(card) in seen or (only is None and card is state.must_use):
+            continue
+        seen.add(id(card))
+        if keep_check:
+            rest = remove_cards(hand, (card,))
+            if rest is None or not keeps_discard(rest, state):
+                continue
+        for index, meld in enumerate(state.table):
+            if onto is not None and state.owners[index] != onto:
+                continue
+            if not may_lay_off_on(state, seat, index):
+                continue
+            if card.rank == 0:
+                out.extend(LayOff(j, index) for j in joker_layoffs(meld, rules))
+            elif fits(meld, card, rules):
+                out.append(LayOff(card, index))
+    return out
+
+
+def check_laydown(state: GameState, seat: int, action: LayDown, must: Card | None) -> list:
+    """Validate a lay-down; returns ``[melds, rest of hand]``. Raises :class:`IllegalMove`:
+    not in hand, not a meld (M1 to M5, P2), first meld short of the minimum (M6), the
+    selected card unused (T2), no discard left (O2)."""
+    rules = state.rules
+    hand = state.hands[seat]
+    all_cards = tuple(c for m in action.melds for c in m)
+    rest = remove_cards(hand, all_cards)
+    if rest is None:
+        raise IllegalMove("you do not hold all of those cards", "T4")
+    melds: list[Meld] = []
+    for cards in action.melds:
+        try:
+            melds.append(check_meld(cards, rules))
+        except IllegalMeld as problem:
+            raise IllegalMove(problem.message, problem.rules[0]) from None
+    if must is not None and not holds(all_cards, must):
+        raise IllegalMove(
+            f"the {must.name} taken from the pile must be used at once, in this play", "T2"
+        )
+    if not state.opened[seat]:
+        total = sum(meld_points(cards, rules) for cards in action.melds)
+        if total < rules.first_meld_minimum:
+            raise IllegalMove(
+                f"a first meld must reach {rules.first_meld_minimum} points; this is {total}",
+                "M6",
+            )
+    if not keeps_discard(rest, state):
+        raise IllegalMove("you need a card left to discard to go out", "O2")
+    return [melds, rest]
+
+
+def check_layoff(
+    state: GameState, seat: int, action: LayOff, must: Card | None, onto: int | None = None
+) -> tuple[Meld, list[Card]]:
+    """Validate a lay-off; returns ``(the meld as extended, rest of hand)``. Raises
+    :class:`IllegalMove`: no such meld (L3), not in hand, before opening (M6), onto a
+    partner's meld (L4), the card does not fit (M1 to M5), picking up to hit (T2), no
+    discard left (O2)."""
+    rules = state.rules
+    if not 0 <= action.meld < len(state.table):
+        raise IllegalMove(f"there is no meld {action.meld} on the table", "L3")
+    rest = remove_cards(state.hands[seat], (action.card,))
+    if rest is None:
+        raise IllegalMove(f"you do not hold the {action.card.physical.name}", "L1")
+    if must is not None and action.card.physical is not must:
+        raise IllegalMove(
+            f"the {must.name} taken from the pile must be used at once, before other plays",
+            "T2",
+        )
+    if not state.opened[seat]:
+        raise IllegalMove(
+            f"lay a first meld of {rules.first_meld_minimum} points before laying off", "M6"
+        )
+    if onto is not None and state.owners[action.meld] != onto:
+        raise IllegalMove(
+            "deadwood is laid off only onto the melds of the player who went out", "O4"
+        )
+    if not may_lay_off_on(state, seat, action.meld):
+        raise IllegalMove("partners may not lay off on each other's melds here", "L4")
+    try:
+        grown = extend(state.table[action.meld], action.card, rules)
+    except IllegalMeld as problem:
+        raise IllegalMove(problem.message, problem.rules[0]) from None
+    if not keeps_discard(rest, state):
+        raise IllegalMove("you need a card left to discard to go out", "O2")
+    return grown, rest
+
+
+def _forget_known(state: GameState, seat: int, cards: tuple[Card, ...]) -> None:
+    known = state.known[seat]
+    for card in cards:
+        physical = card.physical
+        for i, k in enumerate(known):
+            if k is physical:
+                del known[i]
+                break
+
+
+def do_laydown(state: GameState, seat: int, action: LayDown, checked: list) -> None:
+    """Put the validated melds on the table (owner ``seat``) and open the seat (M6)."""
+    melds, rest = checked
+    for cards, meld in zip(action.melds, melds, strict=True):
+        state.owners.append(seat)
+        state.laid.append(tuple(cards))
+        state.table.append(meld)
+        _forget_known(state, seat, cards)
+    state.hands[seat] = rest
+    state.opened[seat] = True
+    state.must_use = None
+
+
+def do_layoff(state: GameState, seat: int, action: LayOff, grown: Meld, rest: list[Card]) -> None:
+    """Lay the validated card off: it stays in front of ``seat`` (L2)."""
+    state.layoffs.append((seat, action.card, action.meld))
+    state.table[action.meld] = grown
+    state.hands[seat] = rest
+    _forget_known(state, seat, (action.card,))
+    state.must_use = None
+
+
+def use_options(
+    state: GameState, seat: int, card: Card, hand: list[Card], *, rummy: bool = False
+) -> list[LayDown | LayOff]:
+    """The plays that use the selected ``card`` from ``hand`` (the seat's hand with the
+    taken cards): a new meld holding it, or, where T2 allows (or after a "Rummy!" call,
+    X1), a lay-off of it. Empty when the card cannot be used: then it cannot be taken."""
+    out: list[LayDown | LayOff] = []
+    if _could_meld(card, hand, state):
+        out.extend(laydown_options(state, seat, hand, card))
+    if rummy or state.rules.discard_use == "meld-or-lay-off":
+        out.extend(layoff_options(state, seat, hand, only=card))
+    return out
+
+
+def _could_meld(card: Card, hand: list[Card], state: GameState) -> bool:
+    """A quick test that ``hand`` may hold a meld with ``card`` (before listing melds)."""
+    rules = state.rules
+    if card.rank == 0:
+        return rules.joker_use != "none"
+    wild = rules.joker_use == "wild"
+    same_rank = 0
+    near = 0
+    for c in hand:
+        if c.rank == 0:
+            if wild:
+                return True
+        elif c is not card:
+            if c.rank == card.rank:
+                same_rank += 1
+            elif c.suit == card.suit and _near(c.rank, card.rank):
+                near += 1
+    return same_rank >= 2 or near >= 2
+
+
+def _near(a: int, b: int) -> bool:
+    d = abs(a - b)
+    return d <= 2 or d >= 11

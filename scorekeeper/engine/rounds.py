@@ -1,0 +1,194 @@
+"""Starting a game, dealing each round, and ending a round with the scorekeeper's scoring.
+
+Glossary:
+- deal: the round's shuffled pack, dealt one card at a time clockwise from the dealer's
+  left (seeds 000, 002): D2 pack, D3 hand size, D4 the first discard.
+- round play: the round as the scoring contract states it (:class:`scoring.RoundPlay`):
+  scored by :func:`scoring.score_round`, the same code the scorekeeper uses.
+
+Shuffles are seeded: the game's ``seed`` and the deal number give each deal's order, so the
+same seed always deals the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import Card, make_pack
+from .rules import RuleSet, ruleset
+from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
+from .state import GameSetupError, GameState, Phase
+
+MAX_TURNS_FACTOR = 60
+"""A round with more than ``60 x players`` turns is treated as if the stock had run out
+(O3), so that no round can go on for ever (taking and re-discarding the top card, T3)."""
+
+MAX_RESHUFFLES = 3
+"""Under O3 "reshuffle" the pile is turned into a new stock at most three times a round;
+after that play goes on as under O3 "play on" until someone goes out."""
+
+
+def new_game(
+    players: Sequence[str] | int,
+    *,
+    preset: str = "standard",
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+) -> GameState:
+    """A new game, first round dealt: ``players`` names (or a count: "P1", "P2", ...).
+
+    ``preset``/``options`` as in :func:`rules.ruleset` (or a ready ``rules``, described
+    against ``preset``). Under partnership rules (P1) seats 0 and 2 play 1 and 3.
+    Raises :class:`GameSetupError` (players outside 2 to ``max_players``, partnership
+    without 4, more cards to deal than the pack holds, dealer's gambit X2) or
+    :class:`rules.RulesError`.
+    """
+    names = (
+        tuple(f"P{i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
+    )
+    if rules is None:
+        rules = ruleset(preset, options)
+        spec = {"preset": preset, "options": dict(options or {})}
+    else:
+        spec = {"preset": preset, "options": {n: v for n, _, v in rules.differences(preset)}}
+    _check_setup(rules, names)
+    teams = ((0, 2), (1, 3)) if rules.partnership else None
+    state = GameState(rules, spec, names, int(seed), teams=teams, totals=[0] * len(names))
+    state.dealer = first_dealer(len(names), int(seed))
+    deal_round(state)
+    return state
+
+
+def _check_setup(rules: RuleSet, names: tuple[str, ...]) -> None:
+    n = len(names)
+    if not 2 <= n <= rules.max_players:
+        raise GameSetupError(f"a game has 2 to {rules.max_players} players, not {n} (D1)")
+    if len(set(names)) != n or not all(isinstance(x, str) and x.strip() for x in names):
+        raise GameSetupError("each player needs a different, non-empty name")
+    if rules.partnership and n != 4:
+        raise GameSetupError("partnership play is for 4 players in two sides (P1)")
+    if rules.dealers_gambit:
+        raise GameSetupError(
+            "dealer's gambit (X2) is not played in the digital game: its dealer's joker, "
+            "nominated wild, double or split each deal, needs a person to deal it"
+        )
+    extra = 1 if rules.first_discard == "extra-card-to-left" else 0
+    if rules.hand_size(n) * n + 1 + extra > rules.pack_size(n):
+        raise GameSetupError(
+            f"{n} players need {rules.hand_size(n)} cards each, more than the "
+            f"{rules.pack_size(n)}-card pack holds (D2, D3): use two packs"
+        )
+
+
+def first_dealer(players: int, seed: int) -> int:
+    """D6: each seat draws a card, the lowest deals (ace lowest); ties and jokers draw
+    again. Seeded by the game's seed."""
+    rng = random.Random(seed * 2 + 1)
+    seats = list(range(players))
+    while len(seats) > 1:
+        pack = [c for c in make_pack() if c.rank]
+        rng.shuffle(pack)
+        drawn = {seat: pack[i].rank for i, seat in enumerate(seats)}
+        low = min(drawn.values())
+        seats = [s for s in seats if drawn[s] == low]
+    return seats[0]
+
+
+def shuffled_pack(state: GameState) -> list[Card]:
+    """This deal's pack in dealing order (D2), seeded by the game's seed and deal number."""
+    rules = state.rules
+    pack = make_pack(rules.jokers, rules.packs_for(state.n))
+    random.Random(state.seed * 1009 + state.deal_number + 1).shuffle(pack)
+    return pack
+
+
+def deal_round(state: GameState, pack: list[Card] | None = None) -> None:
+    """Deal the next round (D3, D4) from ``pack`` (default: the seeded shuffle); the
+    first card of ``pack`` is dealt first. Sets every round field and the phase."""
+    state.deal_number += 1
+    n, rules = state.n, state.rules
+    cards = list(pack) if pack is not None else shuffled_pack(state)
+    cards.reverse()
+    size = rules.hand_size(n)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for i in range(size * n):
+        hands[(state.dealer + 1 + i) % n].append(cards.pop())
+    left = (state.dealer + 1) % n
+    extra = rules.first_discard == "extra-card-to-left"
+    if extra:
+        hands[left].append(cards.pop())
+    _reset_round(state, hands, cards)
+    state.deal = {
+        "dealer": state.players[state.dealer],
+        "hands": {state.players[s]: [c.text for c in h] for s, h in enumerate(hands)},
+    }
+    if extra:
+        state.phase = Phase.START_PILE
+    else:
+        state.pile.append(state.stock.pop())
+        state.deal["upcard"] = state.pile[0].text
+        state.phase = Phase.DRAW
+    state.deal["stock"] = [c.text for c in reversed(state.stock)]
+    state.seat = state.turn_seat = left
+
+
+def _reset_round(state: GameState, hands: list[list[Card]], stock: list[Card]) -> None:
+    n = state.n
+    state.hands, state.stock, state.pile = hands, stock, []
+    state.owners, state.laid, state.table, state.layoffs = [], [], [], []
+    state.opened = [state.rules.first_meld_minimum == 0] * n
+    state.known = [[] for _ in range(n)]
+    state.log = []
+    state.must_use = state.no_discard = None
+    state.rummy = False
+    state.window = []
+    state.turns = state.reshuffles = 0
+    state.went_out = None
+
+
+def round_play(state: GameState) -> RoundPlay:
+    """The round so far as the scoring contract states it (names, melds as laid, lay-offs,
+    hands, who went out, sides, deal number)."""
+    names = state.players
+    return RoundPlay(
+        players=names,
+        melds=tuple(MeldPlay(names[o], m) for o, m in zip(state.owners, state.laid, strict=True)),
+        layoffs=tuple(LayoffPlay(names[s], c, m) for s, c, m in state.layoffs),
+        hands={names[s]: tuple(h) for s, h in enumerate(state.hands)},
+        went_out=names[state.went_out] if state.went_out is not None else None,
+        teams=tuple(tuple(names[s] for s in t) for t in state.teams) if state.teams else None,
+        deal_number=state.deal_number,
+    )
+
+
+def end_round(state: GameState, reason: str) -> RoundScore:
+    """Score the round (:func:`scoring.score_round`), record it, then deal the next round
+    (D5) or end the game (G1, G2, G4, P5). ``reason`` is the record's ``end.reason``."""
+    names = state.players
+    result = score_round(
+        state.rules, round_play(state), dict(zip(names, state.totals, strict=True))
+    )
+    for s, name in enumerate(names):
+        state.totals[s] = result.players[name].total
+    record = dict(state.deal)
+    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
+    record["end"] = {
+        "went_out": names[state.went_out] if state.went_out is not None else None,
+        "reason": reason,
+    }
+    record["scores"] = {p: f.as_dict() for p, f in result.players.items()}
+    state.rounds.append(record)
+    if result.game_over:
+        state.winner = result.winner
+        state.phase = Phase.GAME_OVER
+        state.window = []
+        return result
+    if state.rules.next_dealer == "round-winner" and state.went_out is not None:
+        state.dealer = state.went_out
+    else:
+        state.dealer = (state.dealer + 1) % state.n
+    deal_round(state)
+    return result
