@@ -7,3 +7,9 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Attach every feature's blueprint to ``app``."""
+    from .games import bp as games_bp
+
+    app.register_blueprint(games_bp)
+    from .api import register_api
+
+    register_api(app)

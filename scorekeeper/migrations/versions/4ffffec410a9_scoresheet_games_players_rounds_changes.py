@@ -6,9 +6,8 @@ Create Date: 2026-11-21 05:42:46.815003
 
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "4ffffec410a9"

@@ -1,0 +1,183 @@
+"""A round scored from the figures players count at the table, without the cards.
+
+Glossary:
+- totals round: the table says who went out (or that the stock ran out) and, for each
+  player, the points shown on the table and the points left in hand, counted by the
+  players themselves under the game's card values (S1 to S6, S9 already applied).
+- adjustment: a figure the table adds or takes off by hand (a penalty, a correction),
+  points either sign, explained as such.
+
+:func:`tally_round` turns those figures into a :class:`~.scoring.RoundScore` with the same
+rules as a round scored card by card: in hand counts against its holder (S7), goes to the
+player who went out (S8) or does not count (O3); the going-out bonus (P4), the
+seven-card straight (S10), sides as units (P1), the two-deal game (P5), the target and
+tie-break (G1, G2, G4) and the settlement (G3) come from :mod:`.scoring`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .rules import RuleSet
+from .scoring import (
+    Figures,
+    Note,
+    RoundError,
+    RoundPlay,
+    RoundScore,
+    _s8_taker,
+    _side_figures,
+    _unit_of,
+    check_round,
+    decide_game,
+)
+
+MAX_POINTS = 2000
+"""Largest figure (points) accepted for shown or in hand: more is a typo."""
+
+MAX_ADJUSTMENT = 1000
+"""Largest adjustment (points, either sign) accepted for one player in one round."""
+
+
+@dataclass(frozen=True)
+class TableCount:
+    """What the table counted in one round, per player name (points, as the rules count
+    cards): ``shown`` on the table, ``in_hand`` left in hand, optional ``adjust``
+    (either sign). ``went_out`` is the player who went out, None when the stock ran out;
+    ``seven_card_run`` the player who laid a seven-card run and went out (S10)."""
+
+    players: tuple[str, ...]
+    shown: Mapping[str, int]
+    in_hand: Mapping[str, int]
+    went_out: str | None = None
+    adjust: Mapping[str, int] = field(default_factory=dict)
+    teams: tuple[tuple[str, ...], ...] | None = None
+    deal_number: int = 1
+    seven_card_run: str | None = None
+
+    def play(self) -> RoundPlay:
+        """The round as a :class:`RoundPlay` without cards (for the engine's checks)."""
+        return RoundPlay(
+            players=self.players,
+            hands={p: () for p in self.players},
+            went_out=self.went_out,
+            teams=self.teams,
+            deal_number=self.deal_number,
+        )
+
+
+def check_count(rules: RuleSet, count: TableCount) -> list[tuple[str, str]]:
+    """Every problem with ``count``: players and sides (D1, P1), who went out (O1, O3),
+    figures out of range, and the going-out player's hand, which must be 0 (O1).
+    ``where`` is ``"shown.Ann"``, ``"in_hand.Ann"``, ``"adjust.Ann"`` or the contract's."""
+    problems = check_round(rules, count.play())
+    for name, values, low, high in (
+        ("shown", count.shown, 0, MAX_POINTS),
+        ("in_hand", count.in_hand, 0, MAX_POINTS),
+        ("adjust", count.adjust, -MAX_ADJUSTMENT, MAX_ADJUSTMENT),
+    ):
+        for player, value in values.items():
+            if player not in count.players:
+                problems.append((f"{name}.{player}", f"{player!r} is not a player"))
+            elif isinstance(value, bool) or not isinstance(value, int):
+                problems.append((f"{name}.{player}", "must be a whole number of points"))
+            elif not low <= value <= high:
+                problems.append((f"{name}.{player}", f"must be from {low} to {high} points"))
+    if count.went_out in count.players and count.in_hand.get(count.went_out, 0):
+        problems.append(
+            (
+                f"in_hand.{count.went_out}",
+                f"{count.went_out} went out: nothing is left in hand (O1)",
+            )
+        )
+    if count.seven_card_run is not None and count.seven_card_run != count.went_out:
+        problems.append(("seven_card_run", "only the player who went out can score S10"))
+    return problems
+
+
+def tally_round(
+    rules: RuleSet, count: TableCount, totals_before: Mapping[str, int] | None = None
+) -> RoundScore:
+    """Score a round from the table's figures; ``totals_before`` are the running totals
+    (points) per player before it.
+
+    Raises :class:`~.scoring.RoundError` listing every problem (:func:`check_count`).
+    The result has no card rows (``cards == []``); every bonus, every hand added to
+    another player (S8) and every adjustment is a :class:`~.scoring.Note`.
+    """
+    problems = check_count(rules, count)
+    if problems:
+        raise RoundError(problems)
+    play = count.play()
+    figures = {p: Figures(shown=count.shown.get(p, 0)) for p in count.players}
+    notes = _hand_notes(rules, count, play, figures)
+    notes += _bonus_notes(rules, count)
+    for note in notes:
+        figures[note.owner].bonus += note.points
+    before = totals_before or {}
+    for player, fig in figures.items():
+        fig.round = fig.shown - fig.in_hand + fig.bonus
+        fig.total = before.get(player, 0) + fig.round
+    result = decide_game(rules, play, figures, notes)
+    return RoundScore(figures, _side_figures(play, figures), [], notes, *result)
+
+
+def _hand_notes(
+    rules: RuleSet, count: TableCount, play: RoundPlay, figures: dict[str, Figures]
+) -> list[Note]:
+    """Apply S7 / S8 / O3 to the hands; the S8 credits come back as notes."""
+    nobody_deducts = count.went_out is None and rules.stock_exhausted == "nobody-deducts"
+    if not rules.add_opponents_hand:
+        if not nobody_deducts:
+            for player, fig in figures.items():
+                fig.in_hand = count.in_hand.get(player, 0)
+        return []
+    unit = _unit_of(play)
+    units = list(dict.fromkeys(unit.values()))
+    credited: dict[str, int] = {}
+    for player in count.players:
+        taker = _s8_taker(play, unit, units, player)
+        points = count.in_hand.get(player, 0)
+        if taker is not None and points:
+            credited[taker] = credited.get(taker, 0) + points
+    return [
+        Note(taker, points, "opponents' hands left (add opponents' hands)", "S8")
+        for taker, points in credited.items()
+    ]
+
+
+def _bonus_notes(rules: RuleSet, count: TableCount) -> list[Note]:
+    """P4 going out, S10 the seven-card straight, and the table's adjustments."""
+    notes: list[Note] = []
+    div = 5 if rules.divide_by_five else 1
+    goer = count.went_out
+    if goer is not None and rules.going_out_bonus:
+        notes.append(Note(goer, rules.going_out_bonus // div, "going out", "P4"))
+    if goer is not None and rules.seven_card_straight and count.seven_card_run == goer:
+        why = "a seven-card run laid down and went out (Rummy Master's Hand)"
+        notes.append(Note(goer, 500 // div, why, "S10"))
+    for player in count.players:
+        value = count.adjust.get(player, 0)
+        if value:
+            notes.append(Note(player, value, "adjustment entered by the table", "S7"))
+    return notes
+
+
+def next_dealer(
+    rules: RuleSet, players: Sequence[str], first_dealer: int, went_out: Sequence[str | None]
+) -> int:
+    """The seat (0-based) of the next dealer after the rounds whose goers are ``went_out``
+    (None where the stock ran out), the first round dealt by seat ``first_dealer``.
+
+    D5: the deal passes to the left each round; or the player who went out deals next
+    ("round-winner"), the deal passing left when nobody went out.
+    """
+    n = len(players)
+    seat = first_dealer % n
+    for goer in went_out:
+        if rules.next_dealer == "round-winner" and goer in players:
+            seat = list(players).index(goer)
+        else:
+            seat = (seat + 1) % n
+    return seat

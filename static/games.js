@@ -1,0 +1,71 @@
+/* Scorekeeper pages: live refresh, screen wake lock, number pad helpers. Vanilla JS.
+   - #live[data-poll][data-src][data-version]: polls the version JSON every 4 s while the
+     page is visible; when it changes, fetches the fragment and replaces #live's content.
+   - keeps the screen awake on the game page (Wake Lock API where available).
+   - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
+   - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
+   - .extra-player rows appear once the visible name fields are filled. */
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (live) {
+    var busy = false;
+    var poll = function () {
+      if (busy || document.hidden) return;
+      busy = true;
+      fetch(live.dataset.poll, { cache: "no-store" }).then(function (r) { return r.json(); })
+        .then(function (v) {
+          if (String(v.version) === live.dataset.version) return null;
+          return fetch(live.dataset.src, { cache: "no-store" }).then(function (r) { return r.text(); })
+            .then(function (html) { live.innerHTML = html; live.dataset.version = String(v.version); });
+        }).catch(function () {}).then(function () { busy = false; });
+    };
+    setInterval(poll, 4000);
+    document.addEventListener("visibilitychange", poll);
+    var lock = null;
+    var awake = function () {
+      if (!("wakeLock" in navigator) || document.hidden || lock) return;
+      navigator.wakeLock.request("screen").then(function (l) {
+        lock = l; l.addEventListener("release", function () { lock = null; });
+      }).catch(function () {});
+    };
+    awake();
+    document.addEventListener("visibilitychange", awake);
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest("[data-sign],[data-zero],[data-more]");
+    if (!b) return;
+    if (b.hasAttribute("data-more")) {
+      var spare = b.closest("fieldset").querySelector(".slot.spare");
+      if (spare) { spare.classList.remove("spare"); var i = spare.querySelector("input"); if (i) i.focus(); }
+      if (!b.closest("fieldset").querySelector(".slot.spare")) b.hidden = true;
+      return;
+    }
+    var input = b.parentNode.querySelector("input");
+    if (b.hasAttribute("data-zero")) input.value = "0";
+    else input.value = input.value.charAt(0) === "-" ? input.value.slice(1) : "-" + (input.value || "");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  var extras = document.querySelectorAll(".extra-player");
+  if (extras.length) {
+    document.addEventListener("input", function () {
+      var next = document.querySelector(".extra-player");
+      var names = document.querySelectorAll(".newgame input[name^=player_]");
+      var filled = Array.prototype.every.call(names, function (n) {
+        return n.closest(".extra-player") || n.value.trim();
+      });
+      if (next && filled) next.classList.remove("extra-player");
+    });
+  }
+  var dealer = document.querySelector(".newgame select[name=first_dealer]");
+  if (dealer) {
+    var label = function () {
+      Array.prototype.forEach.call(dealer.options, function (o, i) {
+        var n = document.querySelector("input[name=player_" + i + "]");
+        o.textContent = (n && n.value.trim()) || "Player " + (i + 1);
+      });
+    };
+    document.addEventListener("input", label);
+    label();
+  }
+})();
