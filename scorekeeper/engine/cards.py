@@ -42,17 +42,19 @@ class Card:
 
     A joker has ``rank == 0`` and ``suit == ""``; a wild joker laid in a meld carries
     ``stands_for``, the natural card it was declared to be (catalogue M5). Cards are
-    immutable and interned: use :func:`parse_card`, :func:`natural_card` and
-    :func:`declare`, and :attr:`Card.text` at the edges.
+    immutable and interned, one object per card, so equality and hashing are identity
+    (fast in sets and dicts): get cards from :func:`parse_card`, :func:`natural_card`,
+    :func:`declare` and :func:`make_pack`, never by calling the class.
     """
 
-    __slots__ = ("rank", "suit", "stands_for", "text", "_key")
+    __slots__ = ("rank", "suit", "stands_for", "text", "order")
     rank: int
     suit: str
     stands_for: Card | None
     text: str
     """Contract notation: ``7H``, ``10D``, ``JK``, ``JK=7C``."""
-    _key: int
+    order: int
+    """A number unique to the card, for stable sorting and compact storage."""
 
     def __init__(self, rank: int, suit: str, stands_for: Card | None = None) -> None:
         set_ = object.__setattr__
@@ -64,16 +66,10 @@ class Card:
         else:
             set_(self, "text", RANK_TEXT[rank] + suit)
         own = rank * 5 + ("SHDC".index(suit) + 1 if suit else 0)
-        set_(self, "_key", own + (stands_for._key + 1) * 100 if stands_for else own)
+        set_(self, "order", own + (stands_for.order + 1) * 100 if stands_for else own)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a card cannot be changed")
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Card) and self._key == other._key)
-
-    def __hash__(self) -> int:
-        return self._key
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (parse_card, (self.text,))
@@ -168,6 +164,16 @@ def parse_card(text: object) -> Card:
     if len(_CACHE) < 4096:
         _CACHE[text] = card
     return card
+
+
+def known_cards(texts: list[object]) -> tuple[Card, ...] | None:
+    """The cards of ``texts`` when each is a text already parsed once (a fast path for
+    hot loops), else None: then parse them one by one with :func:`parse_card`."""
+    try:
+        cards = tuple(map(_CACHE.get, texts))
+    except TypeError:
+        return None
+    return None if None in cards else cards  # type: ignore[return-value]
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

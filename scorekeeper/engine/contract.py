@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import Card, CardError, parse_card
+from .cards import Card, CardError, known_cards, parse_card
 from .rules import RulesError, RuleSet, ruleset
 from .scoring import (
     LayoffPlay,
@@ -68,7 +68,7 @@ def rules_from_request(value: Any, problems: _Problems | None = None) -> RuleSet
 def _parse_rules(value: Any, problems: _Problems) -> RuleSet | None:
     if value is None:
         value = {}
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         problems.add("rules", 'rules must be an object such as {"preset": "standard"}')
         return None
     preset = value.get("preset", "standard")
@@ -76,7 +76,7 @@ def _parse_rules(value: Any, problems: _Problems) -> RuleSet | None:
     if not isinstance(preset, str):
         problems.add("rules.preset", 'the preset must be a name such as "standard"')
         return None
-    if not isinstance(options, Mapping):
+    if not isinstance(options, dict):
         problems.add("rules.options", "options must be an object of option names and values")
         return None
     try:
@@ -101,6 +101,9 @@ def _cards(value: Any, where: str, problems: _Problems) -> tuple[Card, ...] | No
     if not isinstance(value, list):
         problems.add(where, 'must be a list of cards such as ["7H", "7S", "7D"]')
         return None
+    known = known_cards(value)
+    if known is not None:
+        return known
     cards: list[Card] = []
     ok = True
     for j, text in enumerate(value):
@@ -131,7 +134,7 @@ def _parse_melds(
         return melds, broken
     for i, item in enumerate(value):
         where = f"melds[{i}]"
-        if not isinstance(item, Mapping):
+        if not isinstance(item, dict):
             problems.add(where, 'a meld is {"owner": name, "cards": [...]}')
             melds.append(MeldPlay("", ()))
             broken.add(i)
@@ -156,7 +159,7 @@ def _parse_layoffs(
     ok = True
     for i, item in enumerate(value):
         where = f"layoffs[{i}]"
-        if not isinstance(item, Mapping):
+        if not isinstance(item, dict):
             problems.add(where, 'a lay-off is {"owner": name, "card": "8D", "meld": 0}')
             ok = False
             continue
@@ -189,7 +192,7 @@ def _parse_hands(
 ) -> dict[str, tuple[Card, ...]]:
     """Hands by player; a hand with a bad card keeps its good cards (the bad one is
     reported), and hands that are not an object count as empty once reported."""
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         problems.add("hands", 'must be an object of hands, e.g. {"Ann": [], "Bob": ["KD"]}')
         return {p: () for p in players}
     hands: dict[str, tuple[Card, ...]] = {}
@@ -200,6 +203,10 @@ def _parse_hands(
         if not isinstance(cards, list):
             problems.add(f"hands.{name}", 'a hand is a list of cards, e.g. ["KD", "2S"]')
             hands[name] = ()
+            continue
+        known = known_cards(cards)
+        if known is not None:
+            hands[name] = known
             continue
         good = []
         for j, text in enumerate(cards):
@@ -214,7 +221,7 @@ def _parse_hands(
 def _parse_totals(value: Any, players: list[str], problems: _Problems) -> dict[str, int]:
     if value is None:
         return {}
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         problems.add("totals_before", "must be an object of running totals by player")
         return {}
     totals: dict[str, int] = {}
@@ -241,7 +248,7 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     whose notation is sound is checked against the rules when it is scored.
     """
     problems = _Problems()
-    if not isinstance(request, Mapping):
+    if not isinstance(request, dict):
         raise ScoreRequestError(
             [
                 {

@@ -37,7 +37,7 @@ class IllegalMeld(ValueError):
         super().__init__(message)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Meld:
     """A legal meld as it lies on the table.
 
@@ -45,7 +45,8 @@ class Meld:
     the order they lie, runs low to high. For a run, ``suit`` is its suit and ``low`` the
     position of its first card, where an ace is 1 when low and 14 when high; a run that
     goes round the corner (M4) continues past 14 (K-A-2 is 13, 14, 15). For a set, ``rank``
-    is its rank (0 for jokers).
+    is its rank (0 for jokers). Melds compare by identity (the checks are cached, so the
+    same cards give the same meld object); compare ``cards`` to compare contents.
     """
 
     kind: str

@@ -374,12 +374,15 @@ def _check(
 # ---- scoring a round -----------------------------------------------------------------
 
 
+_row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
+
+
 def _meld_cards(
     rules: RuleSet, play: RoundPlay, laid: list[Meld], table: list[Meld]
 ) -> list[CardScore]:
     rows: list[CardScore] = []
     values = _values(rules)
-    div = values.divisor
+    div, by_rank = values.divisor, values.rank
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
         owner, where = meld_play.owner, f"meld {i}"
         four = len(as_laid.cards) == 4
@@ -390,15 +393,19 @@ def _meld_cards(
             ]
             continue
         double = rules.meld_of_four_doubles and four
+        in_run = final.kind == "run"
         for card in meld_play.cards:
-            points, why, rule = _points(values, card, final)
+            if card.rank == 1 and in_run:
+                points, why, rule = _points(values, card, final)
+            else:
+                points, why, rule = by_rank[card.rank]
             if double:
                 points, why, rule = (
                     2 * points,
                     f"{why}, doubled: meld of four laid at once",
                     (f"{rule}, P3"),
                 )
-            rows.append(CardScore(card, owner, where, points, why, rule))
+            rows.append(_row(CardScore, (card, owner, where, points, why, rule)))
     for i, layoff in enumerate(play.layoffs):
         points, why, rule = _points(values, layoff.card, table[layoff.meld])
         rows.append(
