@@ -13,7 +13,6 @@ catalogue id behind the figure), ``notes`` (bonuses explained), ``settlement`` (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from .cards import Card, CardError, known_cards, parse_card
