@@ -136,3 +136,35 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
 
     game: Mapped[Game] = relationship(back_populates="changes")
     round: Mapped[Round] = relationship()
+
+
+class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
+    """A digital game of 500 Rum: one person against bots, played at ``/play/<slug>``.
+
+    ``state`` is the engine's saved game (:meth:`GameState.to_json`), rewritten after
+    every move together with ``version`` (bumped each time: a move based on an older
+    version is refused). ``human_seat`` is the person's seat; ``bots`` holds each seat's
+    bot level in seat order (None for the person). ``moves`` are the moves made since the
+    person's previous decision, described for people (``{"who", "text", "cards", "kind"}``);
+    ``scored`` holds each finished round's card-by-card scoring (the scoring contract's
+    response shape).
+    """
+
+    __tablename__ = "digital_games"
+    __table_args__ = (UniqueConstraint("slug", name="uq_digital_games_slug"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), default=new_token)
+    preset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(default=0)
+    human_seat: Mapped[int] = mapped_column(default=0)
+    bots: Mapped[list[str | None]] = mapped_column(JSON, default=list)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    moves: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    scored: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    version: Mapped[int] = mapped_column(default=1)
+    finished: Mapped[bool] = mapped_column(default=False)
+    winner: Mapped[str | None] = mapped_column(String(90), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
