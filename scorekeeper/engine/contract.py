@@ -269,10 +269,13 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
                 "teams", 'teams are lists of player names, e.g. [["Ann", "Cat"], ["Bob", "Dee"]]'
             )
         else:
-            for i, team in enumerate(teams_value):
-                for j, name in enumerate(team):
-                    _player(name, f"teams[{i}][{j}]", players, problems)
-            teams = tuple(tuple(t) for t in teams_value) or None
+            known = [
+                _player(name, f"teams[{i}][{j}]", players, problems) is not None
+                for i, team in enumerate(teams_value)
+                for j, name in enumerate(team)
+            ]
+            if all(known):
+                teams = tuple(tuple(t) for t in teams_value) or None
     went_out = request.get("went_out")
     if went_out is not None:
         went_out = _player(went_out, "went_out", players, problems)

@@ -106,6 +106,8 @@ ERROR_CASES = [
     ("duplicate names", {"players": ["Ann", "Ann", "Cat"]}, "players", "different name"),
     ("empty name", {"players": ["Ann", " ", "Cat"]}, "players[1]", "1 to 40"),
     ("teams without partnership", {"teams": [["Ann"], ["Bob", "Cat"]]}, "teams", "only for"),
+    ("team member not a name", {"teams": [[{}], ["Bob"]]}, "teams[0][0]", "not one of"),
+    ("teams not lists", {"teams": "Ann"}, "teams", "lists of player names"),
     ("went_out", {"went_out": "Zed"}, "went_out", "not one of the players"),
     ("melds type", {"melds": {}}, "melds", "list of melds"),
     ("meld item", {"melds": [3]}, "melds[0]", "owner"),
