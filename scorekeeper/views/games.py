@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from typing import Any
 
 import segno
@@ -26,6 +27,7 @@ from flask import (
 from markupsafe import Markup
 
 from .. import scoresheet as sheet
+from ..engine.rules import PRESET_TITLES
 from ..exchange import BadExport, export_csv, export_json, read_export
 from ..forms import (
     ConfirmForm,
@@ -86,7 +88,17 @@ def _version(form: Any) -> int:
 
 
 def _qr(url: str) -> Markup:
-    return Markup(segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff"))
+    return Markup(
+        segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
+    )
+
+
+@bp.app_template_filter("where")
+def where_in_words(where: str) -> str:
+    """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
+    ``"lay-off onto meld 2"``, ``"meld 1"``."""
+    where = re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", where)
+    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
 
 
 @bp.errorhandler(400)
@@ -166,6 +178,7 @@ def _page(game: Game) -> dict[str, Any]:
         "editable": can_edit(game),
         "confirm": ConfirmForm(version=game.version),
         "teams": sheet.teams_of(game),
+        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
     }
 
 

@@ -1,0 +1,129 @@
+"""The scorekeeper at a phone's size in Chromium: a whole 3-player game to 500.
+
+One scenario: start a game, record rounds by totals (with the ± toggle and one-tap zero),
+record a round by tapping cards, correct a round, watch from a second phone that follows
+by itself, reach the settlement. Screenshots of every page go to tests/browser/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.conftest import shot
+
+
+def _totals_round(page, went_out: str, figures: dict[str, tuple[int, int]], name: str = ""):
+    page.get_by_role("link", name="Record round").click()
+    page.select_option("#went_out", label=went_out)
+    for seat, (shown, in_hand) in figures.items():
+        page.fill(f"#shown-{seat}", str(shown))
+        page.fill(f"#in_hand-{seat}", str(in_hand))
+    page.get_by_role("button", name="Preview").click()
+    page.wait_for_selector("#preview")
+    if name:
+        shot(page, name)
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".flash-success")
+
+
+def _totals(page) -> list[str]:
+    return page.locator(".standing .total").all_inner_texts()
+
+
+def test_three_players_play_to_500(page, browser, live_server):
+    page.goto("/")
+    shot(page, "games-01-home-empty")
+    page.get_by_role("link", name="New game").click()
+    for i, name in enumerate(["Ann", "Bob", "Cat"]):
+        page.fill(f"#player_{i}", name)
+    page.select_option("#first_dealer", label="Bob")
+    page.fill("#stake", "0.05")
+    shot(page, "games-02-new-game")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector(".standings")
+    assert "Next deal: Bob" in page.inner_text(".dealer")
+    shot(page, "games-03-game-started")
+
+    # a watcher on another phone, through the view link: read-only, follows by itself
+    watcher = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server)
+    view = watcher.new_page()
+    view.goto(page.url)
+    assert view.get_by_role("link", name="Record round").count() == 0
+
+    # round 1 by totals, using the ± toggle and the one-tap zero
+    page.get_by_role("link", name="Record round").click()
+    shot(page, "games-04-totals-form")
+    page.select_option("#went_out", label="Ann")
+    page.fill("#shown-0", "120")
+    page.fill("#shown-1", "40")
+    page.fill("#in_hand-1", "15")
+    page.fill("#shown-2", "10")
+    page.fill("#in_hand-2", "35")
+    page.fill("#adjust-2", "5")
+    page.locator("#adjust-2 ~ button[data-sign]").click()
+    assert page.input_value("#adjust-2") == "-5"
+    page.locator("#in_hand-0 ~ button[data-zero]").click()
+    page.get_by_role("button", name="Preview").click()
+    preview = page.inner_text("#preview")
+    assert "+120" in preview and "+25" in preview and "-30" in preview
+    shot(page, "games-05-totals-preview")
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".flash-success")
+    assert _totals(page) == ["120", "25", "-30"]
+    view.wait_for_function("document.querySelector('.standing .total').textContent === '120'")
+    shot(view, "games-06-watcher-follows")
+
+    _totals_round(page, "Bob", {0: (60, 20), 1: (140, 0), 2: (30, 10)})
+
+    # round 3 by cards, melds tapped on the card picker
+    page.get_by_role("link", name="By cards").click()
+    page.select_option("#went_out", label="Cat")
+    cat_meld = page.locator("[data-card-picker]:has(#meld-2-0)")
+    cat_meld.get_by_role("button", name="Cards").click()
+    for card in ("QH", "QS", "QD"):
+        cat_meld.locator(f"button[data-card='{card}']").click()
+    assert page.input_value("#meld-2-0") == "QH QS QD"
+    page.fill("#meld-0-0", "3C 4C 5C")
+    page.fill("#layoff-2-0", "6C")
+    page.select_option("#onto-2-0", label="Ann's meld 1")
+    page.fill("#hand-0", "KD 9S")
+    page.fill("#hand-1", "AS")
+    shot(page, "games-07-cards-form")
+    page.get_by_role("button", name="Preview").click()
+    explanation = page.inner_text("#preview")
+    assert "lay-off onto meld 1" in explanation and "left in hand" in explanation
+    shot(page, "games-08-cards-preview")
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".flash-success")
+    assert _totals(page) == ["153", "150", "26"]
+
+    # correct round 2: Bob showed 150, not 140
+    page.get_by_role("link", name="Correct round 2").click()
+    assert page.input_value("#shown-1") == "140"
+    page.fill("#shown-1", "150")
+    page.get_by_role("button", name="Preview").click()
+    shot(page, "games-09-correct-preview")
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".flash-success")
+    assert _totals(page) == ["160", "153", "26"]
+
+    _totals_round(page, "Ann", {0: (200, 0), 1: (80, 30), 2: (50, 20)})
+    shot(page, "games-10-game-page")
+    _totals_round(page, "Ann", {0: (150, 0), 1: (60, 10), 2: (40, 30)}, "games-11-last-preview")
+    page.wait_for_selector(".over")
+    assert "Ann wins!" in page.inner_text(".over")
+    settlement = page.inner_text(".settle")
+    assert re.search(r"Bob\s+Ann\s+243\s+12\.15", settlement), settlement
+    shot(page, "games-12-settlement")
+
+    page.get_by_role("link", name="History").click()
+    shot(page, "games-13-history")
+    page.go_back()
+    page.get_by_role("link", name="Share / QR").click()
+    assert page.locator(".qr svg").count() == 2
+    shot(page, "games-14-share")
+    view.wait_for_selector(".over")
+    shot(view, "games-15-watcher-game-over")
+    watcher.close()
+    page.goto("/")
+    shot(page, "games-16-home")
