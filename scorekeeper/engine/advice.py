@@ -71,6 +71,15 @@ def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:
     return reasons
 
 
+def layoff_reasons(grown: Meld, laid: Sequence[Card], rules: RuleSet) -> list[tuple[str, str]]:
+    """Why a lay-off is legal: L1, L3, then what ``grown`` (the meld after it) is."""
+    return [
+        ("L1", "any meld on the table takes a card that extends it, one's own or another's"),
+        ("L3", f"{format_cards(laid)} is declared onto this meld, which the player names"),
+        *meld_reasons(grown, rules),
+    ]
+
+
 @dataclass(frozen=True)
 class Use:
     """One way to play the selected card at once.

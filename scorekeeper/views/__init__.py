@@ -11,5 +11,10 @@ def register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(games_bp)
     from .api import register_api
+    from .rules import bp as rules_bp
 
+    app.register_blueprint(rules_bp)
     register_api(app)
+    from .play import bp as play_bp
+
+    app.register_blueprint(play_bp)
