@@ -57,8 +57,9 @@ def read_cards(
         answer.error(where, str(error))
         return None
     if not least <= len(cards) <= most:
-        span = f"at least {least}" if len(cards) < least else f"at most {most}"
-        answer.error(where, f"enter {span} card{'s' if max(least, most) > 1 else ''} here")
+        count = least if len(cards) < least else most
+        span = "at least" if len(cards) < least else "at most"
+        answer.error(where, f"enter {span} {count} card{'s' if count != 1 else ''} here")
         return None
     return cards
 

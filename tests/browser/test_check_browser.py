@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import render_template_string
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import SCREENSHOTS, shot
 
 PICKER_PAGE = """<!doctype html><html><head><meta name="viewport" content="width=device-width">
 <link rel="stylesheet" href="/static/style.css"></head><body><main>
@@ -63,3 +63,31 @@ def test_card_picker_taps_cards_jokers_and_clear(app, page):
     hand.locator("button[data-card='10D']").click()
     assert page.locator("#cp-hand").input_value() == "10D"
     shot(page, "picker-hand")
+
+
+def test_house_rules_link_round_the_corner_meld_and_rule_link(page):
+    page.goto("/check?preset=modern&opt_ace_in_run=round-the-corner")
+    house = page.get_by_role("region", name="House rules")
+    assert "Modern" in house.inner_text()
+    assert "round the corner allowed" in house.inner_text()
+    shot(page, "check-house-rules")
+    page.get_by_role("link", name="Is this meld legal?").click()
+    assert "opt_ace_in_run=round-the-corner" in page.url
+    grid = page.locator("[data-card-picker] .picker-grid")
+    for card in ("KS", "AS", "2S"):
+        grid.locator(f"button[data-card='{card}']").click()
+    assert page.locator("#cp-cards").input_value() == "KS AS 2S"
+    page.get_by_role("button", name="Check").click()
+    answer = page.locator("#answer")
+    assert "Legal: a run of K♠ A♠ 2♠" in answer.inner_text()
+    assert "turns the corner" in answer.inner_text()
+    shot(page, "check-meld-answer")
+    answer.get_by_role("link", name="M4").click()
+    page.wait_for_url("**/rules?**#M4")
+    row = page.locator("section#M4")
+    assert row.evaluate("el => el.matches(':target')")
+    mine = row.locator("li.mine")
+    assert "round the corner allowed" in mine.inner_text()
+    assert "your table" in mine.inner_text()
+    assert "002" in mine.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "rules-m4-viewport.png"))
