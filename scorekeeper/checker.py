@@ -255,4 +255,22 @@ def check_score_question(
     answer.ok = True
     answer.message = answer.extra["outcome"]
     answer.reasons = [("S7", "cards shown minus cards in hand")]
+    for row in answer.extra["cards"]:
+        row["where"] = _form_where(row["where"], form)
     return form, answer
+
+
+_PLACE = re.compile(r"\b(meld|layoff) (\d+)")
+
+
+def _form_where(where: str, form: ScoreForm) -> str:
+    """The contract's ``"layoff 0 onto meld 1"`` in the form's numbering, from 1:
+    ``"lay-off 1 onto meld 3"`` (blank form rows are not in the request)."""
+
+    def number(match: re.Match[str]) -> str:
+        rows = form.meld_rows if match.group(1) == "meld" else form.layoff_rows
+        i = int(match.group(2))
+        label = "meld" if match.group(1) == "meld" else "lay-off"
+        return f"{label} {rows[i] if i < len(rows) else i + 1}"
+
+    return _PLACE.sub(number, where)

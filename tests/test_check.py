@@ -179,7 +179,7 @@ def test_score_question_is_the_contract_card_by_card(client):
         ("Bob", "12", "10", "2", "37"),
         ("Cat", "6", "11", "-5", "-15"),
     ]
-    assert "layoff 0 onto meld 1" in answer
+    assert "lay-off 1 onto meld 3" in answer and "meld 1</td>" in answer
     assert ">S4</a>" in answer and ">S7</a>" in answer
 
 
