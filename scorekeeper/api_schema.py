@@ -196,6 +196,8 @@ def _schemas() -> dict[str, Any]:
             "properties": {"rules": _ref("Rules"), "meld": _cards(26, 1), "cards": _cards(2, 1)},
         },
         "LayoffCheckResponse": _answer("fits"),
+        "Options": _listing("options", _option_item()),
+        "Presets": _listing("presets", _preset_item()),
     }
 
 
@@ -230,12 +232,53 @@ def _post(summary: str, request: str, response: str) -> dict[str, Any]:
     }
 
 
-def _get(summary: str) -> dict[str, Any]:
+def _get(summary: str, schema: str) -> dict[str, Any]:
     return {
         "get": {
             "summary": summary,
-            "responses": {"200": _ok("", summary), "405": _error("wrong method")},
+            "responses": {"200": _ok(schema, summary), "405": _error("wrong method")},
         }
+    }
+
+
+def _listing(key: str, item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": [key],
+        "properties": {key: {"type": "array", "items": item}},
+    }
+
+
+def _option_item() -> dict[str, Any]:
+    choice = {
+        "type": "object",
+        "required": ["value", "label", "sources"],
+        "properties": {"label": {"type": "string"}, "sources": {"type": ["string", "null"]}},
+    }
+    return {
+        "type": "object",
+        "required": ["name", "ids", "title", "default", "choices", "minimum", "maximum"],
+        "properties": {
+            "name": {"enum": list(OPTIONS)},
+            "ids": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            "title": {"type": "string"},
+            "minimum": {"type": ["integer", "null"]},
+            "maximum": {"type": ["integer", "null"]},
+            "choices": {"type": "array", "items": choice},
+        },
+    }
+
+
+def _preset_item() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["name", "title", "changes", "options"],
+        "properties": {
+            "name": {"enum": list(PRESETS)},
+            "title": {"type": "string"},
+            "changes": {"type": "object"},
+            "options": {"type": "object", "required": list(OPTIONS)},
+        },
     }
 
 
@@ -264,8 +307,10 @@ def openapi_document() -> dict[str, Any]:
                 "LayoffCheckRequest",
                 "LayoffCheckResponse",
             ),
-            "/rules": _get("Every option with its catalogue ids, choices, labels and sources"),
-            "/presets": _get("The presets and every option's value under each"),
+            "/rules": _get(
+                "Every option with its catalogue ids, choices, labels and sources", "Options"
+            ),
+            "/presets": _get("The presets and every option's value under each", "Presets"),
         },
         "components": {"schemas": _schemas()},
     }
