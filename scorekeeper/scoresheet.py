@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload, selectinload
 
 from .engine.contract import ScoreRequestError, response, score
 from .engine.rules import RulesError, RuleSet, ruleset
@@ -92,9 +93,14 @@ def live_rounds(game: Game) -> list[Round]:
 
 
 def get_game(view_token: str) -> Game | None:
-    """The game whose view link carries ``view_token``, or None."""
-    query = db.select(Game).where(Game.view_token == view_token)
-    return db.session.execute(query).scalar_one_or_none()
+    """The game whose view link carries ``view_token``, or None (players and rounds
+    loaded with it)."""
+    query = (
+        db.select(Game)
+        .where(Game.view_token == view_token)
+        .options(joinedload(Game.players), selectinload(Game.rounds))
+    )
+    return db.session.execute(query).unique().scalar_one_or_none()
 
 
 def list_games() -> list[Game]:
@@ -173,17 +179,22 @@ def preview_round(
     return score_input(game, mode, data, totals, index + 1)
 
 
-def recompute(game: Game) -> None:
-    """Score every live round again, in order, chaining the running totals; set the
-    game's winner and end from the first round that ends it (G1, G2, G4, P5)."""
+def recompute(game: Game, since: int = 0) -> None:
+    """Score the live rounds again, in order, chaining the running totals; rounds placed
+    before position ``since`` keep their stored figures (nothing before a change moves).
+    Set the game's winner and end from the first round that ends it (G1, G2, G4, P5)."""
     totals: dict[str, int] = {}
+    ended = game.finished_at
     game.winner, game.finished_at = None, None
     for number, round_ in enumerate(live_rounds(game), start=1):
-        figures = score_input(game, round_.mode, round_.input, totals, number)
-        round_.figures = figures
+        figures = round_.figures
+        if round_.position >= since or not figures:
+            figures = score_input(game, round_.mode, round_.input, totals, number)
+            if figures != round_.figures:
+                round_.figures = figures
         totals = {name: fig["total"] for name, fig in figures["players"].items()}
         if figures["game_over"] and game.finished_at is None:
-            game.winner, game.finished_at = figures["winner"] or "", now_utc()
+            game.winner, game.finished_at = figures["winner"] or "", ended or now_utc()
 
 
 # ---- changing a game ------------------------------------------------------------------
@@ -314,12 +325,12 @@ def _bump(game: Game, version: int) -> None:
     result = db.session.execute(
         update(Game)
         .where(Game.id == game.id, Game.version == version)
-        .values(version=Game.version + 1, updated_at=now_utc())
+        .values(version=version + 1, updated_at=now_utc())
     )
     if result.rowcount != 1:
         db.session.rollback()
         raise StaleVersion()
-    db.session.refresh(game)
+    game.version = version + 1
 
 
 def _state(round_: Round | None) -> dict[str, Any] | None:
@@ -339,7 +350,7 @@ def _commit_change(
     """Recompute, log the change (marking ``undoes`` as undone by it) and commit; on any
     problem roll everything back."""
     try:
-        recompute(game)
+        recompute(game, since=round_.position)
         change = Change(
             game=game,
             round=round_,
@@ -369,13 +380,19 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
-    earlier = _existing(game, nonce)
+    earlier = next((r for r in game.rounds if r.nonce == nonce), None)
     if earlier is not None:
         raise AlreadySaved(earlier)
     if game.finished_at is not None:
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
     preview_round(game, mode, data)
-    _bump(game, version)
+    try:
+        _bump(game, version)
+    except StaleVersion:
+        earlier = _existing(game, nonce)  # saved by another process since this one read
+        if earlier is not None:
+            raise AlreadySaved(earlier) from None
+        raise
     position = max((r.position for r in game.rounds), default=0) + 1
     round_ = Round(game=game, position=position, mode=mode, input=dict(data), nonce=nonce)
     db.session.add(round_)

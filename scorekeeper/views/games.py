@@ -169,14 +169,15 @@ def version(slug: str) -> Response:
 
 
 def _page(game: Game) -> dict[str, Any]:
+    editable = can_edit(game)
     return {
         "game": game,
         "names": sheet.names_of(game),
         "rounds": sheet.live_rounds(game),
         "standings": standings(game),
         "house_rules": house_rules(game),
-        "editable": can_edit(game),
-        "confirm": ConfirmForm(version=game.version),
+        "editable": editable,
+        "confirm": ConfirmForm(version=game.version) if editable else None,
         "teams": sheet.teams_of(game),
         "preset_title": PRESET_TITLES.get(game.preset, game.preset),
     }
