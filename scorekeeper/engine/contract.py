@@ -132,14 +132,18 @@ def _parse_melds(
         problems.add("melds", "must be a list of melds")
         return melds, broken
     for i, item in enumerate(value):
-        where = f"melds[{i}]"
         if not isinstance(item, dict):
-            problems.add(where, 'a meld is {"owner": name, "cards": [...]}')
+            problems.add(f"melds[{i}]", 'a meld is {"owner": name, "cards": [...]}')
             melds.append(MeldPlay("", ()))
             broken.add(i)
             continue
-        owner = _player(item.get("owner"), f"{where}.owner", players, problems)
-        cards = _cards(item.get("cards"), f"{where}.cards", problems)
+        owner = item.get("owner")
+        if owner not in players:
+            owner = _player(owner, f"melds[{i}].owner", players, problems)
+        texts = item.get("cards")
+        cards = known_cards(texts) if isinstance(texts, list) else None
+        if cards is None:
+            cards = _cards(texts, f"melds[{i}].cards", problems)
         if cards is None:
             broken.add(i)
         melds.append(MeldPlay(owner or "", cards or ()))
@@ -157,21 +161,22 @@ def _parse_layoffs(
         return None
     ok = True
     for i, item in enumerate(value):
-        where = f"layoffs[{i}]"
         if not isinstance(item, dict):
-            problems.add(where, 'a lay-off is {"owner": name, "card": "8D", "meld": 0}')
+            problems.add(f"layoffs[{i}]", 'a lay-off is {"owner": name, "card": "8D", "meld": 0}')
             ok = False
             continue
-        owner = _player(item.get("owner"), f"{where}.owner", players, problems)
+        owner = item.get("owner")
+        if owner not in players:
+            owner = _player(owner, f"layoffs[{i}].owner", players, problems)
         card: Card | None = None
         try:
             card = parse_card(item.get("card"))
         except CardError as error:
-            problems.add(f"{where}.card", str(error))
+            problems.add(f"layoffs[{i}].card", str(error))
         meld = item.get("meld")
-        if isinstance(meld, bool) or not isinstance(meld, int) or not 0 <= meld < n_melds:
+        if meld.__class__ is not int or not 0 <= meld < n_melds:
             problems.add(
-                f"{where}.meld",
+                f"layoffs[{i}].meld",
                 f"there is no meld {meld!r} on the table "
                 f"(melds are numbered from 0 to {n_melds - 1})",
             )

@@ -377,42 +377,39 @@ def _check(
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
 
 
+@lru_cache(maxsize=4096)
+def _meld_points(
+    cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
+) -> tuple[tuple[int, str, str], ...]:
+    """``(points, why, rule)`` for each of ``cards`` (a meld as listed), given the meld as
+    laid and as it ends the round: S1 to S5 and S9 per card, S6 four aces, P3 a meld of
+    four laid at once."""
+    values = _values(rules)
+    four = len(cards) == 4
+    if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
+        return ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
+    points = [_points(values, card, final) for card in cards]
+    if rules.meld_of_four_doubles and four:
+        points = [
+            (2 * p, f"{why}, doubled: meld of four laid at once", f"{rule}, P3")
+            for p, why, rule in points
+        ]
+    return tuple(points)
+
+
 def _meld_cards(
     rules: RuleSet, play: RoundPlay, laid: list[Meld], table: list[Meld]
 ) -> list[CardScore]:
     rows: list[CardScore] = []
     values = _values(rules)
-    div, by_rank = values.divisor, values.rank
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
-        owner, where = meld_play.owner, f"meld {i}"
-        four = len(as_laid.cards) == 4
-        if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
-            rows += [
-                CardScore(c, owner, where, 25 // div, "four aces melded at once: 100", "S6")
-                for c in meld_play.cards
-            ]
-            continue
-        double = rules.meld_of_four_doubles and four
-        in_run = final.kind == "run"
-        for card in meld_play.cards:
-            if card.rank == 1 and in_run:
-                points, why, rule = _points(values, card, final)
-            else:
-                points, why, rule = by_rank[card.rank]
-            if double:
-                points, why, rule = (
-                    2 * points,
-                    f"{why}, doubled: meld of four laid at once",
-                    (f"{rule}, P3"),
-                )
-            rows.append(_row(CardScore, (card, owner, where, points, why, rule)))
+        owner, where, cards = meld_play.owner, f"meld {i}", meld_play.cards
+        for card, (p, why, rule) in zip(cards, _meld_points(cards, as_laid, final, rules)):
+            rows.append(_row(CardScore, (card, owner, where, p, why, rule)))
     for i, layoff in enumerate(play.layoffs):
         points, why, rule = _points(values, layoff.card, table[layoff.meld])
-        rows.append(
-            CardScore(
-                layoff.card, layoff.owner, f"layoff {i} onto meld {layoff.meld}", points, why, rule
-            )
-        )
+        where = f"layoff {i} onto meld {layoff.meld}"
+        rows.append(_row(CardScore, (layoff.card, layoff.owner, where, points, why, rule)))
     return rows
 
 
