@@ -9,12 +9,13 @@ the scoring contract (:mod:`.engine.contract`) do.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.advice import PileChoice, advise, layoff_reasons, meld_points, meld_reasons
-from .engine.cards import Card, CardError, parse_cards
+from .engine.cards import JOKER, Card, CardError, parse_cards
 from .engine.contract import ScoreRequestError, score
 from .engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from .engine.rules import RuleSet
@@ -108,6 +109,20 @@ def check_layoff_question(rules: RuleSet, meld_text: str, cards_text: str) -> An
     return answer
 
 
+def too_many_copies(cards: list[Card], rules: RuleSet) -> str | None:
+    """A message when ``cards`` hold more jokers or more copies of a card than the
+    biggest pack these rules use has (D2), else None."""
+    packs = rules.packs_for(rules.max_players)
+    counts = Counter(c.physical for c in cards)
+    jokers = counts.pop(JOKER, 0)
+    if jokers > rules.jokers * packs:
+        return f"these rules play with at most {rules.jokers * packs} jokers in all (D2)"
+    extra = [c for c, n in counts.items() if n > packs]
+    if extra:
+        return f"{extra[0].display} is there more times than the packs hold ({packs}) (D2)"
+    return None
+
+
 def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melded: bool) -> Answer:
     """Which cards of the pile ``args["pile"]`` (bottom first) the hand ``args["hand"]``
     may take, with the table melds ``args["t1"]`` .. ``t4``; ``extra`` is the list of
@@ -125,6 +140,11 @@ def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melde
             except IllegalMeld as problem:
                 answer.error(f"t{i}", f"not a legal meld: {problem.message}")
     if pile is None or hand is None or answer.errors:
+        return answer
+    everything = pile + hand + [c for meld in table for c in meld.cards]
+    problem = too_many_copies(everything, rules)
+    if problem:
+        answer.error("pile", problem)
         return answer
     choices: list[PileChoice] = advise(rules, pile, hand, table, has_melded=has_melded)
     answer.ok = any(c.allowed for c in choices)

@@ -222,3 +222,10 @@ def test_score_question_partnership_sides(client):
     }
     _, answer = answer_of(get(client, "/check/score", **params))
     assert "Ann &amp; Cat" in answer and "Bob &amp; Dee" in answer
+
+
+def test_discard_question_refuses_more_cards_than_the_pack_holds(client):
+    html = get(client, "/check/discard", preset="modern", pile="JK JK JK 7H", hand="JK JK 2D")
+    assert "at most 4 jokers in all" in html and 'id="answer"' not in html
+    html = get(client, "/check/discard", pile="7H 7H", hand="7H 2D")
+    assert "more times than the packs hold (2)" in html

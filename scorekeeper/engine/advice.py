@@ -33,7 +33,10 @@ from .rules import RuleSet
 from .scoring import card_points
 
 MAX_USES = 8
-"""Most uses listed for one card of the pile (the rest are counted, not listed)."""
+"""Most uses listed for one card of the pile: further candidates are counted (``more``),
+not weighed against M6 and O2."""
+MELD_BUDGET = 300
+"""Most candidate melds weighed when looking for a first meld's other melds (M6)."""
 
 
 def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None) -> int:
@@ -279,16 +282,39 @@ def _minus(cards: Sequence[Card], used: Iterable[Card]) -> list[Card]:
     return left
 
 
-def best_melds_points(cards: Sequence[Card], rules: RuleSet, depth: int = 3) -> int:
+def best_melds_points(
+    cards: Sequence[Card],
+    rules: RuleSet,
+    depth: int = 3,
+    enough: int | None = None,
+    budget: int = MELD_BUDGET,
+) -> int:
     """The most points (S1-S5) that up to ``depth`` separate melds from ``cards`` make:
-    what a player could lay down this turn besides one use (for M6)."""
+    what a player could lay down this turn besides one use (for M6).
+
+    Stops as soon as ``enough`` points are found, and after weighing ``budget`` candidate
+    melds (a bound for very large hands: the best found so far is returned)."""
+    left = [budget]
+    return _best(tuple(cards), rules, depth, enough, left)
+
+
+def _best(
+    cards: tuple[Card, ...], rules: RuleSet, depth: int, enough: int | None, left: list[int]
+) -> int:
     if depth == 0 or len(cards) < 3:
         return 0
     best = 0
     for i, anchor in enumerate(cards):
         for meld in candidate_melds(anchor, cards[i + 1 :], rules):
-            rest = _minus(cards, meld.cards)
-            best = max(best, meld_points(meld, rules) + best_melds_points(rest, rules, depth - 1))
+            left[0] -= 1
+            if left[0] < 0:
+                return best
+            points = meld_points(meld, rules)
+            wanted = None if enough is None else enough - points
+            rest = tuple(_minus(cards, meld.cards))
+            best = max(best, points + _best(rest, rules, depth - 1, wanted, left))
+            if enough is not None and best >= enough:
+                return best
     return best
 
 
@@ -309,7 +335,8 @@ def _conditions(
             )
     minimum = rules.first_meld_minimum
     if minimum and not has_melded:
-        extra = best_melds_points(left, rules) if use.points < minimum else 0
+        short = minimum - use.points
+        extra = best_melds_points(left, rules, enough=short) if short > 0 else 0
         if use.points + extra < minimum:
             return (
                 f"your first melds must reach {minimum} points (M6): this makes "
@@ -376,7 +403,12 @@ def advise(
         keep = rules.top_discard == "may-keep" and index == len(pile) - 1
         good: list[Use] = []
         refused: list[tuple[Use, str]] = []
-        for use in _uses_for(selected, others, table, rules):
+        candidates = _uses_for(selected, others, table, rules)
+        weighed = 0
+        for use in candidates:
+            if len(good) == MAX_USES:
+                break
+            weighed += 1
             left = _minus(hand + list(taken), use.cards)
             refusal, note = _conditions(use, left, pile[-1], rules, has_melded)
             if refusal:
@@ -403,7 +435,7 @@ def advise(
                 ok,
                 keep,
                 tuple(good[:MAX_USES]),
-                max(0, len(good) - MAX_USES),
+                len(candidates) - weighed,
                 tuple(refused[:MAX_USES]),
                 must,
                 tuple(ids),
