@@ -15,3 +15,6 @@ def register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(rules_bp)
     register_api(app)
+    from .play import bp as play_bp
+
+    app.register_blueprint(play_bp)
