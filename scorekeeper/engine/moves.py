@@ -18,6 +18,7 @@ accepted by ``apply_action`` when the rules allow it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from .cards import JOKER, SUITS, Card, declare, natural_card
@@ -65,7 +66,35 @@ def _wild_sets(group: list[Card], jokers: int, rank: int) -> list[tuple[Card, ..
     return out
 
 
-def _runs(by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet) -> list[tuple]:
+def _runs(
+    by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
+) -> list[tuple[Card, ...]]:
+    if rules.ace_in_run == "round-the-corner" or (jokers and rules.joker_use == "wild"):
+        return _runs_general(by_suit, jokers, rules)
+    out: list[tuple[Card, ...]] = []
+    shortest = rules.min_run
+    for slots in by_suit.values():
+        if sum(1 for c in slots if c is not None) < shortest:
+            continue
+        run: list[Card] = []
+        for pos in range(1, 15):
+            card = slots[pos] if pos < 14 else slots[1]
+            if card is not None:
+                run.append(card)
+            if card is None or pos == 14:
+                size = len(run)
+                if size >= shortest:
+                    for i in range(size - shortest + 1):
+                        for j in range(i + shortest, size + 1):
+                            out.append(tuple(run[i:j]))
+                run = []
+    return out
+
+
+def _runs_general(
+    by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
+) -> list[tuple[Card, ...]]:
+    """Runs round the corner (M4) or with wild jokers (M5): every window tried."""
     out: list[tuple[Card, ...]] = []
     corner = rules.ace_in_run == "round-the-corner"
     shortest = rules.min_run
@@ -129,7 +158,8 @@ def _legal(cards: tuple[Card, ...], rules: RuleSet) -> bool:
     return True
 
 
-def meld_points(cards: Sequence[Card], rules: RuleSet) -> int:
+@lru_cache(maxsize=65536)
+def meld_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
     """The points ``cards`` count as a meld (S1 to S5, S9; doubling left aside): what a
     first meld is measured by against M6's minimum."""
     meld = check_meld(cards, rules)
@@ -154,6 +184,26 @@ def fits(meld: Meld, card: Card, rules: RuleSet) -> bool:
     except IllegalMeld:
         return False
     return True
+
+
+def accepts(table: Sequence[Meld], rules: RuleSet) -> dict[Card, list[int]]:
+    """For every natural card some table meld takes (L1, M1 to M4), the indices of those
+    melds: the missing suits of a set, the next card at each end of a run."""
+    out: dict[Card, list[int]] = {}
+    for index, meld in enumerate(table):
+        if meld.kind == "set":
+            candidates = [natural_card(meld.rank, s) for s in SUITS]
+        elif meld.kind == "run":
+            candidates = [
+                natural_card(rank_at(meld.low - 1), meld.suit),
+                natural_card(rank_at(meld.high + 1), meld.suit),
+            ]
+        else:
+            continue
+        for card in candidates:
+            if fits(meld, card, rules):
+                out.setdefault(card, []).append(index)
+    return out
 
 
 def joker_layoffs(meld: Meld, rules: RuleSet) -> list[Card]:

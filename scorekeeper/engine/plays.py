@@ -14,12 +14,10 @@ id of the rule that says no.
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from .actions import LayDown, LayOff
 from .cards import Card
 from .melds import IllegalMeld, Meld, check_meld, extend
-from .moves import fits, hand_melds, holds, joker_layoffs, meld_points, remove_cards
+from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .state import GameState
 
 
@@ -52,41 +50,72 @@ def may_lay_off_on(state: GameState, seat: int, index: int) -> bool:
 
 
 def laydown_options(
-    state: GameState, seat: int, hand: list[Card], must: Card | None
+    state: GameState,
+    seat: int,
+    hand: list[Card],
+    must: Card | None,
+    *,
+    first: bool = False,
+    pool: list[Card] | None = None,
 ) -> list[LayDown]:
     """Lay-downs from ``hand`` (see :mod:`moves` for which melds are listed), kept to those
     using ``must`` when it is set (T2), reaching the first-meld minimum for a seat that has
-    not opened (M6; two melds together where one alone falls short) and keeping a discard
-    (O2)."""
+    not opened (M6) and keeping a discard (O2). For M6, a meld short of the minimum is
+    offered together with each of the eight highest-scoring other melds that make it up.
+    ``first`` stops at the first one found (is there any?); ``pool`` limits the cards
+    melds are sought among (a part of ``hand``)."""
     rules = state.rules
-    melds = hand_melds(hand, rules)
-    if not melds:
-        return []
+    melds = hand_melds(hand if pool is None else pool, rules)
     out: list[LayDown] = []
-    if state.opened[seat]:
-        for m in melds:
-            if must is not None and not holds(m, must):
-                continue
-            rest = remove_cards(hand, m)
-            if rest is not None and keeps_discard(rest, state):
-                out.append(LayDown(m))
+    if not melds:
         return out
+    opened = state.opened[seat]
     minimum = rules.first_meld_minimum
-    points = [meld_points(m, rules) for m in melds]
+    points = [0] * len(melds) if opened else [meld_points(m, rules) for m in melds]
     for m, p in zip(melds, points, strict=True):
-        if p >= minimum and (must is None or holds(m, must)):
+        if (opened or p >= minimum) and (must is None or holds(m, must)):
             rest = remove_cards(hand, m)
             if rest is not None and keeps_discard(rest, state):
                 out.append(LayDown(m))
-    for (a, pa), (b, pb) in combinations(zip(melds, points, strict=True), 2):
-        if pa + pb < minimum or (pa >= minimum and pb >= minimum):
+                if first:
+                    return out
+    if opened:
+        return out
+    ranked = sorted(zip(points, range(len(melds)), strict=True), reverse=True)
+    for a, pa in zip(melds, points, strict=True):
+        if pa >= minimum or (must is not None and not holds(a, must)):
             continue
-        if must is not None and not (holds(a, must) or holds(b, must)):
-            continue
-        rest = remove_cards(hand, a + b)
-        if rest is not None and keeps_discard(rest, state):
-            out.append(LayDown(a, (b,)))
+        tried = 0
+        for pb, k in ranked:
+            b = melds[k]
+            if pa + pb < minimum or tried >= 8:
+                break
+            if b is a or (pb < minimum and must is None and id(b) < id(a)):
+                continue
+            rest = remove_cards(hand, a + b)
+            if rest is None:
+                continue
+            tried += 1
+            if keeps_discard(rest, state):
+                out.append(LayDown(a, (b,)))
+                if first:
+                    return out
     return out
+
+
+def table_accepts(state: GameState) -> dict[Card, list[int]]:
+    """:func:`moves.accepts` for the state's table, cached until the table changes."""
+    cached = state.scratch.get("accepts")
+    table = state.table
+    if (
+        cached is not None
+        and len(cached[0]) == len(table)
+        and all(a is b for a, b in zip(cached[0], table, strict=True))
+    ):
+        return cached[1]
+    found = accepts(table, state.rules)
+    state.scratch["accepts"] = (tuple(table), found)
+    return found
 
 
 def layoff_options(
@@ -102,26 +131,30 @@ def layoff_options(
     if not state.opened[seat] or not state.table:
         return []
     rules = state.rules
+    takes = table_accepts(state)
     out: list[LayOff] = []
     keep_check = rules.discard_to_go_out or state.no_discard is not None
     seen: set[int] = set()
+    owners = state.owners
     for card in hand if only is None else (only,):
         if id(card) in seen or (only is None and card is state.must_use):
             continue
         seen.add(id(card))
+        if card.rank == 0:
+            targets = [(i, j) for i, m in enumerate(state.table) for j in joker_layoffs(m, rules)]
+        else:
+            targets = [(i, card) for i in takes.get(card, ())]
+        if not targets:
+            continue
         if keep_check:
             rest = remove_cards(hand, (card,))
             if rest is None or not keeps_discard(rest, state):
                 continue
-        for index, meld in enumerate(state.table):
-            if onto is not None and state.owners[index] != onto:
+        for index, laid in targets:
+            if onto is not None and owners[index] != onto:
                 continue
-            if not may_lay_off_on(state, seat, index):
-                continue
-            if card.rank == 0:
-                out.extend(LayOff(j, index) for j in joker_layoffs(meld, rules))
-            elif fits(meld, card, rules):
-                out.append(LayOff(card, index))
+            if may_lay_off_on(state, seat, index):
+                out.append(LayOff(laid, index))
     return out
 
 
@@ -227,16 +260,34 @@ def do_layoff(state: GameState, seat: int, action: LayOff, grown: Meld, rest: li
 
 
 def use_options(
-    state: GameState, seat: int, card: Card, hand: list[Card], *, rummy: bool = False
+    state: GameState,
+    seat: int,
+    card: Card,
+    hand: list[Card],
+    *,
+    rummy: bool = False,
+    first: bool = False,
 ) -> list[LayDown | LayOff]:
     """The plays that use the selected ``card`` from ``hand`` (the seat's hand with the
     taken cards): a new meld holding it, or, where T2 allows (or after a "Rummy!" call,
-    X1), a lay-off of it. Empty when the card cannot be used: then it cannot be taken."""
+    X1), a lay-off of it. Empty when the card cannot be used: then it cannot be taken.
+    ``first``: stop at the first found."""
     out: list[LayDown | LayOff] = []
-    if _could_meld(card, hand, state):
-        out.extend(laydown_options(state, seat, hand, card))
     if rummy or state.rules.discard_use == "meld-or-lay-off":
         out.extend(layoff_options(state, seat, hand, only=card))
+        if first and out:
+            return out
+    if not _could_meld(card, hand, state):
+        return out
+    pool = hand
+    if card.rank:
+        pool = [c for c in hand if c.rank == card.rank or c.suit == card.suit or not c.rank]
+    if state.opened[seat] or len(pool) == len(hand):
+        out[:0] = laydown_options(state, seat, hand, card, first=first, pool=pool)
+    elif laydown_options(state, seat, hand, card, first=True, pool=pool) or any(
+        holds(m, card) for m in hand_melds(pool, state.rules)
+    ):
+        out[:0] = laydown_options(state, seat, hand, card, first=first)
     return out
 
 

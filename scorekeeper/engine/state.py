@@ -98,6 +98,7 @@ class GameState:
     reshuffles: int = 0
     went_out: int | None = None
     winner: str | None = None
+    scratch: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n(self) -> int:

@@ -49,6 +49,7 @@ from .plays import (
     laydown_options,
     layoff_options,
     may_lay_off_on,
+    table_accepts,
     use_options,
 )
 from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
@@ -171,8 +172,35 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
     used at once (T2), or it is the top card and may be kept (T3)."""
     if _may_keep_top(state, index) and not rummy:
         return True
-    hand = state.hands[seat] + state.pile[index:]
-    return bool(use_options(state, seat, state.pile[index], hand, rummy=rummy))
+    pile = state.pile
+    card = pile[index]
+    own = state.hands[seat]
+    if card.rank and not (
+        state.opened[seat]
+        and (rummy or state.rules.discard_use == "meld-or-lay-off")
+        and table_accepts(state).get(card)
+    ):
+        if _partners(card, own) + _partners(card, pile[index + 1 :]) < 2:
+            return False
+    hand = own + pile[index:]
+    return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
+
+
+def _partners(card: Card, cards: list[Card]) -> int:
+    """A quick count of the ``cards`` that could meld with ``card`` (a meld needs two)."""
+    rank, suit = card.rank, card.suit
+    same = near = 0
+    for c in cards:
+        r = c.rank
+        if r == 0:
+            return 2
+        if r == rank:
+            same += 1
+        elif c.suit == suit:
+            d = r - rank
+            if -2 <= d <= 2 or d >= 11 or d <= -11:
+                near += 1
+    return max(same, near)
 
 
 def _legal_draw(state: GameState) -> list[Action]:
@@ -201,6 +229,7 @@ def _apply_draw(state: GameState, action: Action) -> None:
         if not can_take(state, seat, index):
             card = state.pile[index]
             raise IllegalMove(_cannot_use(state, card), "T2")
+        state.log.append((seat, action))
         take(state, seat, index)
     elif isinstance(action, EndRound) and gone:
         if state.rules.stock_exhausted != "draw-from-discard":

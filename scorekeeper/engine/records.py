@@ -1,0 +1,354 @@
+"""Game records (shared/game-record.md): write a whole game as JSON, read one back.
+
+Glossary:
+- record: ``{"format": "500rum-record/1", "rules", "players", "teams", "seed", "rounds",
+  "final"}``; each round has its ``dealer``, ``hands`` as dealt, ``upcard``, ``stock`` (next
+  card first), ``turns``, ``end`` and ``scores``.
+- turn: ``{"player", "draw", "melds", "layoffs", "discard"}``.
+
+Fields this project adds (the format lets fields be added): per turn ``plays`` (the turn's
+lay-downs and lay-offs in the order made: ``{"melds": [...]}`` or ``{"layoff": {...}}``),
+``draw.count`` (2 under T6), ``pass`` (drew nothing, O3 "play on"), ``end_round`` (stopped
+drawing, O3 "draw from the discard pile"), ``rummy`` (``{"index", "meld"}``, a "Rummy!"
+call, X1), ``out_of_turn`` (T7), ``deadwood`` (O4), ``reshuffled_stock`` (O3 "reshuffle":
+the new stock, next card first); per round ``upcard_from`` (D4: the player who chose the
+first discard from an extra card); at the top ``bots`` (seat levels), per round
+``deal_number``.
+
+Reading (:func:`replay`) deals each round from the record and replays every move through
+``apply_action``; a record that breaks a rule raises :class:`RecordError` saying where
+(round, turn) and why.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .actions import (
+    Action,
+    Discard,
+    DrawTwo,
+    EndRound,
+    Pass,
+    RummyCall,
+    action_from_json,
+)
+from .cards import Card, CardError, make_pack, parse_card
+from .plays import IllegalMove
+from .rounds import deal_round, new_game
+from .rules import RulesError
+from .state import GameSetupError, GameState, Phase
+from .turns import apply_action
+
+FORMAT = "500rum-record/1"
+TURN_FIELDS = frozenset(
+    {
+        "player",
+        "draw",
+        "melds",
+        "layoffs",
+        "discard",
+        "plays",
+        "pass",
+        "end_round",
+        "rummy",
+        "out_of_turn",
+        "deadwood",
+        "reshuffled_stock",
+    }
+)
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or breaks a rule: ``round`` and ``turn`` (1-based, None
+    where the problem is not in one) and ``message``."""
+
+    def __init__(self, message: str, round_no: int | None = None, turn: int | None = None):
+        self.message = message
+        self.round = round_no
+        self.turn = turn
+        where = ""
+        if round_no is not None:
+            where = f"round {round_no}" + (f", turn {turn}" if turn is not None else "") + ": "
+        super().__init__(where + message)
+
+
+# ---- writing ---------------------------------------------------------------------------
+
+
+def game_record(state: GameState, bots: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of ``state``'s game so far: every finished round (and ``final`` once
+    the game is over). ``bots`` optionally names each seat's bot level."""
+    names = state.players
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": state.rules_spec,
+        "players": list(names),
+        "teams": [[names[s] for s in t] for t in state.teams] if state.teams else None,
+        "seed": state.seed,
+        "rounds": [_round(r, names, i + 1) for i, r in enumerate(state.rounds)],
+        "final": None,
+    }
+    if bots is not None:
+        record["bots"] = list(bots)
+    if state.phase is Phase.GAME_OVER:
+        record["final"] = {
+            "totals": dict(zip(names, state.totals, strict=True)),
+            "winner": state.winner,
+        }
+    return record
+
+
+def _round(stored: dict[str, Any], names: tuple[str, ...], number: int) -> dict[str, Any]:
+    out = {k: v for k, v in stored.items() if k != "log"}
+    out["deal_number"] = number
+    out["turns"] = turns_of(stored["log"], names)
+    return out
+
+
+def turns_of(log: list[list[Any]], names: Sequence[str]) -> list[dict[str, Any]]:
+    """A round's moves (``[seat, action JSON]`` and ``[-1, event]``) as record turns."""
+    turns: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    reshuffled: list[str] | None = None
+    deadwood = False
+    for seat, item in log:
+        if seat < 0:
+            if item["event"] == "reshuffle":
+                reshuffled = item["stock"]
+            deadwood = deadwood or item["event"] == "deadwood"
+            continue
+        kind = item["type"]
+        starts = kind in ("draw", "draw_two", "rummy", "pass") or (
+            kind == "end_round" and not deadwood
+        )
+        if starts or current is None or current["player"] != names[seat]:
+            current = {
+                "player": names[seat],
+                "draw": None,
+                "melds": [],
+                "layoffs": [],
+                "discard": None,
+                "plays": [],
+            }
+            if not starts:
+                current["deadwood" if deadwood else "out_of_turn"] = True
+            if reshuffled is not None:
+                current["reshuffled_stock"] = reshuffled
+                reshuffled = None
+            turns.append(current)
+        _add(current, item)
+    return turns
+
+
+def _add(turn: dict[str, Any], item: dict[str, Any]) -> None:
+    kind = item["type"]
+    if kind == "draw":
+        turn["draw"] = {k: v for k, v in item.items() if k != "type"}
+    elif kind == "draw_two":
+        turn["draw"] = {"from": "stock", "count": 2}
+    elif kind == "pass":
+        turn["pass"] = True
+    elif kind == "end_round":
+        turn["end_round"] = True
+    elif kind == "rummy":
+        turn["rummy"] = {"index": item["index"], "meld": item["meld"]}
+    elif kind == "lay_down":
+        turn["melds"].extend(item["melds"])
+        turn["plays"].append({"melds": item["melds"]})
+    elif kind == "lay_off":
+        layoff = {"card": item["card"], "meld": item["meld"]}
+        turn["layoffs"].append(layoff)
+        turn["plays"].append({"layoff": layoff})
+    elif kind == "discard":
+        turn["discard"] = item["card"]
+
+
+# ---- reading ---------------------------------------------------------------------------
+
+
+def replay(record: Any) -> GameState:
+    """Replay ``record`` move by move; returns the final state. Raises
+    :class:`RecordError` for a record that is malformed or breaks a rule (saying the
+    round, the turn and why), or whose scores differ from the replay's."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError(f"not a game record: the format must be {FORMAT!r}")
+    try:
+        spec = record["rules"]
+        state = new_game(
+            record["players"],
+            preset=spec.get("preset", "standard"),
+            options=spec.get("options") or {},
+            seed=int(record.get("seed") or 0),
+        )
+        rounds = list(record["rounds"])
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        if isinstance(error, GameSetupError | RulesError):
+            raise RecordError(str(error)) from None
+        raise RecordError(f"the record is missing or garbles {error}") from None
+    for number, stored in enumerate(rounds, start=1):
+        _replay_round(state, stored, number)
+    final = record.get("final")
+    if final is not None:
+        totals = dict(zip(state.players, state.totals, strict=True))
+        if final.get("totals") != totals or final.get("winner") != state.winner:
+            raise RecordError(
+                f"the final totals and winner differ from the replay's: {totals}, {state.winner}"
+            )
+    return state
+
+
+def _deal_pack(state: GameState, stored: dict[str, Any], number: int) -> list[Card]:
+    """The pack in dealing order that gives the record's deal; checks D2, D3, D5."""
+    names = state.players
+    n = state.n
+    rules = state.rules
+    try:
+        dealer = names.index(stored["dealer"])
+        hands = [[parse_card(t) for t in stored["hands"][p]] for p in names]
+        stock = [parse_card(t) for t in stored["stock"]]
+        upcard = parse_card(stored["upcard"])
+    except (KeyError, ValueError, TypeError, CardError) as error:
+        raise RecordError(f"the deal cannot be read: {error}", number) from None
+    if number > 1 and dealer != state.dealer:
+        raise RecordError(
+            f"{names[dealer]} deals, but the rules say {names[state.dealer]} deals (D5)", number
+        )
+    state.dealer = dealer
+    size = rules.hand_size(n)
+    left = (dealer + 1) % n
+    extra = "upcard_from" in stored
+    for seat, hand in enumerate(hands):
+        want = size + (1 if extra and seat == left else 0)
+        if len(hand) != want:
+            raise RecordError(f"{names[seat]} is dealt {len(hand)} cards, not {want} (D3)", number)
+    pack = [hands[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
+    if extra:
+        pack.append(hands[left][-1])
+    else:
+        pack.append(upcard)
+    pack.extend(stock)
+    full = make_pack(rules.jokers, rules.packs_for(n))
+    if Counter(c.text for c in pack) != Counter(c.text for c in full):
+        raise RecordError(f"the deal is not the {len(full)}-card pack these rules use (D2)", number)
+    return pack
+
+
+def _replay_round(state: GameState, stored: Any, number: int) -> None:
+    if not isinstance(stored, dict):
+        raise RecordError("a round must be a JSON object", number)
+    if number > 1 and len(state.rounds) != number - 1:
+        raise RecordError("the previous round did not end where the record says", number)
+    pack = _deal_pack(state, stored, number)
+    state.deal_number = number - 1
+    deal_round(state, pack)
+    if "upcard_from" in stored:
+        _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
+    for turn_no, turn in enumerate(stored.get("turns", []), start=1):
+        if len(state.rounds) >= number:
+            raise RecordError("the round is already over, yet the record goes on", number, turn_no)
+        for action in _turn_actions(state, turn, number, turn_no):
+            _apply(state, action, number, turn_no)
+    while len(state.rounds) < number and state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
+        _apply(state, Pass(), number, 0)
+    if len(state.rounds) < number:
+        raise RecordError("the record's turns end before the round does", number)
+    scores = state.rounds[number - 1]["scores"]
+    if stored.get("scores") is not None and stored["scores"] != scores:
+        raise RecordError(f"the scores differ from the replay's: {scores}", number)
+
+
+def _apply(state: GameState, action: Action, number: int, turn_no: int) -> None:
+    try:
+        apply_action(state, action)
+    except IllegalMove as refused:
+        where = turn_no if turn_no else None
+        raise RecordError(
+            f"{action.describe()}: {refused.message} ({refused.rule})", number, where
+        ) from None
+
+
+def _turn_actions(state: GameState, turn: Any, number: int, turn_no: int) -> list[Action]:
+    if not isinstance(turn, dict):
+        raise RecordError("a turn must be a JSON object", number, turn_no)
+    unknown = sorted(set(turn) - TURN_FIELDS)
+    if unknown:
+        raise RecordError(f"this reader does not know the turn field(s) {unknown}", number, turn_no)
+    try:
+        seat = state.players.index(turn["player"])
+    except (KeyError, ValueError):
+        raise RecordError(f"{turn.get('player')!r} is not a player", number, turn_no) from None
+    _skip_windows(state, seat, turn, number, turn_no)
+    if "reshuffled_stock" in turn:
+        _set_reshuffle(state, turn["reshuffled_stock"], number, turn_no)
+    try:
+        return _actions(turn)
+    except (ValueError, KeyError, TypeError) as error:
+        raise RecordError(f"the turn cannot be read: {error}", number, turn_no) from None
+
+
+def _skip_windows(
+    state: GameState, seat: int, turn: dict[str, Any], number: int, turn_no: int
+) -> None:
+    """Pass for the seats asked in a window (X1, T7) that the record shows not acting."""
+    while state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
+        if state.seat == seat and (
+            (state.phase is Phase.RUMMY and turn.get("rummy") is not None)
+            or (state.phase is Phase.OUT_OF_TURN and turn.get("out_of_turn"))
+        ):
+            break
+        _apply(state, Pass(), number, turn_no)
+    if state.seat != seat:
+        who = state.players[state.seat]
+        raise RecordError(f"it is {who}'s turn, not {state.players[seat]}'s", number, turn_no)
+
+
+def _set_reshuffle(state: GameState, texts: Any, number: int, turn_no: int) -> None:
+    stock = [parse_card(t) for t in texts]
+    if Counter(c.text for c in stock) != Counter(c.text for c in state.stock):
+        raise RecordError("the reshuffled stock is not the pile's cards (O3)", number, turn_no)
+    state.stock = list(reversed(stock))
+
+
+def _actions(turn: dict[str, Any]) -> list[Action]:
+    out: list[Action] = []
+    draw = turn.get("draw")
+    if turn.get("rummy") is not None:
+        call = turn["rummy"]
+        out.append(RummyCall(int(call["index"]), call.get("meld")))
+    elif draw is not None:
+        if draw.get("count") == 2:
+            out.append(DrawTwo())
+        else:
+            out.append(action_from_json({"type": "draw", **draw}))
+    elif turn.get("pass"):
+        out.append(Pass())
+    elif turn.get("end_round") and not turn.get("deadwood"):
+        return [EndRound()]
+    out.extend(_plays(turn))
+    if turn.get("discard") is not None:
+        out.append(Discard(parse_card(turn["discard"])))
+    if turn.get("deadwood") and turn.get("end_round"):
+        out.append(EndRound())
+    return out
+
+
+def _plays(turn: dict[str, Any]) -> list[Action]:
+    if "plays" in turn:
+        out: list[Action] = []
+        for play in turn["plays"]:
+            if "melds" in play:
+                out.append(action_from_json({"type": "lay_down", "melds": play["melds"]}))
+            else:
+                out.append(action_from_json({"type": "lay_off", **play["layoff"]}))
+        return out
+    melds = turn.get("melds") or []
+    layoffs: list[Action] = [
+        action_from_json({"type": "lay_off", **x}) for x in turn.get("layoffs") or []
+    ]
+    downs: list[Action] = [action_from_json({"type": "lay_down", "melds": melds})] if melds else []
+    draw = turn.get("draw") or {}
+    first_is_layoff = draw.get("from") == "discard" and layoffs and not melds
+    return layoffs + downs if first_is_layoff else downs + layoffs
