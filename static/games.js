@@ -4,7 +4,7 @@
    - keeps the screen awake on the game page (Wake Lock API where available).
    - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
    - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
-   - .extra-player rows appear once the visible name fields are filled. */
+   - new game: name fields beyond the fourth appear one by one as names are typed. */
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -46,16 +46,19 @@
     else input.value = input.value.charAt(0) === "-" ? input.value.slice(1) : "-" + (input.value || "");
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  var extras = document.querySelectorAll(".extra-player");
-  if (extras.length) {
-    document.addEventListener("input", function () {
-      var next = document.querySelector(".extra-player");
-      var names = document.querySelectorAll(".newgame input[name^=player_]");
-      var filled = Array.prototype.every.call(names, function (n) {
-        return n.closest(".extra-player") || n.value.trim();
+  var seats = document.querySelectorAll(".player-name");
+  if (seats.length) {
+    var reveal = function () {
+      var shown = 4;
+      Array.prototype.forEach.call(seats, function (s, i) {
+        if (i < 8 && s.querySelector("input").value.trim()) shown = Math.max(shown, i + 2);
       });
-      if (next && filled) next.classList.remove("extra-player");
-    });
+      Array.prototype.forEach.call(seats, function (s, i) {
+        s.classList.toggle("extra-player", i >= shown);
+      });
+    };
+    document.addEventListener("input", reveal);
+    reveal();
   }
   var dealer = document.querySelector(".newgame select[name=first_dealer]");
   if (dealer) {

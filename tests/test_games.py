@@ -213,8 +213,8 @@ def test_cards_round_scored_by_engine(games):
     [
         ({"meld-0-0": "7H 7S 7X"}, "7X"),
         ({"meld-0-0": "7H 7S 7D", "hand-1": "7H"}, "appears more often"),
-        ({"meld-0-0": "7H 8S 9D"}, "meld"),
-        ({"meld-0-0": "7H 7S 7D", "layoff-1-0": "9C", "onto-1-0": "0-0"}, "9"),
+        ({"meld-0-0": "7H 8S 9D"}, "is neither a set"),
+        ({"meld-0-0": "7H 7S 7D", "layoff-1-0": "9C", "onto-1-0": "0-0"}, "does not fit set"),
         ({"meld-0-0": "7H 7S 7D", "layoff-1-0": "7C", "onto-1-0": ""}, "choose a meld"),
     ],
 )
@@ -334,6 +334,7 @@ def test_edit_link_grants_the_right(games, client, app):
 
 def test_unknown_game_and_round(client, games):
     assert client.get("/games/nope").status_code == 404
+    assert client.get("/games/nope/version").status_code == 404
     games.start()
     assert client.get(f"/games/{games.slug}/rounds/999/edit").status_code == 404
 
@@ -385,6 +386,22 @@ def test_import_refuses_bad_documents(client, text, message):
     assert response.status_code == 422
     assert message in response.get_data(as_text=True)
     assert "No game in progress." in client.get("/").get_data(as_text=True)
+
+
+def test_static_app_files(client):
+    def fetch(path: str) -> bytes:
+        response = client.get(path)
+        assert response.status_code == 200
+        data = response.get_data()
+        response.close()
+        return data
+
+    manifest = json.loads(fetch("/static/manifest.webmanifest"))
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        fetch(icon["src"])
+    assert fetch("/static/icon-512.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert client.get("/games/import").status_code == 200
 
 
 def test_every_form_needs_csrf(csrf_app):
