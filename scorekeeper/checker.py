@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.advice import PileChoice, advise, layoff_reasons, meld_points, meld_reasons
+from .engine.advice import PileChoice, advise
 from .engine.cards import JOKER, Card, CardError, parse_cards
 from .engine.contract import ScoreRequestError, score
+from .engine.explain import layoff_reasons, meld_points, meld_reasons
 from .engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from .engine.rules import RuleSet
 

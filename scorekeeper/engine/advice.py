@@ -1,5 +1,5 @@
-"""Advice for the questions tables argue about: why a meld is legal, and which cards of
-the discard pile a player may take and what they must then do.
+"""Advice on the discard pile: which of its cards a player may take, and what they must
+then do (why a meld is legal is :mod:`.explain`'s).
 
 Glossary:
 - pile: the discard pile, bottom first, so its last card is the top card.
@@ -28,59 +28,15 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
+from .explain import meld_points
 from .melds import IllegalMeld, Meld, check_meld, extend, extend_with
 from .rules import RuleSet
-from .scoring import card_points
 
 MAX_USES = 8
 """Most uses listed for one card of the pile: further candidates are counted (``more``),
 not weighed against M6 and O2."""
 MELD_BUDGET = 300
 """Most candidate melds weighed when looking for a first meld's other melds (M6)."""
-
-
-def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None) -> int:
-    """Points (S1-S5, S9) of ``cards`` (default: all) as they lie in ``meld``."""
-    chosen = meld.cards if cards is None else tuple(cards)
-    return sum(card_points(c, rules, meld)[0] for c in chosen)
-
-
-def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:
-    """Why a legal meld is legal: ``[(rule id, reason)]``, e.g. for K♠ A♠ 2♠ under
-    round the corner ``[("M3", "a run: ..."), ("M4", "the ace turns the corner ...")]``."""
-    if meld.kind == "jokers":
-        return [("P2", "a set of three or four jokers, the only place a Persian joker goes")]
-    reasons: list[tuple[str, str]] = []
-    if meld.kind == "set":
-        reasons.append(("M1", f"a set: {len(meld.cards)} cards of one rank (3 or 4 allowed)"))
-        suits = [c.natural.suit for c in meld.cards]
-        if len(set(suits)) < len(suits):
-            reasons.append(("M2", "two cards of one suit, which these rules allow"))
-    else:
-        reasons.append(
-            (
-                "M3",
-                f"a run: {len(meld.cards)} cards of one suit in sequence "
-                f"({rules.min_run} or more needed)",
-            )
-        )
-        if meld.low < 1 + 13 and meld.high > 14:
-            reasons.append(("M4", "the ace turns the corner (K-A-2), which these rules allow"))
-        elif any(c.natural.rank == 1 for c in meld.cards):
-            side = "low (A-2-3)" if meld.low == 1 else "high (Q-K-A)"
-            reasons.append(("M4", f"the ace is played {side}"))
-    if any(c.is_joker for c in meld.cards):
-        reasons.append(("M5", "a wild joker names the card it stands for"))
-    return reasons
-
-
-def layoff_reasons(grown: Meld, laid: Sequence[Card], rules: RuleSet) -> list[tuple[str, str]]:
-    """Why a lay-off is legal: L1, L3, then what ``grown`` (the meld after it) is."""
-    return [
-        ("L1", "any meld on the table takes a card that extends it, one's own or another's"),
-        ("L3", f"{format_cards(laid)} is declared onto this meld, which the player names"),
-        *meld_reasons(grown, rules),
-    ]
 
 
 @dataclass(frozen=True)
@@ -379,6 +335,71 @@ def _must(choice_card: Card, taken: Sequence[Card], rules: RuleSet, ok: bool, ke
     return f"{choice_card.display} may not be taken: it must be used at once, {where}, and"
 
 
+def _weigh(
+    candidates: list[Use],
+    hand: list[Card],
+    taken: Sequence[Card],
+    top: Card,
+    rules: RuleSet,
+    has_melded: bool,
+) -> tuple[list[Use], list[tuple[Use, str]], int]:
+    """Split ``candidates`` into uses the rules allow (with their notes) and refused
+    ones with the reason (O2, M6), stopping at :data:`MAX_USES` allowed; also how many
+    candidates were weighed."""
+    good: list[Use] = []
+    refused: list[tuple[Use, str]] = []
+    weighed = 0
+    for use in candidates:
+        if len(good) == MAX_USES:
+            break
+        weighed += 1
+        left = _minus(hand + list(taken), use.cards)
+        refusal, note = _conditions(use, left, top, rules, has_melded)
+        if refusal:
+            refused.append((use, refusal))
+        else:
+            good.append(Use(use.kind, use.cards, use.meld, use.points, use.onto, note))
+    return good, refused, weighed
+
+
+def _choice(
+    index: int,
+    pile: list[Card],
+    hand: list[Card],
+    table: Sequence[Meld],
+    rules: RuleSet,
+    has_melded: bool,
+) -> PileChoice:
+    selected, taken = pile[index], tuple(pile[index:])
+    keep = rules.top_discard == "may-keep" and index == len(pile) - 1
+    candidates = _uses_for(selected, hand + list(taken[1:]), table, rules)
+    good, refused, weighed = _weigh(candidates, hand, taken, pile[-1], rules, has_melded)
+    ok = bool(good) or keep
+    must = _must(selected, taken, rules, ok, keep)
+    if not ok:
+        must += (
+            f" {refused[0][1]}."
+            if refused
+            else " no meld or lay-off uses it with your hand, the cards above it and the "
+            "melds on the table."
+        )
+    ids = ["T1", "T2"] + (["T3"] if rules.top_discard == "may-keep" else [])
+    ids += [i for i in ("M6", "O2") if any(f"({i})" in r for _, r in refused)]
+    ids += [i for i in ("M6",) if any("(M6)" in u.note for u in good) and i not in ids]
+    return PileChoice(
+        index,
+        selected,
+        taken,
+        ok,
+        keep,
+        tuple(good),
+        len(candidates) - weighed,
+        tuple(refused[:MAX_USES]),
+        must,
+        tuple(ids),
+    )
+
+
 def advise(
     rules: RuleSet,
     pile: Sequence[Card],
@@ -394,51 +415,6 @@ def advise(
     Returns one :class:`PileChoice` per card, bottom first. Applies T1, T2, T3, M6 and
     O2 (see the module's docstring); meld and lay-off legality come from :mod:`.melds`.
     """
-    pile = [c.physical for c in pile]
-    hand = [c.physical for c in hand]
-    choices = []
-    for index, selected in enumerate(pile):
-        taken = tuple(pile[index:])
-        others = hand + list(taken[1:])
-        keep = rules.top_discard == "may-keep" and index == len(pile) - 1
-        good: list[Use] = []
-        refused: list[tuple[Use, str]] = []
-        candidates = _uses_for(selected, others, table, rules)
-        weighed = 0
-        for use in candidates:
-            if len(good) == MAX_USES:
-                break
-            weighed += 1
-            left = _minus(hand + list(taken), use.cards)
-            refusal, note = _conditions(use, left, pile[-1], rules, has_melded)
-            if refusal:
-                refused.append((use, refusal))
-            else:
-                good.append(Use(use.kind, use.cards, use.meld, use.points, use.onto, note))
-        ok = bool(good) or keep
-        must = _must(selected, taken, rules, ok, keep)
-        if not ok:
-            must += (
-                f" {refused[0][1]}."
-                if refused
-                else " no meld or lay-off uses it with your "
-                "hand, the cards above it and the melds on the table."
-            )
-        ids = ["T1", "T2"] + (["T3"] if rules.top_discard == "may-keep" else [])
-        ids += [i for i in ("M6", "O2") if any(f"({i})" in r for _, r in refused)]
-        ids += [i for i in ("M6",) if any("(M6)" in u.note for u in good) and i not in ids]
-        choices.append(
-            PileChoice(
-                index,
-                selected,
-                taken,
-                ok,
-                keep,
-                tuple(good[:MAX_USES]),
-                len(candidates) - weighed,
-                tuple(refused[:MAX_USES]),
-                must,
-                tuple(ids),
-            )
-        )
-    return choices
+    cards = [c.physical for c in pile]
+    held = [c.physical for c in hand]
+    return [_choice(i, cards, held, table, rules, has_melded) for i in range(len(cards))]

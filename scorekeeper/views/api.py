@@ -14,9 +14,9 @@ from flask import Blueprint, Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException, UnprocessableEntity, UnsupportedMediaType
 
 from ..api_schema import openapi_document
-from ..engine.advice import layoff_reasons, meld_points, meld_reasons
 from ..engine.cards import Card, CardError, parse_card
 from ..engine.contract import ScoreRequestError, rules_from_request, score
+from ..engine.explain import layoff_reasons, meld_points, meld_reasons
 from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, RuleSet, ruleset
 from ..extensions import csrf

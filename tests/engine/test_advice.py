@@ -10,9 +10,9 @@ from scorekeeper.engine.advice import (
     best_melds_points,
     candidate_melds,
     layoff_uses,
-    meld_reasons,
 )
 from scorekeeper.engine.cards import parse_card, parse_cards
+from scorekeeper.engine.explain import meld_reasons
 from scorekeeper.engine.melds import check_meld
 from scorekeeper.engine.rules import ruleset
 
@@ -159,3 +159,14 @@ def test_round_the_corner_reason_says_so():
     rules = ruleset("modern", ace_in_run="round-the-corner")
     reasons = dict(meld_reasons(check_meld(parse_cards("KS AS 2S"), rules), rules))
     assert "corner" in reasons["M4"]
+
+
+def test_advice_and_explain_import_no_web_framework():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, scorekeeper.engine.advice, scorekeeper.engine.explain;"
+        "sys.exit(any(m in sys.modules for m in ('flask', 'sqlalchemy', 'wtforms')))"
+    )
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
