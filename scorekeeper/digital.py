@@ -44,6 +44,7 @@ from .engine.game import (
     new_game,
     round_play,
 )
+from .engine.records import game_record
 from .engine.rules import RulesError
 from .engine.scoring import RoundError, score_round
 from .extensions import db
@@ -106,8 +107,6 @@ def load_state(game: DigitalGame) -> GameState:
 
 def record_of(game: DigitalGame) -> dict[str, Any]:
     """The game record (shared/game-record.md) of ``game`` so far, bot levels included."""
-    from .engine.records import game_record  # the engine's newest module, read on demand
-
     return game_record(load_state(game), bots=[level or "person" for level in game.bots])
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import update
 
 from scorekeeper import digital
 from scorekeeper.engine.game import Discard, Draw, GameState, legal_actions, make_bot
+from scorekeeper.engine.records import replay
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame
 
@@ -383,18 +384,16 @@ def test_a_whole_game_against_bots_to_the_end(play) -> None:
     assert "the game is over" in play.refused(play.move(slug, "stock"))
     rounds = text(play.client.get(f"/play/{slug}/rounds"))
     assert f"Round {len(state.rounds)}" in rounds and 'class="rule-id">S' in rounds
-    pytest.importorskip("scorekeeper.engine.records")
     download = play.client.get(f"/play/{slug}/record")
     assert download.status_code == 200
     assert "attachment" in download.headers["Content-Disposition"]
     record = json.loads(download.get_data(as_text=True))
     assert record["format"] == "500rum-record/1" and record["bots"][0] == "person"
-    replayed = pytest.importorskip("scorekeeper.engine.records").replay(record)
+    replayed = replay(record)
     assert replayed.totals == state.totals and replayed.winner == record["final"]["winner"]
 
 
 def test_the_record_of_a_game_in_progress_replays_its_finished_rounds(play) -> None:
-    replay = pytest.importorskip("scorekeeper.engine.records").replay
     slug = play.start()
     play.move(slug, "stock")
     record = json.loads(text(play.client.get(f"/play/{slug}/record")))

@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.browser.conftest import shot
 
 MAX_TURNS = 40
@@ -137,7 +135,6 @@ def test_a_round_against_a_bot_by_tapping(page):
     _no_overflow(page, 360)
     shot(page, "play-09-360px")
 
-    pytest.importorskip("scorekeeper.engine.records")
     with page.expect_download() as download:
         page.locator(".rules-used summary").click()
         page.get_by_role("link", name="Download the game record so far").click()
