@@ -12,6 +12,8 @@ Glossary:
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from .digital_moves import button_label
@@ -80,9 +82,30 @@ def _table(state: GameState, seat: int) -> list[dict[str, Any]]:
             "kind": m.kind,
             "cards": [card_dict(c) for c in m.cards],
             "layoffs": [{"owner": o, "card": card_dict(c)} for o, c in m.layoffs],
+            "now": _as_it_stands(m.cards, m.layoffs, m.cards_now),
         }
         for m in view.table
     ]
+
+
+def _as_it_stands(
+    laid: Sequence[Card], layoffs: Sequence[tuple[str, Card]], now: Sequence[Card]
+) -> list[dict[str, Any]]:
+    """The meld in its order now (a run from low to high), each laid-off card marked with
+    who laid it off (``by``)."""
+    left = Counter(c.text for c in laid)
+    owners: dict[str, list[str]] = {}
+    for owner, card in layoffs:
+        owners.setdefault(card.text, []).append(owner)
+    out = []
+    for card in now:
+        if left[card.text] > 0:
+            left[card.text] -= 1
+            out.append(card_dict(card, by=None))
+        else:
+            by = owners.get(card.text, ["?"])
+            out.append(card_dict(card, by=by.pop(0) if by else "?"))
+    return out
 
 
 def _hand(state: GameState, seat: int) -> list[dict[str, Any]]:
