@@ -1,8 +1,12 @@
-"""Command line: ``python -m scorekeeper score FILE|-`` and ``python -m scorekeeper serve``.
+"""Command line: ``python -m scorekeeper score FILE|-``, ``python -m scorekeeper serve`` and
+``python -m scorekeeper simulate``.
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
 the database schema up to date (migrations) and runs the web app under gunicorn.
+``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--records DIR]``
+plays whole games between bots (progress on standard error) and prints a summary table
+(``--json`` for JSON); the same seed plays the same games.
 """
 
 from __future__ import annotations
@@ -66,6 +70,37 @@ def _serve(host: str, port: int, workers: int) -> int:
     return 0  # pragma: no cover - execv does not return
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .engine.rules import RulesError
+    from .engine.simulate import parse_option, progress_bar, simulate
+    from .engine.state import GameSetupError
+
+    try:
+        options = dict(parse_option(o) for o in args.option)
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        summary = simulate(
+            args.players,
+            args.games,
+            preset=args.preset,
+            options=options,
+            seed=args.seed,
+            bots=bots or ["basic"],
+            records=Path(args.records) if args.records else None,
+            progress=None if args.quiet else progress_bar(sys.stderr),
+        )
+    except (RulesError, GameSetupError, ValueError, OSError) as error:
+        sys.stderr.write(f"simulate: {error}\n")
+        return 2
+    if args.json:
+        json.dump(summary.to_json(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(summary.table())
+    return 0
+
+
 def _fail(where: str, message: str) -> int:
     json.dump({"errors": [{"where": where, "message": message}]}, sys.stdout, indent=2)
     sys.stdout.write("\n")
@@ -82,7 +117,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--workers", type=int, default=2)
+    sim = sub.add_parser("simulate", help="play games between bots and sum them up")
+    sim.add_argument("--preset", default="standard", help="rules preset (default standard)")
+    sim.add_argument("--players", type=int, default=2, help="players at the table")
+    sim.add_argument("--games", type=int, default=100, help="games to play")
+    sim.add_argument("--seed", type=int, default=0, help="same seed, same games")
+    sim.add_argument(
+        "--bots",
+        default="basic",
+        help="bot levels round the table: random, "
+        "basic, strong (comma-separated, shifted one seat each game)",
+    )
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one house rule, e.g. --option min_run=4 (repeatable)",
+    )
+    sim.add_argument("--records", metavar="DIR", help="write each game's record here")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    if args.command == "simulate":
+        return _simulate(args)
     if args.command == "score":
         return _score(args.file)
     if args.command == "serve":

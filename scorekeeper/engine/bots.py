@@ -24,6 +24,7 @@ from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, 
 from .cards import Card
 from .scoring import card_points
 from .state import GameState, Observation, Phase, observation
+from .strategy import StrongBot
 
 
 class Bot(Protocol):
@@ -50,12 +51,12 @@ def loose_cards(hand: Sequence[Card]) -> list[Card]:
     """Cards with no partner: no other card of their rank and no card of their suit within
     two ranks (the ace next to both the 2 and the king). Jokers are never loose."""
     out = []
-    for c in hand:
+    for i, c in enumerate(hand):
         if c.rank == 0:
             continue
         partnered = False
-        for o in hand:
-            if o is c or o.rank == 0:
+        for j, o in enumerate(hand):
+            if i == j or o.rank == 0:
                 continue
             if o.rank == c.rank or (o.suit == c.suit and _near(o.rank, c.rank)):
                 partnered = True
@@ -131,7 +132,7 @@ def bot_move(state: GameState, bot: Bot, rng: random.Random, legal: Sequence[Act
     return bot.choose(observation(state, state.seat), legal, rng)
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "basic": BasicBot}
+BOTS: dict[str, type] = {"random": RandomBot, "basic": BasicBot, "strong": StrongBot}
 """Bot classes by level name."""
 
 

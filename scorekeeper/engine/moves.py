@@ -191,19 +191,24 @@ def accepts(table: Sequence[Meld], rules: RuleSet) -> dict[Card, list[int]]:
     melds: the missing suits of a set, the next card at each end of a run."""
     out: dict[Card, list[int]] = {}
     for index, meld in enumerate(table):
-        if meld.kind == "set":
-            candidates = [natural_card(meld.rank, s) for s in SUITS]
-        elif meld.kind == "run":
-            candidates = [
-                natural_card(rank_at(meld.low - 1), meld.suit),
-                natural_card(rank_at(meld.high + 1), meld.suit),
-            ]
-        else:
-            continue
-        for card in candidates:
-            if fits(meld, card, rules):
-                out.setdefault(card, []).append(index)
+        for card in meld_accepts(meld, rules):
+            out.setdefault(card, []).append(index)
     return out
+
+
+@lru_cache(maxsize=16384)
+def meld_accepts(meld: Meld, rules: RuleSet) -> tuple[Card, ...]:
+    """The natural cards ``meld`` takes as a lay-off (L1, M1 to M4)."""
+    if meld.kind == "set":
+        candidates = [natural_card(meld.rank, s) for s in SUITS]
+    elif meld.kind == "run":
+        candidates = [
+            natural_card(rank_at(meld.low - 1), meld.suit),
+            natural_card(rank_at(meld.high + 1), meld.suit),
+        ]
+    else:
+        return ()
+    return tuple(c for c in candidates if fits(meld, c, rules))
 
 
 def joker_layoffs(meld: Meld, rules: RuleSet) -> list[Card]:

@@ -105,16 +105,12 @@ def laydown_options(
 
 def table_accepts(state: GameState) -> dict[Card, list[int]]:
     """:func:`moves.accepts` for the state's table, cached until the table changes."""
+    key = (state.deal_number, len(state.laid), len(state.layoffs))
     cached = state.scratch.get("accepts")
-    table = state.table
-    if (
-        cached is not None
-        and len(cached[0]) == len(table)
-        and all(a is b for a, b in zip(cached[0], table, strict=True))
-    ):
+    if cached is not None and cached[0] == key:
         return cached[1]
-    found = accepts(table, state.rules)
-    state.scratch["accepts"] = (tuple(table), found)
+    found = accepts(state.table, state.rules)
+    state.scratch["accepts"] = (key, found)
     return found
 
 
@@ -297,13 +293,15 @@ def _could_meld(card: Card, hand: list[Card], state: GameState) -> bool:
     if card.rank == 0:
         return rules.joker_use != "none"
     wild = rules.joker_use == "wild"
-    same_rank = 0
+    same_rank = -1
     near = 0
     for c in hand:
         if c.rank == 0:
             if wild:
                 return True
-        elif c is not card:
+        elif c is card:
+            same_rank += 1
+        else:
             if c.rank == card.rank:
                 same_rank += 1
             elif c.suit == card.suit and _near(c.rank, card.rank):

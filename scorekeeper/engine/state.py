@@ -230,10 +230,12 @@ class Observation:
 
     ``hand`` its own cards; ``hand_sizes`` every seat's card count; ``known`` per seat the
     cards it took from the pile and still holds (public); ``pile`` bottom to top;
-    ``stock_size``; ``table`` the melds; ``totals`` running points per seat;
+    ``stock_size``; ``melds_now`` each table meld as it stands, ``owners`` their owner
+    seats, ``laid`` their cards as laid, ``layoffs`` ((seat, card, meld index) in order);
+    ``table`` the same as :class:`MeldView` rows; ``totals`` running points per seat;
     ``phase``/``current`` whose decision; ``must_use`` the card this seat must use now;
-    ``no_discard`` a card it may not discard; ``opened`` per seat (M6); ``discarded`` every
-    card discarded this round in order (including those since taken).
+    ``no_discard`` a card it may not discard; ``opened`` per seat (M6); ``discarded``
+    every card discarded this round in order (including those since taken).
     """
 
     seat: int
@@ -244,7 +246,10 @@ class Observation:
     known: tuple[tuple[Card, ...], ...]
     pile: tuple[Card, ...]
     stock_size: int
-    table: tuple[MeldView, ...]
+    melds_now: tuple[Meld, ...]
+    owners: tuple[int, ...]
+    laid: tuple[tuple[Card, ...], ...]
+    layoffs: tuple[tuple[int, Card, int], ...]
     totals: tuple[int, ...]
     phase: Phase
     current: int
@@ -254,9 +259,30 @@ class Observation:
     no_discard: Card | None
     opened: tuple[bool, ...]
     teams: tuple[tuple[int, ...], ...] | None
-    discarded: tuple[Card, ...]
-    melds_now: tuple[Meld, ...] = ()
-    owners: tuple[int, ...] = ()
+    moves: tuple[tuple[int, Any], ...] = ()
+
+    @property
+    def table(self) -> tuple[MeldView, ...]:
+        """The table melds as :class:`MeldView` rows (names, cards as laid, lay-offs)."""
+        names = self.players
+        by_meld: dict[int, list[tuple[str, Card]]] = {}
+        for owner, card, index in self.layoffs:
+            by_meld.setdefault(index, []).append((names[owner], card))
+        return tuple(
+            MeldView(i, names[o], cards, tuple(by_meld.get(i, ())), now.cards, now.kind)
+            for i, (o, cards, now) in enumerate(
+                zip(self.owners, self.laid, self.melds_now, strict=True)
+            )
+        )
+
+    @property
+    def discarded(self) -> tuple[Card, ...]:
+        """Every card discarded this round, in order (public: the pile was seen)."""
+        return tuple(
+            a.card
+            for s, a in self.moves
+            if s >= 0 and hasattr(a, "card") and type(a).__name__ == "Discard"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-able dict (cards as text, names for seats)."""
@@ -293,34 +319,22 @@ class Observation:
 
 def observation(state: GameState, seat: int) -> Observation:
     """What ``seat`` may see of ``state``: its own hand, everyone's hand sizes and the cards
-    they were seen taking, the pile, the stock's size, the table, the totals."""
-    names = state.players
-    layoffs_by_meld: dict[int, list[tuple[str, Card]]] = {}
-    for owner, card, index in state.layoffs:
-        layoffs_by_meld.setdefault(index, []).append((names[owner], card))
-    table = tuple(
-        MeldView(
-            i,
-            names[state.owners[i]],
-            state.laid[i],
-            tuple(layoffs_by_meld.get(i, ())),
-            state.table[i].cards,
-            state.table[i].kind,
-        )
-        for i in range(len(state.laid))
-    )
-    discarded = tuple(a.card for s, a in state.log if s >= 0 and type(a).__name__ == "Discard")
+    they were seen taking, the pile, the stock's size, the table, the totals, this round's
+    public moves (draws from the stock show no card)."""
     mine = state.seat == seat
     return Observation(
         seat=seat,
-        players=names,
+        players=state.players,
         rules=state.rules,
         hand=tuple(state.hands[seat]) if state.hands else (),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        known=tuple(tuple(k) for k in state.known),
+        hand_sizes=tuple(map(len, state.hands)),
+        known=tuple(map(tuple, state.known)),
         pile=tuple(state.pile),
         stock_size=len(state.stock),
-        table=table,
+        melds_now=tuple(state.table),
+        owners=tuple(state.owners),
+        laid=tuple(state.laid),
+        layoffs=tuple(state.layoffs),
         totals=tuple(state.totals),
         phase=state.phase,
         current=state.seat,
@@ -330,9 +344,7 @@ def observation(state: GameState, seat: int) -> Observation:
         no_discard=state.no_discard if mine else None,
         opened=tuple(state.opened),
         teams=state.teams,
-        discarded=discarded,
-        melds_now=tuple(state.table),
-        owners=tuple(state.owners),
+        moves=tuple(state.log),
     )
 
 

@@ -53,6 +53,7 @@ from .plays import (
     use_options,
 )
 from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
+from .rules import RuleSet
 from .state import GameState, Phase
 
 __all__ = [
@@ -174,33 +175,63 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
         return True
     pile = state.pile
     card = pile[index]
-    own = state.hands[seat]
-    if card.rank and not (
-        state.opened[seat]
-        and (rummy or state.rules.discard_use == "meld-or-lay-off")
-        and table_accepts(state).get(card)
-    ):
-        if _partners(card, own) + _partners(card, pile[index + 1 :]) < 2:
-            return False
-    hand = own + pile[index:]
+    rules = state.rules
+    plain = (
+        not rules.first_meld_minimum and not rules.discard_to_go_out and rules.joker_use == "none"
+    )
+    if card.rank:
+        lays_off = (
+            state.opened[seat]
+            and (rummy or rules.discard_use == "meld-or-lay-off")
+            and table_accepts(state).get(card)
+        )
+        if lays_off and plain and state.teams is None:
+            return True
+        if not lays_off:
+            melds = _quick_meld(card, state.hands[seat], pile, index, rules)
+            if melds is not None and (plain or not melds):
+                return melds
+    hand = state.hands[seat] + pile[index:]
     return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
 
 
-def _partners(card: Card, cards: list[Card]) -> int:
-    """A quick count of the ``cards`` that could meld with ``card`` (a meld needs two)."""
+def _quick_meld(
+    card: Card, own: list[Card], pile: list[Card], index: int, rules: RuleSet
+) -> bool | None:
+    """Whether the natural ``card`` melds with ``own`` and the pile cards above ``index``
+    (M1, M3, M4), without jokers; None when jokers make the quick answer unsure."""
     rank, suit = card.rank, card.suit
-    same = near = 0
-    for c in cards:
-        r = c.rank
-        if r == 0:
-            return 2
-        if r == rank:
-            same += 1
-        elif c.suit == suit:
-            d = r - rank
-            if -2 <= d <= 2 or d >= 11 or d <= -11:
-                near += 1
-    return max(same, near)
+    suits: list[str] = []
+    ranks = 0
+    for cards in (own, pile[index + 1 :]):
+        for c in cards:
+            r = c.rank
+            if r == 0:
+                if rules.joker_use == "wild":
+                    return None
+            elif r == rank:
+                suits.append(c.suit)
+            elif c.suit == suit:
+                ranks |= 1 << r
+    same = len(set(suits) - {suit}) if rules.same_suit_in_set == "forbidden" else len(suits)
+    if same >= 2:
+        return True
+    if rules.ace_in_run == "round-the-corner":
+        return None
+    if ranks & 2:
+        ranks |= 1 << 14
+    ranks |= 1 << rank
+    need = rules.min_run
+    for pos in (rank, 14) if rank == 1 else (rank,):
+        low = pos
+        while low > 1 and ranks >> (low - 1) & 1:
+            low -= 1
+        high = pos
+        while high < 14 and ranks >> (high + 1) & 1:
+            high += 1
+        if high - low + 1 >= need:
+            return True
+    return False
 
 
 def _legal_draw(state: GameState) -> list[Action]:
