@@ -427,4 +427,5 @@ def test_discarding_the_card_just_kept_is_refused_with_its_rule(play) -> None:
 def test_the_person_is_asked_in_every_phase_the_house_rules_add(play, fields, phase) -> None:
     slug = play.start(**fields)
     assert phase in _play_to_the_end(play, slug, pages=True)
-    assert play.game(slug).finished
+    game = play.game(slug)
+    assert game.finished and all(scored["cards"] for scored in game.scored)
