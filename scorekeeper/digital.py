@@ -5,9 +5,10 @@ of ``/play`` that commits.
 Glossary:
 - person: the one seat a person plays (``game.human_seat``); every other seat is a bot of
   the level in ``game.bots``.
-- steps: the moves made since the person's previous decision, in words
-  (:func:`digital_moves.describe`), plus the end of a round or of the game; the page shows
-  them one after another.
+- steps: the latest moves in words (:func:`digital_moves.describe`), plus the end of a
+  round or of the game: the person's moves this turn after the bots' moves before it.
+  Each carries ``v``, the version that made it; the page reveals the newest one after
+  another.
 - scored: per finished round, its scoring in the scoring contract's response shape: every
   card's points, why, and the rule (scored again here from the round as it ended, and
   checked against the engine's own figures).
@@ -54,6 +55,8 @@ MAX_BOTS = 7
 MAX_BOT_STEPS = 20_000
 """Bot moves made in one request at most; a round ends long before (the engine ends a
 round after 60 turns per player), so reaching it means a bug, never a slow bot."""
+MAX_STEPS = 80
+"""Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus")
 
 
@@ -157,6 +160,8 @@ def start_game(
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
     run_bots(state, game.bots, steps, scored)
+    for said in steps:
+        said["v"] = 1
     _fill(game, state, steps, scored)
     db.session.add(game)
     db.session.commit()
@@ -263,7 +268,12 @@ def play_move(game: DigitalGame, version: int, action: Action) -> DigitalGame:
         step(state, action, steps, scored)
     except IllegalMove as refused:
         raise PlayError(refused.message, refused.rule) from None
+    made = len(steps)
     run_bots(state, game.bots, steps, scored)
+    for said in steps:
+        said["v"] = version + 1
+    if len(steps) == made:  # the person's turn goes on: keep what led up to it
+        steps = [*game.moves, *steps][-MAX_STEPS:]
     _save(game, state, version, steps, scored)
     return game
 

@@ -1,5 +1,5 @@
 /* The digital game's page (/play/<slug>): small enhancements, the page works without them.
-   - ol[data-animate]: the moves since your last move appear one after another (0.8 s
+   - ol[data-animate]: the newest moves (li[data-new]) appear one after another (0.8 s
      apart) so you can follow the bots; "Show all at once" skips ahead.
    - hand cards (checkboxes): buttons with data-needs="1" (discard, lay off here) are
      enabled with exactly one card selected, data-needs="3" (lay down) with three or more;
@@ -9,7 +9,7 @@
   "use strict";
   var list = document.querySelector("ol[data-animate]");
   if (list) {
-    var items = Array.prototype.slice.call(list.children);
+    var items = Array.prototype.slice.call(list.querySelectorAll("li[data-new]"));
     var all = document.querySelector("[data-show-all]");
     var shown = 1;
     var timer = null;

@@ -142,9 +142,15 @@ def test_a_draw_and_a_discard_pass_the_turn_to_the_bots_and_back(play) -> None:
         "text": f"discards {state.hands[0][0].display}",
         "cards": [card],
         "groups": [],
+        "v": 3,
     }
     assert [m["who"] for m in game.moves[1:3]] == ["Ada", "Ada"]
-    page = text(play.client.get(f"/play/{slug}?step=3"))
+    play.move(slug, "stock")  # the person's turn goes on: the bots' moves stay listed
+    moves = play.game(slug).moves
+    assert moves[: len(game.moves)] == game.moves and moves[-1]["v"] == 4
+    assert moves[-1]["text"] == "draws from the stock"
+    page = text(play.client.get(f"/play/{slug}?step=4"))
+    assert page.count("data-new") == 1
     assert "Latest moves" in page and "data-animate" in page
     assert "data-animate" not in text(play.client.get(f"/play/{slug}"))
 
