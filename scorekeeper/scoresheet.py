@@ -92,13 +92,17 @@ def live_rounds(game: Game) -> list[Round]:
     return [r for r in game.rounds if not r.deleted]
 
 
-def get_game(view_token: str) -> Game | None:
+def get_game(view_token: str, *, light: bool = False) -> Game | None:
     """The game whose view link carries ``view_token``, or None (players and rounds
-    loaded with it)."""
+    loaded with it; ``light`` leaves each round's input and figures to load when used,
+    for adding a round to a long game)."""
+    rounds = selectinload(Game.rounds)
+    if light:
+        rounds = rounds.defer(Round.input).defer(Round.figures)
     query = (
         db.select(Game)
         .where(Game.view_token == view_token)
-        .options(joinedload(Game.players), selectinload(Game.rounds))
+        .options(joinedload(Game.players), rounds)
     )
     return db.session.execute(query).unique().scalar_one_or_none()
 
@@ -180,18 +184,22 @@ def preview_round(
 
 
 def recompute(game: Game, since: int = 0) -> None:
-    """Score the live rounds again, in order, chaining the running totals; rounds placed
-    before position ``since`` keep their stored figures (nothing before a change moves).
-    Set the game's winner and end from the first round that ends it (G1, G2, G4, P5)."""
-    totals: dict[str, int] = {}
+    """Score the live rounds again, in order, chaining the running totals, from the first
+    placed at position ``since`` or later (earlier rounds keep their stored figures: a
+    change never moves them). Set the game's winner and end from the first round that
+    ends it (G1, G2, G4, P5); when the game had ended, every round is looked at again."""
+    rounds = live_rounds(game)
     ended = game.finished_at
+    if ended is not None:
+        since = 0
+    first = next((i for i, r in enumerate(rounds) if r.position >= since), len(rounds))
+    before = rounds[first - 1].figures["players"] if first else {}
+    totals = {name: fig["total"] for name, fig in before.items()}
     game.winner, game.finished_at = None, None
-    for number, round_ in enumerate(live_rounds(game), start=1):
-        figures = round_.figures
-        if round_.position >= since or not figures:
-            figures = score_input(game, round_.mode, round_.input, totals, number)
-            if figures != round_.figures:
-                round_.figures = figures
+    for number, round_ in enumerate(rounds[first:], start=first + 1):
+        figures = score_input(game, round_.mode, round_.input, totals, number)
+        if figures != round_.figures:
+            round_.figures = figures
         totals = {name: fig["total"] for name, fig in figures["players"].items()}
         if figures["game_over"] and game.finished_at is None:
             game.winner, game.finished_at = figures["winner"] or "", ended or now_utc()
@@ -302,6 +310,7 @@ def import_game(parts: Mapping[str, Any]) -> Game:
                 mode=str(mode),
                 input=dict(data),
                 nonce=f"import-{number}",
+                deleted=False,
             )
             db.session.add(
                 Change(
@@ -345,10 +354,12 @@ def _commit_change(
     action: str,
     before: Any,
     summary: str,
+    version: int,
     undoes: Change | None = None,
 ) -> Change:
-    """Recompute, log the change (marking ``undoes`` as undone by it) and commit; on any
-    problem roll everything back."""
+    """Recompute, log the change (marking ``undoes`` as undone by it), take the game's
+    next version and commit, all in one transaction; on any problem roll everything back.
+    The database is written only at the end, so the write lock is held briefly."""
     try:
         recompute(game, since=round_.position)
         change = Change(
@@ -360,6 +371,7 @@ def _commit_change(
             after=_state(round_),
         )
         db.session.add(change)
+        _bump(game, version)
         if undoes is not None:
             db.session.flush()
             undoes.undone_by = change.id
@@ -386,23 +398,20 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
     if game.finished_at is not None:
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
     preview_round(game, mode, data)
+    position = max((r.position for r in game.rounds), default=0) + 1
+    round_ = Round(
+        game=game, position=position, mode=mode, input=dict(data), nonce=nonce, deleted=False
+    )
+    db.session.add(round_)
+    summary = f"round {len(live_rounds(game))} entered ({mode})"
     try:
-        _bump(game, version)
-    except StaleVersion:
-        earlier = _existing(game, nonce)  # saved by another process since this one read
+        _commit_change(game, round_, "record", None, summary, version)
+    except (StaleVersion, IntegrityError):
+        db.session.rollback()
+        earlier = _existing(game, nonce)  # saved by another request since this one read
         if earlier is not None:
             raise AlreadySaved(earlier) from None
-        raise
-    position = max((r.position for r in game.rounds), default=0) + 1
-    round_ = Round(game=game, position=position, mode=mode, input=dict(data), nonce=nonce)
-    db.session.add(round_)
-    try:
-        db.session.flush()
-    except IntegrityError:
-        db.session.rollback()
-        raise AlreadySaved(_existing(game, nonce) or round_) from None
-    number = len(live_rounds(game))
-    _commit_change(game, round_, "record", None, f"round {number} entered ({mode})")
+        raise StaleVersion() from None
     return round_
 
 
@@ -411,11 +420,10 @@ def correct_round(
 ) -> Round:
     """Replace a round's input (and mode); every total after it is recomputed."""
     preview_round(game, mode, data, replacing=round_)
-    _bump(game, version)
     before = _state(round_)
     number = live_rounds(game).index(round_) + 1
     round_.mode, round_.input = mode, dict(data)
-    _commit_change(game, round_, "correct", before, f"round {number} corrected ({mode})")
+    _commit_change(game, round_, "correct", before, f"round {number} corrected ({mode})", version)
     return round_
 
 
@@ -423,11 +431,10 @@ def delete_round(game: Game, round_: Round, version: int) -> None:
     """Delete a round (kept in the history, so it can be undone)."""
     if round_.deleted:
         raise ScoresheetError([("round", "that round is already deleted")])
-    _bump(game, version)
     before = _state(round_)
     number = live_rounds(game).index(round_) + 1
     round_.deleted = True
-    _commit_change(game, round_, "delete", before, f"round {number} deleted")
+    _commit_change(game, round_, "delete", before, f"round {number} deleted", version)
 
 
 def undo_change(game: Game, change: Change, version: int) -> Change:
@@ -440,7 +447,6 @@ def undo_change(game: Game, change: Change, version: int) -> Change:
         raise ScoresheetError(
             [("change", "that round changed again since: undo the later change first")]
         )
-    _bump(game, version)
     before = change.before
     if before is None:
         round_.deleted = True
@@ -450,6 +456,5 @@ def undo_change(game: Game, change: Change, version: int) -> Change:
             before["input"],
             before["deleted"],
         )
-    return _commit_change(
-        game, round_, "undo", change.after, f"undo: {change.summary}", undoes=change
-    )
+    summary = f"undo: {change.summary}"
+    return _commit_change(game, round_, "undo", change.after, summary, version, undoes=change)

@@ -53,8 +53,8 @@ KEEP_EDIT_RIGHTS = 40
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def _game(slug: str) -> Game:
-    game = sheet.get_game(slug)
+def _game(slug: str, light: bool = False) -> Game:
+    game = sheet.get_game(slug, light=light)
     if game is None:
         abort(404, description="There is no game at this link.")
     return game
@@ -240,9 +240,10 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
     form = _round_form(game, mode, round_)
     preview, problems, status = None, [], 200
     if form.is_submitted():
+        slug = game.view_token
         status, preview, problems = _submit_round(game, round_, mode, form)
         if status == 303:
-            return redirect(url_for("games.show", slug=game.view_token), 303)
+            return redirect(url_for("games.show", slug=slug), 303)
     return render_template(
         "games/round.html",
         game=game,
@@ -296,7 +297,7 @@ def _submit_round(
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
 def record_round(slug: str) -> Any:
     """Record a round, by totals or by cards."""
-    return _enter_round(_game(slug), None)
+    return _enter_round(_game(slug, light=request.method == "POST"), None)
 
 
 def _round(game: Game, round_id: int) -> Round:
