@@ -109,7 +109,8 @@ def read_export(doc: Any) -> dict[str, Any]:
     if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
         problems.append(("players", "players must be a list of names"))
         names = []
-    rules = doc.get("rules") if isinstance(doc.get("rules"), Mapping) else {}
+    rules_value = doc.get("rules")
+    rules: Mapping[str, Any] = rules_value if isinstance(rules_value, Mapping) else {}
     if not isinstance(rules.get("preset", "standard"), str) or not isinstance(
         rules.get("options") or {}, Mapping
     ):

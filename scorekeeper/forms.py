@@ -280,7 +280,7 @@ def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
 
 
 def _seat_of(name: str | None, names: Sequence[str]) -> str:
-    return str(list(names).index(name)) if name in names else ""
+    return str(list(names).index(name)) if name is not None and name in names else ""
 
 
 def cards_input(

@@ -265,7 +265,7 @@ def start_game(
 
 def play_again(game: Game) -> Game:
     """A new game with the same players, sides, rules and stake; the next dealer deals."""
-    sides = [p.side for p in game.players] if teams_of(game) else None
+    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
     rounds = live_rounds(game)
     went_out = [r.input.get("went_out") for r in rounds]
     seat = next_dealer(rules_of(game), names_of(game), game.first_dealer, went_out)
@@ -336,7 +336,7 @@ def _bump(game: Game, version: int) -> None:
         .where(Game.id == game.id, Game.version == version)
         .values(version=version + 1, updated_at=now_utc())
     )
-    if result.rowcount != 1:
+    if getattr(result, "rowcount", 0) != 1:
         db.session.rollback()
         raise StaleVersion()
     game.version = version + 1

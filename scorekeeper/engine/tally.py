@@ -176,7 +176,7 @@ def next_dealer(
     n = len(players)
     seat = first_dealer % n
     for goer in went_out:
-        if rules.next_dealer == "round-winner" and goer in players:
+        if rules.next_dealer == "round-winner" and goer is not None and goer in players:
             seat = list(players).index(goer)
         else:
             seat = (seat + 1) % n

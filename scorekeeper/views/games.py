@@ -238,7 +238,9 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
     mode = request.values.get("mode") or (round_.mode if round_ is not None else "totals")
     mode = mode if mode in sheet.MODES else "totals"
     form = _round_form(game, mode, round_)
-    preview, problems, status = None, [], 200
+    preview: dict[str, Any] | None = None
+    problems: list[str] = []
+    status = 200
     if form.is_submitted():
         slug = game.view_token
         status, preview, problems = _submit_round(game, round_, mode, form)
