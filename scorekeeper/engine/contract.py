@@ -71,7 +71,9 @@ def _parse_rules(value: Any, problems: _Problems) -> RuleSet | None:
         problems.add("rules", 'rules must be an object such as {"preset": "standard"}')
         return None
     preset = value.get("preset", "standard")
-    options = value.get("options") or {}
+    options = value.get("options")
+    if options is None:
+        options = {}
     if not isinstance(preset, str):
         problems.add("rules.preset", 'the preset must be a name such as "standard"')
         return None

@@ -99,6 +99,8 @@ ERROR_CASES = [
     ("preset", {"rules": {"preset": "canasta"}}, "rules.preset", "no preset called"),
     ("preset type", {"rules": {"preset": 5}}, "rules.preset", "a name"),
     ("options type", {"rules": {"options": [1]}}, "rules.options", "object"),
+    ("options empty list", {"rules": {"options": []}}, "rules.options", "object"),
+    ("options false", {"rules": {"options": False}}, "rules.options", "object"),
     ("option name", {"rules": {"options": {"aces": 1}}}, "rules.options.aces", "no house rule"),
     ("option value", {"rules": {"options": {"min_run": 9}}}, "rules.options.min_run", "one of"),
     ("players", {"players": "Ann"}, "players", "list of player names"),

@@ -106,6 +106,7 @@ def test_options_override_by_name_and_differences_are_listed():
         ("standard", {"joker_use": "wild"}, "jokers", "the pack has none"),
         ("standard", {"divide_by_five": True}, "divide_by_five", "pip values"),
         ("standard", {"target": [1]}, "target", "plain value"),
+        ("standard", {"min_run": {"a": 1}}, "min_run", "plain value"),
     ],
 )
 def test_invalid_options_are_refused_with_a_clear_message(preset, options, where, message):
@@ -120,3 +121,17 @@ def test_rule_sets_are_immutable_values():
         rules.min_run = 4  # type: ignore[misc]
     assert ruleset("standard") == ruleset("standard", {})
     assert hash(rules) == hash(ruleset("standard"))
+
+
+def test_zero_and_false_are_different_answers():
+    assert ruleset("standard", {"two_deal_game": False}).two_deal_game is False
+    with pytest.raises(RulesError):
+        ruleset("standard", {"two_deal_game": 0})
+    assert ruleset("standard", {"min_run": 4}).min_run == 4
+    with pytest.raises(RulesError):
+        ruleset("standard", {"partnership": 1})
+
+
+def test_option_check_refuses_containers_without_crashing():
+    assert "one of" in (OPTIONS["ace_points"].check(["15"]) or "")
+    assert "one of" in (OPTIONS["partnership"].check({}) or "")
