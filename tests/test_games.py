@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -366,6 +367,16 @@ def test_json_export_imports_into_identical_game(games, client):
     slug = response.location.rsplit("/", 1)[-1]
     again = client.get(f"/games/{slug}/export.json").get_json()
     assert again == exported
+
+
+def test_import_from_an_uploaded_file(games, client):
+    games.start()
+    games.totals(0, [40, 10, 10], [0, 5, 5])
+    exported = client.get(f"/games/{games.slug}/export.json").get_data()
+    upload = {"file": (io.BytesIO(exported), "game.json")}
+    response = client.post("/games/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 303
+    assert client.get(response.location + "/export.json").get_data() == exported
 
 
 @pytest.mark.parametrize(
