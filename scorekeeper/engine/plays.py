@@ -38,7 +38,13 @@ def keeps_discard(rest: list[Card], state: GameState) -> bool:
     if not rest:
         return not state.rules.discard_to_go_out
     banned = state.no_discard
-    return banned is None or any(c is not banned for c in rest)
+    return banned is None or any(may_discard(rest, c, banned) for c in rest)
+
+
+def may_discard(hand: list[Card], card: Card, banned: Card | None) -> bool:
+    """O2, T3: ``card`` may be discarded unless it is the card just taken from the pile
+    (with two packs, a second copy of it may go)."""
+    return card is not banned or sum(1 for c in hand if c is card) > 1
 
 
 def may_lay_off_on(state: GameState, seat: int, index: int) -> bool:

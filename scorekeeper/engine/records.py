@@ -114,10 +114,13 @@ def turns_of(log: list[list[Any]], names: Sequence[str]) -> list[dict[str, Any]]
     current: dict[str, Any] | None = None
     reshuffled: list[str] | None = None
     deadwood = False
+    called: str | None = None
     for seat, item in log:
         if seat < 0:
             if item["event"] == "reshuffle":
                 reshuffled = item["stock"]
+            if item["event"] == "rummy":
+                called = item["card"]
             deadwood = deadwood or item["event"] == "deadwood"
             continue
         kind = item["type"]
@@ -139,7 +142,7 @@ def turns_of(log: list[list[Any]], names: Sequence[str]) -> list[dict[str, Any]]
                 current["reshuffled_stock"] = reshuffled
                 reshuffled = None
             turns.append(current)
-        _add(current, item)
+        _add(current, {**item, "card": called} if kind == "rummy" else item)
     return turns
 
 
@@ -155,6 +158,8 @@ def _add(turn: dict[str, Any], item: dict[str, Any]) -> None:
         turn["end_round"] = True
     elif kind == "rummy":
         turn["rummy"] = {"index": item["index"], "meld": item["meld"]}
+        if item["meld"] is not None:
+            turn["layoffs"].append({"card": item["card"], "meld": item["meld"]})
     elif kind == "lay_down":
         turn["melds"].extend(item["melds"])
         turn["plays"].append({"melds": item["melds"]})
@@ -164,6 +169,33 @@ def _add(turn: dict[str, Any], item: dict[str, Any]) -> None:
         turn["plays"].append({"layoff": layoff})
     elif kind == "discard":
         turn["discard"] = item["card"]
+
+
+def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
+    """The scoring contract's request (shared/score-contract.md) for round ``number``
+    (1-based) of ``record``: its melds and lay-offs in order, the hands left, who went out
+    and the totals before it. ``scorekeeper.score`` of it gives the round's ``scores``."""
+    players = record["players"]
+    totals = dict.fromkeys(players, 0)
+    for earlier in record["rounds"][: number - 1]:
+        totals = {p: earlier["scores"][p]["total"] for p in players}
+    stored = record["rounds"][number - 1]
+    melds: list[dict[str, Any]] = []
+    layoffs: list[dict[str, Any]] = []
+    for turn in stored["turns"]:
+        melds.extend({"owner": turn["player"], "cards": m} for m in turn["melds"])
+        layoffs.extend({"owner": turn["player"], **x} for x in turn["layoffs"])
+    return {
+        "rules": record["rules"],
+        "players": players,
+        "teams": record.get("teams"),
+        "went_out": stored["end"]["went_out"],
+        "melds": melds,
+        "layoffs": layoffs,
+        "hands": stored["end"]["hands_left"],
+        "totals_before": totals,
+        "deal_number": number,
+    }
 
 
 # ---- reading ---------------------------------------------------------------------------
@@ -345,8 +377,10 @@ def _plays(turn: dict[str, Any]) -> list[Action]:
                 out.append(action_from_json({"type": "lay_off", **play["layoff"]}))
         return out
     melds = turn.get("melds") or []
+    called = turn.get("rummy") or {}
     layoffs: list[Action] = [
-        action_from_json({"type": "lay_off", **x}) for x in turn.get("layoffs") or []
+        action_from_json({"type": "lay_off", **x})
+        for x in (turn.get("layoffs") or [])[1 if called.get("meld") is not None else 0 :]
     ]
     downs: list[Action] = [action_from_json({"type": "lay_down", "melds": melds})] if melds else []
     draw = turn.get("draw") or {}

@@ -178,6 +178,7 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     record["end"] = {
         "went_out": names[state.went_out] if state.went_out is not None else None,
         "reason": reason,
+        "hands_left": {names[s]: [c.text for c in h] for s, h in enumerate(state.hands)},
     }
     record["scores"] = {p: f.as_dict() for p, f in result.players.items()}
     state.rounds.append(record)

@@ -48,6 +48,7 @@ from .plays import (
     do_layoff,
     laydown_options,
     layoff_options,
+    may_discard,
     may_lay_off_on,
     table_accepts,
     use_options,
@@ -345,7 +346,7 @@ def _legal_play(state: GameState) -> list[Action]:
     out.extend(laydown_options(state, seat, hand, None))
     out.extend(layoff_options(state, seat, hand))
     banned = state.no_discard
-    out.extend(Discard(c) for c in _distinct(hand) if c is not banned)
+    out.extend(Discard(c) for c in _distinct(hand) if may_discard(hand, c, banned))
     return out
 
 
@@ -381,7 +382,7 @@ def _discard(state: GameState, action: Discard) -> None:
     i = next((k for k, c in enumerate(hand) if c is card), -1)
     if i < 0:
         raise IllegalMove(f"you do not hold the {card.physical.name}", "T5")
-    if card is state.no_discard:
+    if not may_discard(hand, card, state.no_discard):
         rule = "O2" if state.rules.discard_to_go_out else "T3"
         raise IllegalMove(f"the {card.name} you just took from the pile cannot be discarded", rule)
     del hand[i]
@@ -560,6 +561,7 @@ def _call_rummy(state: GameState, seat: int, action: RummyCall) -> None:
         meld = action.meld if action.meld is not None else -1
         state.table[meld] = extend(state.table[meld], card, state.rules)
         state.layoffs.append((seat, card, meld))
+        state.log.append((-1, {"event": "rummy", "card": card.text}))
         state.log.append((seat, action))
         _out_of_turn_window(state)
         return
