@@ -1,0 +1,147 @@
+"""Digital game speed and bot strength, in one run.
+
+Prints:
+- rounds per second played by random legal moves (4 players, ``standard``): each move
+  chosen uniformly from ``legal_actions``, every move checked by ``apply_action``, every
+  round scored by the scorekeeper's scoring;
+- full games to 500 per second with basic bots and with strong bots (2 players,
+  ``standard``; basic also at 4 players);
+- the strong bot's win rate against the basic one over 2-player games (seats alternate),
+  with its 95% Wilson interval, played on two processes;
+- OpenSpiel's ``gin_rummy`` random hands per second (``pip install open_spiel``, the
+  ``bench`` extra; skipped with a message where absent) and our random rounds per second
+  divided by it.
+
+Aims (issue "The digital game"): ratio >= 1.0, >= 50 basic-bot games to 500 a second, a
+strong bot that wins clearly more than half.
+
+    python benchmarks/sim_bench.py [--seconds 5] [--duel 1000] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scorekeeper.engine.game import (  # noqa: E402
+    apply_action,
+    is_terminal,
+    legal_actions,
+    new_game,
+)
+from scorekeeper.engine.simulate import play_game  # noqa: E402
+
+
+def random_rounds_per_second(seconds: float) -> float:
+    """Rounds a second of 4-player ``standard`` played by uniformly random legal moves."""
+    rng = random.Random(1)
+    state = new_game(4, seed=1)
+    rounds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        if is_terminal(state):
+            state = new_game(4, seed=rng.randrange(2**31))
+        before = len(state.rounds)
+        legal = legal_actions(state)
+        apply_action(state, legal[rng.randrange(len(legal))])
+        rounds += len(state.rounds) > before
+    return rounds / (time.perf_counter() - start)
+
+
+def games_per_second(level: str, players: int, seconds: float) -> tuple[float, float]:
+    """Whole games to 500 a second between bots of ``level``; and rounds per game."""
+    games = rounds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games < 3:
+        result = play_game(players, [level] * players, seed=games)
+        games += 1
+        rounds += result.rounds
+    return games / (time.perf_counter() - start), rounds / games
+
+
+def _duel(seed: int) -> int:
+    """One 2-player game, strong against basic, seats alternating; 1 if strong won."""
+    seating = ["strong", "basic"] if seed % 2 == 0 else ["basic", "strong"]
+    result = play_game(2, seating, seed=10_000 + seed)
+    return int(any(seating[s] == "strong" for s in result.winners))
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if not games:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def duel(games: int, workers: int) -> tuple[int, float]:
+    """Strong against basic over ``games`` games: (wins, seconds)."""
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        wins = sum(pool.map(_duel, range(games), chunksize=25))
+    return wins, time.perf_counter() - start
+
+
+def openspiel_hands_per_second(seconds: float) -> float | None:
+    """Random hands a second of OpenSpiel's ``gin_rummy``, or None without open_spiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(1)
+    hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        hands += 1
+    return hands / (time.perf_counter() - start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per speed measurement")
+    parser.add_argument("--duel", type=int, default=1000, help="strong-vs-basic games")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the duel")
+    args = parser.parse_args()
+
+    ours = random_rounds_per_second(args.seconds)
+    print(f"random legal moves, 4 players, standard: {ours:8.1f} rounds/s")
+    theirs = openspiel_hands_per_second(args.seconds)
+    if theirs is None:
+        print("OpenSpiel gin_rummy: skipped (open_spiel is not installed: "
+              "pip install -e '.[bench]')")
+    else:
+        print(f"OpenSpiel gin_rummy, random play:        {theirs:8.1f} hands/s")
+        print(f"ratio (our rounds/s / its hands/s):      {ours / theirs:8.2f}   (aim >= 1.0)")
+    for level, players in (("basic", 2), ("basic", 4), ("strong", 2)):
+        rate, rounds = games_per_second(level, players, args.seconds)
+        aim = "   (aim >= 50)" if (level, players) == ("basic", 2) else ""
+        print(f"{level} bots, {players} players, games to 500:    {rate:8.2f} games/s "
+              f"({rounds:.1f} rounds a game){aim}")
+    wins, took = duel(args.duel, args.workers)
+    low, high = wilson(wins, args.duel)
+    print(f"strong vs basic, 2 players, {args.duel} games: strong wins {wins / args.duel:.1%} "
+          f"(95% Wilson interval {low:.1%} to {high:.1%}; {took:.0f} s on {args.workers} "
+          "processes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
