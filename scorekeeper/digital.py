@@ -10,8 +10,8 @@ Glossary:
   Each carries ``v``, the version that made it; the page reveals the newest one after
   another.
 - scored: per finished round, its scoring in the scoring contract's response shape: every
-  card's points, why, and the rule (scored again here from the round as it ended, and
-  checked against the engine's own figures).
+  card's points, why, and the rule (the contract's answer to the round as the game record
+  states it, checked against the engine's own figures).
 - version: bumped by every saved move. A move names the version it was made on; if the
   game has moved on meanwhile (another tab or phone), it is refused (:class:`StaleGame`)
   and nothing changes.
@@ -28,8 +28,8 @@ from typing import Any
 
 from sqlalchemy import CursorResult, update
 
-from .digital_moves import describe, final_play
-from .engine.contract import response
+from .digital_moves import describe
+from .engine.contract import ScoreRequestError, score
 from .engine.game import (
     BOTS,
     Action,
@@ -43,11 +43,9 @@ from .engine.game import (
     legal_actions,
     make_bot,
     new_game,
-    round_play,
 )
-from .engine.records import game_record
+from .engine.records import game_record, round_request
 from .engine.rules import RulesError
-from .engine.scoring import RoundError, score_round
 from .extensions import db
 from .models import DigitalGame, now_utc
 
@@ -187,23 +185,17 @@ def step(
     """Make ``action`` for the current seat (raises ``IllegalMove``, state unchanged),
     describe it into ``steps``, and when it ends a round add the round's scoring to
     ``scored`` and the round's (and the game's) end to ``steps``."""
-    seat = state.seat
-    said = describe(state, seat, action)
+    said = describe(state, state.seat, action)
     rounds, reshuffles = len(state.rounds), state.reshuffles
-    before = round_play(state)
-    totals = dict(zip(state.players, state.totals, strict=True))
-    top = state.pile[-1] if state.pile else None
     apply_action(state, action)
     steps.append(said)
     if state.reshuffles > reshuffles:
         steps.append(_event("The discard pile is shuffled into a new stock (O3)."))
     if len(state.rounds) == rounds:
         return
-    record = state.rounds[-1]
-    went_out = record["end"]["went_out"]
-    play = final_play(before, state.players[seat], action, top, went_out)
-    scored.append(_scoring(state, play, totals, record["scores"]))
-    how = f"{went_out} went out" if went_out else f"the {record['end']['reason']}"
+    scored.append(round_scoring(state))
+    end = state.rounds[-1]["end"]
+    how = f"{end['went_out']} went out" if end["went_out"] else f"the {end['reason']}"
     steps.append(_event(f"Round {len(state.rounds)} is over: {how}.", "round"))
     if is_terminal(state):
         steps.append(_event(f"The game is over: {state.winner} wins.", "game"))
@@ -213,19 +205,18 @@ def _event(text: str, kind: str = "event") -> dict[str, Any]:
     return {"who": "", "kind": kind, "text": text, "cards": [], "groups": []}
 
 
-def _scoring(
-    state: GameState, play: Any, totals: dict[str, int], figures: dict[str, Any]
-) -> dict[str, Any]:
-    """The round's card-by-card scoring; only the engine's figures where the round as
-    rebuilt here does not give exactly them."""
+def round_scoring(state: GameState) -> dict[str, Any]:
+    """The last finished round's scoring, card by card: the scoring contract's answer
+    (:func:`scorekeeper.engine.contract.score`) to the round's request as the game record
+    states it (:func:`records.round_request`). Should the contract refuse it, only the
+    engine's own figures are kept."""
+    figures = state.rounds[-1]["scores"]
     try:
-        result = score_round(state.rules, play, totals)
-    except RoundError:
-        result = None
-    if result is not None:
-        scoring = response(result, play)
-        if scoring["players"] == figures:
-            return scoring
+        scoring = score(round_request(game_record(state), len(state.rounds)))
+    except ScoreRequestError:
+        scoring = None
+    if scoring is not None and scoring["players"] == figures:
+        return scoring
     return {"players": figures, "sides": None, "cards": [], "notes": [], "outcome": ""}
 
 

@@ -1,5 +1,5 @@
-"""Between a person's taps and the engine's moves: which move a choice means, moves in
-words, and a finished round's cards for its card-by-card scoring.
+"""Between a person's taps and the engine's moves: which move a choice means, and moves
+in words.
 
 Glossary:
 - choice: what the play page sends: ``do`` (``"stock"``, ``"take"``, ``"lay_down"``,
@@ -42,7 +42,6 @@ from .engine.game import (
 )
 from .engine.melds import IllegalMeld, check_meld
 from .engine.rules import RuleSet
-from .engine.scoring import LayoffPlay, MeldPlay, RoundPlay
 
 CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
 
@@ -273,52 +272,3 @@ def button_label(state: GameState, action: Action) -> str:
     if isinstance(action, DrawTwo):
         return "Draw two from the stock"
     return action.describe().capitalize()
-
-
-# ---- a finished round's cards ------------------------------------------------------------
-
-
-def _without(cards: Sequence[Card], gone: Sequence[Card]) -> tuple[Card, ...]:
-    rest = list(cards)
-    for card in gone:
-        physical = card.physical
-        for i, c in enumerate(rest):
-            if c is physical:
-                del rest[i]
-                break
-    return tuple(rest)
-
-
-def final_play(
-    before: RoundPlay,
-    seat_name: str,
-    action: Action,
-    pile_top: Card | None,
-    went_out: str | None,
-) -> RoundPlay:
-    """The round as it ended: ``before`` (the round play just before the move that ended
-    it) with that move's cards moved, and who went out. The move that ends a round is a
-    discard, a lay-down or lay-off of the last cards, a "Rummy!" lay-off (X1, then the
-    stock is found gone), a pass or an end of drawing (O3)."""
-    melds, layoffs = list(before.melds), list(before.layoffs)
-    hands = dict(before.hands)
-    hand = hands.get(seat_name, ())
-    if isinstance(action, Discard):
-        hands[seat_name] = _without(hand, [action.card])
-    elif isinstance(action, LayDown):
-        melds.extend(MeldPlay(seat_name, tuple(m)) for m in action.melds)
-        hands[seat_name] = _without(hand, [c for m in action.melds for c in m])
-    elif isinstance(action, LayOff):
-        layoffs.append(LayoffPlay(seat_name, action.card, action.meld))
-        hands[seat_name] = _without(hand, [action.card])
-    elif isinstance(action, RummyCall) and action.meld is not None and pile_top is not None:
-        layoffs.append(LayoffPlay(seat_name, pile_top, action.meld))
-    return RoundPlay(
-        players=before.players,
-        melds=tuple(melds),
-        layoffs=tuple(layoffs),
-        hands=hands,
-        went_out=went_out,
-        teams=before.teams,
-        deal_number=before.deal_number,
-    )

@@ -1,17 +1,14 @@
-"""The digital game's round scoring, card by card: rebuilt from the move that ended each
-round, it must give exactly the engine's own figures, under every preset and the house
-rules that change how a round ends."""
+"""The digital game's round scoring, card by card: the scoring contract's answer to each
+round as the game record states it must give exactly the engine's own figures, under
+every preset and the house rules that change how a round ends."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorekeeper.digital import run_bots
-from scorekeeper.digital_moves import final_play
-from scorekeeper.engine.cards import parse_card
-from scorekeeper.engine.game import Discard, LayDown, LayOff, is_terminal, new_game
+from scorekeeper.engine.game import is_terminal, new_game
 from scorekeeper.engine.rules import PRESETS
-from scorekeeper.engine.scoring import LayoffPlay, MeldPlay, RoundPlay
 
 
 def _bots_only(preset: str, options: dict, seed: int, players: int) -> list[dict]:
@@ -47,19 +44,3 @@ def test_every_round_of_every_preset_is_explained_card_by_card(preset) -> None:
 def test_rounds_ended_by_house_rules_are_explained_too(options) -> None:
     for scored in _bots_only("standard", {**options, "target": 200}, 3, 2):
         assert scored["cards"]
-
-
-def test_the_move_that_ends_a_round_moves_its_cards() -> None:
-    c = parse_card
-    before = RoundPlay(
-        players=("Ann", "Bob"),
-        melds=(MeldPlay("Bob", (c("5H"), c("6H"), c("7H"))),),
-        hands={"Ann": (c("8H"), c("9S"), c("9D"), c("9C")), "Bob": (c("2C"),)},
-    )
-    out = final_play(before, "Ann", LayOff(c("8H"), 0), None, None)
-    assert out.layoffs == (LayoffPlay("Ann", c("8H"), 0),)
-    assert out.hands["Ann"] == (c("9S"), c("9D"), c("9C"))
-    down = final_play(out, "Ann", LayDown((c("9S"), c("9D"), c("9C"))), None, "Ann")
-    assert down.melds[-1] == MeldPlay("Ann", (c("9S"), c("9D"), c("9C")))
-    assert down.hands["Ann"] == () and down.went_out == "Ann"
-    assert final_play(before, "Bob", Discard(c("2C")), None, "Bob").hands["Bob"] == ()
