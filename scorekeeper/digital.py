@@ -111,9 +111,22 @@ def record_of(game: DigitalGame) -> dict[str, Any]:
     return game_record(load_state(game), bots=[level or "person" for level in game.bots])
 
 
+LEVEL_WORDS = {
+    "random": "any legal move, picked at random: easy to beat",
+    "basic": "melds greedily: takes the top discard when it can use it, lays down and "
+    "lays off all it can, discards its highest loose card",
+    "strong": "plays to win: remembers the pile and what each player took, weighs what "
+    "its discards give away",
+}
+"""The bot levels in words for the new-game page (the engine's docstrings for others)."""
+
+
 def bot_levels() -> dict[str, str]:
-    """The engine's bot levels, each with the first line of its description."""
-    return {name: (cls.__doc__ or name).strip().splitlines()[0] for name, cls in BOTS.items()}
+    """The engine's bot levels (:data:`engine.game.BOTS`), each with a description."""
+    return {
+        name: LEVEL_WORDS.get(name) or (cls.__doc__ or name).strip().split(".")[0]
+        for name, cls in BOTS.items()
+    }
 
 
 # ---- starting --------------------------------------------------------------------------

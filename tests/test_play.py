@@ -84,7 +84,7 @@ def test_the_new_game_page_offers_presets_house_rules_and_bot_levels(client) -> 
     assert "Jokers wild with &#34;Rummy!&#34;" in page or 'Jokers wild with "Rummy!"' in page
     assert "M4 · The ace in a run" in page and "round the corner allowed" in page
     assert "O3 · When the stock runs out" in page
-    assert "<b>basic</b>: Melds greedily" in page and "no bot" in page
+    assert "<b>basic</b>: melds greedily" in page and "no bot" in page
 
 
 @pytest.mark.parametrize(
