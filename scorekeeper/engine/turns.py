@@ -219,11 +219,18 @@ def _quick_meld(
         return True
     if rules.ace_in_run == "round-the-corner":
         return None
+    return _run_through(ranks, rank, rules.min_run)
+
+
+def _run_through(ranks: int, rank: int, need: int) -> bool:
+    """True when the rank bits ``ranks`` (bit r for rank r, the ace bit 1) make a run of
+    ``need`` or more through ``rank`` (M3), the ace low or high, never both (M4)."""
     if ranks & 2:
         ranks |= 1 << 14
     ranks |= 1 << rank
-    need = rules.min_run
     for pos in (rank, 14) if rank == 1 else (rank,):
+        if pos == 14:
+            ranks |= 1 << 14
         low = pos
         while low > 1 and ranks >> (low - 1) & 1:
             low -= 1
@@ -235,13 +242,55 @@ def _quick_meld(
     return False
 
 
+def _takeable(state: GameState, seat: int) -> list[int]:
+    """The pile indices ``seat`` may take from (T1 to T3). Plain rules (no jokers, no
+    corner runs, no M6, no O2, no sides) are answered in one pass down the pile."""
+    rules = state.rules
+    pile = state.pile
+    if (
+        rules.joker_use != "none"
+        or rules.ace_in_run == "round-the-corner"
+        or rules.first_meld_minimum
+        or rules.discard_to_go_out
+        or state.teams is not None
+    ):
+        return [i for i in range(len(pile)) if can_take(state, seat, i)]
+    lay = state.opened[seat] and rules.discard_use == "meld-or-lay-off"
+    takes = table_accepts(state) if lay and state.table else {}
+    distinct = rules.same_suit_in_set == "forbidden"
+    need = rules.min_run
+    by_rank: list[list[str]] = [[] for _ in range(14)]
+    bits = dict.fromkeys("SHDC", 0)
+    for c in state.hands[seat]:
+        by_rank[c.rank].append(c.suit)
+        bits[c.suit] |= 1 << c.rank
+    out: list[int] = []
+    top = len(pile) - 1
+    keep_top = _may_keep_top(state, top) if pile else False
+    for i in range(top, -1, -1):
+        card = pile[i]
+        suits = by_rank[card.rank]
+        same = len(set(suits) - {card.suit}) if distinct else len(suits)
+        if (
+            (i == top and keep_top)
+            or card in takes
+            or same >= 2
+            or _run_through(bits[card.suit], card.rank, need)
+        ):
+            out.append(i)
+        suits.append(card.suit)
+        bits[card.suit] |= 1 << card.rank
+    out.reverse()
+    return out
+
+
 def _legal_draw(state: GameState) -> list[Action]:
     seat = state.seat
     out: list[Action] = []
     gone = stock_gone(state)
     if not gone:
         out.append(DrawTwo() if state.rules.draw_two_from_stock else Draw("stock"))
-    out.extend(Draw("discard", i) for i in range(len(state.pile)) if can_take(state, seat, i))
+    out.extend(Draw("discard", i) for i in _takeable(state, seat))
     if gone:
         out.append(EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass())
     return out
