@@ -107,6 +107,12 @@ def get_game(view_token: str, *, light: bool = False) -> Game | None:
     return db.session.execute(query).unique().scalar_one_or_none()
 
 
+def game_version(view_token: str) -> int | None:
+    """The version of the game at ``view_token`` (one small query), or None."""
+    query = db.select(Game.version).where(Game.view_token == view_token)
+    return db.session.execute(query).scalar_one_or_none()
+
+
 def list_games() -> list[Game]:
     """Every game, newest first."""
     query = db.select(Game).order_by(Game.created_at.desc(), Game.id.desc())

@@ -162,8 +162,10 @@ def live(slug: str) -> str:
 @bp.get("/games/<slug>/version")
 def version(slug: str) -> Response:
     """The game's version as JSON, polled by watching phones."""
-    game = _game(slug)
-    response = Response(json.dumps({"version": game.version}), mimetype="application/json")
+    number = sheet.game_version(slug)
+    if number is None:
+        abort(404, description="There is no game at this link.")
+    response = Response(json.dumps({"version": number}), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 
