@@ -249,6 +249,30 @@ def test_correct_round_recomputes_later_totals(games, client):
     assert games.totals_now() == {"Ann": 65, "Bob": 35, "Cat": 10}
 
 
+def test_correct_a_cards_round_shows_its_cards_and_can_switch_mode(games, client):
+    games.start()
+    fields = {
+        "meld-0-0": "7H 7S 7D",
+        "meld-1-0": "3C 4C 5C",
+        "layoff-2-0": "6C 7C",
+        "onto-2-0": "1-0",
+        "hand-1": "KD",
+        "hand-2": "2S",
+    }
+    assert games.cards(0, fields).status_code == 303
+    round_id = games.game().rounds[0].id
+    path = f"/games/{games.slug}/rounds/{round_id}/edit"
+    page = client.get(path).get_data(as_text=True)
+    assert 'value="3C 4C 5C"' in page and 'value="6C 7C"' in page
+    assert '<option selected value="1-0">' in page or 'value="1-0" selected' in page
+    data = games.form(path + "?mode=totals") | {"mode": "totals", "action": "save"}
+    data |= {"went_out": "1", "shown-0": "0", "shown-1": "30", "shown-2": "0"}
+    data |= {"in_hand-0": "10", "in_hand-1": "0", "in_hand-2": "5"}
+    assert client.post(path, data=data).status_code == 303
+    assert games.totals_now() == {"Ann": -10, "Bob": 30, "Cat": -5}
+    assert [r["mode"] for r in games.rounds()] == ["totals"]
+
+
 def test_delete_and_undo_keep_everything(games, client):
     games.start()
     games.totals(0, [40, 10, 10], [0, 5, 5])
