@@ -85,7 +85,7 @@ def _runs(
                 size = len(run)
                 if size >= shortest:
                     for i in range(size - shortest + 1):
-                        for j in range(i + shortest, size + 1):
+                        for j in range(i + shortest, min(size, i + 13) + 1):
                             out.append(tuple(run[i:j]))
                 run = []
     return out
