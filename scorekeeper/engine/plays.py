@@ -18,7 +18,8 @@ from .actions import LayDown, LayOff
 from .cards import Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
-from .state import GameState
+from .rounds import end_round
+from .state import GameState, Phase
 
 
 class IllegalMove(ValueError):
@@ -114,7 +115,8 @@ def table_accepts(state: GameState) -> dict[Card, list[int]]:
     key = (state.deal_number, len(state.laid), len(state.layoffs))
     cached = state.scratch.get("accepts")
     if cached is not None and cached[0] == key:
-        return cached[1]
+        hit: dict[Card, list[int]] = cached[1]
+        return hit
     found = accepts(state.table, state.rules)
     state.scratch["accepts"] = (key, found)
     return found
@@ -160,8 +162,10 @@ def layoff_options(
     return out
 
 
-def check_laydown(state: GameState, seat: int, action: LayDown, must: Card | None) -> list:
-    """Validate a lay-down; returns ``[melds, rest of hand]``. Raises :class:`IllegalMove`:
+def check_laydown(
+    state: GameState, seat: int, action: LayDown, must: Card | None
+) -> tuple[list[Meld], list[Card]]:
+    """Validate a lay-down; returns ``(melds, rest of hand)``. Raises :class:`IllegalMove`:
     not in hand, not a meld (M1 to M5, P2), first meld short of the minimum (M6), the
     selected card unused (T2), no discard left (O2)."""
     rules = state.rules
@@ -189,7 +193,7 @@ def check_laydown(state: GameState, seat: int, action: LayDown, must: Card | Non
             )
     if not keeps_discard(rest, state):
         raise IllegalMove("you need a card left to discard to go out", "O2")
-    return [melds, rest]
+    return melds, rest
 
 
 def check_layoff(
@@ -239,7 +243,9 @@ def _forget_known(state: GameState, seat: int, cards: tuple[Card, ...]) -> None:
                 break
 
 
-def do_laydown(state: GameState, seat: int, action: LayDown, checked: list) -> None:
+def do_laydown(
+    state: GameState, seat: int, action: LayDown, checked: tuple[list[Meld], list[Card]]
+) -> None:
     """Put the validated melds on the table (owner ``seat``) and open the seat (M6)."""
     melds, rest = checked
     for cards, meld in zip(action.melds, melds, strict=True):
@@ -318,3 +324,33 @@ def _could_meld(card: Card, hand: list[Card], state: GameState) -> bool:
 def _near(a: int, b: int) -> bool:
     d = abs(a - b)
     return d <= 2 or d >= 11
+
+
+def play_cards(state: GameState, action: LayDown | LayOff, must: Card | None) -> None:
+    seat = state.seat
+    if isinstance(action, LayDown):
+        checked = check_laydown(state, seat, action, must)
+        do_laydown(state, seat, action, checked)
+    else:
+        onto = state.went_out if state.phase is Phase.DEADWOOD else None
+        grown, rest = check_layoff(state, seat, action, must, onto)
+        do_layoff(state, seat, action, grown, rest)
+    state.log.append((seat, action))
+    if state.phase is Phase.MUST_USE:
+        state.phase = Phase.PLAY
+    if not state.hands[seat] and state.phase is not Phase.DEADWOOD:
+        went_out(state, seat)
+
+
+def went_out(state: GameState, seat: int) -> None:
+    """O1: ``seat`` went out; under O4 (two players) the other lays off deadwood first."""
+    state.went_out = seat
+    other = 1 - seat
+    if state.rules.deadwood_after_out and state.n == 2 and state.hands[other]:
+        if layoff_options(state, other, state.hands[other], onto=seat):
+            state.phase = Phase.DEADWOOD
+            state.seat = other
+            state.must_use = state.no_discard = None
+            state.log.append((-1, {"event": "deadwood", "player": state.players[other]}))
+            return
+    end_round(state, "went out")

@@ -1,0 +1,258 @@
+"""The draw (T1, T3, T6) and the stock running out (O3).
+
+Glossary:
+- take: draw from the discard pile: the card at an index and every card above it (T1).
+- stock gone: the stock is empty, or the round has run past its turn limit
+  (:data:`rounds.MAX_TURNS_FACTOR`); then O3 decides: the round ends ("hands count",
+  "nobody deducts"), players may go on drawing from the pile ("draw from the discard
+  pile", :class:`EndRound` to stop), the pile is reshuffled into a new stock
+  ("reshuffle", at most :data:`rounds.MAX_RESHUFFLES` times), or play goes on without
+  drawing (:class:`Pass`) until someone goes out ("play on").
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action, Draw, DrawTwo, EndRound, Pass
+from .cards import Card
+from .plays import IllegalMove, table_accepts, use_options
+from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
+from .rules import RuleSet
+from .state import GameState, Phase
+
+
+def stock_gone(state: GameState) -> bool:
+    """True when the stock is empty (or the round has run past its turn limit)."""
+    return not state.stock or state.turns >= MAX_TURNS_FACTOR * state.n
+
+
+def begin_turn(state: GameState, seat: int) -> None:
+    """Start ``seat``'s turn: the DRAW phase, after O3 has had its say."""
+    state.phase = Phase.DRAW
+    state.seat = state.turn_seat = seat
+    state.must_use = state.no_discard = None
+    state.rummy = False
+    state.window = []
+    if not stock_gone(state):
+        return
+    mode = state.rules.stock_exhausted
+    if mode in ("hands-count", "nobody-deducts"):
+        end_round(state, "stock exhausted")
+    elif mode == "reshuffle" and not state.stock and state.reshuffles < MAX_RESHUFFLES:
+        if len(state.pile) >= 2 and state.turns < MAX_TURNS_FACTOR * state.n:
+            _reshuffle(state)
+
+
+def _reshuffle(state: GameState) -> None:
+    """O3 "reshuffle": every pile card but the top one, shuffled, is the new stock."""
+    state.reshuffles += 1
+    stock = state.pile[:-1]
+    rng = random.Random(state.seed * 7919 + state.deal_number * 101 + state.reshuffles)
+    rng.shuffle(stock)
+    state.stock = stock
+    state.pile = state.pile[-1:]
+    state.log.append((-1, {"event": "reshuffle", "stock": [c.text for c in reversed(stock)]}))
+
+
+def _may_keep_top(state: GameState, index: int) -> bool:
+    return (
+        state.rules.top_discard == "may-keep"
+        and index == len(state.pile) - 1
+        and not stock_gone(state)
+    )
+
+
+def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> bool:
+    """True when ``seat`` may take the pile from ``index`` up: the selected card can be
+    used at once (T2), or it is the top card and may be kept (T3)."""
+    if _may_keep_top(state, index) and not rummy:
+        return True
+    pile = state.pile
+    card = pile[index]
+    rules = state.rules
+    plain = (
+        not rules.first_meld_minimum and not rules.discard_to_go_out and rules.joker_use == "none"
+    )
+    if card.rank:
+        lays_off = (
+            state.opened[seat]
+            and (rummy or rules.discard_use == "meld-or-lay-off")
+            and table_accepts(state).get(card)
+        )
+        if lays_off and plain and state.teams is None:
+            return True
+        if not lays_off:
+            melds = _quick_meld(card, state.hands[seat], pile, index, rules)
+            if melds is not None and (plain or not melds):
+                return melds
+    hand = state.hands[seat] + pile[index:]
+    return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
+
+
+def _quick_meld(
+    card: Card, own: list[Card], pile: list[Card], index: int, rules: RuleSet
+) -> bool | None:
+    """Whether the natural ``card`` melds with ``own`` and the pile cards above ``index``
+    (M1, M3, M4), without jokers; None when jokers make the quick answer unsure."""
+    rank, suit = card.rank, card.suit
+    suits: list[str] = []
+    ranks = 0
+    for cards in (own, pile[index + 1 :]):
+        for c in cards:
+            r = c.rank
+            if r == 0:
+                if rules.joker_use == "wild":
+                    return None
+            elif r == rank:
+                suits.append(c.suit)
+            elif c.suit == suit:
+                ranks |= 1 << r
+    same = len(set(suits) - {suit}) if rules.same_suit_in_set == "forbidden" else len(suits)
+    if same >= 2:
+        return True
+    if rules.ace_in_run == "round-the-corner":
+        return None
+    return _run_through(ranks, rank, rules.min_run)
+
+
+def _run_through(ranks: int, rank: int, need: int) -> bool:
+    """True when the rank bits ``ranks`` (bit r for rank r, the ace bit 1) make a run of
+    ``need`` or more through ``rank`` (M3), the ace low or high, never both (M4)."""
+    if ranks & 2:
+        ranks |= 1 << 14
+    ranks |= 1 << rank
+    for pos in (rank, 14) if rank == 1 else (rank,):
+        if pos == 14:
+            ranks |= 1 << 14
+        low = pos
+        while low > 1 and ranks >> (low - 1) & 1:
+            low -= 1
+        high = pos
+        while high < 14 and ranks >> (high + 1) & 1:
+            high += 1
+        if high - low + 1 >= need:
+            return True
+    return False
+
+
+def _takeable(state: GameState, seat: int) -> list[int]:
+    """The pile indices ``seat`` may take from (T1 to T3). Plain rules (no jokers, no
+    corner runs, no M6, no O2, no sides) are answered in one pass down the pile."""
+    rules = state.rules
+    pile = state.pile
+    if (
+        rules.joker_use != "none"
+        or rules.ace_in_run == "round-the-corner"
+        or rules.first_meld_minimum
+        or rules.discard_to_go_out
+        or state.teams is not None
+    ):
+        return [i for i in range(len(pile)) if can_take(state, seat, i)]
+    lay = state.opened[seat] and rules.discard_use == "meld-or-lay-off"
+    takes = table_accepts(state) if lay and state.table else {}
+    distinct = rules.same_suit_in_set == "forbidden"
+    need = rules.min_run
+    by_rank: list[list[str]] = [[] for _ in range(14)]
+    bits = dict.fromkeys("SHDC", 0)
+    for c in state.hands[seat]:
+        by_rank[c.rank].append(c.suit)
+        bits[c.suit] |= 1 << c.rank
+    out: list[int] = []
+    top = len(pile) - 1
+    keep_top = _may_keep_top(state, top) if pile else False
+    for i in range(top, -1, -1):
+        card = pile[i]
+        suits = by_rank[card.rank]
+        same = len(set(suits) - {card.suit}) if distinct else len(suits)
+        if (
+            (i == top and keep_top)
+            or card in takes
+            or same >= 2
+            or _run_through(bits[card.suit], card.rank, need)
+        ):
+            out.append(i)
+        suits.append(card.suit)
+        bits[card.suit] |= 1 << card.rank
+    out.reverse()
+    return out
+
+
+def legal_draw(state: GameState) -> list[Action]:
+    seat = state.seat
+    out: list[Action] = []
+    gone = stock_gone(state)
+    if not gone:
+        out.append(DrawTwo() if state.rules.draw_two_from_stock else Draw("stock"))
+    out.extend(Draw("discard", i) for i in _takeable(state, seat))
+    if gone:
+        out.append(EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass())
+    return out
+
+
+def apply_draw(state: GameState, action: Action) -> None:
+    seat = state.seat
+    gone = stock_gone(state)
+    if isinstance(action, Draw | DrawTwo) and (
+        isinstance(action, DrawTwo) or action.source == "stock"
+    ):
+        _draw_stock(state, seat, action, gone)
+    elif isinstance(action, Draw) and action.source == "discard":
+        index = action.index if action.index is not None else -1
+        if not 0 <= index < len(state.pile):
+            raise IllegalMove(f"the discard pile has no card {action.index}", "T1")
+        if not can_take(state, seat, index):
+            card = state.pile[index]
+            raise IllegalMove(_cannot_use(state, card), "T2")
+        state.log.append((seat, action))
+        take(state, seat, index)
+    elif isinstance(action, EndRound) and gone:
+        if state.rules.stock_exhausted != "draw-from-discard":
+            raise IllegalMove("the round does not end this way under these rules", "O3")
+        state.log.append((seat, action))
+        end_round(state, "stock exhausted")
+    elif isinstance(action, Pass) and gone and state.rules.stock_exhausted != "draw-from-discard":
+        state.log.append((seat, action))
+        state.phase = Phase.PLAY
+    else:
+        raise IllegalMove("first draw: from the stock, or from the discard pile", "T1")
+
+
+def _cannot_use(state: GameState, card: Card) -> str:
+    if state.rules.discard_use == "new-meld-only":
+        return (
+            f"the {card.name} can be taken only to go straight into a new meld of three or "
+            "more with it (no picking up to hit)"
+        )
+    return f"the {card.name} can be taken only if you use it at once, in a meld or a lay-off"
+
+
+def _draw_stock(state: GameState, seat: int, action: Draw | DrawTwo, gone: bool) -> None:
+    two = state.rules.draw_two_from_stock
+    if gone:
+        raise IllegalMove("the stock is used up", "O3")
+    if two != isinstance(action, DrawTwo):
+        if two:
+            raise IllegalMove("under these rules a stock draw is two cards", "T6")
+        raise IllegalMove("a stock draw is one card under these rules", "T6")
+    count = min(2 if two else 1, len(state.stock))
+    for _ in range(count):
+        state.hands[seat].append(state.stock.pop())
+    state.log.append((seat, action))
+    state.phase = Phase.PLAY
+
+
+def take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> None:
+    """Take the pile from ``index`` up into ``seat``'s hand (T1); the selected card must
+    then be used (T2) unless it is the top card kept (T3). Under O2 it may not be the
+    final discard."""
+    card = state.pile[index]
+    keep = _may_keep_top(state, index) and not rummy
+    taken = state.pile[index:]
+    del state.pile[index:]
+    state.hands[seat].extend(taken)
+    state.known[seat].extend(taken)
+    state.must_use = None if keep else card
+    state.rummy = rummy
+    state.no_discard = card if keep or state.rules.discard_to_go_out else None
+    state.phase = Phase.PLAY if keep else Phase.MUST_USE
