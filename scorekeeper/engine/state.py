@@ -24,7 +24,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, action_from_json
+from .actions import Action, Discard, action_from_json
 from .cards import Card, parse_card
 from .melds import Meld, check_meld, extend
 from .rules import RuleSet, ruleset
@@ -234,8 +234,9 @@ class Observation:
     seats, ``laid`` their cards as laid, ``layoffs`` ((seat, card, meld index) in order);
     ``table`` the same as :class:`MeldView` rows; ``totals`` running points per seat;
     ``phase``/``current`` whose decision; ``must_use`` the card this seat must use now;
-    ``no_discard`` a card it may not discard; ``opened`` per seat (M6); ``discarded``
-    every card discarded this round in order (including those since taken).
+    ``no_discard`` a card it may not discard; ``opened`` per seat (M6); ``moves`` this
+    round's moves as ``(seat, action)`` (a stock draw shows no card); ``discarded`` every
+    card discarded this round in order (including those since taken).
     """
 
     seat: int
@@ -278,11 +279,7 @@ class Observation:
     @property
     def discarded(self) -> tuple[Card, ...]:
         """Every card discarded this round, in order (public: the pile was seen)."""
-        return tuple(
-            a.card
-            for s, a in self.moves
-            if s >= 0 and hasattr(a, "card") and type(a).__name__ == "Discard"
-        )
+        return tuple(a.card for _, a in self.moves if isinstance(a, Discard))
 
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-able dict (cards as text, names for seats)."""
@@ -344,7 +341,7 @@ def observation(state: GameState, seat: int) -> Observation:
         no_discard=state.no_discard if mine else None,
         opened=tuple(state.opened),
         teams=state.teams,
-        moves=tuple(state.log),
+        moves=tuple(m for m in state.log if m[0] >= 0),
     )
 
 

@@ -58,3 +58,15 @@ def test_the_same_seed_plays_the_same_game() -> None:
     first = play_game(3, ["strong", "basic", "random"], seed=5)
     again = play_game(3, ["strong", "basic", "random"], seed=5)
     assert (first.totals, first.rounds, first.turns) == (again.totals, again.rounds, again.turns)
+
+
+def test_a_view_does_not_show_the_order_of_a_reshuffled_stock() -> None:
+    state = new_game(2, options={"stock_exhausted": "reshuffle"}, seed=3)
+    rng = random.Random(3)
+    while state.reshuffles == 0 and not is_terminal(state):
+        legal = legal_actions(state)
+        apply_action(state, legal[rng.randrange(len(legal))])
+    assert any(seat < 0 for seat, _ in state.log)  # the game keeps it for its record
+    view = observation(state, state.seat)
+    assert all(seat >= 0 for seat, _ in view.moves)
+    assert view.stock_size == len(state.stock)
