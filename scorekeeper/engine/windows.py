@@ -19,6 +19,7 @@ from .plays import (
     layoff_options,
     may_lay_off_on,
     play_cards,
+    table_accepts,
 )
 from .state import GameState, Phase
 
@@ -27,6 +28,7 @@ def after_turn(state: GameState, next_seat: int) -> None:
     """After a discard: the "Rummy!" window (X1), the out-of-turn window (T7), then the
     next seat's turn."""
     state.resume_seat = next_seat
+    state.must_use = state.no_discard = None
     discarder = state.turn_seat
     others = [(discarder + k) % state.n for k in range(1, state.n)]
     if state.rules.rummy_call != "off":
@@ -82,9 +84,13 @@ def rummy_calls(state: GameState, seat: int) -> list[RummyCall]:
     if state.rules.rummy_call == "lay-off-only":
         top = len(pile) - 1
         card = pile[top]
-        if card.rank == 0:
+        if card.rank == 0 or not state.opened[seat]:
             return []
-        return [RummyCall(top, a.meld) for a in layoff_options(state, seat, [card], only=card)]
+        return [
+            RummyCall(top, index)
+            for index in table_accepts(state).get(card, ())
+            if may_lay_off_on(state, seat, index)
+        ]
     out = []
     for index, card in enumerate(pile):
         if _pile_plays(state, seat, index, card) and can_take(state, seat, index, rummy=True):

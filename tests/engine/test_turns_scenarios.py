@@ -334,3 +334,17 @@ def test_l3_the_player_names_the_meld_a_card_extends() -> None:
     apply_action(state, LayOff(card("QD"), 0))
     assert [c.text for c in state.table[0].cards] == ["9D", "10D", "JD", "QD"]
     refused(state, LayOff(card("2S"), 1), "M1")
+
+
+def test_x1_a_rummy_call_under_boathouse_rules_needs_no_discard_of_the_caller() -> None:
+    state = rigged(
+        ["8H 2S 3S", "2D 3D", "4D 5D"],
+        stock="QS KS",
+        table=[(BOB, "5H 6H 7H")],
+        options={"rummy_call": "lay-off-only", "discard_to_go_out": True},
+    )
+    apply_action(state, Draw("stock"))
+    apply_action(state, Discard(card("8H")))
+    assert RummyCall(0, 0) in legal_actions(state)
+    apply_action(state, RummyCall(0, 0))
+    assert state.layoffs == [(BOB, card("8H"), 0)]
