@@ -211,7 +211,8 @@ def hand_points(cards: Sequence[Card], rules: RuleSet) -> int:
 # ---- checking a round ----------------------------------------------------------------
 
 
-def _unit_of(play: RoundPlay) -> dict[str, str]:
+def unit_of(play: RoundPlay) -> dict[str, str]:
+    """Each player's scoring unit: their own name, or their side's (P1) ``"Ann & Cat"``."""
     if not play.teams:
         return {p: p for p in play.players}
     return {p: " & ".join(team) for team in play.teams for p in team}
@@ -296,7 +297,7 @@ def build_table(
     """
     problems: list[tuple[str, str]] = []
     laid: list[Meld | None] = []
-    unit = _unit_of(play)
+    unit = unit_of(play)
     for i, meld_play in enumerate(play.melds):
         meld: Meld | None = None
         if meld_play.owner not in unit:
@@ -417,14 +418,14 @@ def _meld_cards(
 def _hand_cards(
     rules: RuleSet, play: RoundPlay, figures: dict[str, Figures], notes: list[Note]
 ) -> list[CardScore]:
-    unit = _unit_of(play)
+    unit = unit_of(play)
     table = _values(rules).rank
     rows: list[CardScore] = []
     credited: dict[str, int] = {}
     units = list(dict.fromkeys(unit.values()))
     nobody_deducts = play.went_out is None and rules.stock_exhausted == "nobody-deducts"
     for player in play.players:
-        taker = _s8_taker(play, unit, units, player) if rules.add_opponents_hand else None
+        taker = s8_taker(play, unit, units, player) if rules.add_opponents_hand else None
         for card in play.hands.get(player, ()):
             points, why, rule = table[card.rank]
             if not rules.add_opponents_hand and nobody_deducts:
@@ -471,8 +472,11 @@ def _hand_cards(
     return rows
 
 
-def _s8_taker(play: RoundPlay, unit: dict[str, str], units: list[str], holder: str) -> str | None:
-    """Who gains ``holder``'s hand under S8, or None when nobody does."""
+def s8_taker(play: RoundPlay, unit: dict[str, str], units: list[str], holder: str) -> str | None:
+    """Who gains ``holder``'s hand under S8 (seeds 000, 002), or None when nobody does:
+    the player who went out takes every opponent's hand; with nobody out, two players or
+    two sides each take the other's (credited to the side's first player); with more,
+    no hand counts. ``unit`` is :func:`unit_of`, ``units`` its distinct values in order."""
     goer = play.went_out
     if goer is not None:
         return goer if unit[holder] != unit[goer] else None
@@ -532,11 +536,13 @@ def score_round(
         fig.round = fig.shown - fig.in_hand + fig.bonus
         fig.total = before.get(player, 0) + fig.round
     result = decide_game(rules, play, figures, notes)
-    sides = _side_figures(play, figures)
+    sides = side_figures(play, figures)
     return RoundScore(figures, sides, cards, notes, *result)
 
 
-def _side_figures(play: RoundPlay, figures: dict[str, Figures]) -> dict[str, Figures] | None:
+def side_figures(play: RoundPlay, figures: dict[str, Figures]) -> dict[str, Figures] | None:
+    """Per side (P1), the sums of its players' figures, keyed ``"Ann & Cat"``; None
+    without sides."""
     if not play.teams:
         return None
     sides: dict[str, Figures] = {}
@@ -575,7 +581,7 @@ def decide_game(
     player, so that sides stay the sums of their players). A tie at the top with nobody
     to break it plays on. Mutates ``figures`` and ``notes`` for P5's bonus.
     """
-    unit = _unit_of(play)
+    unit = unit_of(play)
     totals = unit_totals(play, {p: f.total for p, f in figures.items()})
     goer_unit = unit.get(play.went_out) if play.went_out else None
     if rules.two_deal_game:

@@ -26,11 +26,11 @@ from .scoring import (
     RoundError,
     RoundPlay,
     RoundScore,
-    _s8_taker,
-    _side_figures,
-    _unit_of,
     check_round,
     decide_game,
+    s8_taker,
+    side_figures,
+    unit_of,
 )
 
 MAX_POINTS = 2000
@@ -120,7 +120,7 @@ def tally_round(
         fig.round = fig.shown - fig.in_hand + fig.bonus
         fig.total = before.get(player, 0) + fig.round
     result = decide_game(rules, play, figures, notes)
-    return RoundScore(figures, _side_figures(play, figures), [], notes, *result)
+    return RoundScore(figures, side_figures(play, figures), [], notes, *result)
 
 
 def _hand_notes(
@@ -133,11 +133,11 @@ def _hand_notes(
             for player, fig in figures.items():
                 fig.in_hand = count.in_hand.get(player, 0)
         return []
-    unit = _unit_of(play)
+    unit = unit_of(play)
     units = list(dict.fromkeys(unit.values()))
     credited: dict[str, int] = {}
     for player in count.players:
-        taker = _s8_taker(play, unit, units, player)
+        taker = s8_taker(play, unit, units, player)
         points = count.in_hand.get(player, 0)
         if taker is not None and points:
             credited[taker] = credited.get(taker, 0) + points
