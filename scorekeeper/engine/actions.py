@@ -32,8 +32,23 @@ class ActionError(ValueError):
     """A dict that is not an action: unknown type, missing field, bad card text."""
 
 
+class _Move:
+    """What every move shares: ``Draw.from_json(data)`` reads a move of that class."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_json(cls, data: Any) -> Any:
+        """The move ``data`` describes, which must be of this class; raises
+        :class:`ActionError` otherwise (see :func:`action_from_json`)."""
+        action = action_from_json(data)
+        if not isinstance(action, cls):
+            raise ActionError(f"{data!r} is not a {cls.__name__} move")
+        return action
+
+
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(_Move):
     """Draw from the stock (``source="stock"``) or the discard pile (``"discard"``,
     taking the card at ``index`` from the bottom and every card above it; T1)."""
 
@@ -54,7 +69,7 @@ class Draw:
 
 
 @dataclass(frozen=True, slots=True)
-class DrawTwo:
+class DrawTwo(_Move):
     """Draw two cards from the stock ("Boathouse Rum", T6; seed 002)."""
 
     def to_json(self) -> dict[str, Any]:
@@ -67,7 +82,7 @@ class DrawTwo:
 
 
 @dataclass(frozen=True, slots=True)
-class LayDown:
+class LayDown(_Move):
     """Lay down the meld ``cards`` (T4), and the further melds ``more`` at the same time
     (a first meld that must reach M6's minimum may take two melds). Wild jokers are
     written declared: ``JK=7C`` (M5)."""
@@ -90,7 +105,7 @@ class LayDown:
 
 
 @dataclass(frozen=True, slots=True)
-class LayOff:
+class LayOff(_Move):
     """Lay off ``card`` onto the meld at table index ``meld`` (L1, L3); a wild joker is
     written declared (``JK=8D``)."""
 
@@ -107,7 +122,7 @@ class LayOff:
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(_Move):
     """Discard ``card`` face up on the pile, ending the turn (T5); also the choice of the
     first discard by the player dealt an extra card (D4)."""
 
@@ -123,7 +138,7 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(_Move):
     """Decline: no "Rummy!" call (X1), no melding out of turn (T7), or no draw with the
     stock gone under O3 "play on"."""
 
@@ -137,7 +152,7 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
-class EndRound:
+class EndRound(_Move):
     """With the stock gone under O3 "draw from the discard pile", stop: the round ends."""
 
     def to_json(self) -> dict[str, Any]:
@@ -150,7 +165,7 @@ class EndRound:
 
 
 @dataclass(frozen=True, slots=True)
-class RummyCall:
+class RummyCall(_Move):
     """Call "Rummy!" (X1) on the pile card at ``index``. Under "lay-off-only" (seed 002)
     the caller takes only the top card and lays it off at once onto ``meld``; under
     "play-then-turn" (seed 003) ``meld`` is None: the caller takes the card and every card
@@ -214,7 +229,9 @@ def action_from_json(data: Any) -> Action:
     if kind == "lay_down":
         return _melds(data)
     if kind == "lay_off":
-        return LayOff(_card(data.get("card")), _int(data, "meld") or 0)
+        meld = _int(data, "meld")
+        assert meld is not None
+        return LayOff(_card(data.get("card")), meld)
     if kind == "discard":
         return Discard(_card(data.get("card")))
     if kind == "rummy":

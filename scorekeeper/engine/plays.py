@@ -86,8 +86,23 @@ def laydown_options(
                 out.append(LayDown(m))
                 if first:
                     return out
-    if opened:
+    if opened or (first and out):
         return out
+    return out + _opening_pairs(state, hand, melds, points, must, first)
+
+
+def _opening_pairs(
+    state: GameState,
+    hand: list[Card],
+    melds: list[tuple[Card, ...]],
+    points: list[int],
+    must: Card | None,
+    first: bool,
+) -> list[LayDown]:
+    """M6: two melds laid together whose points reach the minimum where the first alone
+    falls short, paired with up to eight of the highest-scoring other melds."""
+    minimum = state.rules.first_meld_minimum
+    out: list[LayDown] = []
     ranked = sorted(zip(points, range(len(melds)), strict=True), reverse=True)
     for a, pa in zip(melds, points, strict=True):
         if pa >= minimum or (must is not None and not holds(a, must)):

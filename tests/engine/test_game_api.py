@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper.engine.cards import parse_card
 from scorekeeper.engine.game import (
+    ActionError,
     Discard,
     Draw,
     GameSetupError,
@@ -95,8 +96,18 @@ def test_actions_convert_to_json_and_back() -> None:
     for _ in range(200):
         legal = legal_actions(state)
         for action in legal:
-            assert action_from_json(json.loads(json.dumps(action.to_json()))) == action
+            data = json.loads(json.dumps(action.to_json()))
+            assert action_from_json(data) == action
+            assert type(action).from_json(data) == action
         apply_action(state, rng.choice(legal))
+
+
+def test_a_move_of_the_wrong_kind_or_shape_is_refused() -> None:
+    with pytest.raises(ActionError, match="not a Discard"):
+        Discard.from_json({"type": "draw", "from": "stock"})
+    for bad in ({"type": "fly"}, {"type": "discard", "card": "1X"}, [], {"type": "lay_off"}):
+        with pytest.raises(ActionError):
+            action_from_json(bad)
 
 
 def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_others() -> None:
