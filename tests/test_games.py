@@ -458,3 +458,16 @@ def test_every_form_needs_csrf(csrf_app):
     no_token = {"mode": "totals", "action": "save", "version": "1", "nonce": "n" * 16}
     assert client.post(f"/games/{slug}/rounds/new", data=no_token).status_code == 400
     assert client.post("/games/import", data={"text": "{}"}).status_code == 400
+
+
+def test_game_page_links_the_checker_and_rules_with_its_house_rules(client):
+    from scorekeeper import scoresheet
+
+    with client.application.app_context():
+        game = scoresheet.start_game(["Ann", "Bob", "Cat"], "classic", {"min_run": 3})
+        slug = game.view_token
+    page = client.get(f"/games/{slug}").get_data(as_text=True)
+    assert "/check?preset=classic&amp;opt_min_run=3" in page
+    assert "/rules?preset=classic&amp;opt_min_run=3" in page
+    checker = client.get("/check?preset=classic&opt_min_run=3").get_data(as_text=True)
+    assert "M3" in checker

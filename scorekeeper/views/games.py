@@ -43,6 +43,7 @@ from ..forms import (
     totals_input,
 )
 from ..models import Game, Round
+from ..rules_query import check_link
 from ..standings import house_rules, standings
 
 bp = Blueprint("games", __name__)
@@ -182,6 +183,7 @@ def _page(game: Game) -> dict[str, Any]:
         "confirm": ConfirmForm(version=game.version) if editable else None,
         "teams": sheet.teams_of(game),
         "preset_title": PRESET_TITLES.get(game.preset, game.preset),
+        "check_link": check_link(game.preset, game.options),
     }
 
 
