@@ -19,6 +19,7 @@ problem rolls it all back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -26,7 +27,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
-from .engine.contract import ScoreRequestError, response, score
+from .engine.contract import ScoreRequestError, layoff_order, response, score
 from .engine.rules import RulesError, RuleSet, ruleset
 from .engine.scoring import RoundError
 from .engine.tally import TableCount, next_dealer, tally_round
@@ -171,11 +172,24 @@ def score_input(
             "totals_before": dict(totals_before),
             "deal_number": deal_number,
         }
+        # the sheet does not record the order of lay-offs: score them in one that fits
+        order = layoff_order(request)
+        request["layoffs"] = [request["layoffs"][i] for i in order]
         try:
             return score(request)
         except ScoreRequestError as error:
-            raise ScoresheetError([(e["where"], e["message"]) for e in error.errors]) from None
+            raise ScoresheetError(
+                [(_as_entered(e["where"], order), e["message"]) for e in error.errors]
+            ) from None
     raise ScoresheetError([("mode", f"a round is entered as totals or cards, not {mode!r}")])
+
+
+def _as_entered(where: str, order: list[int]) -> str:
+    """``layoffs[i]`` of the reordered request as the index the lay-off was entered at."""
+    found = re.match(r"layoffs\[(\d+)\]", where)
+    if found is None or int(found.group(1)) >= len(order):
+        return where
+    return f"layoffs[{order[int(found.group(1))]}]" + where[found.end() :]
 
 
 def preview_round(

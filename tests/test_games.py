@@ -209,6 +209,24 @@ def test_cards_round_scored_by_engine(games):
     assert games.rounds()[0]["request"]["layoffs"] == [{"owner": "Cat", "card": "6C", "meld": 1}]
 
 
+def test_cards_round_lay_offs_need_not_be_entered_in_the_order_made(games):
+    """Ann's 7♣ (seat 0) only fits after Cat's 6♣ (seat 2) extended Bob's 3♣ 4♣ 5♣:
+    the sheet does not record the order, the engine finds one that fits (L1, L3)."""
+    games.start()
+    fields = {
+        "meld-1-0": "3C 4C 5C",
+        "layoff-0-0": "7C",
+        "onto-0-0": "1-0",
+        "layoff-2-0": "6C",
+        "onto-2-0": "1-0",
+        "hand-0": "KD",
+        "hand-1": "",
+        "hand-2": "2S",
+    }
+    assert games.cards(1, fields).status_code == 303
+    assert games.totals_now() == {"Ann": 7 - 10, "Bob": 12, "Cat": 6 - 2}
+
+
 @pytest.mark.parametrize(
     ("fields", "message"),
     [

@@ -24,6 +24,7 @@ from .scoring import (
     RoundPlay,
     RoundScore,
     check_round,
+    fitting_order,
     score_round,
 )
 
@@ -333,6 +334,21 @@ def _dedupe(problems: _Problems) -> list[dict[str, str]]:
     """The problems once each, in the order of the request's fields."""
     unique = {(p["where"], p["message"]): p for p in problems}
     return sorted(unique.values(), key=lambda p: _section(p["where"]))
+
+
+def layoff_order(request: Any) -> list[int]:
+    """The indexes of ``request["layoffs"]`` in an order in which every lay-off fits
+    (:func:`scorekeeper.engine.scoring.fitting_order`), for clients that collect
+    lay-offs without their order (a score sheet filled in seat by seat). A request
+    that cannot be read keeps its order (scoring it then reports the problems)."""
+    count = len(request.get("layoffs") or []) if isinstance(request, dict) else 0
+    try:
+        rules, play, _ = parse_request(request)
+    except ScoreRequestError:
+        return list(range(count))
+    if len(play.layoffs) != count:
+        return list(range(count))
+    return list(fitting_order(rules, play))
 
 
 def response(result: RoundScore, play: RoundPlay) -> dict[str, Any]:

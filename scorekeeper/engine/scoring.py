@@ -335,6 +335,39 @@ def build_table(
     return laid, table, problems
 
 
+def fitting_order(rules: RuleSet, play: RoundPlay) -> tuple[int, ...]:
+    """An order of ``play.layoffs`` (their indexes) in which each card fits the meld it
+    names as that meld then stands (L1, L3). A table at game night does not note the
+    order of lay-offs, so Cat's 6♣ onto 3♣ 4♣ 5♣ may need to come before Bob's 7♣: the
+    lay-offs are placed in passes, each as soon as it fits, keeping their given order
+    where it works. Lay-offs that never fit (or name an illegal meld) come last, in their
+    order, for :func:`check_round` to report."""
+    table: list[Meld | None] = []
+    for meld_play in play.melds:
+        try:
+            table.append(check_meld(meld_play.cards, rules))
+        except IllegalMeld:
+            table.append(None)
+    pending = list(range(len(play.layoffs)))
+    order: list[int] = []
+    placed = True
+    while pending and placed:
+        placed = False
+        for index in list(pending):
+            layoff = play.layoffs[index]
+            target = table[layoff.meld] if 0 <= layoff.meld < len(table) else None
+            if target is None:
+                continue
+            try:
+                table[layoff.meld] = extend(target, layoff.card, rules)
+            except IllegalMeld:
+                continue
+            order.append(index)
+            pending.remove(index)
+            placed = True
+    return tuple(order + pending)
+
+
 def check_round(
     rules: RuleSet, play: RoundPlay, broken: frozenset[int] = frozenset()
 ) -> list[tuple[str, str]]:

@@ -292,3 +292,33 @@ def test_command_line_does_not_import_flask():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip().endswith("False")
+
+
+def test_layoff_order_finds_an_order_in_which_every_layoff_fits():
+    from scorekeeper.engine.contract import layoff_order
+
+    request = example()
+    # Bob's 7C only fits after Cat's 6C has extended 3C 4C 5C
+    request["layoffs"] = [
+        {"owner": "Bob", "card": "7C", "meld": 1},
+        {"owner": "Cat", "card": "6C", "meld": 1},
+    ]
+    request["hands"]["Bob"] = []
+    request["went_out"] = None
+    assert layoff_order(request) == [1, 0]
+    with pytest.raises(ScoreRequestError):
+        score(request)
+    request["layoffs"] = [request["layoffs"][i] for i in layoff_order(request)]
+    assert score(request)["players"]["Bob"]["shown"] == 12 + 7
+
+
+def test_layoff_order_keeps_the_order_of_what_never_fits():
+    from scorekeeper.engine.contract import layoff_order
+
+    request = example()
+    request["layoffs"] = [
+        {"owner": "Cat", "card": "9D", "meld": 1},
+        {"owner": "Cat", "card": "6C", "meld": 1},
+    ]
+    assert layoff_order(request) == [1, 0]
+    assert layoff_order({"players": "bad", "layoffs": [{}, {}]}) == [0, 1]
