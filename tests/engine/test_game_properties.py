@@ -107,7 +107,7 @@ def players_for(preset: str, draw: int) -> int:
 
 rule_choice = st.sampled_from(HOUSE_RULES)
 seeds = st.integers(min_value=0, max_value=2**31 - 1)
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -132,7 +132,7 @@ def test_basic_bots_play_whole_games_that_end_and_replay(
     check_scores_and_record(state)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule_choice, seeds)
 def test_strong_and_basic_bots_play_whole_games_that_end_and_replay(
     choice: tuple[str, dict[str, Any]], seed: int
@@ -144,7 +144,7 @@ def test_strong_and_basic_bots_play_whole_games_that_end_and_replay(
     check_scores_and_record(state)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(rule_choice, seeds)
 def test_a_saved_state_restores_equal_at_any_move(
     choice: tuple[str, dict[str, Any]], seed: int
