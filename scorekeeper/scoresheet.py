@@ -18,8 +18,8 @@ problem rolls it all back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import re
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 

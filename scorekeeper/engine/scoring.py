@@ -438,8 +438,8 @@ def _meld_cards(
     values = _values(rules)
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
         owner, where, cards = meld_play.owner, f"meld {i}", meld_play.cards
-        points = _meld_points(cards, as_laid, final, rules)
-        for card, (p, why, rule) in zip(cards, points, strict=True):
+        counted = _meld_points(cards, as_laid, final, rules)
+        for card, (p, why, rule) in zip(cards, counted, strict=True):
             rows.append(_row(CardScore, (card, owner, where, p, why, rule)))
     for i, layoff in enumerate(play.layoffs):
         points, why, rule = _points(values, layoff.card, table[layoff.meld])
