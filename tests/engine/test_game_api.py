@@ -133,3 +133,22 @@ def test_bots_play_a_game_to_the_end(level: str) -> None:
     assert is_terminal(state)
     assert state.winner in state.players
     assert max(state.totals) >= 500
+
+
+@pytest.mark.parametrize(
+    ("preset", "rounds", "target"), [("persian", 2, None), ("quick", None, 100)]
+)
+def test_the_game_runs_to_its_end_as_the_preset_says(
+    preset: str, rounds: int | None, target: int | None
+) -> None:
+    players = 4 if preset == "persian" else 3
+    state = new_game(players, preset=preset, seed=8)
+    bot, rng = make_bot("basic"), random.Random(8)
+    while not is_terminal(state):
+        apply_action(state, bot_move(state, bot, rng, legal_actions(state)))
+    if rounds is not None:  # P5: two deals, the better side gets 50
+        assert len(state.rounds) == rounds
+        assert state.winner is not None and " & " in state.winner
+    if target is not None:  # G1: the first to the target
+        assert max(state.totals) >= target
+        assert state.totals[state.players.index(state.winner)] == max(state.totals)
