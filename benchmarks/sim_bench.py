@@ -125,21 +125,26 @@ def main() -> int:
     print(f"random legal moves, 4 players, standard: {ours:8.1f} rounds/s")
     theirs = openspiel_hands_per_second(args.seconds)
     if theirs is None:
-        print("OpenSpiel gin_rummy: skipped (open_spiel is not installed: "
-              "pip install -e '.[bench]')")
+        print(
+            "OpenSpiel gin_rummy: skipped (open_spiel is not installed: pip install -e '.[bench]')"
+        )
     else:
         print(f"OpenSpiel gin_rummy, random play:        {theirs:8.1f} hands/s")
         print(f"ratio (our rounds/s / its hands/s):      {ours / theirs:8.2f}   (aim >= 1.0)")
     for level, players in (("basic", 2), ("basic", 4), ("strong", 2)):
         rate, rounds = games_per_second(level, players, args.seconds)
         aim = "   (aim >= 50)" if (level, players) == ("basic", 2) else ""
-        print(f"{level} bots, {players} players, games to 500:    {rate:8.2f} games/s "
-              f"({rounds:.1f} rounds a game){aim}")
+        print(
+            f"{level} bots, {players} players, games to 500:    {rate:8.2f} games/s "
+            f"({rounds:.1f} rounds a game){aim}"
+        )
     wins, took = duel(args.duel, args.workers)
     low, high = wilson(wins, args.duel)
-    print(f"strong vs basic, 2 players, {args.duel} games: strong wins {wins / args.duel:.1%} "
-          f"(95% Wilson interval {low:.1%} to {high:.1%}; {took:.0f} s on {args.workers} "
-          "processes)")
+    print(
+        f"strong vs basic, 2 players, {args.duel} games: strong wins {wins / args.duel:.1%} "
+        f"(95% Wilson interval {low:.1%} to {high:.1%}; {took:.0f} s on {args.workers} "
+        "processes)"
+    )
     return 0
 
 
