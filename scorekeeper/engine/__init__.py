@@ -1,6 +1,18 @@
 """The 500 Rum rules engine: plain Python, no Flask, SQLAlchemy or WTForms.
 
-Modules, in import order: ``cards`` (cards, notation, packs), ``rules`` (RuleSet and
-presets), ``melds`` (sets, runs, lay-offs), ``scoring`` (points, rounds, the game),
-``contract`` (the scoring contract's JSON).
+Modules, each importing only earlier ones:
+
+- ``cards``: cards, the notation (7H, 10♦, JK=7C), packs, seeded shuffles.
+- ``rules``: :class:`RuleSet`, one option per catalogue row (D1 to X2), and the presets.
+- ``melds``: sets, runs, jokers, lay-offs: legal or not, and which rule says no.
+- ``scoring``: card points in place, a round, the game, the settlement, explained.
+- ``contract``: the scoring contract's JSON (shared/score-contract.md).
+- ``tally``: a round scored from the figures a table counts, without the cards.
+- ``advice`` and ``explain``: the checker's answers (which discards may be taken; why a
+  meld or lay-off is legal).
+- the digital game: ``actions`` (moves), ``state`` (state and seat views), ``moves``,
+  ``plays``, ``draws``, ``windows``, ``turns`` (legal moves and making them), ``rounds``
+  (dealing and ending rounds), ``bots`` and ``strategy`` (bots), ``records`` (game
+  records, shared/game-record.md), ``simulate`` (many games from the command line);
+  ``game`` is their one import.
 """
