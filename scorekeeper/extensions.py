@@ -12,6 +12,6 @@ class Base(DeclarativeBase):
     """Declarative base of every table (SQLAlchemy 2.0 typed models)."""
 
 
-db = SQLAlchemy(model_class=Base)
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
