@@ -37,7 +37,8 @@ LAYOFF_SLOTS = 2
 NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off", "class": "num"}
 
 
-def _choices(pairs: Any) -> list[SelectChoice]:
+def select_choices(pairs: Any) -> list[SelectChoice]:
+    """``(value, label)`` pairs as a SelectField's choices (values as text)."""
     return [SelectChoice(str(value), label) for value, label in pairs]
 
 
@@ -46,7 +47,10 @@ def option_field_name(name: str) -> str:
     return f"opt_{name}"
 
 
-def _option_field(name: str) -> SelectField | IntegerField:
+def option_field(name: str) -> SelectField | IntegerField:
+    """The form field of the engine option ``name``, labelled with its catalogue id: a
+    number box for a numeric option, else a choice of its readings (JSON-encoded values),
+    empty meaning "as the preset"."""
     info = OPTIONS[name]
     label = f"{info.id} · {info.title}"
     if info.minimum is not None:
@@ -58,7 +62,7 @@ def _option_field(name: str) -> SelectField | IntegerField:
     choices = [("", "as the preset")] + [
         (json.dumps(value), text) for value, text in info.choices.items()
     ]
-    return SelectField(label, choices=_choices(choices), default="")
+    return SelectField(label, choices=select_choices(choices), default="")
 
 
 class NewGameForm(FlaskForm):
@@ -66,7 +70,7 @@ class NewGameForm(FlaskForm):
     2 & 4), a preset, house rules changed from it, the target, the first dealer, a stake."""
 
     title = StringField("Name of the game (optional)", validators=[Optional(), Length(max=80)])
-    preset = SelectField("Rules", choices=_choices(PRESET_TITLES.items()), default="standard")
+    preset = SelectField("Rules", choices=select_choices(PRESET_TITLES.items()), default="standard")
     target = IntegerField(
         "Target (points; empty: the preset's)",
         validators=[Optional(), NumberRange(OPTIONS["target"].minimum, OPTIONS["target"].maximum)],
@@ -74,7 +78,7 @@ class NewGameForm(FlaskForm):
     )
     first_dealer = SelectField(
         "First dealer",
-        choices=_choices((i, f"Player {i + 1}") for i in range(MAX_PLAYERS)),
+        choices=select_choices((i, f"Player {i + 1}") for i in range(MAX_PLAYERS)),
         default="0",
     )
     stake = DecimalField(
@@ -153,7 +157,7 @@ for _i in range(MAX_PLAYERS):
     )
 for _name in OPTIONS:
     if _name != "target":
-        setattr(NewGameForm, option_field_name(_name), _option_field(_name))
+        setattr(NewGameForm, option_field_name(_name), option_field(_name))
 
 
 def _nonce() -> str:
@@ -175,7 +179,7 @@ class _RoundBase(FlaskForm):
 
 
 def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
-    return _choices([*enumerate(names), ("", "Nobody: the stock ran out")])
+    return select_choices([*enumerate(names), ("", "Nobody: the stock ran out")])
 
 
 def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
@@ -218,7 +222,9 @@ def cards_form(
         for k in range(layoffs):
             setattr(CardsForm, f"layoff-{i}-{k}", StringField(f"Lay-off {k + 1}"))
             setattr(
-                CardsForm, f"onto-{i}-{k}", SelectField("onto", choices=_choices(slots), default="")
+                CardsForm,
+                f"onto-{i}-{k}",
+                SelectField("onto", choices=select_choices(slots), default=""),
             )
         setattr(CardsForm, f"hand-{i}", StringField("Left in hand"))
     form = CardsForm(**kwargs)

@@ -11,19 +11,14 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from .digital import MAX_BOTS, bot_levels
 from .engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
+from .forms import NUMERIC, option_field, select_choices
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
 """Options with no meaning for a game whose players are chosen here (D1)."""
-NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
-
-
-def _choices(pairs: Any) -> list[SelectChoice]:
-    return [SelectChoice(str(value), label) for value, label in pairs]
 
 
 def house_rule_names() -> list[str]:
@@ -36,25 +31,12 @@ def house_rule_names() -> list[str]:
     ]
 
 
-def _option_field(name: str) -> SelectField | IntegerField:
-    info = OPTIONS[name]
-    label = f"{info.id} · {info.title}"
-    if info.minimum is not None:
-        return IntegerField(
-            label,
-            validators=[Optional(), NumberRange(info.minimum, info.maximum)],
-            render_kw=NUMERIC | {"placeholder": "as the preset"},
-        )
-    pairs = [("", "as the preset")] + [(json.dumps(v), text) for v, text in info.choices.items()]
-    return SelectField(label, choices=_choices(pairs), default="")
-
-
 def _bot_field(index: int) -> SelectField:
     levels = [("", "no bot"), *((k, k) for k in bot_levels())]
     default = "basic" if index == 0 and "basic" in bot_levels() else ""
     if index == 0 and not default:
         default = next(iter(bot_levels()))
-    return SelectField(f"Bot {index + 1}", choices=_choices(levels), default=default)
+    return SelectField(f"Bot {index + 1}", choices=select_choices(levels), default=default)
 
 
 class NewPlayForm(FlaskForm):
@@ -66,7 +48,9 @@ class NewPlayForm(FlaskForm):
         validators=[Optional(), Length(max=40)],
         render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": "You"},
     )
-    preset = SelectField("Preset", choices=_choices(PRESET_TITLES.items()), default="standard")
+    preset = SelectField(
+        "Preset", choices=select_choices(PRESET_TITLES.items()), default="standard"
+    )
     seed = IntegerField(
         "Shuffle number (optional)",
         validators=[Optional(), NumberRange(0, 2**31 - 1)],
@@ -125,7 +109,7 @@ class NewPlayForm(FlaskForm):
 for _i in range(MAX_BOTS):
     setattr(NewPlayForm, f"bot_{_i}", _bot_field(_i))
 for _name in house_rule_names():
-    setattr(NewPlayForm, f"opt_{_name}", _option_field(_name))
+    setattr(NewPlayForm, f"opt_{_name}", option_field(_name))
 
 
 class MoveForm(FlaskForm):

@@ -562,6 +562,20 @@ def score_round(
         figures[row.owner].shown += row.points
     cards += _hand_cards(rules, play, figures, notes)
     _bonuses(rules, play, laid, notes)
+    return close_round(rules, play, figures, notes, totals_before, cards)
+
+
+def close_round(
+    rules: RuleSet,
+    play: RoundPlay,
+    figures: dict[str, Figures],
+    notes: list[Note],
+    totals_before: Mapping[str, int] | None,
+    cards: list[CardScore],
+) -> RoundScore:
+    """Finish a round whose ``shown`` and ``in_hand`` are counted: credit each note's
+    bonus, ``round = shown - in_hand + bonus`` (S7), the new totals, the sides (P1), and
+    the game's state after it (:func:`decide_game`)."""
     for note in notes:
         figures[note.owner].bonus += note.points
     before = totals_before or {}
@@ -569,8 +583,7 @@ def score_round(
         fig.round = fig.shown - fig.in_hand + fig.bonus
         fig.total = before.get(player, 0) + fig.round
     result = decide_game(rules, play, figures, notes)
-    sides = side_figures(play, figures)
-    return RoundScore(figures, sides, cards, notes, *result)
+    return RoundScore(figures, side_figures(play, figures), cards, notes, *result)
 
 
 def side_figures(play: RoundPlay, figures: dict[str, Figures]) -> dict[str, Figures] | None:

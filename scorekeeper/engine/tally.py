@@ -27,9 +27,8 @@ from .scoring import (
     RoundPlay,
     RoundScore,
     check_round,
-    decide_game,
+    close_round,
     s8_taker,
-    side_figures,
     unit_of,
 )
 
@@ -113,14 +112,7 @@ def tally_round(
     figures = {p: Figures(shown=count.shown.get(p, 0)) for p in count.players}
     notes = _hand_notes(rules, count, play, figures)
     notes += _bonus_notes(rules, count)
-    for note in notes:
-        figures[note.owner].bonus += note.points
-    before = totals_before or {}
-    for player, fig in figures.items():
-        fig.round = fig.shown - fig.in_hand + fig.bonus
-        fig.total = before.get(player, 0) + fig.round
-    result = decide_game(rules, play, figures, notes)
-    return RoundScore(figures, side_figures(play, figures), [], notes, *result)
+    return close_round(rules, play, figures, notes, totals_before, [])
 
 
 def _hand_notes(
