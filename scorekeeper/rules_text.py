@@ -4,7 +4,7 @@ quotes from the seed texts that state each choice.
 
 The choices themselves, their labels, defaults and presets come from the engine
 (:data:`scorekeeper.engine.rules.OPTIONS`, :data:`~scorekeeper.engine.rules.PRESETS`); this
-module only adds words. Seeds (``/work/shared/seeds``): ``000`` the classic encyclopedia
+module only adds words. Seeds (``shared/seeds``): ``000`` the classic encyclopedia
 text with house rules, partnership and Persian; ``001`` and ``004`` the same card-maker
 rules (quoted from 004, the cleaner copy); ``002`` the encyclopedia article with most
 variants; ``003`` the card-maker text with jokers and the "Rummy!" call.

@@ -7,20 +7,7 @@ import pytest
 
 from scorekeeper import score
 from scorekeeper.engine.rules import OPTIONS, PRESETS
-
-CONTRACT_EXAMPLE = {
-    "rules": {"preset": "standard", "options": {"first_meld_minimum": 30}},
-    "players": ["Ann", "Bob", "Cat"],
-    "teams": None,
-    "went_out": "Ann",
-    "melds": [
-        {"owner": "Ann", "cards": ["7H", "7S", "7D"]},
-        {"owner": "Bob", "cards": ["3C", "4C", "5C"]},
-    ],
-    "layoffs": [{"owner": "Cat", "card": "6C", "meld": 1}],
-    "hands": {"Ann": [], "Bob": ["KD"], "Cat": ["2S", "9H"]},
-    "totals_before": {"Ann": 120, "Bob": 35, "Cat": -10},
-}
+from tests.engine.helpers import CONTRACT_EXAMPLE
 
 
 def test_score_is_the_contract(client):

@@ -5,27 +5,17 @@ from __future__ import annotations
 
 import gzip
 import re
-from pathlib import Path
 
 import pytest
 
 from scorekeeper.engine.rules import OPTIONS, PRESETS
 from scorekeeper.rules_query import check_link, query_for, rules_from_query
 from scorekeeper.rules_text import QUOTES, ROWS
+from tests.engine.helpers import ROW_IDS, SHARED
 
-CATALOGUE = Path("/work/shared/rules-catalogue.md")
-SEEDS = Path("/work/shared/seeds")
-ALL_IDS = (
-    [f"D{i}" for i in range(1, 7)]
-    + [f"M{i}" for i in range(1, 8)]
-    + [f"T{i}" for i in range(1, 8)]
-    + [f"L{i}" for i in range(1, 5)]
-    + [f"O{i}" for i in range(1, 5)]
-    + [f"S{i}" for i in range(1, 12)]
-    + [f"G{i}" for i in range(1, 5)]
-    + [f"P{i}" for i in range(1, 6)]
-    + ["X1", "X2"]
-)
+CATALOGUE = SHARED / "rules-catalogue.md"
+SEEDS = SHARED / "seeds"
+ALL_IDS = ROW_IDS
 
 
 def test_every_catalogue_row_has_an_anchor_on_the_page(client):

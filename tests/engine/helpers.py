@@ -2,8 +2,41 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from scorekeeper.engine.cards import parse_cards
 from scorekeeper.engine.scoring import LayoffPlay, MeldPlay, RoundPlay
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+"""The project's shared folder (rule texts, catalogue, contracts), beside the checkout."""
+
+ROW_IDS = (
+    [f"D{i}" for i in range(1, 7)]
+    + [f"M{i}" for i in range(1, 8)]
+    + [f"T{i}" for i in range(1, 8)]
+    + [f"L{i}" for i in range(1, 5)]
+    + [f"O{i}" for i in range(1, 5)]
+    + [f"S{i}" for i in range(1, 12)]
+    + [f"G{i}" for i in range(1, 5)]
+    + [f"P{i}" for i in range(1, 6)]
+    + ["X1", "X2"]
+)
+"""Every row id of shared/rules-catalogue.md, in its order."""
+
+CONTRACT_EXAMPLE = {
+    "rules": {"preset": "standard", "options": {"first_meld_minimum": 30}},
+    "players": ["Ann", "Bob", "Cat"],
+    "teams": None,
+    "went_out": "Ann",
+    "melds": [
+        {"owner": "Ann", "cards": ["7H", "7S", "7D"]},
+        {"owner": "Bob", "cards": ["3C", "4C", "5C"]},
+    ],
+    "layoffs": [{"owner": "Cat", "card": "6C", "meld": 1}],
+    "hands": {"Ann": [], "Bob": ["KD"], "Cat": ["2S", "9H"]},
+    "totals_before": {"Ann": 120, "Bob": 35, "Cat": -10},
+}
+"""The request of shared/score-contract.md, as written there (copy before changing)."""
 
 
 def cards(text: str) -> tuple:

@@ -1,24 +1,13 @@
 """The rule set: one option per catalogue row, the eight presets, overrides, errors."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from scorekeeper.engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
+from tests.engine.helpers import ROW_IDS, SHARED
 
-CATALOGUE = Path(__file__).resolve().parents[3] / "shared" / "rules-catalogue.md"
-ROW_IDS = (
-    [f"D{i}" for i in range(1, 7)]
-    + [f"M{i}" for i in range(1, 8)]
-    + [f"T{i}" for i in range(1, 8)]
-    + [f"L{i}" for i in range(1, 5)]
-    + [f"O{i}" for i in range(1, 5)]
-    + [f"S{i}" for i in range(1, 12)]
-    + [f"G{i}" for i in range(1, 5)]
-    + [f"P{i}" for i in range(1, 6)]
-    + ["X1", "X2"]
-)
+CATALOGUE = SHARED / "rules-catalogue.md"
 
 
 def test_every_catalogue_row_is_an_option():
