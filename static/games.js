@@ -4,7 +4,9 @@
    - keeps the screen awake on the game page (Wake Lock API where available).
    - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
    - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
-   - new game: name fields beyond the fourth appear one by one as names are typed. */
+   - new game: name fields beyond the fourth appear one by one as names are typed.
+   - a round by cards (form[data-packs]): each card picker greys out the cards the other
+     pickers of the round hold as often as the pack has them (D2: two packs for 5+). */
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -70,5 +72,31 @@
     };
     document.addEventListener("input", label);
     label();
+  }
+  var round = document.querySelector("form.round[data-packs]");
+  if (round && window.CardPicker) {
+    var packs = Number(round.dataset.packs) || 1;
+    var spread = function () {
+      var pickers = round.querySelectorAll("[data-card-picker]");
+      var held = Array.prototype.map.call(pickers, function (p) {
+        return CardPicker.tokens(p.querySelector("input").value).filter(function (t) {
+          return t.indexOf("JK") !== 0;
+        });
+      });
+      Array.prototype.forEach.call(pickers, function (p, i) {
+        var count = {};
+        held.forEach(function (cards, j) {
+          if (j !== i) cards.forEach(function (c) { count[c] = (count[c] || 0) + 1; });
+        });
+        var mine = {};
+        held[i].forEach(function (c) { mine[c] = (mine[c] || 0) + 1; });
+        var used = Object.keys(count).filter(function (c) {
+          return count[c] + (mine[c] || 0) >= packs;
+        });
+        CardPicker.setUsed(p, used.join(" "));
+      });
+    };
+    round.addEventListener("input", spread);
+    spread();
   }
 })();

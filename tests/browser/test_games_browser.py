@@ -127,3 +127,43 @@ def test_three_players_play_to_500(page, browser, live_server):
     watcher.close()
     page.goto("/")
     shot(page, "games-16-home")
+
+
+def _start(page, names):
+    page.goto("/games/new")
+    for i, name in enumerate(names):
+        page.fill(f"#player_{i}", name)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector(".standings")
+    page.get_by_role("link", name="By cards").click()
+
+
+def test_cards_used_in_one_place_are_greyed_out_in_the_others(page):
+    """One pack (D2): a card tapped into Ann's meld cannot be tapped into Bob's hand; it
+    is free again once Ann's meld lets go of it."""
+    _start(page, ["Ann", "Bob", "Cat"])
+    ann = page.locator("[data-card-picker]:has(#meld-0-0)")
+    bob = page.locator("[data-card-picker]:has(#hand-1)")
+    ann.get_by_role("button", name="Cards").click()
+    ann.locator("button[data-card='7H']").click()
+    bob.get_by_role("button", name="Cards").click()
+    assert bob.locator("button[data-card='7H']").is_disabled()
+    assert bob.locator("button[data-card='7S']").is_enabled()
+    shot(page, "games-17-used-card-greyed")
+    page.fill("#meld-0-0", "")
+    page.dispatch_event("#meld-0-0", "input")
+    assert bob.locator("button[data-card='7H']").is_enabled()
+
+
+def test_with_two_packs_a_card_may_be_used_twice(page):
+    """Five players play with two packs (D2): the same card may be in two places."""
+    _start(page, ["Ann", "Bob", "Cat", "Dee", "Eve"])
+    page.fill("#meld-0-0", "7H 7S 7D")
+    page.dispatch_event("#meld-0-0", "input")
+    bob = page.locator("[data-card-picker]:has(#hand-1)")
+    bob.get_by_role("button", name="Cards").click()
+    assert bob.locator("button[data-card='7H']").is_enabled()
+    bob.locator("button[data-card='7H']").click()
+    cat = page.locator("[data-card-picker]:has(#hand-2)")
+    cat.get_by_role("button", name="Cards").click()
+    assert cat.locator("button[data-card='7H']").is_disabled()
