@@ -247,6 +247,27 @@ def _parse_totals(value: Any, players: list[str], problems: _Problems) -> dict[s
     return totals
 
 
+def _parse_teams(
+    value: Any, players: list[str], problems: _Problems
+) -> tuple[tuple[str, ...], ...] | None:
+    """The sides (P1) as tuples of names; None when absent or not readable (reported)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(t, list) for t in value):
+        problems.add(
+            "teams", 'teams are lists of player names, e.g. [["Ann", "Cat"], ["Bob", "Dee"]]'
+        )
+        return None
+    known = [
+        _player(name, f"teams[{i}][{j}]", players, problems) is not None
+        for i, team in enumerate(value)
+        for j, name in enumerate(team)
+    ]
+    if not all(known) or not value:
+        return None
+    return tuple(tuple(t) for t in value)
+
+
 def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     """Decode a contract request into ``(rules, play, totals_before)``.
 
@@ -256,34 +277,13 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     """
     problems = _Problems()
     if not isinstance(request, dict):
-        raise ScoreRequestError(
-            [
-                {
-                    "where": "request",
-                    "message": "the request must be a JSON "
-                    "object with rules, players, melds, layoffs and hands",
-                }
-            ]
-        )
+        message = "the request must be a JSON object with rules, players, melds, layoffs and hands"
+        raise ScoreRequestError([{"where": "request", "message": message}])
     rules = _parse_rules(request.get("rules"), problems)
     players = _name_list(request.get("players"), "players", problems)
     if rules is None or players is None or problems:
         raise ScoreRequestError(list(problems))
-    teams_value = request.get("teams")
-    teams: tuple[tuple[str, ...], ...] | None = None
-    if teams_value is not None:
-        if not isinstance(teams_value, list) or not all(isinstance(t, list) for t in teams_value):
-            problems.add(
-                "teams", 'teams are lists of player names, e.g. [["Ann", "Cat"], ["Bob", "Dee"]]'
-            )
-        else:
-            known = [
-                _player(name, f"teams[{i}][{j}]", players, problems) is not None
-                for i, team in enumerate(teams_value)
-                for j, name in enumerate(team)
-            ]
-            if all(known):
-                teams = tuple(tuple(t) for t in teams_value) or None
+    teams = _parse_teams(request.get("teams"), players, problems)
     went_out = request.get("went_out")
     if went_out is not None:
         went_out = _player(went_out, "went_out", players, problems)
@@ -292,7 +292,7 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     hands = _parse_hands(request.get("hands"), players, problems)
     totals = _parse_totals(request.get("totals_before"), players, problems)
     deal = request.get("deal_number", 1)
-    if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= 1000:
+    if deal.__class__ is not int or not 1 <= deal <= 1000:
         problems.add("deal_number", "deal_number is the deal's number in the game, from 1")
         deal = 1
     play = RoundPlay(
