@@ -5,7 +5,11 @@ Modules, each importing only earlier ones:
 - ``cards``: cards, the notation (7H, 10♦, JK=7C), packs, seeded shuffles.
 - ``rules``: :class:`RuleSet`, one option per catalogue row (D1 to X2), and the presets.
 - ``melds``: sets, runs, jokers, lay-offs: legal or not, and which rule says no.
-- ``scoring``: card points in place, a round, the game, the settlement, explained.
+- ``values``: each card's points in its place (S1 to S5, S9).
+- ``checks``: a round as the table states it, and whether the rules allow it.
+- ``outcome``: figures, sides, the winner by target and tie-break, the settlement.
+- ``scoring``: a round scored and explained card by card; the public face of the three
+  modules before it.
 - ``contract``: the scoring contract's JSON (shared/score-contract.md).
 - ``tally``: a round scored from the figures a table counts, without the cards.
 - ``advice`` and ``explain``: the checker's answers (which discards may be taken; why a
