@@ -96,6 +96,15 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
 
 def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     packs = rules.packs_for(len(play.players))
+    everything = [c for meld in play.melds for c in meld.cards]
+    everything += [layoff.card for layoff in play.layoffs]
+    everything += [c for hand in play.hands.values() for c in hand]
+    counts = Counter(everything)
+    jokers = sum(n for card, n in counts.items() if card.rank == 0)
+    in_hand_declared = any(c.stands_for for hand in play.hands.values() for c in hand)
+    if jokers <= rules.jokers * packs and max(counts.values(), default=0) <= packs:
+        if not in_hand_declared:
+            return []
     placed = [
         *(
             (card, f"melds[{i}].cards[{j}]")
@@ -109,12 +118,6 @@ def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
             for j, card in enumerate(play.hands.get(p, ()))
         ),
     ]
-    counts = Counter(card for card, _ in placed)
-    jokers = sum(n for card, n in counts.items() if card.rank == 0)
-    in_hand_declared = any(c.stands_for for hand in play.hands.values() for c in hand)
-    if jokers <= rules.jokers * packs and max(counts.values(), default=0) <= packs:
-        if not in_hand_declared:
-            return []
     return _card_problems(placed, rules.jokers * packs, packs)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import permutations
 
 from .cards import Card, format_cards
@@ -164,11 +163,15 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Meld:
     no legal meld, e.g. ``"K♠ A♠ 2♠ goes round the corner, which these rules do not
     allow"`` (M4).
     """
-    return _check_meld_cached(tuple(cards), rules)
+    key = tuple(cards)
+    memo = rules.memo("melds")
+    meld: Meld | None = memo.get(key)
+    if meld is None:
+        meld = memo[key] = _check_meld_uncached(key, rules)
+    return meld
 
 
-@lru_cache(maxsize=4096)
-def _check_meld_cached(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+def _check_meld_uncached(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     if len(cards) < 3:
         raise IllegalMeld(
             f"{format_cards(cards) or 'no cards'}: a meld needs at least three cards",
@@ -205,11 +208,14 @@ def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     does not turn the corner unless the rules allow it (M4). A wild joker must name its
     card (M5). Raises :class:`IllegalMeld` saying why the card does not fit.
     """
-    return _extend_cached(meld, card, rules)
+    memo = rules.memo("extend")
+    grown: Meld | None = memo.get((meld, card))
+    if grown is None:
+        grown = memo[meld, card] = _extend_uncached(meld, card, rules)
+    return grown
 
 
-@lru_cache(maxsize=8192)
-def _extend_cached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
+def _extend_uncached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     onto = f"{card.display} does not fit {meld.describe()}"
     if meld.kind == "jokers" or card.is_joker:
         if card.is_joker:

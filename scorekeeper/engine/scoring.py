@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import Card
@@ -95,13 +94,23 @@ class RoundScore:
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
 
 
-@lru_cache(maxsize=4096)
 def _meld_points(
     cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
 ) -> tuple[tuple[int, str, str], ...]:
     """``(points, why, rule)`` for each of ``cards`` (a meld as listed), given the meld as
     laid and as it ends the round: S1 to S5 and S9 per card, S6 four aces, P3 a meld of
     four laid at once."""
+    memo = rules.memo("meld points")
+    key = (cards, as_laid, final)
+    found: tuple[tuple[int, str, str], ...] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _count_meld(cards, as_laid, final, rules)
+    return found
+
+
+def _count_meld(
+    cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
+) -> tuple[tuple[int, str, str], ...]:
     values = card_values(rules)
     four = len(cards) == 4
     if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
@@ -144,9 +153,9 @@ def _hand_cards(
     credited: dict[str, int] = {}
     for player in play.players:
         taker = s8_taker(play, unit, units, player) if rules.add_opponents_hand else None
+        where, counted = _hand_rule(rules, play, player, taker)
         for card in play.hands.get(player, ()):
             points, why, rule = table[card.rank]
-            where, counted = _hand_rule(rules, play, player, taker)
             if where == "S7":
                 figures[player].in_hand += points
             elif where == "S8" and taker is not None:
