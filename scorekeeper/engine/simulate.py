@@ -157,7 +157,7 @@ class Summary:
             f"{'rounds per game min/med/max':<28}{_three(data['rounds']):>10}",
             f"{'turns per game average':<28}{data['turns']['average']:>10.1f}",
             f"{'turns per game min/med/max':<28}{_three(data['turns']):>14}",
-            "wins by seat (share of games):",
+            "wins by seat (share of games; the bots move one seat each game):",
         ]
         for seat, share in data["wins_by_seat"].items():
             lines.append(f"  seat {seat:<23}{share:>10.1%}")
