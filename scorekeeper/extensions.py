@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any
+
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -15,3 +20,16 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_for_several_workers(connection: Any, _record: Any) -> None:
+    """SQLite set up for several worker processes: write-ahead logging, so that phones
+    reading a game are not blocked while another saves a round (and a save syncs the disk
+    once); wait up to 5 s for another worker's write instead of failing."""
+    if isinstance(connection, sqlite3.Connection):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()

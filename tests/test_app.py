@@ -25,3 +25,13 @@ def test_engine_imports_no_web_framework():
         "print(bad); sys.exit(1 if bad else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_sqlite_runs_in_write_ahead_mode_for_several_workers(app):
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        with db.engine.connect() as connection:
+            mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
+            timeout = connection.exec_driver_sql("PRAGMA busy_timeout").scalar()
+    assert mode == "wal" and timeout == 5000
