@@ -88,6 +88,15 @@ def _version(form: Any) -> int:
     return int(form.version.data)
 
 
+def _confirmed_version() -> int:
+    """The game version a confirm button (delete, undo) was pressed on; 400 when the form
+    is stale or tampered with."""
+    form = ConfirmForm()
+    if not form.validate() or not form.version.data.isdigit():
+        abort(400, description="This form is out of date: reload the page.")
+    return _version(form)
+
+
 def _qr(url: str) -> Markup:
     return Markup(
         segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
@@ -329,11 +338,8 @@ def delete_round(slug: str, round_id: int) -> Any:
     game = _game(slug)
     _require_edit(game)
     round_ = _round(game, round_id)
-    form = ConfirmForm()
-    if not form.validate() or not form.version.data.isdigit():
-        abort(400, description="This form is out of date: reload the page.")
     try:
-        sheet.delete_round(game, round_, _version(form))
+        sheet.delete_round(game, round_, _confirmed_version())
         flash("Round deleted. It is kept in the history, where you can undo this.", "success")
     except sheet.ScoresheetError as error:
         flash(error.problems[0][1], "error")
@@ -361,11 +367,8 @@ def undo(slug: str, change_id: int) -> Any:
     change = next((c for c in game.changes if c.id == change_id), None)
     if change is None:
         abort(404, description="There is no such change in this game's history.")
-    form = ConfirmForm()
-    if not form.validate() or not form.version.data.isdigit():
-        abort(400, description="This form is out of date: reload the page.")
     try:
-        sheet.undo_change(game, change, _version(form))
+        sheet.undo_change(game, change, _confirmed_version())
         flash(f"Undone: {change.summary}.", "success")
     except sheet.ScoresheetError as error:
         flash(error.problems[0][1], "error")
