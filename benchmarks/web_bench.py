@@ -117,7 +117,7 @@ def setup_scorekeeper(database: str, games: int) -> list[tuple[str, str]]:
     from flask_migrate import upgrade
 
     from scorekeeper import create_app
-    from scorekeeper import scoresheet as sheet
+    from scorekeeper.table import services as sheet
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "bench"})
     tokens = []

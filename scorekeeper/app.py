@@ -60,7 +60,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
 
-    from .views import register_blueprints
+    from .api.views import register_api
+    from .play.views import bp as play_bp
+    from .rules.views import bp as rules_bp
+    from .table.views import bp as table_bp
 
-    register_blueprints(app)
+    app.register_blueprint(table_bp)
+    app.register_blueprint(rules_bp)
+    app.register_blueprint(play_bp)
+    register_api(app)
     return app

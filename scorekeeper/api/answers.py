@@ -1,0 +1,204 @@
+"""The JSON API's answers: a request's rules and cards read (every problem a 422 with
+where it is), the meld and lay-off checks, the rule options and the presets as JSON.
+
+The views (:mod:`scorekeeper.api.views`) read the body and send these answers; the rules
+themselves are the engine's (melds M1 to M5, lay-offs L1 to L4, explained by
+:mod:`scorekeeper.engine.explain`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.exceptions import UnprocessableEntity
+
+from ..engine.cards import Card, CardError, parse_card
+from ..engine.contract import ScoreRequestError, rules_from_request, score
+from ..engine.explain import layoff_reasons, meld_points, meld_reasons
+from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
+from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, RuleSet, ruleset
+from ..house_rules import option_problems
+
+MAX_MELD_CARDS = 26
+"""Most cards in one meld-check request (a run holds 13; two packs double that)."""
+
+
+class Unprocessable(UnprocessableEntity):
+    """A 422 whose body lists ``errors``: ``[{"where": ..., "message": ...}]``."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        super().__init__()
+        self.errors = errors
+
+
+def check_rules_shape(data: dict[str, Any]) -> None:
+    """422 unless ``rules`` is absent, null or an object whose options are null or an
+    object (the Python contract reads any falsy value as "no options"; the API is strict)."""
+    value = data.get("rules")
+    if value is not None and not isinstance(value, dict):
+        raise Unprocessable(
+            [{"where": "rules", "message": 'rules is {"preset": ..., "options": {...}}'}]
+        )
+    options = (value or {}).get("options")
+    if options is not None and not isinstance(options, dict):
+        raise Unprocessable(
+            [
+                {
+                    "where": "rules.options",
+                    "message": "options is an object of option names and values",
+                }
+            ]
+        )
+    problems = option_problems(options or {})
+    if problems:
+        raise Unprocessable([{"where": f"rules.options.{n}", "message": m} for n, m in problems])
+
+
+def check_teams_shape(data: dict[str, Any]) -> None:
+    """422 unless ``teams`` is null or lists of player names (checked before the contract,
+    whose round check expects names there)."""
+    teams = data.get("teams")
+    if teams is None:
+        return
+    if not isinstance(teams, list) or not all(
+        isinstance(team, list) and all(isinstance(n, str) for n in team) for team in teams
+    ):
+        raise Unprocessable(
+            [
+                {
+                    "where": "teams",
+                    "message": 'teams are lists of names: [["Ann", "Cat"], ["Bob", "Dee"]]',
+                }
+            ]
+        )
+
+
+def _rules(data: dict[str, Any]) -> RuleSet:
+    check_rules_shape(data)
+    try:
+        rules = rules_from_request(data.get("rules"))
+    except ScoreRequestError as error:
+        raise Unprocessable(error.errors) from None
+    assert rules is not None
+    return rules
+
+
+def _cards(value: Any, where: str, most: int) -> list[Card]:
+    if not isinstance(value, list) or not 1 <= len(value) <= most:
+        raise Unprocessable(
+            [{"where": where, "message": f'a list of 1 to {most} cards, such as ["7H", "JK=7C"]'}]
+        )
+    problems, cards = [], []
+    for i, text in enumerate(value):
+        try:
+            cards.append(parse_card(text))
+        except CardError as error:
+            problems.append({"where": f"{where}[{i}]", "message": str(error)})
+    if problems:
+        raise Unprocessable(problems)
+    return cards
+
+
+def _meld_json(meld: Meld, rules: RuleSet) -> dict[str, Any]:
+    return {
+        "kind": meld.kind,
+        "cards": [c.text for c in meld.cards],
+        "suit": meld.suit or None,
+        "points": meld_points(meld, rules),
+        "describe": meld.describe(),
+    }
+
+
+def _reasons(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"id": rule, "why": why, "link": f"/rules#{rule}"} for rule, why in pairs]
+
+
+def score_answer(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``/score``: the scoring contract's answer to ``data`` and its status (200, or 422
+    with the contract's error body). Raises :class:`Unprocessable` for a malformed
+    ``rules`` or ``teams`` (the API is stricter than the Python contract there)."""
+    check_rules_shape(data)
+    check_teams_shape(data)
+    try:
+        return score(data), 200
+    except ScoreRequestError as error:
+        return error.body, 422
+
+
+def meld_answer(data: dict[str, Any]) -> dict[str, Any]:
+    """``/meld-check``: is the meld ``data["cards"]`` legal under ``data["rules"]``, and
+    which rules say so or say no (M1 to M5). Raises :class:`Unprocessable` for bad rules
+    or cards."""
+    rules = _rules(data)
+    cards = _cards(data.get("cards"), "cards", MAX_MELD_CARDS)
+    try:
+        meld = check_meld(cards, rules)
+    except IllegalMeld as problem:
+        why = [(rule, problem.message) for rule in problem.rules]
+        return {"legal": False, "message": problem.message, "meld": None, "rules": _reasons(why)}
+    return {
+        "legal": True,
+        "message": f"legal: {meld.describe()}",
+        "meld": _meld_json(meld, rules),
+        "rules": _reasons(meld_reasons(meld, rules)),
+    }
+
+
+def layoff_answer(data: dict[str, Any]) -> dict[str, Any]:
+    """``/layoff-check``: can ``data["cards"]`` (one card or a pair) be laid off onto the
+    meld ``data["meld"]`` (L1 to L4), and why or why not. Raises :class:`Unprocessable`
+    for bad rules or cards, or a meld that is not legal itself."""
+    rules = _rules(data)
+    cards = _cards(data.get("meld"), "meld", MAX_MELD_CARDS)
+    laid = _cards(data.get("cards"), "cards", 2)
+    try:
+        meld = check_meld(cards, rules)
+    except IllegalMeld as problem:
+        raise Unprocessable([{"where": "meld", "message": problem.message}]) from None
+    try:
+        grown = extend_with(meld, laid, rules)
+    except IllegalMeld as problem:
+        why = [(rule, problem.message) for rule in problem.rules]
+        return {"fits": False, "message": problem.message, "meld": None, "rules": _reasons(why)}
+    return {
+        "fits": True,
+        "message": f"fits: {grown.describe()}",
+        "meld": _meld_json(grown, rules),
+        "rules": _reasons(layoff_reasons(grown, laid, rules)),
+    }
+
+
+def _option_json(name: str) -> dict[str, Any]:
+    info = OPTIONS[name]
+    return {
+        "name": name,
+        "ids": list(info.ids),
+        "title": info.title,
+        "default": info.default,
+        "minimum": info.minimum,
+        "maximum": info.maximum,
+        "choices": [
+            {"value": value, "label": label, "sources": info.sources.get(value)}
+            for value, label in info.choices.items()
+        ],
+    }
+
+
+def options_answer() -> dict[str, Any]:
+    """``/rules``: every option of the rule set with its catalogue ids and choices."""
+    return {"options": [_option_json(name) for name in OPTIONS]}
+
+
+def presets_answer() -> dict[str, Any]:
+    """``/presets``: each preset's changes from the defaults and every option's value."""
+    return {
+        "presets": [
+            {
+                "name": name,
+                "title": PRESET_TITLES.get(name, name),
+                "changes": PRESETS[name],
+                "options": ruleset(name).options(),
+            }
+            for name in PRESETS
+        ]
+    }

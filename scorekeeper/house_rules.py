@@ -1,0 +1,188 @@
+"""House rules shared by every feature: carried in a link (the query-string format the
+checker and the rules reference accept, so a game page can open them with its own house
+rules in one tap) and offered as form fields (one field per engine option).
+
+Format (either form; both may be combined, ``opt_`` values win)::
+
+    /check?preset=modern&opt_ace_in_run=round-the-corner&opt_first_meld_minimum=0
+    /check?rules={"preset": "modern", "options": {"ace_in_run": "round-the-corner"}}
+
+``preset`` is a preset name (default ``standard``); ``opt_NAME`` sets the option ``NAME``
+of :data:`scorekeeper.engine.rules.OPTIONS`: text choices as written, numbers as digits,
+yes/no options as ``true``/``false`` (``yes``/``no``, ``on``/``off``, ``1``/``0`` also
+read). ``rules`` is the scoring contract's rules object as JSON. :func:`query_for` builds
+the ``preset`` + ``opt_`` form for a house's rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from wtforms import IntegerField, SelectField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import NumberRange, Optional
+
+from .engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Rules read from a query: ``preset``, the ``options`` changed from it (name ->
+    value), the built ``rules``, and ``problems`` [(where, message)] for anything that
+    could not be read (then ``rules`` is the preset's, or standard's, unchanged)."""
+
+    preset: str
+    options: dict[str, Any]
+    rules: RuleSet
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The ``preset`` + ``opt_`` query for these rules."""
+        return query_for(self.preset, self.options)
+
+    def changed(self) -> list[tuple[str, Any, Any]]:
+        """Options differing from the preset: ``[(name, preset value, value)]``."""
+        return self.rules.differences(self.preset)
+
+
+def option_text(value: Any) -> str:
+    """An option value as query text: ``True`` -> ``"true"``, ``30`` -> ``"30"``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _parse_value(name: str, text: str) -> Any:
+    """The option value ``text`` stands for, by the option's type; raises ValueError."""
+    info = OPTIONS[name]
+    lowered = text.strip().lower()
+    if isinstance(info.default, bool):
+        if lowered in _TRUE | _FALSE:
+            return lowered in _TRUE
+        raise ValueError(f"{name} is yes or no (true/false), not {text!r}")
+    if isinstance(info.default, int):
+        try:
+            return int(lowered)
+        except ValueError:
+            raise ValueError(f"{name} is a whole number, not {text!r}") from None
+    return text.strip()
+
+
+def option_problems(options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``[(name, message)]`` for every unknown option or value of the wrong kind, checked
+    one by one with :meth:`OptionInfo.check` (so ``0`` is never read as ``false``)."""
+    problems = []
+    for name, value in options.items():
+        info = OPTIONS.get(name)
+        if info is None:
+            message: str | None = f"there is no house rule called {name!r}"
+        elif not isinstance(value, (str, int, bool)):
+            message = f"{name} must be a plain value (text, number, true or false)"
+        else:
+            message = info.check(value)
+        if message:
+            problems.append((name, message))
+    return problems
+
+
+def _json_rules(text: str, problems: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        problems.append(("rules", "the rules parameter is not valid JSON"))
+        return "standard", {}
+    if not isinstance(data, Mapping) or not isinstance(data.get("options", {}), Mapping):
+        problems.append(("rules", 'rules is {"preset": ..., "options": {...}}'))
+        return "standard", {}
+    preset = data.get("preset", "standard")
+    return (preset if isinstance(preset, str) else "standard"), dict(data.get("options") or {})
+
+
+def rules_from_query(args: Mapping[str, str]) -> HouseRules:
+    """Read house rules from query ``args`` (see the module's docstring). Never raises:
+    problems are listed and the preset's own rules (or standard's) are used."""
+    problems: list[tuple[str, str]] = []
+    preset, options = "standard", {}
+    if args.get("rules"):
+        preset, options = _json_rules(args["rules"], problems)
+    preset = args.get("preset") or preset
+    if preset not in PRESETS:
+        problems.append(("preset", f"there is no preset called {preset!r}"))
+        preset = "standard"
+    for key, text in args.items():
+        if not key.startswith("opt_"):
+            continue
+        name = key[4:]
+        if name not in OPTIONS:
+            problems.append((name, f"there is no house rule called {name!r}"))
+            continue
+        try:
+            options[name] = _parse_value(name, text)
+        except ValueError as error:
+            problems.append((name, str(error)))
+    bad = option_problems(options)
+    try:
+        if bad:
+            raise RulesError(bad)
+        rules = ruleset(preset, options)
+    except RulesError as error:
+        problems += error.problems
+        options, rules = {}, ruleset(preset)
+    base = ruleset(preset)
+    options = {n: v for n, v in options.items() if getattr(base, n) != v}
+    return HouseRules(preset, options, rules, problems)
+
+
+def query_for(preset: str, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """``{"preset": ..., "opt_NAME": "VALUE", ...}`` for a preset and the options a house
+    changes from it (values as :func:`option_text` writes them)."""
+    query = {"preset": preset}
+    for name, value in (options or {}).items():
+        query[f"opt_{name}"] = option_text(value)
+    return query
+
+
+def check_link(preset: str, options: Mapping[str, Any] | None = None) -> str:
+    """The checker's URL with these house rules loaded: ``/check?preset=...&opt_...``."""
+    return "/check?" + urlencode(query_for(preset, options))
+
+
+# ---- form fields ---------------------------------------------------------------------
+
+NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off", "class": "num"}
+
+
+def select_choices(pairs: Any) -> list[SelectChoice]:
+    """``(value, label)`` pairs as a SelectField's choices (values as text)."""
+    return [SelectChoice(str(value), label) for value, label in pairs]
+
+
+def option_field_name(name: str) -> str:
+    """The form field of a house rule: ``opt_<option name>``."""
+    return f"opt_{name}"
+
+
+def option_field(name: str) -> SelectField | IntegerField:
+    """The form field of the engine option ``name``, labelled with its catalogue id: a
+    number box for a numeric option, else a choice of its readings (JSON-encoded values),
+    empty meaning "as the preset"."""
+    info = OPTIONS[name]
+    label = f"{info.id} · {info.title}"
+    if info.minimum is not None:
+        return IntegerField(
+            label,
+            validators=[Optional(), NumberRange(info.minimum, info.maximum)],
+            render_kw=NUMERIC | {"placeholder": "as the preset"},
+        )
+    choices = [("", "as the preset")] + [
+        (json.dumps(value), text) for value, text in info.choices.items()
+    ]
+    return SelectField(label, choices=select_choices(choices), default="")

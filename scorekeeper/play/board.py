@@ -1,0 +1,201 @@
+"""What the play page shows, from the person's seat: the engine's view of the game and its
+legal moves, shaped for the templates (no rules decided here).
+
+Glossary:
+- board: a dict for ``templates/play/game.html``: ``players`` (name, level, cards in hand,
+  cards seen taken, total, dealer, current, you), ``hand`` (sorted), ``pile`` (bottom
+  first), ``table`` (melds with owner and lay-offs), ``can`` (which buttons this phase
+  offers), ``others`` (extra moves as ``(action JSON, label)``: pass, end the round,
+  "Rummy!" calls), ``hints`` (the lay-downs and lay-offs the engine lists), ``prompt``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.cards import Card, sort_key
+from ..engine.game import (
+    Draw,
+    DrawTwo,
+    EndRound,
+    GameState,
+    LayDown,
+    LayOff,
+    Pass,
+    Phase,
+    RummyCall,
+    current_player,
+    legal_actions,
+    observation,
+)
+from ..engine.rules import OPTIONS, PRESET_TITLES
+from ..models import DigitalGame
+from .moves import button_label
+
+PLAYS = (Phase.PLAY, Phase.MUST_USE, Phase.OUT_OF_TURN, Phase.DEADWOOD)
+MAX_HINTS = 12
+
+
+def card_dict(card: Card, **flags: Any) -> dict[str, Any]:
+    """A card for a template: ``text`` (``7H``), ``display`` (``7♥``), ``name``, its face
+    as ``rank`` and ``suit`` (``7``, ``♥``; a joker ``JK`` over ``★`` or the card it
+    stands for), ``colour`` (``red``, ``black`` or ``joker``) and any ``flags``."""
+    if card.rank == 0:
+        colour, rank = "joker", "JK"
+        suit = card.stands_for.display if card.stands_for is not None else "★"
+    else:
+        colour = "red" if card.suit in "HD" else "black"
+        rank, suit = card.display[:-1], card.display[-1]
+    face = {"rank": rank, "suit": suit, "colour": colour}
+    return {"text": card.text, "display": card.display, "name": card.name, **face, **flags}
+
+
+def _players(game: DigitalGame, state: GameState) -> list[dict[str, Any]]:
+    view = observation(state, game.human_seat)
+    turn = current_player(state)
+    return [
+        {
+            "name": name,
+            "seat": seat,
+            "level": game.bots[seat],
+            "you": seat == game.human_seat,
+            "cards": view.hand_sizes[seat] if view.hand_sizes else 0,
+            "known": [card_dict(c) for c in view.known[seat]] if view.known else [],
+            "total": view.totals[seat],
+            "dealer": seat == view.dealer,
+            "current": seat == turn,
+        }
+        for seat, name in enumerate(state.players)
+    ]
+
+
+def _table(state: GameState, seat: int) -> list[dict[str, Any]]:
+    view = observation(state, seat)
+    return [
+        {
+            "index": m.index,
+            "number": m.index + 1,
+            "owner": m.owner,
+            "kind": m.kind,
+            "cards": [card_dict(c) for c in m.cards],
+            "layoffs": [{"owner": o, "card": card_dict(c)} for o, c in m.layoffs],
+            "now": _as_it_stands(m.cards, m.layoffs, m.cards_now),
+        }
+        for m in view.table
+    ]
+
+
+def _as_it_stands(
+    laid: Sequence[Card], layoffs: Sequence[tuple[str, Card]], now: Sequence[Card]
+) -> list[dict[str, Any]]:
+    """The meld in its order now (a run from low to high), each laid-off card marked with
+    who laid it off (``by``)."""
+    left = Counter(c.text for c in laid)
+    owners: dict[str, list[str]] = {}
+    for owner, card in layoffs:
+        owners.setdefault(card.text, []).append(owner)
+    out = []
+    for card in now:
+        if left[card.text] > 0:
+            left[card.text] -= 1
+            out.append(card_dict(card, by=None))
+        else:
+            by = owners.get(card.text, ["?"])
+            out.append(card_dict(card, by=by.pop(0) if by else "?"))
+    return out
+
+
+def _hand(state: GameState, seat: int) -> list[dict[str, Any]]:
+    view = observation(state, seat)
+    return [
+        card_dict(c, must=c is view.must_use, keep=c is view.no_discard, slot=i, joker=c.rank == 0)
+        for i, c in enumerate(sorted(view.hand, key=sort_key))
+    ]
+
+
+def _extras(state: GameState, legal: list[Any]) -> tuple[list[tuple[str, str]], ...]:
+    others: list[tuple[str, str]] = []
+    hints: list[tuple[str, str]] = []
+    for action in legal:
+        pair = (json.dumps(action.to_json()), button_label(state, action))
+        if isinstance(action, Pass | EndRound | RummyCall):
+            others.append(pair)
+        elif isinstance(action, LayDown | LayOff) and pair not in hints:
+            hints.append(pair)
+    return others, hints[:MAX_HINTS]
+
+
+def prompt(state: GameState, seat: int) -> str:
+    """What the person is asked to do now, in words with the rule ids."""
+    phase = state.phase
+    if phase is Phase.GAME_OVER:
+        return f"The game is over: {state.winner} wins."
+    if current_player(state) != seat:
+        return f"Waiting for {state.players[state.seat]}."
+    view = observation(state, seat)
+    must = view.must_use.display if view.must_use else "card"
+    pile_top = state.pile[-1].display if state.pile else "a card"
+    went_out = state.players[state.went_out] if state.went_out is not None else "A player"
+    return {
+        Phase.START_PILE: "You were dealt an extra card: choose a card of your hand to "
+        "start the discard pile (D4).",
+        Phase.DRAW: "Your turn: draw from the stock, or take a card of the discard pile "
+        "with every card above it, if you use it at once (T1, T2).",
+        Phase.MUST_USE: f"Use the {must} you took at once: tap it with cards of a meld and "
+        "lay them down, or lay it off on a meld (T2).",
+        Phase.PLAY: "Lay down melds and lay off cards if you like, then discard one card "
+        "to end your turn (T4, T5).",
+        Phase.RUMMY: f'{pile_top} was discarded: you may call "Rummy!" (X1).',
+        Phase.OUT_OF_TURN: "You may lay down or lay off now, on another player's turn (T7).",
+        Phase.DEADWOOD: f"{went_out} went out: you may first lay off your cards on their "
+        "melds (O4).",
+    }[phase]
+
+
+def board(game: DigitalGame, state: GameState) -> dict[str, Any]:
+    """Everything the play page shows (see the module glossary)."""
+    seat = game.human_seat
+    mine = current_player(state) == seat
+    phase = state.phase
+    legal = legal_actions(state) if mine else []
+    others, hints = _extras(state, legal)
+    takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
+    rounds = game.scored
+    just_ended = any(s.get("kind") == "round" for s in game.moves)
+    return {
+        "players": _players(game, state),
+        "you": state.players[seat],
+        "hand": _hand(state, seat),
+        "pile": [card_dict(c, index=i) for i, c in enumerate(state.pile)],
+        "stock": len(state.stock),
+        "table": _table(state, seat),
+        "phase": phase.value,
+        "mine": mine,
+        "can": {
+            "draw": mine and phase is Phase.DRAW,
+            "draw_two": any(isinstance(a, DrawTwo) for a in legal),
+            "stock": mine and phase is Phase.DRAW and bool(state.stock),
+            "lay_down": mine and phase in (Phase.PLAY, Phase.MUST_USE, Phase.OUT_OF_TURN),
+            "lay_off": mine and phase in PLAYS and bool(state.table),
+            "discard": mine and phase in (Phase.PLAY, Phase.START_PILE),
+        },
+        "takeable": takeable,
+        "others": others,
+        "hints": hints,
+        "prompt": prompt(state, seat),
+        "round": state.deal_number,
+        "target": state.rules.target,
+        "preset": PRESET_TITLES.get(game.preset, game.preset),
+        "options": [
+            (OPTIONS[name].id, OPTIONS[name].title, OPTIONS[name].label(value))
+            for name, _, value in state.rules.differences(game.preset)
+        ],
+        "rounds": rounds,
+        "names": list(state.players),
+        "last_round": rounds[-1] if rounds and (just_ended or game.finished) else None,
+        "over": phase is Phase.GAME_OVER,
+        "winner": state.winner,
+    }

@@ -1,0 +1,139 @@
+"""Forms of the digital game: a new game against bots, and a move.
+
+House-rule choices come from the engine's ``OPTIONS`` (each labelled with its catalogue
+id), presets from ``PRESET_TITLES`` and bot levels from ``BOTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
+from ..house_rules import NUMERIC, option_field, select_choices
+from .seats import MAX_BOTS, bot_levels
+
+HIDDEN_OPTIONS = frozenset({"max_players"})
+"""Options with no meaning for a game whose players are chosen here (D1)."""
+
+
+def house_rule_names() -> list[str]:
+    """The options a new game offers: those with a choice to make (two or more readings,
+    or a number), in catalogue order."""
+    return [
+        name
+        for name, info in OPTIONS.items()
+        if name not in HIDDEN_OPTIONS and (info.minimum is not None or len(info.choices) > 1)
+    ]
+
+
+def _bot_field(index: int) -> SelectField:
+    levels = [("", "no bot"), *((k, k) for k in bot_levels())]
+    default = "basic" if index == 0 and "basic" in bot_levels() else ""
+    if index == 0 and not default:
+        default = next(iter(bot_levels()))
+    return SelectField(f"Bot {index + 1}", choices=select_choices(levels), default=default)
+
+
+class NewPlayForm(FlaskForm):
+    """A game against bots: the person's name, the rules (a preset and house rules
+    changed from it), 1 to 7 bots each with its level, and an optional shuffle seed."""
+
+    name = StringField(
+        "Your name",
+        validators=[Optional(), Length(max=40)],
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": "You"},
+    )
+    preset = SelectField(
+        "Preset", choices=select_choices(PRESET_TITLES.items()), default="standard"
+    )
+    seed = IntegerField(
+        "Shuffle number (optional)",
+        validators=[Optional(), NumberRange(0, 2**31 - 1)],
+        description="The same number deals the same cards: replay a game or share a deal.",
+        render_kw=NUMERIC,
+    )
+
+    def bot_fields(self) -> list[Any]:
+        """The bot level fields, in seat order."""
+        return [self[f"bot_{i}"] for i in range(MAX_BOTS)]
+
+    def option_fields(self) -> list[Any]:
+        """The house-rule fields, in catalogue order."""
+        return [self[f"opt_{name}"] for name in house_rule_names()]
+
+    def bots(self) -> list[str]:
+        """The chosen bot levels in seat order ("no bot" rows left out)."""
+        return [f.data for f in self.bot_fields() if f.data]
+
+    def options(self) -> dict[str, Any]:
+        """The house rules chosen that differ from the preset, as engine option values."""
+        chosen: dict[str, Any] = {}
+        for name in house_rule_names():
+            data = self[f"opt_{name}"].data
+            if data not in (None, ""):
+                chosen[name] = data if isinstance(data, int) else json.loads(data)
+        try:
+            base = ruleset(self.preset.data)
+        except RulesError:
+            return chosen
+        return {k: v for k, v in chosen.items() if getattr(base, k) != v}
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Field checks, at least one bot, then the rule set as the engine sees it."""
+        if not super().validate(extra_validators):
+            return False
+        if not self.bots():
+            self.bot_0.errors.append("choose at least one bot to play against")
+            return False
+        try:
+            ruleset(self.preset.data, self.options())
+        except RulesError as error:
+            for where, message in error.problems:
+                self.field_for(where).errors.append(message)
+            return False
+        return True
+
+    def field_for(self, where: str | None) -> Any:
+        """The field a problem about ``where`` (an option name, "preset", "bots") goes
+        next to."""
+        if where == "bots":
+            return self.bot_0
+        return self._fields.get(f"opt_{where}", self.preset)
+
+
+for _i in range(MAX_BOTS):
+    setattr(NewPlayForm, f"bot_{_i}", _bot_field(_i))
+for _name in house_rule_names():
+    setattr(NewPlayForm, f"opt_{_name}", option_field(_name))
+
+
+class MoveForm(FlaskForm):
+    """A move on the play page: the game's ``version`` it was made on, the button pressed
+    (``do``: ``stock``, ``take:<pile index>``, ``lay_down``, ``lay_off:<meld index>``,
+    ``discard`` or an action as JSON) and the hand cards selected (``cards``)."""
+
+    version = HiddenField(validators=[InputRequired()])
+    do = StringField(validators=[InputRequired(message="choose a move")])
+    cards = SelectMultipleField(choices=[], validate_choice=False)
+
+    def validate_version(self, field: HiddenField) -> None:
+        """The version is a whole number (it is compared with the game's)."""
+        if not str(field.data or "").isdigit():
+            raise ValidationError("this page is out of date: reload it")
+
+
+def parse_do(do: str) -> tuple[str, int | None, Any]:
+    """A ``do`` value as ``(kind, number, action dict)``: ``"take:3"`` -> ``("take", 3,
+    None)``; a JSON object -> ``("action", None, dict)``. Raises ``ValueError``."""
+    do = do.strip()
+    if do.startswith("{"):
+        return "action", None, json.loads(do)
+    kind, _, number = do.partition(":")
+    if number and not number.isdigit():
+        raise ValueError(f"{number!r} is not a number")
+    return kind, int(number) if number else None, None

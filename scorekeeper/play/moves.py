@@ -1,0 +1,274 @@
+"""Between a person's taps and the engine's moves: which move a choice means, and moves
+in words.
+
+Glossary:
+- choice: what the play page sends: ``do`` (``"stock"``, ``"take"``, ``"lay_down"``,
+  ``"lay_off"``, ``"discard"`` or ``"action"``), the selected hand cards (card texts),
+  the pile index or table meld index, or a whole action as JSON (``"action"``).
+- selection: the hand cards tapped, as plain cards (a joker is ``JK``); the engine's legal
+  moves say how a joker is declared (M5) and how a first meld splits in two (M6).
+- step: one move described for people: ``{"who", "kind", "text", "cards", "groups"}``
+  (``cards`` card texts; ``groups`` a list of card-text lists, one per meld laid).
+
+Nothing here decides legality: a choice that matches no legal move is handed to
+``apply_action`` as it stands, so the engine's refusal (message and rule id) is what the
+person reads.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from ..engine.cards import JOKER, Card, CardError, declare, make_pack, parse_card, sort_key
+from ..engine.game import (
+    Action,
+    ActionError,
+    Discard,
+    Draw,
+    DrawTwo,
+    EndRound,
+    GameState,
+    LayDown,
+    LayOff,
+    Pass,
+    Phase,
+    RummyCall,
+    action_from_json,
+    legal_actions,
+)
+from ..engine.melds import IllegalMeld, check_meld
+from ..engine.rules import RuleSet
+
+CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
+
+
+class ChoiceError(ValueError):
+    """A choice that names no move (unknown kind, bad card text, a missing index):
+    ``message`` for the person, ``rule`` a catalogue id or None."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        self.message = message
+        self.rule = rule
+        super().__init__(message)
+
+
+@dataclass
+class Ambiguous(Exception):
+    """The selection fits several legal moves (a joker that can stand for more than one
+    card, M5): the person picks one of ``actions``."""
+
+    actions: list[Action] = field(default_factory=list)
+
+
+def parse_selection(texts: Sequence[str]) -> list[Card]:
+    """Card texts as cards; raises :class:`ChoiceError` naming a bad one."""
+    try:
+        return [parse_card(t) for t in texts if str(t).strip()]
+    except CardError as error:
+        raise ChoiceError(str(error)) from None
+
+
+def _physical(cards: Sequence[Card]) -> Counter[Card]:
+    return Counter(c.physical for c in cards)
+
+
+def action_for(
+    state: GameState, kind: str, cards: Sequence[str], number: int | None, raw: Any = None
+) -> Action:
+    """The move a choice means for the current seat of ``state``.
+
+    ``kind`` one of :data:`CHOICES`; ``cards`` the selected card texts; ``number`` the pile
+    index (``take``) or table meld index (``lay_off``); ``raw`` an action dict (``action``).
+    Raises :class:`ChoiceError` (nothing names a move) or :class:`Ambiguous`.
+    """
+    if kind == "action":
+        try:
+            return action_from_json(raw)
+        except ActionError as error:
+            raise ChoiceError(f"that is not a move: {error}") from None
+    if kind == "stock":
+        return DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
+    if kind in ("take", "lay_off") and number is None:
+        what = "a card of the discard pile" if kind == "take" else "a meld on the table"
+        raise ChoiceError(f"choose {what}")
+    if kind == "take":
+        return Draw("discard", number)
+    selection = parse_selection(cards)
+    if kind == "lay_down":
+        return _lay_down(state, selection)
+    if kind in ("lay_off", "discard") and len(selection) != 1:
+        verb = "lay off" if kind == "lay_off" else "discard"
+        raise ChoiceError(f"tap one card of your hand to {verb} (you chose {len(selection)})")
+    if kind == "lay_off":
+        assert number is not None
+        return _lay_off(state, selection[0], number)
+    if kind == "discard":
+        return Discard(selection[0])
+    raise ChoiceError(f"there is no move called {kind!r}")
+
+
+def _distinct(actions: list[Action]) -> list[Action]:
+    out: list[Action] = []
+    for a in actions:
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def declarations(selection: Sequence[Card], rules: RuleSet) -> list[LayDown]:
+    """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
+    one meld (:func:`melds.check_meld` decides); sets are offered once, as it makes no
+    difference which missing suit a joker names there. Empty without wild jokers, or
+    with more than two."""
+    jokers = sum(1 for c in selection if c.rank == 0)
+    if not jokers or jokers > 2 or rules.joker_use != "wild":
+        return []
+    naturals = [c for c in selection if c.rank]
+    everything = [c for c in make_pack() if c.rank]
+    out: list[LayDown] = []
+    sets = 0
+    for names in product(everything, repeat=jokers):
+        try:
+            meld = check_meld([*naturals, *(declare(JOKER, n) for n in names)], rules)
+        except IllegalMeld:
+            continue
+        if meld.kind == "set":
+            sets += 1
+            if sets > 1:
+                continue
+        action = LayDown(tuple(meld.cards))
+        if action not in out:
+            out.append(action)
+    return out
+
+
+def _lay_down(state: GameState, selection: list[Card]) -> Action:
+    if len(selection) < 3:
+        raise ChoiceError("tap the three or more cards of a meld in your hand", "M1")
+    named = declarations(selection, state.rules)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise Ambiguous(list(named))
+    wanted = _physical(selection)
+    matches = _distinct(
+        [
+            a
+            for a in legal_actions(state)
+            if isinstance(a, LayDown) and _physical([c for m in a.melds for c in m]) == wanted
+        ]
+    )
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise Ambiguous(matches)
+    return LayDown(tuple(sorted(selection, key=sort_key)))
+
+
+def _lay_off(state: GameState, card: Card, meld: int) -> Action:
+    matches = _distinct(
+        [
+            a
+            for a in legal_actions(state)
+            if isinstance(a, LayOff) and a.meld == meld and a.card.physical is card.physical
+        ]
+    )
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise Ambiguous(matches)
+    return LayOff(card, meld)
+
+
+# ---- moves in words --------------------------------------------------------------------
+
+
+def _texts(cards: Sequence[Card]) -> list[str]:
+    return [c.text for c in cards]
+
+
+def meld_label(state: GameState, index: int) -> str:
+    """``"Bot 1's meld 2"``: a table meld as people count them (from 1)."""
+    if 0 <= index < len(state.owners):
+        return f"{state.players[state.owners[index]]}'s meld {index + 1}"
+    return f"meld {index + 1}"
+
+
+def describe(state: GameState, seat: int, action: Action) -> dict[str, Any]:
+    """``action`` by ``seat`` in words, described BEFORE it is made (the pile and table
+    as the move finds them). Only what every seat may see is said."""
+    step: dict[str, Any] = {"who": state.players[seat], "kind": "move", "cards": [], "groups": []}
+    if isinstance(action, Draw) and action.source == "discard":
+        index = action.index if action.index is not None else len(state.pile) - 1
+        taken = state.pile[index:] if 0 <= index < len(state.pile) else []
+        above = len(taken) - 1
+        more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
+        name = taken[0].display if taken else "a card"
+        step["text"] = f"takes {name} from the discard pile{more}"
+        step["cards"] = _texts(taken)
+    elif isinstance(action, Draw | DrawTwo):
+        step["text"] = action.describe()
+    elif isinstance(action, LayDown):
+        count = len(action.melds)
+        step["text"] = "lays down a meld" if count == 1 else f"lays down {count} melds"
+        step["groups"] = [_texts(m) for m in action.melds]
+    elif isinstance(action, LayOff):
+        step["text"] = f"lays off {action.card.display} on {meld_label(state, action.meld)}"
+        step["cards"] = [action.card.text]
+    elif isinstance(action, Discard):
+        first = state.phase is Phase.START_PILE
+        step["text"] = (
+            f"starts the discard pile with {action.card.display}"
+            if first
+            else (f"discards {action.card.display}")
+        )
+        step["cards"] = [action.card.text]
+    elif isinstance(action, RummyCall):
+        step["text"] = rummy_words(state, action)
+        step["cards"] = _texts(state.pile[action.index : action.index + 1])
+    elif isinstance(action, Pass):
+        step["text"] = _pass_words(state)
+    elif isinstance(action, EndRound):
+        step["text"] = action.describe()
+    return step
+
+
+def rummy_words(state: GameState, call: RummyCall) -> str:
+    """A "Rummy!" call (X1) in words: the card called and where it goes."""
+    card = state.pile[call.index].display if 0 <= call.index < len(state.pile) else "a card"
+    where = f", laying it off on {meld_label(state, call.meld)}" if call.meld is not None else ""
+    return f'calls "Rummy!" on {card}{where}'
+
+
+def _pass_words(state: GameState) -> str:
+    if state.phase is Phase.RUMMY:
+        return 'does not call "Rummy!"'
+    if state.phase is Phase.OUT_OF_TURN:
+        return "does not meld out of turn"
+    return "draws nothing (the stock is used up)"
+
+
+def button_label(state: GameState, action: Action) -> str:
+    """A short label for a button that makes ``action`` (the person's own choices)."""
+    if isinstance(action, Pass):
+        return {
+            Phase.RUMMY: 'Do not call "Rummy!"',
+            Phase.OUT_OF_TURN: "Do not meld now",
+        }.get(state.phase, "Draw nothing")
+    if isinstance(action, EndRound):
+        if state.phase is Phase.DEADWOOD:
+            return "Stop laying off"
+        return "Stop drawing: end the round"
+    if isinstance(action, RummyCall):
+        return rummy_words(state, action).replace("calls", "Call", 1)
+    if isinstance(action, LayDown):
+        return "Lay down " + " and ".join(" ".join(c.display for c in m) for m in action.melds)
+    if isinstance(action, LayOff):
+        return f"Lay off {action.card.display} on {meld_label(state, action.meld)}"
+    if isinstance(action, DrawTwo):
+        return "Draw two from the stock"
+    return action.describe().capitalize()

@@ -1,0 +1,294 @@
+"""The digital game's services: start a game against bots, make the person's move, let the
+bots play until the person is asked again, and save it all. The only request-path module
+of ``/play`` that commits.
+
+Glossary:
+- person: the one seat a person plays (``game.human_seat``); every other seat is a bot of
+  the level in ``game.bots``.
+- steps: the latest moves in words (:func:`.moves.describe`), plus the end of a
+  round or of the game: the person's moves this turn after the bots' moves before it.
+  Each carries ``v``, the version that made it; the page reveals the newest one after
+  another.
+- scored: per finished round, its scoring in the scoring contract's response shape: every
+  card's points, why, and the rule (the contract's answer to the round as the game record
+  states it, checked against the engine's own figures).
+- version: bumped by every saved move. A move names the version it was made on; if the
+  game has moved on meanwhile (another tab or phone), it is refused (:class:`StaleGame`)
+  and nothing changes.
+
+Every request reads the game from the database; nothing is kept in process memory.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import CursorResult, update
+
+from ..engine.contract import ScoreRequestError, score
+from ..engine.game import (
+    BOTS,
+    Action,
+    GameSetupError,
+    GameState,
+    IllegalMove,
+    apply_action,
+    bot_move,
+    current_player,
+    is_terminal,
+    legal_actions,
+    make_bot,
+    new_game,
+)
+from ..engine.records import game_record, round_request
+from ..engine.rules import RulesError
+from ..extensions import db
+from ..models import DigitalGame, now_utc
+from .moves import describe
+from .seats import BOT_NAMES, MAX_BOTS
+
+MAX_BOT_STEPS = 20_000
+"""Bot moves made in one request at most; a round ends long before (the engine ends a
+round after 60 turns per player), so reaching it means a bug, never a slow bot."""
+MAX_STEPS = 80
+"""Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
+
+
+class PlayError(ValueError):
+    """A move or a new game refused; nothing was stored. ``message`` for the person,
+    ``rule`` the catalogue id that says no (or None), ``where`` the form field it
+    concerns (or None)."""
+
+    def __init__(self, message: str, rule: str | None = None, where: str | None = None) -> None:
+        self.message = message
+        self.rule = rule
+        self.where = where
+        super().__init__(f"{message} ({rule})" if rule else message)
+
+
+class StaleGame(PlayError):
+    """The game moved on (another tab or phone made a move) since this page was loaded."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this game has moved on in another tab or on another phone, so this move was "
+            "not made. Reload the page to see where the game stands."
+        )
+
+
+# ---- reading ---------------------------------------------------------------------------
+
+
+def get_game(slug: str) -> DigitalGame | None:
+    """The digital game at ``/play/<slug>``, or None."""
+    query = db.select(DigitalGame).where(DigitalGame.slug == slug)
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def games_by_slugs(slugs: Sequence[str]) -> list[DigitalGame]:
+    """The games among ``slugs`` (those this phone played), newest first."""
+    if not slugs:
+        return []
+    query = (
+        db.select(DigitalGame)
+        .where(DigitalGame.slug.in_(list(slugs)))
+        .order_by(DigitalGame.updated_at.desc(), DigitalGame.id.desc())
+    )
+    return list(db.session.execute(query).scalars())
+
+
+def load_state(game: DigitalGame) -> GameState:
+    """The engine's state of ``game`` as last saved."""
+    return GameState.from_json(game.state)
+
+
+def record_of(game: DigitalGame) -> dict[str, Any]:
+    """The game record (shared/game-record.md) of ``game`` so far, bot levels included."""
+    return game_record(load_state(game), bots=[level or "person" for level in game.bots])
+
+
+# ---- starting --------------------------------------------------------------------------
+
+
+def start_game(
+    name: str,
+    preset: str,
+    options: Mapping[str, Any],
+    bots: Sequence[str],
+    seed: int | None = None,
+) -> DigitalGame:
+    """A new game: the person ``name`` in seat 0, then one bot per level in ``bots`` (1 to
+    7 of :data:`engine.game.BOTS`); the rules are ``preset`` with ``options`` changed.
+    Bots that play before the person do so now. Raises :class:`PlayError` (with ``where``
+    ``"bots"``, ``"preset"`` or an option's name) for a game that cannot be set up."""
+    if not 1 <= len(bots) <= MAX_BOTS:
+        raise PlayError(f"choose 1 to {MAX_BOTS} bots", "D1", "bots")
+    unknown = [level for level in bots if level not in BOTS]
+    if unknown:
+        raise PlayError(f"there is no bot level {unknown[0]!r}", None, "bots")
+    person = name.strip() or "You"
+    others = [n for n in BOT_NAMES if n.casefold() != person.casefold()]
+    players = [person, *others[: len(bots)]]
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    try:
+        state = new_game(players, preset=preset, options=dict(options), seed=seed)
+    except RulesError as error:
+        where, message = error.problems[0]
+        raise PlayError(message, None, where) from None
+    except GameSetupError as error:
+        raise PlayError(str(error), None, "bots") from None
+    game = DigitalGame(
+        preset=preset,
+        options=dict(options),
+        seed=seed,
+        human_seat=0,
+        bots=[None, *bots],
+        state={},
+        version=1,
+    )
+    steps: list[dict[str, Any]] = []
+    scored: list[dict[str, Any]] = []
+    run_bots(state, game.bots, steps, scored)
+    for said in steps:
+        said["v"] = 1
+    _fill(game, state, steps, scored)
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def _fill(
+    game: DigitalGame, state: GameState, steps: list[dict[str, Any]], scored: list[dict[str, Any]]
+) -> None:
+    game.state = state.to_json()
+    game.moves = steps
+    game.scored = scored
+    game.finished = is_terminal(state)
+    game.winner = state.winner
+
+
+# ---- moving ----------------------------------------------------------------------------
+
+
+def step(
+    state: GameState, action: Action, steps: list[dict[str, Any]], scored: list[dict[str, Any]]
+) -> None:
+    """Make ``action`` for the current seat (raises ``IllegalMove``, state unchanged),
+    describe it into ``steps``, and when it ends a round add the round's scoring to
+    ``scored`` and the round's (and the game's) end to ``steps``."""
+    said = describe(state, state.seat, action)
+    rounds, reshuffles = len(state.rounds), state.reshuffles
+    apply_action(state, action)
+    steps.append(said)
+    if state.reshuffles > reshuffles:
+        steps.append(_event("The discard pile is shuffled into a new stock (O3)."))
+    if len(state.rounds) == rounds:
+        return
+    scored.append(round_scoring(state))
+    end = state.rounds[-1]["end"]
+    how = f"{end['went_out']} went out" if end["went_out"] else f"the {end['reason']}"
+    steps.append(_event(f"Round {len(state.rounds)} is over: {how}.", "round"))
+    if is_terminal(state):
+        steps.append(_event(f"The game is over: {state.winner} wins.", "game"))
+
+
+def _event(text: str, kind: str = "event") -> dict[str, Any]:
+    return {"who": "", "kind": kind, "text": text, "cards": [], "groups": []}
+
+
+def round_scoring(state: GameState) -> dict[str, Any]:
+    """The last finished round's scoring, card by card: the scoring contract's answer
+    (:func:`scorekeeper.engine.contract.score`) to the round's request as the game record
+    states it (:func:`records.round_request`). Should the contract refuse it, only the
+    engine's own figures are kept."""
+    figures = state.rounds[-1]["scores"]
+    try:
+        scoring = score(round_request(game_record(state), len(state.rounds)))
+    except ScoreRequestError:
+        scoring = None
+    if scoring is not None and scoring["players"] == figures:
+        return scoring
+    return {"players": figures, "sides": None, "cards": [], "notes": [], "outcome": ""}
+
+
+def run_bots(
+    state: GameState,
+    bots: Sequence[str | None],
+    steps: list[dict[str, Any]],
+    scored: list[dict[str, Any]],
+) -> None:
+    """Let the bots move until the person is asked or the game is over. Each bot move is
+    seeded by the game's seed and the move's place in the game, so a replay bot plays
+    the same move in any worker process."""
+    for count in range(MAX_BOT_STEPS):
+        seat = current_player(state)
+        if seat is None or bots[seat] is None:
+            return
+        level = bots[seat]
+        assert level is not None
+        rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
+        action = bot_move(state, make_bot(level), rng, legal_actions(state))
+        step(state, action, steps, scored)
+    raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
+
+
+def play_move(game: DigitalGame, version: int, action: Action) -> DigitalGame:
+    """Make the person's ``action`` on ``game`` as it was at ``version``, then the bots'
+    moves; save it all as the next version. Raises :class:`StaleGame` (the game moved on),
+    :class:`PlayError` (game over, not the person's turn, or the engine's refusal with its
+    message and rule id); nothing is saved then."""
+    if version != game.version:
+        raise StaleGame()
+    state = load_state(game)
+    if is_terminal(state):
+        raise PlayError("the game is over: start a new one to play again", "G1")
+    if current_player(state) != game.human_seat:
+        raise PlayError("it is not your turn", "T1")
+    steps: list[dict[str, Any]] = []
+    scored = list(game.scored)
+    try:
+        step(state, action, steps, scored)
+    except IllegalMove as refused:
+        raise PlayError(refused.message, refused.rule) from None
+    made = len(steps)
+    run_bots(state, game.bots, steps, scored)
+    for said in steps:
+        said["v"] = version + 1
+    if len(steps) == made:  # the person's turn goes on: keep what led up to it
+        steps = [*game.moves, *steps][-MAX_STEPS:]
+    _save(game, state, version, steps, scored)
+    return game
+
+
+def _save(
+    game: DigitalGame,
+    state: GameState,
+    version: int,
+    steps: list[dict[str, Any]],
+    scored: list[dict[str, Any]],
+) -> None:
+    """Write the new state as ``version + 1`` only if the stored version is still
+    ``version`` (one UPDATE, so two posts at once cannot both win)."""
+    values = {
+        "state": state.to_json(),
+        "moves": steps,
+        "scored": scored,
+        "version": version + 1,
+        "finished": is_terminal(state),
+        "winner": state.winner,
+        "updated_at": now_utc(),
+    }
+    result: CursorResult[Any] = db.session.execute(  # type: ignore[assignment]
+        update(DigitalGame)
+        .where(DigitalGame.id == game.id, DigitalGame.version == version)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        db.session.rollback()
+        raise StaleGame()
+    db.session.commit()
+    db.session.refresh(game)

@@ -1,0 +1,229 @@
+"""The digital game: play 500 Rum against bots on a phone, at ``/play``.
+
+A game lives at ``/play/<slug>``: anyone with the link plays it, from any phone or tab.
+Every move is a POST carrying the game's version (a form, or JSON for scripts); the
+engine decides, the page shows. The bots' moves come back as a list of steps the page
+reveals one after another.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from ..engine.game import current_player, legal_actions, observation
+from ..extensions import csrf
+from ..models import DigitalGame
+from . import services
+from .board import board
+from .forms import MoveForm, NewPlayForm, parse_do
+from .moves import Ambiguous, ChoiceError, action_for, button_label
+from .seats import bot_levels
+
+bp = Blueprint("play", __name__, url_prefix="/play")
+KEEP_GAMES = 12
+"""Games remembered per phone (session cookie), newest kept, listed on /play."""
+
+
+def _game(slug: str) -> DigitalGame:
+    game = services.get_game(slug)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
+
+
+def _remember(game: DigitalGame) -> None:
+    played = [s for s in session.get("played", []) if s != game.slug]
+    session["played"] = [*played, game.slug][-KEEP_GAMES:]
+    session.permanent = True
+
+
+@bp.errorhandler(404)
+def not_found(error: Any) -> tuple[str, int]:
+    """An unknown game: say so, with a way to start one."""
+    return render_template("play/refused.html", error=error), 404
+
+
+# ---- starting ----------------------------------------------------------------------------
+
+
+@bp.route("", methods=["GET", "POST"])
+def index() -> Any:
+    """Start a game against bots (preset, house rules, bots); this phone's games."""
+    form = NewPlayForm()
+    if form.validate_on_submit():
+        try:
+            game = services.start_game(
+                form.name.data or "", form.preset.data, form.options(), form.bots(), form.seed.data
+            )
+        except services.PlayError as error:
+            form.field_for(error.where).errors.append(error.message)
+        else:
+            _remember(game)
+            return redirect(url_for("play.show", slug=game.slug, step=game.version))
+    status = 422 if form.is_submitted() else 200
+    games = services.games_by_slugs(session.get("played", []))
+    return render_template("play/index.html", form=form, games=games, levels=bot_levels()), status
+
+
+# ---- the game page ------------------------------------------------------------------------
+
+
+@bp.get("/<slug>")
+def show(slug: str) -> str:
+    """The game: your hand, the pile, the stock, the table, the bots' moves, the scores."""
+    game = _game(slug)
+    _remember(game)
+    notice = session.pop("play_notice", None)
+    if not isinstance(notice, dict) or notice.get("slug") != slug:
+        notice = {}
+    error = notice.get("error")
+    refusal = services.PlayError(error["message"], error.get("rule")) if error else None
+    return render_template("play/game.html", **_page(game, refusal, notice.get("choices")))
+
+
+def _page(
+    game: DigitalGame, error: services.PlayError | None = None, choices: Any = None
+) -> dict[str, Any]:
+    state = services.load_state(game)
+    animate = request.args.get("step") == str(game.version)
+    return {
+        "game": game,
+        "b": board(game, state),
+        "form": MoveForm(version=game.version, formdata=None),
+        "error": error,
+        "choices": choices,
+        "animate": animate and error is None and not choices,
+    }
+
+
+def _back(game: DigitalGame, **notice: Any) -> WerkzeugResponse:
+    """Back to the game page (redirect after POST), with a refusal or a question."""
+    session["play_notice"] = {"slug": game.slug, **notice}
+    return redirect(url_for("play.show", slug=game.slug), 303)
+
+
+@bp.post("/<slug>/move")
+def move(slug: str) -> Any:
+    """Make a move (form or JSON), then the bots'; back to the game page, which says why
+    when the move was refused."""
+    game = _game(slug)
+    form = MoveForm()
+    if not form.validate():
+        problem = next(iter(form.errors.values()))[0]
+        return _refuse(game, services.PlayError(str(problem)), 400)
+    state = services.load_state(game)
+    try:
+        kind, number, raw = parse_do(form.do.data)
+    except ValueError as problem:
+        return _refuse(game, services.PlayError(f"that is not a move: {problem}"), 400)
+    try:
+        action = action_for(state, kind, form.cards.data or [], number, raw)
+    except ChoiceError as problem:
+        return _back(game, error={"message": problem.message, "rule": problem.rule})
+    except Ambiguous as many:
+        picks = [(json.dumps(a.to_json()), button_label(state, a)) for a in many.actions]
+        return _back(game, choices=picks)
+    try:
+        services.play_move(game, int(form.version.data), action)
+    except services.StaleGame as stale:
+        return render_template("play/stale.html", game=game, error=stale), 409
+    except services.PlayError as refused:
+        return _back(game, error={"message": refused.message, "rule": refused.rule})
+    return redirect(url_for("play.show", slug=game.slug, step=game.version), 303)
+
+
+def _refuse(game: DigitalGame, error: services.PlayError, status: int) -> tuple[str, int]:
+    return render_template("play/game.html", **_page(game, error=error)), status
+
+
+@bp.post("/<slug>/move.json")
+@csrf.exempt
+def move_json(slug: str) -> tuple[Response, int]:
+    """A move as JSON, for scripts: ``{"version": 3, "action": {...}}`` (an action as
+    ``action.to_json()`` gives it) -> ``{"version", "steps", "finished"}``; errors
+    ``{"error", "rule"}`` with 400, 404, 409, 415 or 422. Only a JSON body is read (a
+    cross-site form cannot send one), so no CSRF token is needed."""
+    if not request.is_json:
+        return _json_error("send the move as JSON (Content-Type: application/json)", None, 415)
+    game = services.get_game(slug)
+    if game is None:
+        return _json_error("there is no game at this link", None, 404)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("version"), int):
+        return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
+    state = services.load_state(game)
+    try:
+        action = action_for(state, "action", [], None, body.get("action"))
+        services.play_move(game, body["version"], action)
+    except ChoiceError as bad:
+        return _json_error(bad.message, bad.rule, 400)
+    except services.StaleGame as stale:
+        return _json_error(stale.message, None, 409)
+    except services.PlayError as refused:
+        return _json_error(refused.message, refused.rule, 422)
+    return jsonify(version=game.version, steps=game.moves, finished=game.finished), 200
+
+
+@bp.get("/<slug>/state.json")
+def state_json(slug: str) -> tuple[Response, int]:
+    """What the person's seat may see, the version, and the person's legal moves."""
+    game = services.get_game(slug)
+    if game is None:
+        return _json_error("there is no game at this link", None, 404)
+    state = services.load_state(game)
+    seat = game.human_seat
+    mine = current_player(state) == seat
+    body = {
+        "version": game.version,
+        "finished": game.finished,
+        "winner": game.winner,
+        "seat": seat,
+        "bots": game.bots,
+        "view": observation(state, seat).to_json(),
+        "legal": [a.to_json() for a in legal_actions(state)] if mine else [],
+        "steps": game.moves,
+        "rounds": game.scored,
+    }
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 200
+
+
+def _json_error(message: str, rule: str | None, status: int) -> tuple[Response, int]:
+    return jsonify(error=message, rule=rule), status
+
+
+# ---- scores and the record ------------------------------------------------------------------
+
+
+@bp.get("/<slug>/rounds")
+def rounds(slug: str) -> str:
+    """Every finished round's scores, card by card, with the rule for each."""
+    game = _game(slug)
+    state = services.load_state(game)
+    return render_template("play/rounds.html", game=game, b=board(game, state))
+
+
+@bp.get("/<slug>/record")
+def record(slug: str) -> Response:
+    """The game record (shared/game-record.md) as a JSON download."""
+    game = _game(slug)
+    body = json.dumps(services.record_of(game), indent=1, ensure_ascii=False)
+    response = Response(body, mimetype="application/json")
+    name = f"500rum-{game.created_at:%Y%m%d}-{game.slug[:6]}.json"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

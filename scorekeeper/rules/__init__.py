@@ -1,0 +1,1 @@
+"""Settling arguments: the rules reference (``/rules``) and the checker (``/check``)."""

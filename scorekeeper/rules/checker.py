@@ -1,0 +1,297 @@
+"""The checker's services: read the card fields of a question, ask the engine, return an
+answer the page shows. Questions: is this meld legal, can this card be laid off, which
+discards may I take, what does this round score.
+
+Nothing here decides a rule: :mod:`scorekeeper.engine.melds`, :mod:`scorekeeper.engine.advice` and
+the scoring contract (:mod:`scorekeeper.engine.contract`) do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.advice import PileChoice, advise
+from ..engine.cards import JOKER, Card, CardError, parse_cards
+from ..engine.contract import ScoreRequestError, score
+from ..engine.explain import layoff_reasons, meld_points, meld_reasons
+from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
+from ..engine.rules import RuleSet
+
+MAX_PILE = 60
+"""Most cards read from the discard pile field (two packs: 108 cards in all)."""
+MAX_HAND = 30
+"""Most cards read from a hand field."""
+TABLE_MELDS = 4
+"""Table meld fields on the discard question."""
+
+
+@dataclass
+class Answer:
+    """What the page shows for one question: ``ok`` (legal / fits / scored), a
+    ``message``, ``reasons`` [(rule id, why)], the resulting ``meld`` and its ``points``,
+    ``errors`` {field: [messages]} for what could not be read, and ``extra`` (per
+    question: the pile choices, the scored round)."""
+
+    ok: bool = False
+    message: str = ""
+    reasons: list[tuple[str, str]] = field(default_factory=list)
+    meld: Meld | None = None
+    points: int | None = None
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    extra: Any = None
+
+    def error(self, where: str, message: str) -> None:
+        """Note a problem with field ``where``."""
+        self.errors.setdefault(where, []).append(message)
+
+
+def read_cards(
+    text: str, where: str, answer: Answer, *, most: int, least: int = 0
+) -> list[Card] | None:
+    """The cards of one field, or None with the problem noted on ``answer``."""
+    try:
+        cards = parse_cards(text or "")
+    except CardError as error:
+        answer.error(where, str(error))
+        return None
+    if not least <= len(cards) <= most:
+        count = least if len(cards) < least else most
+        span = "at least" if len(cards) < least else "at most"
+        answer.error(where, f"enter {span} {count} card{'s' if count != 1 else ''} here")
+        return None
+    return cards
+
+
+def check_meld_question(rules: RuleSet, cards_text: str) -> Answer:
+    """Is ``cards_text`` a legal meld under ``rules``, and which rules say so or no."""
+    answer = Answer()
+    cards = read_cards(cards_text, "cards", answer, most=26, least=1)
+    if cards is None:
+        return answer
+    try:
+        meld = check_meld(cards, rules)
+    except IllegalMeld as problem:
+        answer.message = problem.message
+        answer.reasons = [(rule, problem.message) for rule in problem.rules]
+        return answer
+    answer.ok, answer.meld, answer.points = True, meld, meld_points(meld, rules)
+    answer.message = f"Legal: a {meld.describe()}."
+    answer.reasons = meld_reasons(meld, rules)
+    return answer
+
+
+def check_layoff_question(rules: RuleSet, meld_text: str, cards_text: str) -> Answer:
+    """Can ``cards_text`` (one card or a pair) be laid off onto the meld ``meld_text``."""
+    answer = Answer()
+    meld_cards = read_cards(meld_text, "meld", answer, most=26, least=3)
+    laid = read_cards(cards_text, "cards", answer, most=2, least=1)
+    if meld_cards is None or laid is None:
+        return answer
+    try:
+        meld = check_meld(meld_cards, rules)
+    except IllegalMeld as problem:
+        answer.error("meld", f"that is not a legal meld on the table: {problem.message}")
+        answer.reasons = [(rule, problem.message) for rule in problem.rules]
+        return answer
+    try:
+        grown = extend_with(meld, laid, rules)
+    except IllegalMeld as problem:
+        answer.message = problem.message
+        answer.reasons = [(rule, problem.message) for rule in problem.rules]
+        return answer
+    answer.ok, answer.meld = True, grown
+    answer.points = meld_points(grown, rules, laid)
+    answer.message = f"Yes: it makes a {grown.describe()}."
+    answer.reasons = layoff_reasons(grown, laid, rules)
+    return answer
+
+
+def too_many_copies(cards: list[Card], rules: RuleSet) -> str | None:
+    """A message when ``cards`` hold more jokers or more copies of a card than the
+    biggest pack these rules use has (D2), else None."""
+    packs = rules.packs_for(rules.max_players)
+    counts = Counter(c.physical for c in cards)
+    jokers = counts.pop(JOKER, 0)
+    if jokers > rules.jokers * packs:
+        return f"these rules play with at most {rules.jokers * packs} jokers in all (D2)"
+    extra = [c for c, n in counts.items() if n > packs]
+    if extra:
+        return f"{extra[0].display} is there more times than the packs hold ({packs}) (D2)"
+    return None
+
+
+def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melded: bool) -> Answer:
+    """Which cards of the pile ``args["pile"]`` (bottom first) the hand ``args["hand"]``
+    may take, with the table melds ``args["t1"]`` .. ``t4``; ``extra`` is the list of
+    :class:`~scorekeeper.engine.advice.PileChoice`, top card first."""
+    answer = Answer()
+    pile = read_cards(args.get("pile", ""), "pile", answer, most=MAX_PILE, least=1)
+    hand = read_cards(args.get("hand", ""), "hand", answer, most=MAX_HAND, least=1)
+    table: list[Meld] = []
+    for i in range(1, TABLE_MELDS + 1):
+        text = args.get(f"t{i}", "")
+        cards = read_cards(text, f"t{i}", answer, most=26) if text.strip() else []
+        if cards:
+            try:
+                table.append(check_meld(cards, rules))
+            except IllegalMeld as problem:
+                answer.error(f"t{i}", f"not a legal meld: {problem.message}")
+    if pile is None or hand is None or answer.errors:
+        return answer
+    everything = pile + hand + [c for meld in table for c in meld.cards]
+    problem = too_many_copies(everything, rules)
+    if problem:
+        answer.error("pile", problem)
+        return answer
+    choices: list[PileChoice] = advise(rules, pile, hand, table, has_melded=has_melded)
+    answer.ok = any(c.allowed for c in choices)
+    answer.extra = list(reversed(choices))
+    answer.reasons = [(rule, "") for rule in sorted({r for c in choices for r in c.rules})]
+    takeable = [c.card.display for c in choices if c.allowed]
+    answer.message = (
+        f"You may take: {', '.join(reversed(takeable))}." if takeable else "No card may be taken."
+    )
+    return answer
+
+
+_WHERE = re.compile(r"^(players|melds|layoffs)\[(\d+)\]|^(hands|totals_before)\.([^\[.]+)")
+
+
+def _count(args: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
+    try:
+        return max(low, min(high, int(args.get(key, default))))
+    except ValueError:
+        return default
+
+
+@dataclass
+class ScoreForm:
+    """The score question's rows: ``players`` (2-8), ``melds`` and ``layoffs`` row counts,
+    the player ``names`` (blank names become "Player N") and, once read, the contract
+    ``request`` with ``meld_rows`` / ``layoff_rows`` (request index -> form row number)."""
+
+    players: int
+    melds: int
+    layoffs: int
+    names: list[str]
+    request: dict[str, Any] = field(default_factory=dict)
+    meld_rows: list[int] = field(default_factory=list)
+    layoff_rows: list[int] = field(default_factory=list)
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, str]) -> ScoreForm:
+        """Row counts from ``n``, ``m``, ``l`` (an ``add`` of ``player``, ``meld`` or
+        ``layoff`` adds a row) and names from ``p1`` .. ``pN``."""
+        add = args.get("add", "")
+        n = _count(args, "n", 3, 2, 8) + (add == "player")
+        m = _count(args, "m", 4, 1, 30) + (add == "meld")
+        lay = _count(args, "l", 2, 0, 30) + (add == "layoff")
+        n = min(n, 8)
+        names = [(args.get(f"p{i}") or "").strip()[:40] or f"Player {i}" for i in range(1, n + 1)]
+        return cls(n, min(m, 30), min(lay, 30), names)
+
+    def owner(self, args: Mapping[str, str], key: str) -> str:
+        """The player named by the seat number in ``args[key]`` (default seat 1)."""
+        seat = _count(args, key, 1, 1, self.players)
+        return self.names[seat - 1]
+
+
+def _read_rounds(form: ScoreForm, args: Mapping[str, str], answer: Answer) -> None:
+    melds, layoffs, index_of = [], [], {}
+    for j in range(1, form.melds + 1):
+        text = args.get(f"m{j}", "").split()
+        if text:
+            index_of[j] = len(melds)
+            form.meld_rows.append(j)
+            melds.append({"owner": form.owner(args, f"mo{j}"), "cards": text})
+    for k in range(1, form.layoffs + 1):
+        text = args.get(f"l{k}", "").strip()
+        if not text:
+            continue
+        onto = _count(args, f"lm{k}", 1, 1, form.melds)
+        if onto not in index_of:
+            answer.error(f"l{k}", f"meld {onto} is empty: lay off onto a meld entered above")
+            continue
+        form.layoff_rows.append(k)
+        layoffs.append({"owner": form.owner(args, f"lo{k}"), "card": text, "meld": index_of[onto]})
+    form.request |= {"melds": melds, "layoffs": layoffs}
+
+
+def _read_players(form: ScoreForm, args: Mapping[str, str], rules: RuleSet, answer: Answer):
+    totals = {}
+    for i, name in enumerate(form.names, start=1):
+        text = args.get(f"t{i}", "").strip()
+        if text:
+            try:
+                totals[name] = int(text)
+            except ValueError:
+                answer.error(f"t{i}", "a running total is a whole number of points")
+    out = _count(args, "out", 0, 0, form.players)
+    form.request |= {
+        "players": list(form.names),
+        "hands": {n: args.get(f"h{i}", "").split() for i, n in enumerate(form.names, 1)},
+        "totals_before": totals,
+        "went_out": form.names[out - 1] if out else None,
+        "teams": [form.names[0::2], form.names[1::2]] if rules.partnership else None,
+        "deal_number": _count(args, "deal", 1, 1, 2),
+    }
+
+
+def _field_of(where: str, form: ScoreForm) -> str:
+    match = _WHERE.match(where)
+    if not match:
+        return "out" if where == "went_out" else "form"
+    kind, number, mapping, name = match.groups()
+    if kind == "players":
+        return f"p{int(number) + 1}"
+    if kind in ("melds", "layoffs"):
+        rows = form.meld_rows if kind == "melds" else form.layoff_rows
+        i = int(number)
+        return f"{kind[0]}{rows[i]}" if i < len(rows) else "form"
+    seat = form.names.index(name) + 1 if name in form.names else 0
+    return f"{'h' if mapping == 'hands' else 't'}{seat}" if seat else "form"
+
+
+def check_score_question(
+    rules: RuleSet, contract_rules: dict[str, Any], args: Mapping[str, str]
+) -> tuple[ScoreForm, Answer]:
+    """Score the round entered in the form ``args`` with the scoring contract; ``extra``
+    is the contract's response (players, cards with points and why, notes, winner)."""
+    form, answer = ScoreForm.from_args(args), Answer()
+    form.request["rules"] = contract_rules
+    _read_players(form, args, rules, answer)
+    _read_rounds(form, args, answer)
+    if answer.errors:
+        return form, answer
+    try:
+        answer.extra = score(form.request)
+    except ScoreRequestError as error:
+        for problem in error.errors:
+            answer.error(_field_of(problem["where"], form), problem["message"])
+        return form, answer
+    answer.ok = True
+    answer.message = answer.extra["outcome"]
+    answer.reasons = [("S7", "cards shown minus cards in hand")]
+    for row in answer.extra["cards"]:
+        row["where"] = _form_where(row["where"], form)
+    return form, answer
+
+
+_PLACE = re.compile(r"\b(meld|layoff) (\d+)")
+
+
+def _form_where(where: str, form: ScoreForm) -> str:
+    """The contract's ``"layoff 0 onto meld 1"`` in the form's numbering, from 1:
+    ``"lay-off 1 onto meld 3"`` (blank form rows are not in the request)."""
+
+    def number(match: re.Match[str]) -> str:
+        rows = form.meld_rows if match.group(1) == "meld" else form.layoff_rows
+        i = int(match.group(2))
+        label = "meld" if match.group(1) == "meld" else "lay-off"
+        return f"{label} {rows[i] if i < len(rows) else i + 1}"
+
+    return _PLACE.sub(number, where)

@@ -1,0 +1,177 @@
+"""The rules reference as the pages show it: every catalogue row with its options, their
+choices, the presets that use each choice and the seed quotes that state it.
+
+Built from the engine (:data:`~scorekeeper.engine.rules.OPTIONS`,
+:data:`~scorekeeper.engine.rules.PRESETS`) and the words of :mod:`scorekeeper.rules.quotes`;
+nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, OptionInfo, RuleSet, ruleset
+from ..house_rules import option_text
+from .quotes import GROUPS, QUOTES, ROWS, quotes_for
+
+RULE_ID = re.compile(r"\b([DMTLOSGPX]\d{1,2})\b")
+"""A catalogue id inside a sentence (checked against :data:`ROWS` before linking)."""
+
+_UNITS = {"max_players": "players", "first_meld_minimum": "points", "target": "points"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of an option: ``value``, ``key`` (its query text), ``label``,
+    ``sources`` (seed ids), whether it is the ``default``, the ``presets`` using it and
+    the seed ``quotes`` [(seed, text)] that state it."""
+
+    value: Any
+    key: str
+    label: str
+    sources: str
+    default: bool
+    presets: tuple[str, ...]
+    quotes: tuple[tuple[str, str], ...]
+
+    @property
+    def presets_text(self) -> str:
+        """The presets in words: ``every preset``, ``every preset but modern``, a list."""
+        if not self.presets:
+            return ""
+        missing = [p for p in PRESETS if p not in self.presets]
+        if not missing:
+            return "every preset"
+        if len(missing) <= 2 and len(self.presets) > len(missing):
+            return "every preset but " + ", ".join(missing)
+        return ", ".join(self.presets)
+
+
+@dataclass(frozen=True)
+class OptionView:
+    """An option as shown in one row: ``name``, ``title``, all its catalogue ``ids``,
+    its ``choices`` and, for a number, its ``range`` in words."""
+
+    name: str
+    title: str
+    ids: tuple[str, ...]
+    choices: tuple[Choice, ...]
+    range: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """A catalogue row: ``id``, ``group`` title, ``title``, ``plain`` words, its options,
+    and ``text``, everything in it lower-cased for the filter."""
+
+    id: str
+    group: str
+    title: str
+    plain: str
+    options: tuple[OptionView, ...]
+    text: str
+
+
+def _values(info: OptionInfo, row: str) -> list[Any]:
+    """The values worth showing: every choice, or for a number the default, the presets'
+    values and the quoted ones."""
+    if info.choices:
+        return list(info.choices)
+    seen = {info.default} | {getattr(ruleset(p), info.name) for p in PRESETS}
+    seen |= {int(k) for k in _quoted_keys(row, info.name)}
+    return sorted(seen)
+
+
+def _quoted_keys(row: str, option: str) -> list[str]:
+    return list(QUOTES.get(row, {}).get(option, {}))
+
+
+def _label(info: OptionInfo, value: Any) -> str:
+    label = info.label(value)
+    unit = _UNITS.get(info.name)
+    return f"{label} {unit}" if unit and not info.choices else label
+
+
+def _option(info: OptionInfo, row: str) -> OptionView:
+    choices = []
+    for value in _values(info, row):
+        key = option_text(value)
+        choices.append(
+            Choice(
+                value=value,
+                key=key,
+                label=_label(info, value),
+                sources=str(info.sources.get(value, "")),
+                default=value == info.default and type(value) is type(info.default),
+                presets=tuple(p for p in PRESETS if _same(getattr(ruleset(p), info.name), value)),
+                quotes=tuple(quotes_for(row, info.name, key)),
+            )
+        )
+    span = f"from {info.minimum} to {info.maximum}" if info.minimum is not None else ""
+    return OptionView(info.name, info.title, info.ids, tuple(choices), span)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
+
+
+@lru_cache(maxsize=1)
+def reference_rows() -> tuple[Row, ...]:
+    """Every catalogue row, D1 to X2, in the catalogue's order."""
+    rows = []
+    for rid, (title, plain) in ROWS.items():
+        options = tuple(_option(info, rid) for info in OPTIONS.values() if rid in info.ids)
+        words = [rid, title, plain, GROUPS[rid[0]]]
+        for opt in options:
+            words += [opt.title, opt.name] + [c.label for c in opt.choices]
+            words += [q for c in opt.choices for _, q in c.quotes]
+        rows.append(Row(rid, GROUPS[rid[0]], title, plain, options, " ".join(words).lower()))
+    return tuple(rows)
+
+
+def find_row(rule_id: str) -> Row | None:
+    """The row with id ``rule_id`` (case-insensitive), or None."""
+    wanted = rule_id.upper()
+    return next((r for r in reference_rows() if r.id == wanted), None)
+
+
+def filter_rows(query: str) -> list[Row]:
+    """The rows whose words contain every word of ``query`` (case-insensitive)."""
+    words = query.lower().split()
+    return [r for r in reference_rows() if all(w in r.text for w in words)]
+
+
+def preset_matrix() -> list[tuple[OptionInfo, list[str]]]:
+    """The options on which presets differ, each with its value per preset as query text
+    (``yes``/``no`` for yes-or-no options), presets in :data:`PRESETS` order."""
+    sets = [ruleset(p) for p in PRESETS]
+    out = []
+    for name, info in OPTIONS.items():
+        values = [getattr(r, name) for r in sets]
+        if len({option_text(v) for v in values}) > 1:
+            out.append((info, [_short(v) for v in values]))
+    return out
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def active_keys(rules: RuleSet) -> dict[str, str]:
+    """``{option name: value as query text}`` for a house's rules (to mark its choices)."""
+    return {name: option_text(value) for name, value in rules.options().items()}
+
+
+def preset_titles() -> dict[str, str]:
+    """Preset name -> title."""
+    return {p: PRESET_TITLES.get(p, p) for p in PRESETS}
+
+
+def known_id(text: str) -> bool:
+    """True when ``text`` is a catalogue row id (``"M4"``)."""
+    return text in ROWS

@@ -1,0 +1,480 @@
+"""The scoresheet services the pages call: start a game, record, correct, delete and undo
+rounds, and read the standings. The only request-path module that commits.
+
+Glossary:
+- input: what the table entered for a round. Totals mode: ``{"went_out", "shown",
+  "in_hand", "adjust", "seven_card_run"}`` (points per player). Cards mode: the scoring
+  contract's request without rules, players, teams and totals: ``{"went_out", "melds",
+  "layoffs", "hands"}`` (card texts).
+- figures: the engine's answer for a round, in the scoring contract's response shape.
+- state of a round: ``{"mode", "input", "deleted"}``, what the history keeps before and
+  after each change so that any change can be undone.
+
+Every change runs as one transaction: it bumps the game's version only if the version
+the form was based on is still current (:class:`StaleVersion` otherwise), stores the
+round, its history entry and the recomputed figures of every round, then commits; any
+problem rolls it all back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload, selectinload
+
+from ..engine.contract import ScoreRequestError, layoff_order, response, score
+from ..engine.rules import RulesError, RuleSet, ruleset
+from ..engine.scoring import RoundError
+from ..engine.tally import TableCount, next_dealer, tally_round
+from ..extensions import db
+from ..models import Change, Game, Player, Round, now_utc
+
+MODES = ("totals", "cards")
+
+
+class ScoresheetError(ValueError):
+    """A change refused; nothing was stored. ``problems`` lists ``(where, message)``."""
+
+    def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(message for _, message in self.problems))
+
+
+class StaleVersion(ScoresheetError):
+    """The game changed (another phone saved) since the form was opened."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            [
+                (
+                    "version",
+                    "someone else changed this game meanwhile: nothing was saved. "
+                    "Check the latest scores and enter it again if it is still needed.",
+                )
+            ]
+        )
+
+
+class AlreadySaved(ScoresheetError):
+    """The same form was posted twice; ``round`` is the round the first post saved."""
+
+    def __init__(self, round_: Round) -> None:
+        self.round = round_
+        super().__init__([("nonce", "this round was already saved (the form was sent twice)")])
+
+
+# ---- reading a game -------------------------------------------------------------------
+
+
+def rules_of(game: Game) -> RuleSet:
+    """The game's :class:`RuleSet`: its preset with its house rules."""
+    return ruleset(game.preset, game.options)
+
+
+def names_of(game: Game) -> list[str]:
+    """The players' names in seat order."""
+    return [p.name for p in game.players]
+
+
+def teams_of(game: Game) -> tuple[tuple[str, ...], ...] | None:
+    """The two sides (P1) as tuples of names, or None without partnership rules."""
+    if not any(p.side is not None for p in game.players):
+        return None
+    return tuple(tuple(p.name for p in game.players if p.side == s) for s in (0, 1))
+
+
+def live_rounds(game: Game) -> list[Round]:
+    """The rounds that count, in order (deleted rounds left out)."""
+    return [r for r in game.rounds if not r.deleted]
+
+
+def get_game(view_token: str, *, light: bool = False) -> Game | None:
+    """The game whose view link carries ``view_token``, or None (players and rounds
+    loaded with it; ``light`` leaves each round's input and figures to load when used,
+    for adding a round to a long game)."""
+    rounds = selectinload(Game.rounds)
+    if light:
+        rounds = rounds.defer(Round.input).defer(Round.figures)
+    query = (
+        db.select(Game)
+        .where(Game.view_token == view_token)
+        .options(joinedload(Game.players), rounds)
+    )
+    return db.session.execute(query).unique().scalar_one_or_none()
+
+
+def game_version(view_token: str) -> int | None:
+    """The version of the game at ``view_token`` (one small query), or None."""
+    query = db.select(Game.version).where(Game.view_token == view_token)
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def list_games() -> list[Game]:
+    """Every game, newest first."""
+    query = db.select(Game).order_by(Game.created_at.desc(), Game.id.desc())
+    return list(db.session.execute(query).scalars())
+
+
+# ---- scoring a round ------------------------------------------------------------------
+
+
+def score_input(
+    game: Game,
+    mode: str,
+    data: Mapping[str, Any],
+    totals_before: Mapping[str, int],
+    deal_number: int,
+) -> dict[str, Any]:
+    """The engine's figures (scoring contract response) for one round's input.
+
+    Totals mode goes through :func:`scorekeeper.engine.tally.tally_round`, cards mode
+    through the scoring contract (:func:`scorekeeper.engine.contract.score`). Raises
+    :class:`ScoresheetError` listing every problem.
+    """
+    rules, players, teams = rules_of(game), names_of(game), teams_of(game)
+    if mode == "totals":
+        bad = [
+            (k, "must be points per player")
+            for k in ("shown", "in_hand", "adjust")
+            if not isinstance(data.get(k) or {}, Mapping)
+        ]
+        if bad:
+            raise ScoresheetError(bad)
+        count = TableCount(
+            players=tuple(players),
+            shown=data.get("shown") or {},
+            in_hand=data.get("in_hand") or {},
+            went_out=data.get("went_out"),
+            adjust=data.get("adjust") or {},
+            teams=teams,
+            deal_number=deal_number,
+            seven_card_run=data.get("seven_card_run"),
+        )
+        try:
+            result = tally_round(rules, count, totals_before)
+        except RoundError as error:
+            raise ScoresheetError(error.problems) from None
+        return response(result, count.play())
+    if mode == "cards":
+        request = {
+            "rules": {"preset": game.preset, "options": game.options},
+            "players": players,
+            "teams": [list(t) for t in teams] if teams else None,
+            "went_out": data.get("went_out"),
+            "melds": data.get("melds") or [],
+            "layoffs": data.get("layoffs") or [],
+            "hands": data.get("hands") or {},
+            "totals_before": dict(totals_before),
+            "deal_number": deal_number,
+        }
+        # the sheet does not record the order of lay-offs: score them in one that fits
+        order = layoff_order(request)
+        request["layoffs"] = [request["layoffs"][i] for i in order]
+        try:
+            return score(request)
+        except ScoreRequestError as error:
+            raise ScoresheetError(
+                [(_as_entered(e["where"], order), e["message"]) for e in error.errors]
+            ) from None
+    raise ScoresheetError([("mode", f"a round is entered as totals or cards, not {mode!r}")])
+
+
+def _as_entered(where: str, order: list[int]) -> str:
+    """``layoffs[i]`` of the reordered request as the index the lay-off was entered at."""
+    found = re.match(r"layoffs\[(\d+)\]", where)
+    if found is None or int(found.group(1)) >= len(order):
+        return where
+    return f"layoffs[{order[int(found.group(1))]}]" + where[found.end() :]
+
+
+def preview_round(
+    game: Game, mode: str, data: Mapping[str, Any], replacing: Round | None = None
+) -> dict[str, Any]:
+    """The figures the round would get if saved now (as new, or in place of ``replacing``)."""
+    rounds = live_rounds(game)
+    index = rounds.index(replacing) if replacing in rounds else len(rounds)
+    before = rounds[index - 1].figures["players"] if index else {}
+    totals = {name: fig["total"] for name, fig in before.items()}
+    return score_input(game, mode, data, totals, index + 1)
+
+
+def recompute(game: Game, since: int = 0) -> None:
+    """Score the live rounds again, in order, chaining the running totals, from the first
+    placed at position ``since`` or later (earlier rounds keep their stored figures: a
+    change never moves them). Set the game's winner and end from the first round that
+    ends it (G1, G2, G4, P5); when the game had ended, every round is looked at again."""
+    rounds = live_rounds(game)
+    ended = game.finished_at
+    if ended is not None:
+        since = 0
+    first = next((i for i, r in enumerate(rounds) if r.position >= since), len(rounds))
+    before = rounds[first - 1].figures["players"] if first else {}
+    totals = {name: fig["total"] for name, fig in before.items()}
+    game.winner, game.finished_at = None, None
+    for number, round_ in enumerate(rounds[first:], start=first + 1):
+        figures = score_input(game, round_.mode, round_.input, totals, number)
+        if figures != round_.figures:
+            round_.figures = figures
+        totals = {name: fig["total"] for name, fig in figures["players"].items()}
+        if figures["game_over"] and game.finished_at is None:
+            game.winner, game.finished_at = figures["winner"] or "", ended or now_utc()
+
+
+# ---- changing a game ------------------------------------------------------------------
+
+
+def _new_game(
+    names: Sequence[str],
+    preset: str,
+    options: Mapping[str, Any],
+    first_dealer: int,
+    stake: Decimal | None,
+    sides: Sequence[int] | None,
+    title: str,
+) -> Game:
+    """A game added to the session, not committed; raises :class:`ScoresheetError`."""
+    try:
+        rules = ruleset(preset, options)
+    except RulesError as error:
+        raise ScoresheetError(error.problems) from None
+    problems = []
+    if not 2 <= len(names) <= rules.max_players or len(set(names)) != len(names):
+        problems.append(("players", f"2 to {rules.max_players} players, each named differently"))
+    if rules.partnership and (sides is None or sorted(sides) != [0, 0, 1, 1]):
+        problems.append(("sides", "partnership play needs two sides of two (P1)"))
+    if problems:
+        raise ScoresheetError(problems)
+    game = Game(
+        title=title,
+        preset=preset,
+        options=dict(options),
+        first_dealer=first_dealer,
+        stake=str(stake) if stake else None,
+    )
+    for seat, name in enumerate(names):
+        side = sides[seat] if rules.partnership and sides else None
+        game.players.append(Player(seat=seat, name=name, side=side))
+    db.session.add(game)
+    return game
+
+
+def start_game(
+    names: Sequence[str],
+    preset: str,
+    options: Mapping[str, Any],
+    *,
+    first_dealer: int = 0,
+    stake: Decimal | None = None,
+    sides: Sequence[int] | None = None,
+    title: str = "",
+) -> Game:
+    """Create and commit a game: players in seat order, ``sides`` 0/1 per seat for
+    partnership rules (P1; partners sit opposite, so seats 0 and 2 against 1 and 3 when
+    not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
+    if sides is None and len(names) == 4:
+        sides = [0, 1, 0, 1]
+    game = _new_game(names, preset, options, first_dealer, stake, sides, title)
+    db.session.commit()
+    return game
+
+
+def play_again(game: Game) -> Game:
+    """A new game with the same players, sides, rules and stake; the next dealer deals."""
+    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
+    rounds = live_rounds(game)
+    went_out = [r.input.get("went_out") for r in rounds]
+    seat = next_dealer(rules_of(game), names_of(game), game.first_dealer, went_out)
+    return start_game(
+        names_of(game),
+        game.preset,
+        game.options,
+        first_dealer=seat,
+        stake=Decimal(game.stake) if game.stake else None,
+        sides=sides,
+        title=game.title,
+    )
+
+
+def import_game(parts: Mapping[str, Any]) -> Game:
+    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`,
+    every round replayed through the engine, all in one transaction (nothing is stored
+    when any round is refused; problems name the round)."""
+    try:
+        game = _new_game(
+            parts["names"],
+            parts["preset"],
+            parts["options"],
+            parts["first_dealer"],
+            parts["stake"],
+            parts["sides"],
+            parts["title"],
+        )
+        for number, (mode, data) in enumerate(parts["rounds"], start=1):
+            try:
+                preview_round(game, str(mode), data)
+            except ScoresheetError as error:
+                raise ScoresheetError(
+                    [
+                        (f"rounds[{number - 1}].{w}", f"round {number}: {m}")
+                        for w, m in error.problems
+                    ]
+                ) from None
+            round_ = Round(
+                game=game,
+                position=number,
+                mode=str(mode),
+                input=dict(data),
+                nonce=f"import-{number}",
+                deleted=False,
+            )
+            db.session.add(
+                Change(
+                    game=game,
+                    round=round_,
+                    action="record",
+                    summary=f"round {number} imported ({mode})",
+                    after=_state(round_),
+                )
+            )
+            recompute(game)
+        db.session.commit()
+    except ScoresheetError:
+        db.session.rollback()
+        raise
+    return game
+
+
+def _bump(game: Game, version: int) -> None:
+    """Take the game's next version, or raise :class:`StaleVersion` (atomic in SQL)."""
+    result = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == version)
+        .values(version=version + 1, updated_at=now_utc())
+    )
+    if getattr(result, "rowcount", 0) != 1:
+        db.session.rollback()
+        raise StaleVersion()
+    game.version = version + 1
+
+
+def _state(round_: Round | None) -> dict[str, Any] | None:
+    if round_ is None:
+        return None
+    return {"mode": round_.mode, "input": round_.input, "deleted": round_.deleted}
+
+
+def _commit_change(
+    game: Game,
+    round_: Round,
+    action: str,
+    before: Any,
+    summary: str,
+    version: int,
+    undoes: Change | None = None,
+) -> Change:
+    """Recompute, log the change (marking ``undoes`` as undone by it), take the game's
+    next version and commit, all in one transaction; on any problem roll everything back.
+    The database is written only at the end, so the write lock is held briefly."""
+    try:
+        recompute(game, since=round_.position)
+        change = Change(
+            game=game,
+            round=round_,
+            action=action,
+            summary=summary[:200],
+            before=before,
+            after=_state(round_),
+        )
+        db.session.add(change)
+        _bump(game, version)
+        if undoes is not None:
+            db.session.flush()
+            undoes.undone_by = change.id
+        db.session.commit()
+    except ScoresheetError:
+        db.session.rollback()
+        raise
+    return change
+
+
+def _existing(game: Game, nonce: str) -> Round | None:
+    query = db.select(Round).where(Round.game_id == game.id, Round.nonce == nonce)
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int) -> Round:
+    """Store a new round at the end of the game, scored by the engine, in one transaction.
+
+    Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
+    when ``version`` is not current, :class:`ScoresheetError` for bad input."""
+    earlier = next((r for r in game.rounds if r.nonce == nonce), None)
+    if earlier is not None:
+        raise AlreadySaved(earlier)
+    if game.finished_at is not None:
+        raise ScoresheetError([("game", "the game is over: correct a round or play again")])
+    preview_round(game, mode, data)
+    position = max((r.position for r in game.rounds), default=0) + 1
+    round_ = Round(
+        game=game, position=position, mode=mode, input=dict(data), nonce=nonce, deleted=False
+    )
+    db.session.add(round_)
+    summary = f"round {len(live_rounds(game))} entered ({mode})"
+    try:
+        _commit_change(game, round_, "record", None, summary, version)
+    except (StaleVersion, IntegrityError):
+        db.session.rollback()
+        earlier = _existing(game, nonce)  # saved by another request since this one read
+        if earlier is not None:
+            raise AlreadySaved(earlier) from None
+        raise StaleVersion() from None
+    return round_
+
+
+def correct_round(
+    game: Game, round_: Round, mode: str, data: Mapping[str, Any], version: int
+) -> Round:
+    """Replace a round's input (and mode); every total after it is recomputed."""
+    preview_round(game, mode, data, replacing=round_)
+    before = _state(round_)
+    number = live_rounds(game).index(round_) + 1
+    round_.mode, round_.input = mode, dict(data)
+    _commit_change(game, round_, "correct", before, f"round {number} corrected ({mode})", version)
+    return round_
+
+
+def delete_round(game: Game, round_: Round, version: int) -> None:
+    """Delete a round (kept in the history, so it can be undone)."""
+    if round_.deleted:
+        raise ScoresheetError([("round", "that round is already deleted")])
+    before = _state(round_)
+    number = live_rounds(game).index(round_) + 1
+    round_.deleted = True
+    _commit_change(game, round_, "delete", before, f"round {number} deleted", version)
+
+
+def undo_change(game: Game, change: Change, version: int) -> Change:
+    """Put the round ``change`` touched back as it was before it. Refused when the round
+    changed again since (undo the later change first) or the change was already undone."""
+    round_ = change.round
+    if change.undone_by is not None:
+        raise ScoresheetError([("change", "that change was already undone")])
+    if _state(round_) != change.after:
+        raise ScoresheetError(
+            [("change", "that round changed again since: undo the later change first")]
+        )
+    before = change.before
+    if before is None:
+        round_.deleted = True
+    else:
+        round_.mode, round_.input, round_.deleted = (
+            before["mode"],
+            before["input"],
+            before["deleted"],
+        )
+    summary = f"undo: {change.summary}"
+    return _commit_change(game, round_, "undo", change.after, summary, version, undoes=change)

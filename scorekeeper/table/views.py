@@ -1,0 +1,441 @@
+"""Scorekeeping at a real table: games, rounds, corrections, sharing, export and import.
+
+A game is reached by its view link (``/games/<view token>``, watch only); its edit link
+(``/games/<view token>/edit/<edit token>``) stores the right to change it in this
+phone's session. Every change is a POST carrying the game's version.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import re
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from markupsafe import Markup
+
+from ..engine.rules import PRESET_TITLES
+from ..house_rules import check_link
+from ..models import Game, Round
+from . import services as sheet
+from .exchange import BadExport, export_csv, export_json, read_export
+from .forms import (
+    ConfirmForm,
+    ImportForm,
+    NewGameForm,
+    cards_data,
+    cards_form,
+    cards_input,
+    cards_slots,
+    place_errors,
+    totals_data,
+    totals_form,
+    totals_input,
+)
+from .standings import house_rules, standings
+
+bp = Blueprint("table", __name__)
+KEEP_EDIT_RIGHTS = 40
+"""Edit rights remembered per phone (session cookie), newest kept."""
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+
+def _game(slug: str, light: bool = False) -> Game:
+    game = sheet.get_game(slug, light=light)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
+
+
+def can_edit(game: Game) -> bool:
+    """True when this phone opened the game's edit link (or started the game)."""
+    token = session.get("edit", {}).get(str(game.id), "")
+    return hmac.compare_digest(str(token), game.edit_token)
+
+
+def _grant(game: Game) -> None:
+    rights = dict(session.get("edit", {}))
+    rights.pop(str(game.id), None)
+    rights[str(game.id)] = game.edit_token
+    session["edit"] = dict(list(rights.items())[-KEEP_EDIT_RIGHTS:])
+    session.permanent = True
+
+
+def _require_edit(game: Game) -> None:
+    if not can_edit(game):
+        abort(
+            403,
+            description="This is the view link: it can watch the game but not change "
+            "it. Open the edit link (shared from a phone that keeps the score) to change it.",
+        )
+
+
+def _version(form: Any) -> int:
+    return int(form.version.data)
+
+
+def _confirmed_version() -> int:
+    """The game version a confirm button (delete, undo) was pressed on; 400 when the form
+    is stale or tampered with."""
+    form = ConfirmForm()
+    if not form.validate() or not form.version.data.isdigit():
+        abort(400, description="This form is out of date: reload the page.")
+    return _version(form)
+
+
+def _qr(url: str) -> Markup:
+    return Markup(
+        segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
+    )
+
+
+@bp.app_template_filter("where")
+def where_in_words(where: str) -> str:
+    """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
+    ``"lay-off onto meld 2"``, ``"meld 1"``."""
+    where = re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", where)
+    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
+
+
+@bp.errorhandler(400)
+@bp.errorhandler(403)
+@bp.errorhandler(404)
+def refused(error: Any) -> tuple[str, int]:
+    """A refusal with its reason (a view link used to edit, an unknown game or round)."""
+    return render_template("table/refused.html", error=error), error.code
+
+
+# ---- pages -----------------------------------------------------------------------------
+
+
+@bp.get("/")
+def index() -> str:
+    """Games in progress and finished, newest first."""
+    games = sheet.list_games()
+    playing = [g for g in games if g.finished_at is None]
+    finished = [g for g in games if g.finished_at is not None]
+    return render_template("table/index.html", playing=playing, finished=finished)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def create() -> Any:
+    """Start a game: players, preset, house rules, target, first dealer, stake."""
+    form = NewGameForm()
+    if form.validate_on_submit():
+        try:
+            game = sheet.start_game(
+                form.names(),
+                form.preset.data,
+                form.changed_options(),
+                first_dealer=int(form.first_dealer.data),
+                stake=form.stake.data,
+                title=(form.title.data or "").strip(),
+            )
+        except sheet.ScoresheetError as error:
+            form.preset.errors = [m for _, m in error.problems]
+        else:
+            _grant(game)
+            flash("Game started. Share the links so other phones can follow.", "success")
+            return redirect(url_for("table.show", slug=game.view_token))
+    status = 422 if form.is_submitted() else 200
+    return render_template("table/new.html", form=form), status
+
+
+@bp.get("/games/<slug>")
+def show(slug: str) -> str:
+    """The game page: standings, rounds, chart, house rules; refreshes by itself."""
+    game = _game(slug)
+    return render_template("table/show.html", **_page(game))
+
+
+@bp.get("/games/<slug>/live")
+def live(slug: str) -> str:
+    """The part of the game page that changes, for the page's refresh."""
+    game = _game(slug)
+    return render_template("table/_live.html", **_page(game))
+
+
+@bp.get("/games/<slug>/version")
+def version(slug: str) -> Response:
+    """The game's version as JSON, polled by watching phones."""
+    number = sheet.game_version(slug)
+    if number is None:
+        abort(404, description="There is no game at this link.")
+    response = Response(json.dumps({"version": number}), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _page(game: Game) -> dict[str, Any]:
+    editable = can_edit(game)
+    return {
+        "game": game,
+        "names": sheet.names_of(game),
+        "rounds": sheet.live_rounds(game),
+        "standings": standings(game),
+        "house_rules": house_rules(game),
+        "editable": editable,
+        "confirm": ConfirmForm(version=game.version) if editable else None,
+        "teams": sheet.teams_of(game),
+        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
+        "check_link": check_link(game.preset, game.options),
+    }
+
+
+@bp.get("/games/<slug>/edit/<token>")
+def join(slug: str, token: str) -> Any:
+    """The edit link: remember on this phone the right to change the game."""
+    game = _game(slug)
+    if not hmac.compare_digest(token, game.edit_token):
+        abort(403, description="This edit link is not valid for this game.")
+    _grant(game)
+    flash("This phone can now change the scores of this game.", "success")
+    return redirect(url_for("table.show", slug=slug))
+
+
+@bp.get("/games/<slug>/share")
+def share(slug: str) -> str:
+    """The view and edit links, each with a QR code to scan across the table."""
+    game = _game(slug)
+    view_url = url_for("table.show", slug=slug, _external=True)
+    edit_url = url_for("table.join", slug=slug, token=game.edit_token, _external=True)
+    editable = can_edit(game)
+    return render_template(
+        "table/share.html",
+        game=game,
+        view_url=view_url,
+        view_qr=_qr(view_url),
+        edit_url=edit_url if editable else None,
+        edit_qr=_qr(edit_url) if editable else None,
+    )
+
+
+# ---- rounds ----------------------------------------------------------------------------
+
+
+def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
+    names, rules = sheet.names_of(game), sheet.rules_of(game)
+    kwargs: dict[str, Any] = {}
+    if request.method == "GET":
+        data: dict[str, Any] = {"mode": mode, "version": game.version}
+        if round_ is not None and round_.mode == mode:
+            fill = totals_data if mode == "totals" else cards_data
+            data |= fill(round_.input, names)
+        kwargs["data"] = data
+    if mode == "totals":
+        return totals_form(names, rules.seven_card_straight, **kwargs)
+    stored = round_.input if round_ is not None and round_.mode == "cards" else {}
+    melds, layoffs = cards_slots(stored, names)
+    melds = max(melds, request.form.get("meld_slots", 0, type=int))
+    layoffs = max(layoffs, request.form.get("layoff_slots", 0, type=int))
+    return cards_form(names, min(melds, 12), min(layoffs, 12), **kwargs)
+
+
+def _enter_round(game: Game, round_: Round | None) -> Any:
+    """The record / correct page: a form, a preview, then one save."""
+    _require_edit(game)
+    mode = request.values.get("mode") or (round_.mode if round_ is not None else "totals")
+    mode = mode if mode in sheet.MODES else "totals"
+    form = _round_form(game, mode, round_)
+    preview: dict[str, Any] | None = None
+    problems: list[str] = []
+    status = 200
+    if form.is_submitted():
+        slug = game.view_token
+        status, preview, problems = _submit_round(game, round_, mode, form)
+        if status == 303:
+            return redirect(url_for("table.show", slug=slug), 303)
+    return render_template(
+        "table/round.html",
+        game=game,
+        form=form,
+        mode=mode,
+        round=round_,
+        preview=preview,
+        problems=problems,
+        names=sheet.names_of(game),
+        rules=sheet.rules_of(game),
+        number=(sheet.live_rounds(game).index(round_) + 1) if round_ in game.rounds else None,
+    ), status
+
+
+def _submit_round(
+    game: Game, round_: Round | None, mode: str, form: Any
+) -> tuple[int, dict[str, Any] | None, list[str]]:
+    """Preview or save a posted round: ``(status, preview figures, general problems)``."""
+    if not form.validate():
+        return 422, None, ["Some figures need fixing: see the messages by the fields."]
+    names = sheet.names_of(game)
+    if mode == "totals":
+        data, fields = totals_input(form, names)
+        early: list[tuple[str, str]] = []
+    else:
+        data, fields, early = cards_input(form, names)
+    if early:
+        return 422, None, place_errors(form, {k: k for k, _ in early}, early)
+    try:
+        if request.form.get("action") != "save":
+            return 200, sheet.preview_round(game, mode, data, replacing=round_), []
+        if round_ is None:
+            sheet.record_round(game, mode, data, form.nonce.data, _version(form))
+            flash("Round saved.", "success")
+        else:
+            sheet.correct_round(game, round_, mode, data, _version(form))
+            flash("Round corrected; the totals after it were recomputed.", "success")
+        return 303, None, []
+    except sheet.AlreadySaved:
+        flash(
+            "That round was already saved (the form was sent twice): it is stored once.", "success"
+        )
+        return 303, None, []
+    except sheet.StaleVersion as error:
+        form.version.data = str(game.version)
+        return 409, None, [m for _, m in error.problems]
+    except sheet.ScoresheetError as error:
+        return 422, None, place_errors(form, fields, error.problems)
+
+
+@bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
+def record_round(slug: str) -> Any:
+    """Record a round, by totals or by cards."""
+    return _enter_round(_game(slug, light=request.method == "POST"), None)
+
+
+def _round(game: Game, round_id: int) -> Round:
+    round_ = next((r for r in game.rounds if r.id == round_id), None)
+    if round_ is None:
+        abort(404, description="There is no such round in this game.")
+    return round_
+
+
+@bp.route("/games/<slug>/rounds/<int:round_id>/edit", methods=["GET", "POST"])
+def correct_round(slug: str, round_id: int) -> Any:
+    """Correct a round; the totals after it are recomputed."""
+    game = _game(slug)
+    round_ = _round(game, round_id)
+    if round_.deleted:
+        abort(404, description="That round was deleted: undo the deletion in the history.")
+    return _enter_round(game, round_)
+
+
+@bp.post("/games/<slug>/rounds/<int:round_id>/delete")
+def delete_round(slug: str, round_id: int) -> Any:
+    """Delete a round (kept in the history, can be undone)."""
+    game = _game(slug)
+    _require_edit(game)
+    round_ = _round(game, round_id)
+    try:
+        sheet.delete_round(game, round_, _confirmed_version())
+        flash("Round deleted. It is kept in the history, where you can undo this.", "success")
+    except sheet.ScoresheetError as error:
+        flash(error.problems[0][1], "error")
+    return redirect(url_for("table.show", slug=slug), 303)
+
+
+@bp.get("/games/<slug>/history")
+def history(slug: str) -> str:
+    """Every change to the game's rounds, newest first, each with an undo button."""
+    game = _game(slug)
+    return render_template(
+        "table/history.html",
+        game=game,
+        changes=list(reversed(game.changes)),
+        editable=can_edit(game),
+        confirm=ConfirmForm(version=game.version),
+    )
+
+
+@bp.post("/games/<slug>/history/<int:change_id>/undo")
+def undo(slug: str, change_id: int) -> Any:
+    """Undo one change from the history."""
+    game = _game(slug)
+    _require_edit(game)
+    change = next((c for c in game.changes if c.id == change_id), None)
+    if change is None:
+        abort(404, description="There is no such change in this game's history.")
+    try:
+        sheet.undo_change(game, change, _confirmed_version())
+        flash(f"Undone: {change.summary}.", "success")
+    except sheet.ScoresheetError as error:
+        flash(error.problems[0][1], "error")
+    return redirect(url_for("table.history", slug=slug), 303)
+
+
+@bp.post("/games/<slug>/again")
+def play_again(slug: str) -> Any:
+    """A new game with the same players and rules."""
+    game = _game(slug)
+    _require_edit(game)
+    if not ConfirmForm().validate():
+        abort(400, description="This form is out of date: reload the page.")
+    new = sheet.play_again(game)
+    _grant(new)
+    flash("New game with the same players and rules.", "success")
+    return redirect(url_for("table.show", slug=new.view_token), 303)
+
+
+# ---- files -----------------------------------------------------------------------------
+
+
+@bp.get("/games/<slug>/export.json")
+def export_game_json(slug: str) -> Response:
+    """The game as JSON (rounds in the scoring contract's shapes)."""
+    game = _game(slug)
+    body = json.dumps(export_json(game), ensure_ascii=False, indent=2)
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.json"'},
+    )
+
+
+@bp.get("/games/<slug>/export.csv")
+def export_game_csv(slug: str) -> Response:
+    """The game as CSV, one row per round and player."""
+    game = _game(slug)
+    return Response(
+        export_csv(game),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.csv"'},
+    )
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game() -> Any:
+    """Import a game exported as JSON."""
+    form = ImportForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        upload = request.files.get("file")
+        text = upload.read().decode("utf-8", "replace") if upload else ""
+        text = text or form.text.data or ""
+        try:
+            game = sheet.import_game(read_export(json.loads(text)))
+        except ValueError as error:
+            problems = _problems(error)
+        else:
+            _grant(game)
+            flash("Game imported.", "success")
+            return redirect(url_for("table.show", slug=game.view_token), 303)
+    status = 422 if form.is_submitted() else 200
+    return render_template("table/import.html", form=form, problems=problems), status
+
+
+def _problems(error: ValueError) -> list[str]:
+    if isinstance(error, (BadExport, sheet.ScoresheetError)):
+        return [m for _, m in error.problems]
+    return [f"That is not valid JSON: {error}"]
