@@ -1,20 +1,27 @@
-"""Web speed of the scorekeeper under gunicorn (2 workers, 127.0.0.1 only), compared with a
-minimal Flask + Flask-SQLAlchemy app served the same way.
+"""Web costs of the scorekeeper under gunicorn (2 workers, 127.0.0.1 only), each a ratio to
+a minimal Flask + Flask-SQLAlchemy app served the same way in the same run.
 
-Measured at 16 concurrent clients (threads, http.client), each phase bounded by time and
-count: requests per second, median and p99 latency of
-- the game page of a 4-player game with 12 rounds (GET, a view link), against the minimal
-  app's page listing 8 rows from one template;
+Both apps use SQLite set up alike on every connection (journal_mode=WAL,
+synchronous=NORMAL, busy_timeout=5000). Measured at ``--clients`` concurrent clients
+(threads, http.client), each phase bounded by time and count, phases of the two apps
+alternating ``--repeat`` times; every figure is the MEDIAN of the repeats:
+- requests per second, median and p99 latency;
+- CPU per request: the CPU time (user + system) the server's processes spent during the
+  phase, from /proc, divided by the requests served (the client threads are not counted).
+Workloads:
+- the game page of a 4-player game with 12 rounds, and of one with 1,000 rounds (GET, a
+  view link), against the minimal app's page listing 8 rows from one template;
 - saving a round (POST, CSRF token and edit right in the session, a fresh nonce and the
-  game's version each time; each client saves to its own game), against the minimal app's
-  one-row insert.
+  game's version each time; each client saves to its own game) into games of 12 rounds
+  and of 1,000 rounds, against the minimal app's one-row insert.
 Then the bytes (gzip-compressed) to first show the game page with its CSS and JS.
 
-Aims (issue 3): game page >= half the minimal app's rps with p99 < 20 ms, saving a round
->= 80% of the minimal insert's rate, game page < 30 KB gzip.
+Aims (issue "One home per rule ... costs"): game page CPU <= 2x the minimal GET's; the
+1,000-round page <= 1.2x the 12-round page; saving CPU <= 1.25x the minimal insert's and
+flat in rounds; the game page under 30 KB gzip.
 
     python benchmarks/web_bench.py [--seconds 3] [--clients 16] [--max-requests 4000]
-                                    [--repeat 3] [--wal]
+                                    [--repeat 3] [--long 1000]
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ import http.client
 import os
 import re
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -45,9 +51,21 @@ NAMES = ["Ann", "Bob", "Cat", "Dee"]
 MINIMAL_APP = textwrap.dedent(
     '''
     import os
+    import sqlite3
     from flask import Flask, render_template_string, request
     from flask_sqlalchemy import SQLAlchemy
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
     from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+    @event.listens_for(Engine, "connect")
+    def _sqlite_like_the_scorekeeper(connection, _record):
+        if isinstance(connection, sqlite3.Connection):
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
 
     class Base(DeclarativeBase):
         pass
@@ -112,8 +130,9 @@ def serve(app: str, port: int, env: dict[str, str], cwd: Path) -> subprocess.Pop
     raise SystemExit(f"gunicorn did not start: {app}")
 
 
-def setup_scorekeeper(database: str, games: int) -> list[tuple[str, str]]:
-    """Games of 4 players with 12 totals rounds each; returns their (view, edit) tokens."""
+def setup_scorekeeper(database: str, games: int, rounds: int) -> list[tuple[str, str]]:
+    """``games`` games of 4 players with ``rounds`` totals rounds each (a target of 10,000
+    so that none ends); returns their (view, edit) tokens."""
     from flask_migrate import upgrade
 
     from scorekeeper import create_app
@@ -124,8 +143,8 @@ def setup_scorekeeper(database: str, games: int) -> list[tuple[str, str]]:
     with app.app_context():
         upgrade()
         for _ in range(games):
-            game = sheet.start_game(NAMES, "standard", {})
-            for n in range(12):
+            game = sheet.start_game(NAMES, "standard", {"target": 10_000})
+            for n in range(rounds):
                 data = {
                     "went_out": NAMES[n % 4],
                     "shown": dict.fromkeys(NAMES, 8),
@@ -186,9 +205,30 @@ class Client:
         return response.status, data
 
 
-def run_phase(clients: list[Client], work, seconds: float, limit: int) -> dict[str, float]:
+def server_cpu(master: int) -> float:
+    """CPU seconds (user + system) used so far by gunicorn's master ``master`` and its
+    workers, read from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [master]
+    children = Path(f"/proc/{master}/task/{master}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def run_phase(
+    clients: list[Client], work, seconds: float, limit: int, master: int
+) -> dict[str, float]:
     """Each client calls ``work(index, client)`` until time or the total count runs out;
-    ``work`` returns True when the request succeeded. Latencies in milliseconds."""
+    ``work`` returns True when the request succeeded. Latencies in milliseconds; ``cpu``
+    the server's CPU milliseconds per request."""
     latencies: list[float] = []
     failures = [0]
     lock = threading.Lock()
@@ -208,12 +248,14 @@ def run_phase(clients: list[Client], work, seconds: float, limit: int) -> dict[s
                 failures[0] += 0 if ok else 1
 
     threads = [threading.Thread(target=loop, args=(i, c)) for i, c in enumerate(clients)]
+    cpu_before = server_cpu(master)
     began = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall = time.perf_counter() - began
+    cpu = server_cpu(master) - cpu_before
     latencies.sort()
     return {
         "requests": len(latencies),
@@ -221,19 +263,15 @@ def run_phase(clients: list[Client], work, seconds: float, limit: int) -> dict[s
         "rps": len(latencies) / wall,
         "median": statistics.median(latencies),
         "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+        "cpu": cpu * 1000 / max(1, len(latencies)),
     }
 
 
-def scorekeeper_work(port: int, tokens: list[tuple[str, str]], args):
-    """The two scorekeeper workloads: ``(clients, work)`` for the game page and for
-    saving a round (each saving client has the edit right to its own game)."""
-    viewers = [Client(port) for _ in range(args.clients)]
-    page = f"/games/{tokens[0][0]}"
-    assert viewers[0].request("GET", page)[0] == 200
+def _savers(port: int, tokens: list[tuple[str, str]]):
+    """One client per game, each with the edit right to its game: ``(clients, save)``."""
     savers, forms = [], []
-    for i in range(args.clients):
+    for slug, edit in tokens:
         client = Client(port)
-        slug, edit = tokens[1 + i]
         client.request("GET", f"/games/{slug}/edit/{edit}")
         status, body = client.request("GET", f"/games/{slug}/rounds/new")
         csrf = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', body).group(1)
@@ -258,9 +296,24 @@ def scorekeeper_work(port: int, tokens: list[tuple[str, str]], args):
         form["version"] += 1
         return status == 303
 
+    return savers, save
+
+
+def scorekeeper_work(port: int, short: list[tuple[str, str]], long: list[tuple[str, str]], args):
+    """The scorekeeper's workloads: the game page at 12 and at ``--long`` rounds, saving
+    a round into games of 12 and of ``--long`` rounds."""
+
+    def viewers(slug: str):
+        clients = [Client(port) for _ in range(args.clients)]
+        page = f"/games/{slug}"
+        assert clients[0].request("GET", page)[0] == 200
+        return clients, lambda i, c: c.request("GET", page)[0] == 200
+
     return {
-        "game page": (viewers, lambda i, c: c.request("GET", page)[0] == 200),
-        "save round": (savers, save),
+        "game page, 12 rounds": viewers(short[0][0]),
+        f"game page, {args.long} rounds": viewers(long[0][0]),
+        "save round, 12 rounds": _savers(port, short[1:]),
+        f"save round, {args.long} rounds": _savers(port, long[1:]),
     }
 
 
@@ -274,18 +327,19 @@ def minimal_work(port: int, args):
     }
 
 
-def run_all(pairs, args) -> dict[str, dict[str, float]]:
-    """Run each (ours, minimal) pair of workloads alternately ``--repeat`` times (the
-    machine's load shifts; alternating treats both apps alike) and keep each workload's
-    best run (highest rate)."""
-    best: dict[str, dict[str, float]] = {}
+def run_all(phases, args) -> dict[str, dict[str, float]]:
+    """Run every ``(name, clients, work, master)`` phase in turn, ``--repeat`` times (the
+    two apps' phases alternate, so the machine's load shifts treat both alike); each
+    figure of a workload is the median of its repeats."""
+    runs: dict[str, list[dict[str, float]]] = {}
     for _ in range(args.repeat):
-        for pair in pairs:
-            for name, (clients, work) in pair:
-                figures = run_phase(clients, work, args.seconds, args.max_requests)
-                if name not in best or figures["rps"] > best[name]["rps"]:
-                    best[name] = figures
-    return best
+        for name, clients, work, master in phases:
+            figures = run_phase(clients, work, args.seconds, args.max_requests, master)
+            runs.setdefault(name, []).append(figures)
+    return {
+        name: {key: statistics.median(run[key] for run in found) for key in found[0]}
+        for name, found in runs.items()
+    }
 
 
 def page_weight(port: int, token: str) -> dict[str, int]:
@@ -301,9 +355,9 @@ def page_weight(port: int, token: str) -> dict[str, int]:
 
 def report(name: str, figures: dict[str, float]) -> None:
     print(
-        f"  {name:16} {figures['rps']:8.0f} req/s   median {figures['median']:6.2f} ms   "
-        f"p99 {figures['p99']:6.2f} ms   ({figures['requests']} requests, "
-        f"{figures['failures']} failed)"
+        f"  {name:26} {figures['rps']:7.0f} req/s  CPU {figures['cpu']:6.2f} ms/req  "
+        f"median {figures['median']:6.2f} ms  p99 {figures['p99']:6.2f} ms  "
+        f"({figures['requests']:.0f} requests, {figures['failures']:.0f} failed)"
     )
 
 
@@ -312,66 +366,78 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per phase")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--max-requests", type=int, default=4000, help="cap per phase")
-    parser.add_argument("--repeat", type=int, default=3, help="alternations; best kept")
+    parser.add_argument("--repeat", type=int, default=3, help="alternations; median kept")
+    parser.add_argument("--long", type=int, default=1000, help="rounds of the long games")
     parser.add_argument(
-        "--wal", action="store_true", help="put the minimal app's SQLite file in WAL mode too"
+        "--long-games", type=int, default=4, help="long games saved to (one client each)"
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         ours_db = f"sqlite:///{directory / 'scorekeeper.sqlite3'}"
         minimal_db = f"sqlite:///{directory / 'minimal.sqlite3'}"
-        tokens = setup_scorekeeper(ours_db, 1 + args.clients)
+        began = time.perf_counter()
+        short = setup_scorekeeper(ours_db, 1 + args.clients, 12)
+        long = setup_scorekeeper(ours_db, 1 + args.long_games, args.long)
+        setup = time.perf_counter() - began
         setup_minimal(directory, minimal_db)
-        if args.wal:
-            for name in ("scorekeeper.sqlite3", "minimal.sqlite3"):
-                with sqlite3.connect(directory / name) as connection:
-                    connection.execute("PRAGMA journal_mode=WAL")
         ours_port, minimal_port = free_port(), free_port()
         ours = serve("scorekeeper:create_app()", ours_port, {"DATABASE_URL": ours_db}, ROOT)
         minimal = serve(
             "minimal_app:app", minimal_port, {"MINIMAL_DATABASE_URL": minimal_db}, directory
         )
         try:
-            weight = page_weight(ours_port, tokens[0][0])
-            ours_work = scorekeeper_work(ours_port, tokens, args)
-            minimal_work_ = minimal_work(minimal_port, args)
-            pairs = [
-                [
-                    ("game page", ours_work["game page"]),
-                    ("page of 8 rows", minimal_work_["page of 8 rows"]),
-                ],
-                [("save round", ours_work["save round"]), ("insert", minimal_work_["insert"])],
+            weight = page_weight(ours_port, short[0][0])
+            work = scorekeeper_work(ours_port, short, long, args)
+            base = minimal_work(minimal_port, args)
+            phases = [
+                (name, clients, job, ours.pid if name in work else minimal.pid)
+                for name, (clients, job) in [
+                    ("page of 8 rows", base["page of 8 rows"]),
+                    *[(k, v) for k, v in work.items() if "page" in k],
+                    ("insert", base["insert"]),
+                    *[(k, v) for k, v in work.items() if "save" in k],
+                ]
             ]
-            best = run_all(pairs, args)
-            ours_figures = {k: best[k] for k in ("game page", "save round")}
-            minimal_figures = {k: best[k] for k in ("page of 8 rows", "insert")}
+            figures = run_all(phases, args)
         finally:
             for process in (ours, minimal):
                 process.terminate()
                 process.wait(timeout=10)
     print(
-        f"gunicorn, 2 workers, 127.0.0.1, {args.clients} concurrent clients, "
-        f"{args.seconds:g} s per phase (cap {args.max_requests} requests), best of "
-        f"{args.repeat} alternating runs; SQLite: the scorekeeper as it configures itself "
-        f"(WAL), the minimal app {'in WAL' if args.wal else 'with the defaults'}; "
-        f"load average now {os.getloadavg()[0]:.1f}"
+        f"gunicorn, 2 sync workers, 127.0.0.1, {args.clients} concurrent clients "
+        f"({args.long_games} on the {args.long}-round saves), {args.seconds:g} s per phase "
+        f"(cap {args.max_requests} requests), median of {args.repeat} alternating runs; "
+        "SQLite in both apps: WAL, synchronous=NORMAL, busy_timeout 5 s; "
+        f"setup of the games {setup:.1f} s; load average now {os.getloadavg()[0]:.1f}"
     )
     print("scorekeeper:")
-    for name, figures in ours_figures.items():
-        report(name, figures)
+    for name in work:
+        report(name, figures[name])
     print("minimal Flask + Flask-SQLAlchemy app:")
-    for name, figures in minimal_figures.items():
-        report(name, figures)
-    page_ratio = ours_figures["game page"]["rps"] / minimal_figures["page of 8 rows"]["rps"]
-    save_ratio = ours_figures["save round"]["rps"] / minimal_figures["insert"]["rps"]
-    total = sum(weight.values())
-    print("ratios to the minimal app:")
+    for name in ("page of 8 rows", "insert"):
+        report(name, figures[name])
+    page, long_page = figures["game page, 12 rounds"], figures[f"game page, {args.long} rounds"]
+    save, long_save = figures["save round, 12 rounds"], figures[f"save round, {args.long} rounds"]
+    get, insert = figures["page of 8 rows"], figures["insert"]
+    print("ratios (CPU per request; requests per second in brackets):")
     print(
-        f"  game page / page of 8 rows: {page_ratio:.2f}  (aim >= 0.50; p99 "
-        f"{ours_figures['game page']['p99']:.2f} ms, aim < 20 ms)"
+        f"  game page / minimal GET:          {page['cpu'] / get['cpu']:5.2f}x  "
+        f"({page['rps'] / get['rps']:.2f} of its rate)   aim <= 2x"
     )
-    print(f"  save round / insert:        {save_ratio:.2f}  (aim >= 0.80)")
+    print(
+        f"  game page {args.long} / 12 rounds:      {long_page['cpu'] / page['cpu']:5.2f}x  "
+        f"({long_page['rps'] / page['rps']:.2f} of its rate)   aim <= 1.2x"
+    )
+    print(
+        f"  save round / minimal insert:      {save['cpu'] / insert['cpu']:5.2f}x  "
+        f"({save['rps'] / insert['rps']:.2f} of its rate)   aim <= 1.25x"
+    )
+    print(
+        f"  save round {args.long} / 12 rounds:     {long_save['cpu'] / save['cpu']:5.2f}x  "
+        "(flat in rounds: aim ~1x)"
+    )
+    total = sum(weight.values())
     parts = ", ".join(f"{k} {v:,} B" for k, v in weight.items())
     print(
         f"game page first view, gzip: {total:,} bytes ({total / 1024:.1f} KB; aim < 30 KB): {parts}"
