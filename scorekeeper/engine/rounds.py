@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import Card, make_pack
+from .outcome import deals_next
 from .rules import RuleSet, ruleset
 from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
 from .state import GameSetupError, GameState, Phase
@@ -187,9 +188,6 @@ def end_round(state: GameState, reason: str) -> RoundScore:
         state.phase = Phase.GAME_OVER
         state.window = []
         return result
-    if state.rules.next_dealer == "round-winner" and state.went_out is not None:
-        state.dealer = state.went_out
-    else:
-        state.dealer = (state.dealer + 1) % state.n
+    state.dealer = deals_next(state.rules, state.n, state.dealer, state.went_out)
     deal_round(state)
     return result
