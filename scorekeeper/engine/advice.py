@@ -29,7 +29,7 @@ from itertools import combinations
 
 from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
 from .explain import meld_points
-from .melds import IllegalMeld, Meld, check_meld, extend, extend_with
+from .melds import IllegalMeld, Meld, check_meld, extend, extend_with, run_shape
 from .rules import RuleSet
 
 MAX_USES = 8
@@ -124,16 +124,10 @@ def _set_candidates(
     return out
 
 
-def _windows(rank: int, rules: RuleSet) -> Iterable[list[int]]:
-    """Rank lists of every run window holding ``rank`` (positions 1-14; wrapping only
-    under round the corner, M4)."""
-    corner = rules.ace_in_run == "round-the-corner"
-    for length in range(max(3, rules.min_run), 14):
-        starts = range(1, 14) if corner else range(1, 16 - length)
-        for start in starts:
-            ranks = [(start + i - 1) % 13 + 1 for i in range(length)]
-            if rank in ranks:
-                yield ranks
+def _windows(rank: int, rules: RuleSet) -> Iterable[tuple[int, ...]]:
+    """Rank lists of every run window holding ``rank`` that M3 and M4 allow
+    (:func:`.melds.run_shape`), shortest first."""
+    return (ranks for ranks in run_shape(rules).windows if rank in ranks)
 
 
 def _run_candidates(

@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .cards import JOKER, SUITS, Card, declare, natural_card
-from .melds import IllegalMeld, Meld, check_meld, extend
+from .melds import IllegalMeld, Meld, check_meld, extend, run_shape
 from .rules import RuleSet
 from .scoring import card_points
 
@@ -69,10 +69,11 @@ def _wild_sets(group: list[Card], jokers: int, rank: int) -> list[tuple[Card, ..
 def _runs(
     by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
 ) -> list[tuple[Card, ...]]:
-    if rules.ace_in_run == "round-the-corner" or (jokers and rules.joker_use == "wild"):
+    shape = run_shape(rules)
+    if shape.corner or (jokers and rules.joker_use == "wild"):
         return _runs_general(by_suit, jokers, rules)
     out: list[tuple[Card, ...]] = []
-    shortest = rules.min_run
+    shortest = shape.shortest
     for slots in by_suit.values():
         if sum(1 for c in slots if c is not None) < shortest:
             continue
@@ -94,15 +95,16 @@ def _runs(
 def _runs_general(
     by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
 ) -> list[tuple[Card, ...]]:
-    """Runs round the corner (M4) or with wild jokers (M5): every window tried."""
+    """Runs round the corner (M4) or with wild jokers (M5): every window tried, as far as
+    :func:`melds.run_shape` allows."""
     out: list[tuple[Card, ...]] = []
-    corner = rules.ace_in_run == "round-the-corner"
-    shortest = rules.min_run
+    shape = run_shape(rules)
+    corner, shortest = shape.corner, shape.shortest
     wild = jokers if rules.joker_use == "wild" else 0
     last_start = 13 if corner else 12
     for suit, slots in by_suit.items():
         for start in range(1, last_start + 1):
-            limit = start + 12 if corner else min(14, start + 12)
+            limit = min(shape.last, start + 12)
             cards: list[Card] = []
             gaps = 0
             naturals = 0
