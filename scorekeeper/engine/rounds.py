@@ -172,6 +172,7 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     result = score_round(
         state.rules, round_play(state), dict(zip(names, state.totals, strict=True))
     )
+    state.scores.append(result)
     for s, name in enumerate(names):
         state.totals[s] = result.players[name].total
     record = dict(state.deal)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .checks import (
@@ -102,6 +102,35 @@ class RoundScore:
     game_over: bool
     settlement: list[Payment]
     outcome: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The scoring contract's response shape (shared/score-contract.md), as the API
+        answers it and the scorekeeper stores it."""
+        return {
+            "players": {p: f.as_dict() for p, f in self.players.items()},
+            "sides": {s: f.as_dict() for s, f in self.sides.items()} if self.sides else None,
+            "cards": [
+                {
+                    "card": r.card.text,
+                    "owner": r.owner,
+                    "where": r.where,
+                    "points": r.points,
+                    "why": r.why,
+                    "rule": r.rule,
+                }
+                for r in self.cards
+            ],
+            "notes": [
+                {"owner": n.owner, "points": n.points, "why": n.why, "rule": n.rule}
+                for n in self.notes
+            ],
+            "winner": self.winner,
+            "game_over": self.game_over,
+            "outcome": self.outcome,
+            "settlement": [
+                {"payer": s.payer, "payee": s.payee, "points": s.points} for s in self.settlement
+            ],
+        }
 
 
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor

@@ -28,6 +28,7 @@ from .actions import Action, Discard, action_from_json
 from .cards import Card, parse_card
 from .melds import Meld, check_meld, extend
 from .rules import RuleSet, ruleset
+from .scoring import RoundScore
 
 FORMAT = "500rum-state/1"
 
@@ -62,8 +63,10 @@ class GameState:
     ``no_discard`` (a card the seat may not discard,
     O2/T3), ``window`` (seats still to be asked in a RUMMY or OUT_OF_TURN window).
     Game fields: ``totals`` (points per seat), ``rounds`` (finished rounds as game-record
-    dicts, with scores), ``log`` (this round's moves as ``(seat, action)`` or
-    ``(-1, event dict)``), ``deal`` (this round's deal as a record dict).
+    dicts, with scores), ``scores`` (the full scoring, card by card, of each round finished
+    since this state was made or loaded: not saved, the record keeps the figures), ``log``
+    (this round's moves as ``(seat, action)`` or ``(-1, event dict)``),
+    ``deal`` (this round's deal as a record dict).
     """
 
     rules: RuleSet
@@ -99,6 +102,7 @@ class GameState:
     went_out: int | None = None
     winner: str | None = None
     scratch: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    scores: list[RoundScore] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def n(self) -> int:
