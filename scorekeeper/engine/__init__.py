@@ -16,6 +16,7 @@ Modules, each importing only earlier ones:
 - ``contract``: the scoring contract's JSON (shared/score-contract.md), for the API and
   the command line.
 - ``tally``: a round scored from the figures a table counts, without the cards.
+- ``candidates``: every legal meld holding one card, from the cards at hand.
 - ``advice`` and ``explain``: the checker's answers (which discards may be taken; why a
   meld or lay-off is legal).
 - the digital game: ``actions`` (moves), ``state`` (state and seat views), ``moves``,

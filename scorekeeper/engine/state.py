@@ -161,7 +161,6 @@ class GameState:
             raise GameSetupError(f"not a saved game state (format {FORMAT})")
         spec = data["rules"]
         rules = ruleset(spec.get("preset", "standard"), spec.get("options") or {})
-        cards = _cards
         state = cls(
             rules=rules,
             rules_spec=spec,
@@ -174,14 +173,7 @@ class GameState:
             rounds=data["rounds"],
             deal=data["deal"],
             log=[(s, a if s < 0 else action_from_json(a)) for s, a in data["log"]],
-            hands=[cards(h) for h in data["hands"]],
-            stock=cards(data["stock"]),
-            pile=cards(data["pile"]),
-            owners=list(data["owners"]),
-            laid=[tuple(cards(m)) for m in data["laid"]],
-            layoffs=[(s, parse_card(c), m) for s, c, m in data["layoffs"]],
-            opened=list(data["opened"]),
-            known=[cards(k) for k in data["known"]],
+            **_round_fields(data),
             phase=Phase(data["phase"]),
             seat=data["seat"],
             turn_seat=data["turn_seat"],
@@ -197,6 +189,21 @@ class GameState:
         )
         state.table = rebuild_table(state)
         return state
+
+
+def _round_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The round's cards of a saved state: hands, stock, pile, melds, lay-offs, known."""
+    cards = _cards
+    return {
+        "hands": [cards(h) for h in data["hands"]],
+        "stock": cards(data["stock"]),
+        "pile": cards(data["pile"]),
+        "owners": list(data["owners"]),
+        "laid": [tuple(cards(m)) for m in data["laid"]],
+        "layoffs": [(s, parse_card(c), m) for s, c, m in data["layoffs"]],
+        "opened": list(data["opened"]),
+        "known": [cards(k) for k in data["known"]],
+    }
 
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:

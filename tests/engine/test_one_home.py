@@ -15,7 +15,7 @@ from functools import cache
 
 import pytest
 
-from scorekeeper.engine.advice import _windows
+from scorekeeper.engine.candidates import _windows
 from scorekeeper.engine.cards import natural_card
 from scorekeeper.engine.draws import _may_keep_top, _takeable, run_through
 from scorekeeper.engine.game import Draw, apply_action, legal_actions, new_game
