@@ -30,6 +30,7 @@ from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
 from .explain import meld_points
 from .melds import IllegalMeld, Meld, extend, extend_with
 from .rules import RuleSet
+from .taking import may_keep_top, may_lay_off_taken
 
 MAX_USES = 8
 """Most uses listed for one card of the pile: further candidates are counted (``more``),
@@ -204,7 +205,7 @@ def _uses_for(
         Use("meld", m.cards, m, meld_points(m, rules))
         for m in candidate_melds(selected, others, rules)
     ]
-    if rules.discard_use == "meld-or-lay-off":
+    if may_lay_off_taken(rules):
         uses += layoff_uses(selected, others, table, rules)
     uses.sort(key=lambda u: (u.kind != "meld", len(u.cards), -u.points))
     return uses
@@ -218,7 +219,7 @@ def _must(choice_card: Card, taken: Sequence[Card], rules: RuleSet, ok: bool, ke
         take += f" and {count} above it ({format_cards(above)}) (T1)"
     where = (
         "in a new meld of 3 or more that includes it, never only to lay it off (T2)"
-        if rules.discard_use == "new-meld-only"
+        if not may_lay_off_taken(rules)
         else "in a new meld or by laying it off on a meld on the table (T2)"
     )
     if keep:
@@ -264,7 +265,7 @@ def _choice(
     has_melded: bool,
 ) -> PileChoice:
     selected, taken = pile[index], tuple(pile[index:])
-    keep = rules.top_discard == "may-keep" and index == len(pile) - 1
+    keep = may_keep_top(rules, index, len(pile))
     candidates = _uses_for(selected, hand + list(taken[1:]), table, rules)
     good, refused, weighed = _weigh(candidates, hand, taken, pile[-1], rules, has_melded)
     ok = bool(good) or keep

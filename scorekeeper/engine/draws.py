@@ -16,11 +16,12 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
-from .melds import RunShape, run_shape
+from .melds import RunShape, run_shape, suits_must_differ
 from .plays import IllegalMove, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
+from .taking import may_keep_top, may_lay_off_taken
 
 
 def stock_gone(state: GameState) -> bool:
@@ -57,11 +58,7 @@ def _reshuffle(state: GameState) -> None:
 
 
 def _may_keep_top(state: GameState, index: int) -> bool:
-    return (
-        state.rules.top_discard == "may-keep"
-        and index == len(state.pile) - 1
-        and not stock_gone(state)
-    )
+    return may_keep_top(state.rules, index, len(state.pile)) and not stock_gone(state)
 
 
 def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> bool:
@@ -78,7 +75,7 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
     if card.rank:
         lays_off = (
             state.opened[seat]
-            and (rummy or rules.discard_use == "meld-or-lay-off")
+            and may_lay_off_taken(rules, rummy)
             and table_accepts(state).get(card)
         )
         if lays_off and plain and state.teams is None:
@@ -116,7 +113,7 @@ def _quick_meld(
 
 def _set_through(suits: list[str], suit: str, rules: RuleSet) -> bool:
     """True when cards of the suits ``suits`` make a set with one of ``suit`` (M1, M2)."""
-    if rules.same_suit_in_set == "forbidden":
+    if suits_must_differ(rules):
         return len(set(suits) - {suit}) >= 2
     return len(suits) >= 2
 
@@ -148,7 +145,7 @@ def _takeable(state: GameState, seat: int) -> list[int]:
     if not _plain(state):
         return [i for i in range(len(pile)) if can_take(state, seat, i)]
     rules = state.rules
-    lay = state.opened[seat] and rules.discard_use == "meld-or-lay-off"
+    lay = state.opened[seat] and may_lay_off_taken(rules)
     takes = table_accepts(state) if lay and state.table else {}
     shape = run_shape(rules)
     by_rank: list[list[str]] = [[] for _ in range(14)]
@@ -215,7 +212,7 @@ def apply_draw(state: GameState, action: Action) -> None:
 
 
 def _cannot_use(state: GameState, card: Card) -> str:
-    if state.rules.discard_use == "new-meld-only":
+    if not may_lay_off_taken(state.rules):
         return (
             f"the {card.name} can be taken only to go straight into a new meld of three or "
             "more with it (no picking up to hit)"

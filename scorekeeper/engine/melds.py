@@ -106,12 +106,18 @@ def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
     return None
 
 
+def suits_must_differ(rules: RuleSet) -> bool:
+    """M2: True when the cards of a set must all be of different suits, so that with two
+    packs 5♣ 5♣ 5♥ is no set ("forbidden", seed 003)."""
+    return rules.same_suit_in_set == "forbidden"
+
+
 def _make_set(cards: Sequence[Card], rules: RuleSet) -> Meld:
     shown = format_cards(cards)
     if len(cards) > 4:
         raise IllegalMeld(f"{shown}: a set has 3 or 4 cards of one rank", ("M1",))
     suits = [c.natural.suit for c in cards]
-    if len(set(suits)) != len(suits) and rules.same_suit_in_set == "forbidden":
+    if len(set(suits)) != len(suits) and suits_must_differ(rules):
         raise IllegalMeld(
             f"{shown} has two cards of the same suit, which a set may not have", ("M2",)
         )
@@ -314,9 +320,7 @@ def _extend_set(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld:
         raise IllegalMeld(f"{onto}: a set takes only cards of its rank", ("M1", "L1"))
     if len(meld.cards) >= 4:
         raise IllegalMeld(f"{onto}: a set has at most 4 cards", ("M1",))
-    if rules.same_suit_in_set == "forbidden" and any(
-        c.natural.suit == natural.suit for c in meld.cards
-    ):
+    if suits_must_differ(rules) and any(c.natural.suit == natural.suit for c in meld.cards):
         raise IllegalMeld(f"{onto}: the set already has a card of that suit", ("M2",))
     return Meld("set", (*meld.cards, card), rank=meld.rank)
 

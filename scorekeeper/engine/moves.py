@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .cards import JOKER, SUITS, Card, declare, natural_card
-from .melds import IllegalMeld, Meld, check_meld, extend, run_shape
+from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .scoring import card_points
 
@@ -34,7 +34,7 @@ def rank_at(position: int) -> int:
 
 def _sets(by_rank: list[list[Card]], jokers: int, rules: RuleSet) -> list[tuple[Card, ...]]:
     out: list[tuple[Card, ...]] = []
-    distinct = rules.same_suit_in_set == "forbidden"
+    distinct = suits_must_differ(rules)
     wild = rules.joker_use == "wild" and jokers > 0
     for rank in range(1, 14):
         group = by_rank[rank]

@@ -20,6 +20,7 @@ from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .rounds import end_round
 from .state import GameState, Phase
+from .taking import may_lay_off_taken
 
 
 class IllegalMove(ValueError):
@@ -305,7 +306,7 @@ def use_options(
     X1), a lay-off of it. Empty when the card cannot be used: then it cannot be taken.
     ``first``: stop at the first found."""
     out: list[LayDown | LayOff] = []
-    if rummy or state.rules.discard_use == "meld-or-lay-off":
+    if may_lay_off_taken(state.rules, rummy):
         out.extend(layoff_options(state, seat, hand, only=card))
         if first and out:
             return out
