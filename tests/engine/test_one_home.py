@@ -26,6 +26,7 @@ from scorekeeper.engine.rules import RuleSet, ruleset
 from scorekeeper.engine.state import Phase
 
 SETTINGS = [(min_run, ace) for min_run in (3, 4) for ace in ("high-or-low", "round-the-corner")]
+ABC = ("Ann", "Bob", "Cat")
 EVERY = range(1 << 13)  # every set of ranks in a suit: bit r - 1 for rank r
 
 
@@ -166,3 +167,50 @@ def test_the_draws_one_pass_equals_the_slow_answer_in_random_games(preset, optio
             takes = [a for a in legal if isinstance(a, Draw) and a.source == "discard"]
             apply_action(state, rng.choice(takes if takes and rng.random() < 0.5 else legal))
     assert checked > 100
+
+
+@pytest.mark.parametrize("dealer_rule", ["left", "round-winner"])
+def test_the_digital_game_deals_as_the_scoresheet_counts_the_deal(dealer_rule):
+    from scorekeeper.engine.tally import next_dealer
+
+    rules_options = {"next_dealer": dealer_rule, "target": 1000}
+    state = new_game(["Ann", "Bob", "Cat"], options=rules_options, seed=4)
+    first = state.dealer
+    rng = random.Random(4)
+    dealt = 0
+    while state.phase is not Phase.GAME_OVER:
+        rounds = len(state.rounds)
+        apply_action(state, rng.choice(legal_actions(state)))
+        if len(state.rounds) > rounds and state.phase is not Phase.GAME_OVER:
+            goers = [r["end"]["went_out"] for r in state.rounds]
+            assert state.dealer == next_dealer(state.rules, state.players, first, goers)
+            dealt += 1
+    assert dealt >= 3
+
+
+@pytest.mark.parametrize("seven", [True, False])
+def test_going_out_bonuses_are_the_same_card_by_card_and_by_the_table_count(seven):
+    from scorekeeper.engine.cards import parse_cards
+    from scorekeeper.engine.scoring import MeldPlay, RoundPlay, score_round
+    from scorekeeper.engine.tally import TableCount, tally_round
+
+    rules = ruleset("quick", seven_card_straight=True, going_out_bonus=25)
+    run = "3H 4H 5H 6H 7H 8H 9H" if seven else "3H 4H 5H 6H"
+    play = RoundPlay(
+        players=ABC,
+        melds=(
+            MeldPlay("Ann", tuple(parse_cards(run))),
+            MeldPlay("Bob", tuple(parse_cards("KS KD KC"))),
+        ),
+        hands={"Ann": (), "Bob": parse_cards("2C"), "Cat": parse_cards("AS QD")},
+        went_out="Ann",
+    )
+    by_cards = score_round(rules, play)
+    shown = {p: f.shown for p, f in by_cards.players.items()}
+    in_hand = {p: f.in_hand for p, f in by_cards.players.items()}
+    count = TableCount(ABC, shown, in_hand, "Ann", seven_card_run="Ann" if seven else None)
+    by_table = tally_round(rules, count)
+    assert by_table.players == by_cards.players
+    assert by_table.notes == by_cards.notes
+    assert [n.rule for n in by_cards.notes] == (["P4", "S10"] if seven else ["P4"])
+    assert by_cards.players["Ann"].bonus == 5 + (100 if seven else 0)
