@@ -20,7 +20,6 @@ from .rules import RulesError, RuleSet, ruleset
 from .scoring import (
     RoundError,
     RoundPlay,
-    RoundScore,
     fitting_order,
     score_round,
 )
@@ -177,11 +176,6 @@ def layoff_order(request: Any) -> list[int]:
     return list(fitting_order(rules, play))
 
 
-def response(result: RoundScore, play: RoundPlay) -> dict[str, Any]:
-    """The contract's 200 body for a scored round (:meth:`.scoring.RoundScore.to_json`)."""
-    return result.to_json()
-
-
 def score(request: Any) -> dict[str, Any]:
     """Score one round as ``shared/score-contract.md`` says: the decoded request in, the
     decoded 200 response out.
@@ -197,4 +191,4 @@ def score(request: Any) -> dict[str, Any]:
         for where, message in error.problems:
             problems.add(where, message)
         raise ScoreRequestError(dedupe(problems)) from None
-    return response(result, play)
+    return result.to_json()

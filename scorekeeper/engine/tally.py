@@ -7,11 +7,13 @@ Glossary:
 - adjustment: a figure the table adds or takes off by hand (a penalty, a correction),
   points either sign, explained as such.
 
-:func:`tally_round` turns those figures into a :class:`~.scoring.RoundScore` with the same
-rules as a round scored card by card: in hand counts against its holder (S7), goes to the
-player who went out (S8) or does not count (O3); the going-out bonus (P4), the
-seven-card straight (S10), sides as units (P1), the two-deal game (P5), the target and
-tie-break (G1, G2, G4) and the settlement (G3) come from :mod:`.scoring`.
+:func:`tally_round` turns those figures into a :class:`~.scoring.RoundScore` through the
+very functions that score a round card by card: where a hand goes, against its holder
+(S7), to the player who went out (S8) or nowhere (O3), is :func:`.outcome.count_hands`;
+the going-out bonus (P4) and the seven-card straight (S10) :func:`.outcome.going_out_notes`;
+sides (P1), the two-deal game (P5), the target and tie-break (G1, G2, G4) and the
+settlement (G3) :func:`.scoring.close_round`. Who deals next (D5) is
+:func:`.outcome.deals_next`, round after round (:func:`next_dealer`).
 """
 
 from __future__ import annotations
