@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
-from .cards import JOKER, SUITS, Card, declare, natural_card
+from .cards import JOKER, SUITS, Card, declare, make_pack, natural_card
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .scoring import card_points
@@ -149,6 +149,32 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
             out.append((JOKER,) * 4)
     if jokers:
         return [m for m in out if _legal(m, rules)]
+    return out
+
+
+def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
+    one meld, each the meld's cards as they lie (:func:`melds.check_meld` decides); sets
+    are offered once, as it makes no difference which missing suit a joker names there.
+    Empty without wild jokers, or with more than two."""
+    jokers = sum(1 for c in selection if c.rank == 0)
+    if not jokers or jokers > 2 or rules.joker_use != "wild":
+        return []
+    naturals = [c for c in selection if c.rank]
+    everything = [c for c in make_pack() if c.rank]
+    out: list[tuple[Card, ...]] = []
+    sets = 0
+    for names in product(everything, repeat=jokers):
+        try:
+            meld = check_meld([*naturals, *(declare(JOKER, n) for n in names)], rules)
+        except IllegalMeld:
+            continue
+        if meld.kind == "set":
+            sets += 1
+            if sets > 1:
+                continue
+        if meld.cards not in out:
+            out.append(meld.cards)
     return out
 
 
