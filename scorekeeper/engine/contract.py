@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .reading import Problems, dedupe, located, read_play, read_player
+from .reading import Problems, add_rule_problems, dedupe, read_play, read_player
 from .rules import RulesError, RuleSet, ruleset
 from .scoring import (
     RoundError,
@@ -156,7 +156,7 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     play, broken = read_play(players, request, problems, teams, deal)
     totals = _parse_totals(request.get("totals_before"), players, problems)
     if problems:
-        located(rules, play, broken, problems)
+        add_rule_problems(rules, play, broken, problems)
         raise ScoreRequestError(dedupe(problems))
     return rules, play, totals
 

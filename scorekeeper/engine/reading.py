@@ -218,7 +218,9 @@ def read_play(
     return play, frozenset(broken)
 
 
-def located(rules: RuleSet, play: RoundPlay, broken: frozenset[int], problems: Problems) -> None:
+def add_rule_problems(
+    rules: RuleSet, play: RoundPlay, broken: frozenset[int], problems: Problems
+) -> None:
     """Add to ``problems`` every rule ``play`` breaks (:func:`.checks.check_round`), so that
     a round with a problem of notation reports everything at once."""
     for where, message in check_round(rules, play, broken):
@@ -238,7 +240,7 @@ def read_round(
     problems = Problems()
     play, broken = read_play(players, written, problems, teams, deal_number)
     if problems:
-        located(rules, play, broken, problems)
+        add_rule_problems(rules, play, broken, problems)
         raise RoundError([(p["where"], p["message"]) for p in dedupe(problems)])
     return play
 
