@@ -10,8 +10,13 @@ Modules, each importing only earlier ones:
 - ``outcome``: figures, sides, the winner by target and tie-break, the settlement.
 - ``scoring``: a round scored and explained card by card; the public face of the three
   modules before it.
-- ``contract``: the scoring contract's JSON (shared/score-contract.md).
+- ``reading``: a round written in the card notation (a contract request's melds,
+  lay-offs and hands, a table's round entered card by card) read into a ``RoundPlay``,
+  every problem located; a score sheet's round scored.
+- ``contract``: the scoring contract's JSON (shared/score-contract.md), for the API and
+  the command line.
 - ``tally``: a round scored from the figures a table counts, without the cards.
+- ``candidates``: every legal meld holding one card, from the cards at hand.
 - ``advice`` and ``explain``: the checker's answers (which discards may be taken; why a
   meld or lay-off is legal).
 - the digital game: ``actions`` (moves), ``state`` (state and seat views), ``moves``,

@@ -22,15 +22,15 @@ it (000, 002). Whether a meld or lay-off is legal is always :mod:`.melds`' answe
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
+from .candidates import candidate_melds
 from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
 from .explain import meld_points
-from .melds import IllegalMeld, Meld, check_meld, extend, extend_with
+from .melds import IllegalMeld, Meld, extend, extend_with
 from .rules import RuleSet
+from .taking import may_keep_top, may_lay_off_taken
 
 MAX_USES = 8
 """Most uses listed for one card of the pile: further candidates are counted (``more``),
@@ -84,112 +84,6 @@ class PileChoice:
     refused: tuple[tuple[Use, str], ...]
     must: str
     rules: tuple[str, ...]
-
-
-def _available(cards: Iterable[Card]) -> tuple[Counter[Card], int]:
-    """Natural cards by count, and the number of jokers."""
-    naturals: Counter[Card] = Counter()
-    jokers = 0
-    for c in cards:
-        if c.is_joker:
-            jokers += 1
-        else:
-            naturals[c] += 1
-    return naturals, jokers
-
-
-def _legal(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
-    try:
-        return check_meld(cards, rules)
-    except IllegalMeld:
-        return None
-
-
-def _set_candidates(
-    anchor: Card, naturals: Counter[Card], jokers: int, wild: bool
-) -> list[list[Card]]:
-    """Sets of ``anchor``'s rank: 2 or 3 more cards from the naturals, then jokers."""
-    same = [c for c in sorted(naturals.elements(), key=lambda c: c.suit) if c.rank == anchor.rank]
-    out: list[list[Card]] = []
-    for size in (3, 4):
-        for k in range(min(size - 1, len(same)), -1, -1):
-            need = size - 1 - k
-            if need and not (wild and need <= jokers):
-                continue
-            for chosen in set(combinations(same, k)):
-                used = {anchor.suit} | {c.suit for c in chosen}
-                free = [s for s in SUITS if s not in used] + list(SUITS)
-                fill = [declare(JOKER, natural_card(anchor.rank, s)) for s in free[:need]]
-                out.append([anchor, *chosen, *fill])
-    return out
-
-
-def _windows(rank: int, rules: RuleSet) -> Iterable[list[int]]:
-    """Rank lists of every run window holding ``rank`` (positions 1-14; wrapping only
-    under round the corner, M4)."""
-    corner = rules.ace_in_run == "round-the-corner"
-    for length in range(max(3, rules.min_run), 14):
-        starts = range(1, 14) if corner else range(1, 16 - length)
-        for start in starts:
-            ranks = [(start + i - 1) % 13 + 1 for i in range(length)]
-            if rank in ranks:
-                yield ranks
-
-
-def _run_candidates(
-    anchor: Card, naturals: Counter[Card], jokers: int, wild: bool, rules: RuleSet
-) -> list[list[Card]]:
-    """Runs of ``anchor``'s suit through it, gaps filled by wild jokers (M3, M4, M5)."""
-    out: list[list[Card]] = []
-    for ranks in _windows(anchor.rank, rules):
-        cards: list[Card] = []
-        spare = jokers if wild else 0
-        for r in ranks:
-            card = natural_card(r, anchor.suit)
-            if r == anchor.rank:
-                cards.append(anchor)
-            elif naturals[card]:
-                cards.append(card)
-            elif spare:
-                spare -= 1
-                cards.append(declare(JOKER, card))
-            else:
-                break
-        else:
-            out.append(cards)
-    return out
-
-
-def candidate_melds(anchor: Card, others: Sequence[Card], rules: RuleSet) -> list[Meld]:
-    """Every legal meld holding ``anchor`` built with cards from ``others``.
-
-    A natural anchor goes in sets of its rank and runs of its suit, with wild jokers from
-    ``others`` declared where a card is missing (M5); a joker anchor goes in any such meld
-    round a natural card of ``others`` (wild) or in a set of jokers (Persian, P2). Each is
-    confirmed by :func:`.melds.check_meld`; duplicates are dropped.
-    """
-    naturals, jokers = _available(others)
-    wild = rules.joker_use == "wild"
-    raw: list[list[Card]] = []
-    if anchor.is_joker:
-        if rules.joker_use == "sets-of-jokers":
-            raw += [[JOKER] * n for n in (3, 4) if jokers + 1 >= n]
-        elif wild:
-            for seed in naturals:
-                rest = naturals.copy()
-                rest[seed] -= 1
-                raw += _set_candidates(seed, rest, jokers + 1, True)
-                raw += _run_candidates(seed, rest, jokers + 1, True, rules)
-            raw = [m for m in raw if any(c.is_joker for c in m)]
-    else:
-        raw += _set_candidates(anchor, naturals, jokers, wild)
-        raw += _run_candidates(anchor, naturals, jokers, wild, rules)
-    seen: dict[tuple[str, ...], Meld] = {}
-    for cards in raw:
-        meld = _legal(cards, rules)
-        if meld is not None:
-            seen.setdefault(tuple(sorted(c.text for c in meld.cards)), meld)
-    return list(seen.values())
 
 
 def _joker_declarations(meld: Meld) -> list[Card]:
@@ -311,7 +205,7 @@ def _uses_for(
         Use("meld", m.cards, m, meld_points(m, rules))
         for m in candidate_melds(selected, others, rules)
     ]
-    if rules.discard_use == "meld-or-lay-off":
+    if may_lay_off_taken(rules):
         uses += layoff_uses(selected, others, table, rules)
     uses.sort(key=lambda u: (u.kind != "meld", len(u.cards), -u.points))
     return uses
@@ -325,7 +219,7 @@ def _must(choice_card: Card, taken: Sequence[Card], rules: RuleSet, ok: bool, ke
         take += f" and {count} above it ({format_cards(above)}) (T1)"
     where = (
         "in a new meld of 3 or more that includes it, never only to lay it off (T2)"
-        if rules.discard_use == "new-meld-only"
+        if not may_lay_off_taken(rules)
         else "in a new meld or by laying it off on a meld on the table (T2)"
     )
     if keep:
@@ -371,7 +265,7 @@ def _choice(
     has_melded: bool,
 ) -> PileChoice:
     selected, taken = pile[index], tuple(pile[index:])
-    keep = rules.top_discard == "may-keep" and index == len(pile) - 1
+    keep = may_keep_top(rules, index, len(pile))
     candidates = _uses_for(selected, hand + list(taken[1:]), table, rules)
     good, refused, weighed = _weigh(candidates, hand, taken, pile[-1], rules, has_melded)
     ok = bool(good) or keep

@@ -16,10 +16,12 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
+from .melds import RunShape, run_shape, suits_must_differ
 from .plays import IllegalMove, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
+from .taking import may_keep_top, may_lay_off_taken
 
 
 def stock_gone(state: GameState) -> bool:
@@ -56,11 +58,7 @@ def _reshuffle(state: GameState) -> None:
 
 
 def _may_keep_top(state: GameState, index: int) -> bool:
-    return (
-        state.rules.top_discard == "may-keep"
-        and index == len(state.pile) - 1
-        and not stock_gone(state)
-    )
+    return may_keep_top(state.rules, index, len(state.pile)) and not stock_gone(state)
 
 
 def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> bool:
@@ -77,7 +75,7 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
     if card.rank:
         lays_off = (
             state.opened[seat]
-            and (rummy or rules.discard_use == "meld-or-lay-off")
+            and may_lay_off_taken(rules, rummy)
             and table_accepts(state).get(card)
         )
         if lays_off and plain and state.teams is None:
@@ -94,7 +92,7 @@ def _quick_meld(
     card: Card, own: list[Card], pile: list[Card], index: int, rules: RuleSet
 ) -> bool | None:
     """Whether the natural ``card`` melds with ``own`` and the pile cards above ``index``
-    (M1, M3, M4), without jokers; None when jokers make the quick answer unsure."""
+    (M1, M2, M3, M4), without jokers; None when wild jokers make the quick answer unsure."""
     rank, suit = card.rank, card.suit
     suits: list[str] = []
     ranks = 0
@@ -108,51 +106,48 @@ def _quick_meld(
                 suits.append(c.suit)
             elif c.suit == suit:
                 ranks |= 1 << r
-    same = len(set(suits) - {suit}) if rules.same_suit_in_set == "forbidden" else len(suits)
-    if same >= 2:
+    if _set_through(suits, suit, rules):
         return True
-    if rules.ace_in_run == "round-the-corner":
-        return None
-    return _run_through(ranks, rank, rules.min_run)
+    return run_through(ranks, rank, run_shape(rules))
 
 
-def _run_through(ranks: int, rank: int, need: int) -> bool:
-    """True when the rank bits ``ranks`` (bit r for rank r, the ace bit 1) make a run of
-    ``need`` or more through ``rank`` (M3), the ace low or high, never both (M4)."""
-    if ranks & 2:
-        ranks |= 1 << 14
+def _set_through(suits: list[str], suit: str, rules: RuleSet) -> bool:
+    """True when cards of the suits ``suits`` make a set with one of ``suit`` (M1, M2)."""
+    if suits_must_differ(rules):
+        return len(set(suits) - {suit}) >= 2
+    return len(suits) >= 2
+
+
+def run_through(ranks: int, rank: int, shape: RunShape) -> bool:
+    """True when the rank bits ``ranks`` (bit r for rank r, the ace bit 1) with ``rank``
+    hold a run through ``rank`` that the rules allow (M3, M4): one of the shortest runs
+    :func:`melds.run_shape` derives from :func:`melds.run_refusal`."""
     ranks |= 1 << rank
-    for pos in (rank, 14) if rank == 1 else (rank,):
-        if pos == 14:
-            ranks |= 1 << 14
-        low = pos
-        while low > 1 and ranks >> (low - 1) & 1:
-            low -= 1
-        high = pos
-        while high < 14 and ranks >> (high + 1) & 1:
-            high += 1
-        if high - low + 1 >= need:
-            return True
-    return False
+    return any(mask & ranks == mask for mask in shape.through[rank])
 
 
-def _takeable(state: GameState, seat: int) -> list[int]:
-    """The pile indices ``seat`` may take from (T1 to T3). Plain rules (no jokers, no
-    corner runs, no M6, no O2, no sides) are answered in one pass down the pile."""
+def _plain(state: GameState) -> bool:
+    """No jokers, no first-meld minimum (M6), no final discard (O2), no sides (P1): the
+    rules under which :func:`_takeable` answers in one pass down the pile."""
     rules = state.rules
-    pile = state.pile
-    if (
+    return not (
         rules.joker_use != "none"
-        or rules.ace_in_run == "round-the-corner"
         or rules.first_meld_minimum
         or rules.discard_to_go_out
         or state.teams is not None
-    ):
+    )
+
+
+def _takeable(state: GameState, seat: int) -> list[int]:
+    """The pile indices ``seat`` may take from (T1 to T3): :func:`can_take` for each,
+    or under plain rules (:func:`_plain`) one pass down the pile."""
+    pile = state.pile
+    if not _plain(state):
         return [i for i in range(len(pile)) if can_take(state, seat, i)]
-    lay = state.opened[seat] and rules.discard_use == "meld-or-lay-off"
+    rules = state.rules
+    lay = state.opened[seat] and may_lay_off_taken(rules)
     takes = table_accepts(state) if lay and state.table else {}
-    distinct = rules.same_suit_in_set == "forbidden"
-    need = rules.min_run
+    shape = run_shape(rules)
     by_rank: list[list[str]] = [[] for _ in range(14)]
     bits = dict.fromkeys("SHDC", 0)
     for c in state.hands[seat]:
@@ -163,16 +158,14 @@ def _takeable(state: GameState, seat: int) -> list[int]:
     keep_top = _may_keep_top(state, top) if pile else False
     for i in range(top, -1, -1):
         card = pile[i]
-        suits = by_rank[card.rank]
-        same = len(set(suits) - {card.suit}) if distinct else len(suits)
         if (
             (i == top and keep_top)
             or card in takes
-            or same >= 2
-            or _run_through(bits[card.suit], card.rank, need)
+            or _set_through(by_rank[card.rank], card.suit, rules)
+            or run_through(bits[card.suit], card.rank, shape)
         ):
             out.append(i)
-        suits.append(card.suit)
+        by_rank[card.rank].append(card.suit)
         bits[card.suit] |= 1 << card.rank
     out.reverse()
     return out
@@ -219,7 +212,7 @@ def apply_draw(state: GameState, action: Action) -> None:
 
 
 def _cannot_use(state: GameState, card: Card) -> str:
-    if state.rules.discard_use == "new-meld-only":
+    if not may_lay_off_taken(state.rules):
         return (
             f"the {card.name} can be taken only to go straight into a new meld of three or "
             "more with it (no picking up to hit)"

@@ -106,12 +106,18 @@ def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
     return None
 
 
+def suits_must_differ(rules: RuleSet) -> bool:
+    """M2: True when the cards of a set must all be of different suits, so that with two
+    packs 5♣ 5♣ 5♥ is no set ("forbidden", seed 003)."""
+    return rules.same_suit_in_set == "forbidden"
+
+
 def _make_set(cards: Sequence[Card], rules: RuleSet) -> Meld:
     shown = format_cards(cards)
     if len(cards) > 4:
         raise IllegalMeld(f"{shown}: a set has 3 or 4 cards of one rank", ("M1",))
     suits = [c.natural.suit for c in cards]
-    if len(set(suits)) != len(suits) and rules.same_suit_in_set == "forbidden":
+    if len(set(suits)) != len(suits) and suits_must_differ(rules):
         raise IllegalMeld(
             f"{shown} has two cards of the same suit, which a set may not have", ("M2",)
         )
@@ -133,20 +139,86 @@ def _run_low(ranks: set[int], corner: bool) -> tuple[int | None, bool]:
     return None, corner
 
 
+def run_refusal(low: int, length: int, rules: RuleSet) -> str | None:
+    """The one home of M3 and M4: the catalogue id refusing a run of ``length`` cards of one
+    suit in sequence whose first card lies at position ``low`` (1 for an ace played low,
+    14 for an ace played high, past 14 round the corner), or None when the rules allow it.
+
+    M4: a run may not go round the corner (K-A-2, past position 14) unless the rules say
+    "round-the-corner" (seed 002); M3: a run has at least ``min_run`` cards (3 in seeds
+    001 to 004, 4 in 000). Every other answer about runs (:func:`run_shape`, the digital
+    game's and the checker's candidates) is derived from this one.
+    """
+    if low + length - 1 > 14 and rules.ace_in_run != "round-the-corner":
+        return "M4"
+    if length < rules.min_run:
+        return "M3"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class RunShape:
+    """What :func:`run_refusal` allows, worked out once per rule set for fast paths:
+    ``shortest`` run (cards), ``last`` position a run's card may reach (14, or 25 round
+    the corner), ``windows`` every allowed run as its ranks in order (shortest first, then
+    by first position), and ``through[rank]`` the rank bitmasks (bit r for rank r, the ace
+    bit 1) of every shortest allowed run holding ``rank`` (index 0, the joker, is empty)."""
+
+    shortest: int
+    last: int
+    windows: tuple[tuple[int, ...], ...]
+    through: tuple[tuple[int, ...], ...]
+
+    @property
+    def corner(self) -> bool:
+        """True when a run may go round the corner (K-A-2, M4)."""
+        return self.last > 14
+
+
+def run_shape(rules: RuleSet) -> RunShape:
+    """:class:`RunShape` of ``rules``, derived from :func:`run_refusal` (cached)."""
+    memo = rules.memo("run shape")
+    shape: RunShape | None = memo.get(None)
+    if shape is None:
+        shape = memo[None] = _run_shape(rules)
+    return shape
+
+
+def _run_shape(rules: RuleSet) -> RunShape:
+    allowed = [
+        (low, length)
+        for length in range(3, 14)
+        for low in range(1, 14)
+        if run_refusal(low, length, rules) is None
+    ]
+    windows = tuple(tuple(_rank_at(p) for p in range(low, low + n)) for low, n in allowed)
+    shortest = min(length for _, length in allowed)
+    through: list[list[int]] = [[] for _ in range(14)]
+    for ranks in windows:
+        if len(ranks) == shortest:
+            mask = sum(1 << rank for rank in ranks)
+            for rank in ranks:
+                if mask not in through[rank]:
+                    through[rank].append(mask)
+    last = max(low + length - 1 for low, length in allowed)
+    return RunShape(shortest, last, windows, tuple(tuple(masks) for masks in through))
+
+
 def _make_run(cards: Sequence[Card], rules: RuleSet) -> Meld:
     shown = format_cards(cards)
     naturals = [c.natural for c in cards]
     ranks = {c.rank for c in naturals}
     if len(ranks) != len(cards):
         raise IllegalMeld(f"{shown}: a run cannot hold the same rank twice", ("M3",))
-    low, corner = _run_low(ranks, False)
+    low, _ = _run_low(ranks, False)
     if low is None:
         raise IllegalMeld(
             f"{shown} is not a sequence: a run is cards of one suit in order", ("M3",)
         )
-    if corner and rules.ace_in_run != "round-the-corner":
+    refusal = run_refusal(low, len(cards), rules)
+    if refusal == "M4":
         raise IllegalMeld(f"{shown} goes round the corner, which these rules do not allow", ("M4",))
-    if len(cards) < rules.min_run:
+    if refusal == "M3":
         raise IllegalMeld(
             f"{shown}: a run needs at least {rules.min_run} cards under these rules", ("M3",)
         )
@@ -218,37 +290,55 @@ def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
 def _extend_uncached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     onto = f"{card.display} does not fit {meld.describe()}"
     if meld.kind == "jokers" or card.is_joker:
-        if card.is_joker:
-            _check_jokers([card], rules)
-            if rules.joker_use == "sets-of-jokers" and meld.kind != "jokers":
-                raise IllegalMeld(f"{onto}: jokers go only in sets of jokers", ("P2",))
-        if meld.kind == "jokers":
-            if not card.is_joker or card.stands_for is not None:
-                raise IllegalMeld(f"{onto}: only a joker joins a set of jokers", ("P2",))
-            if len(meld.cards) >= 4:
-                raise IllegalMeld(f"{onto}: a set of jokers has at most 4", ("P2", "M1"))
-            return Meld("jokers", (*meld.cards, card))
-    natural = card.natural
+        grown = _extend_jokers(meld, card, rules, onto)
+        if grown is not None:
+            return grown
     if meld.kind == "set":
-        if natural.rank != meld.rank:
-            raise IllegalMeld(f"{onto}: a set takes only cards of its rank", ("M1", "L1"))
-        if len(meld.cards) >= 4:
-            raise IllegalMeld(f"{onto}: a set has at most 4 cards", ("M1",))
-        if rules.same_suit_in_set == "forbidden" and any(
-            c.natural.suit == natural.suit for c in meld.cards
-        ):
-            raise IllegalMeld(f"{onto}: the set already has a card of that suit", ("M2",))
-        return Meld("set", (*meld.cards, card), rank=meld.rank)
+        return _extend_set(meld, card, rules, onto)
+    return _extend_run(meld, card, rules, onto)
+
+
+def _extend_jokers(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld | None:
+    """M5, P2 for a joker laid off, or a card laid off onto a joker set; None when the
+    card goes on to the set or run checks (a wild joker naming its card)."""
+    if card.is_joker:
+        _check_jokers([card], rules)
+        if rules.joker_use == "sets-of-jokers" and meld.kind != "jokers":
+            raise IllegalMeld(f"{onto}: jokers go only in sets of jokers", ("P2",))
+    if meld.kind != "jokers":
+        return None
+    if not card.is_joker or card.stands_for is not None:
+        raise IllegalMeld(f"{onto}: only a joker joins a set of jokers", ("P2",))
+    if len(meld.cards) >= 4:
+        raise IllegalMeld(f"{onto}: a set of jokers has at most 4", ("P2", "M1"))
+    return Meld("jokers", (*meld.cards, card))
+
+
+def _extend_set(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld:
+    natural = card.natural
+    if natural.rank != meld.rank:
+        raise IllegalMeld(f"{onto}: a set takes only cards of its rank", ("M1", "L1"))
+    if len(meld.cards) >= 4:
+        raise IllegalMeld(f"{onto}: a set has at most 4 cards", ("M1",))
+    if suits_must_differ(rules) and any(c.natural.suit == natural.suit for c in meld.cards):
+        raise IllegalMeld(f"{onto}: the set already has a card of that suit", ("M2",))
+    return Meld("set", (*meld.cards, card), rank=meld.rank)
+
+
+def _extend_run(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld:
+    """A run grows at either end (M3), turning the corner only where M4 allows it
+    (:func:`run_refusal`)."""
+    natural = card.natural
     if natural.suit != meld.suit:
         raise IllegalMeld(f"{onto}: a run takes only cards of its suit", ("M3", "L1"))
-    corner = rules.ace_in_run == "round-the-corner"
-    if len(meld.cards) >= 13:
+    size = len(meld.cards)
+    if size >= 13:
         raise IllegalMeld(f"{onto}: the run already holds every rank", ("M3",))
     below, above = meld.low - 1, meld.high + 1
-    if natural.rank == _rank_at(above) and (above <= 14 or corner):
+    if natural.rank == _rank_at(above) and run_refusal(meld.low, size + 1, rules) is None:
         return Meld("run", (*meld.cards, card), suit=meld.suit, low=meld.low)
-    if natural.rank == _rank_at(below) and (below >= 1 or corner):
-        low = below if below >= 1 else below + 13
+    low = below if below >= 1 else below + 13
+    if natural.rank == _rank_at(below) and run_refusal(low, size + 1, rules) is None:
         return Meld("run", (card, *meld.cards), suit=meld.suit, low=low)
     if natural.rank in (_rank_at(above), _rank_at(below)):
         raise IllegalMeld(

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
-from .cards import JOKER, SUITS, Card, declare, natural_card
-from .melds import IllegalMeld, Meld, check_meld, extend
+from .cards import JOKER, SUITS, Card, declare, make_pack, natural_card
+from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .scoring import card_points
 
@@ -34,7 +34,7 @@ def rank_at(position: int) -> int:
 
 def _sets(by_rank: list[list[Card]], jokers: int, rules: RuleSet) -> list[tuple[Card, ...]]:
     out: list[tuple[Card, ...]] = []
-    distinct = rules.same_suit_in_set == "forbidden"
+    distinct = suits_must_differ(rules)
     wild = rules.joker_use == "wild" and jokers > 0
     for rank in range(1, 14):
         group = by_rank[rank]
@@ -69,10 +69,11 @@ def _wild_sets(group: list[Card], jokers: int, rank: int) -> list[tuple[Card, ..
 def _runs(
     by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
 ) -> list[tuple[Card, ...]]:
-    if rules.ace_in_run == "round-the-corner" or (jokers and rules.joker_use == "wild"):
+    shape = run_shape(rules)
+    if shape.corner or (jokers and rules.joker_use == "wild"):
         return _runs_general(by_suit, jokers, rules)
     out: list[tuple[Card, ...]] = []
-    shortest = rules.min_run
+    shortest = shape.shortest
     for slots in by_suit.values():
         if sum(1 for c in slots if c is not None) < shortest:
             continue
@@ -94,15 +95,16 @@ def _runs(
 def _runs_general(
     by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
 ) -> list[tuple[Card, ...]]:
-    """Runs round the corner (M4) or with wild jokers (M5): every window tried."""
+    """Runs round the corner (M4) or with wild jokers (M5): every window tried, as far as
+    :func:`melds.run_shape` allows."""
     out: list[tuple[Card, ...]] = []
-    corner = rules.ace_in_run == "round-the-corner"
-    shortest = rules.min_run
+    shape = run_shape(rules)
+    corner, shortest = shape.corner, shape.shortest
     wild = jokers if rules.joker_use == "wild" else 0
     last_start = 13 if corner else 12
     for suit, slots in by_suit.items():
         for start in range(1, last_start + 1):
-            limit = start + 12 if corner else min(14, start + 12)
+            limit = min(shape.last, start + 12)
             cards: list[Card] = []
             gaps = 0
             naturals = 0
@@ -147,6 +149,32 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
             out.append((JOKER,) * 4)
     if jokers:
         return [m for m in out if _legal(m, rules)]
+    return out
+
+
+def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
+    one meld, each the meld's cards as they lie (:func:`melds.check_meld` decides); sets
+    are offered once, as it makes no difference which missing suit a joker names there.
+    Empty without wild jokers, or with more than two."""
+    jokers = sum(1 for c in selection if c.rank == 0)
+    if not jokers or jokers > 2 or rules.joker_use != "wild":
+        return []
+    naturals = [c for c in selection if c.rank]
+    everything = [c for c in make_pack() if c.rank]
+    out: list[tuple[Card, ...]] = []
+    sets = 0
+    for names in product(everything, repeat=jokers):
+        try:
+            meld = check_meld([*naturals, *(declare(JOKER, n) for n in names)], rules)
+        except IllegalMeld:
+            continue
+        if meld.kind == "set":
+            sets += 1
+            if sets > 1:
+                continue
+        if meld.cards not in out:
+            out.append(meld.cards)
     return out
 
 

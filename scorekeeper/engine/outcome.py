@@ -5,13 +5,19 @@ Glossary:
 - figures: shown, in hand, bonus, round and total, in points (S7).
 - unit: who scores: each player, or each side of two partners (P1), keyed ``"Ann & Cat"``.
 - settlement: what each loser pays the winner, the difference of final scores (G3).
+- hand left: the cards a player still holds when the round ends; where their points go is
+  decided once, by :func:`hand_rule` (S7, S8, O3), whether the round was scored card by
+  card or from the table's counted figures.
+- going out: the player who went out may earn a bonus (P4) and the seven-card straight
+  (S10): :func:`going_out_notes`.
+- next dealer: :func:`deals_next` (D5).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .checks import RoundPlay, unit_of
 from .rules import RuleSet
@@ -55,6 +61,86 @@ class Payment(NamedTuple):
     payer: str
     payee: str
     points: int
+
+
+HandRule = Literal["S7", "S8", "O3"]
+"""Where a hand left at the end of a round goes: against its holder (S7), to an opponent
+(S8), or nowhere (O3, "nobody deducts")."""
+
+S8_WHY = "opponents' hands left (add opponents' hands)"
+S10_WHY = "a seven-card run laid down and went out (Rummy Master's Hand)"
+
+
+def hand_rule(rules: RuleSet, went_out: str | None) -> HandRule:
+    """The rule deciding every hand left at the end of a round (``went_out`` None when the
+    stock ran out): S8 under "add opponents' hands" (seeds 000, 002); O3 "nobody deducts"
+    when the stock ran out (002); else S7, the hand counts against its holder (all)."""
+    if rules.add_opponents_hand:
+        return "S8"
+    if went_out is None and rules.stock_exhausted == "nobody-deducts":
+        return "O3"
+    return "S7"
+
+
+def s8_taker(play: RoundPlay, unit: dict[str, str], units: list[str], holder: str) -> str | None:
+    """Who gains ``holder``'s hand under S8 (seeds 000, 002), or None when nobody does:
+    the player who went out takes every opponent's hand; with nobody out, two players or
+    two sides each take the other's (credited to the side's first player); with more,
+    no hand counts. ``unit`` is :func:`unit_of`, ``units`` its distinct values in order."""
+    goer = play.went_out
+    if goer is not None:
+        return goer if unit[holder] != unit[goer] else None
+    if len(units) != 2:
+        return None
+    other = units[1] if unit[holder] == units[0] else units[0]
+    return next(p for p in play.players if unit[p] == other)
+
+
+def count_hands(
+    rules: RuleSet, play: RoundPlay, left: Mapping[str, int], figures: dict[str, Figures]
+) -> list[Note]:
+    """Apply :func:`hand_rule` to ``left``, the points (S1 to S5, S9) of each hand that
+    still holds cards: S7 adds them to the holder's ``in_hand`` in ``figures``; S8 credits
+    them to :func:`s8_taker`, returned as one :class:`Note` per taker; O3 counts nothing."""
+    rule = hand_rule(rules, play.went_out)
+    if rule == "S7":
+        for player, points in left.items():
+            figures[player].in_hand += points
+    if rule != "S8":
+        return []
+    unit = unit_of(play)
+    units = list(dict.fromkeys(unit.values()))
+    credited: dict[str, int] = {}
+    for player in play.players:
+        taker = s8_taker(play, unit, units, player) if player in left else None
+        if taker is not None:
+            credited[taker] = credited.get(taker, 0) + left[player]
+    return [Note(taker, points, S8_WHY, "S8") for taker, points in credited.items()]
+
+
+def going_out_notes(rules: RuleSet, goer: str | None, seven_card_run: bool) -> list[Note]:
+    """The bonuses of the player who went out (none when ``goer`` is None): P4's going-out
+    bonus (25 in Persian, seeds 000, 002) and S10's 500 for a seven-card run laid down
+    before going out (``seven_card_run``; seed 002), each divided by five under S9."""
+    if goer is None:
+        return []
+    notes: list[Note] = []
+    div = divisor(rules)
+    if rules.going_out_bonus:
+        notes.append(Note(goer, rules.going_out_bonus // div, "going out", "P4"))
+    if rules.seven_card_straight and seven_card_run:
+        notes.append(Note(goer, 500 // div, S10_WHY, "S10"))
+    return notes
+
+
+def deals_next(rules: RuleSet, players: int, dealer: int, went_out: int | None) -> int:
+    """D5: the seat (0-based) that deals the round after one dealt by ``dealer`` among
+    ``players`` seats, ``went_out`` the seat that went out (None when the stock ran out):
+    the player to the left (seeds 000, 002), or under "round-winner" the player who went
+    out (002), the deal passing left when nobody did."""
+    if rules.next_dealer == "round-winner" and went_out is not None:
+        return went_out
+    return (dealer + 1) % players
 
 
 def side_figures(play: RoundPlay, figures: dict[str, Figures]) -> dict[str, Figures] | None:

@@ -20,6 +20,7 @@ from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .rounds import end_round
 from .state import GameState, Phase
+from .taking import may_lay_off_taken
 
 
 class IllegalMove(ValueError):
@@ -149,32 +150,41 @@ def layoff_options(
     keeping a discard (O2)."""
     if not state.opened[seat] or not state.table:
         return []
-    rules = state.rules
     takes = table_accepts(state)
     out: list[LayOff] = []
-    keep_check = rules.discard_to_go_out or state.no_discard is not None
+    keep_check = state.rules.discard_to_go_out or state.no_discard is not None
     seen: set[int] = set()
     owners = state.owners
     for card in hand if only is None else (only,):
         if id(card) in seen or (only is None and card is state.must_use):
             continue
         seen.add(id(card))
-        if card.rank == 0:
-            targets = [(i, j) for i, m in enumerate(state.table) for j in joker_layoffs(m, rules)]
-        else:
-            targets = [(i, card) for i in takes.get(card, ())]
-        if not targets:
+        targets = _layoff_targets(state, card, takes)
+        if not targets or (keep_check and not _keeps_after(state, hand, card)):
             continue
-        if keep_check:
-            rest = remove_cards(hand, (card,))
-            if rest is None or not keeps_discard(rest, state):
-                continue
-        for index, laid in targets:
-            if onto is not None and owners[index] != onto:
-                continue
-            if may_lay_off_on(state, seat, index):
-                out.append(LayOff(laid, index))
+        out.extend(
+            LayOff(laid, index)
+            for index, laid in targets
+            if (onto is None or owners[index] == onto) and may_lay_off_on(state, seat, index)
+        )
     return out
+
+
+def _layoff_targets(
+    state: GameState, card: Card, takes: dict[Card, list[int]]
+) -> list[tuple[int, Card]]:
+    """``(meld index, card as laid off)`` for each table meld ``card`` fits (a joker as
+    each card it may stand for, M5; P2)."""
+    if card.rank == 0:
+        rules = state.rules
+        return [(i, j) for i, m in enumerate(state.table) for j in joker_layoffs(m, rules)]
+    return [(i, card) for i in takes.get(card, ())]
+
+
+def _keeps_after(state: GameState, hand: list[Card], card: Card) -> bool:
+    """O2, T3: ``hand`` without ``card`` still keeps a card to discard."""
+    rest = remove_cards(hand, (card,))
+    return rest is not None and keeps_discard(rest, state)
 
 
 def check_laydown(
@@ -296,7 +306,7 @@ def use_options(
     X1), a lay-off of it. Empty when the card cannot be used: then it cannot be taken.
     ``first``: stop at the first found."""
     out: list[LayDown | LayOff] = []
-    if rummy or state.rules.discard_use == "meld-or-lay-off":
+    if may_lay_off_taken(state.rules, rummy):
         out.extend(layoff_options(state, seat, hand, only=card))
         if first and out:
             return out

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import Card, make_pack
+from .outcome import deals_next
 from .rules import RuleSet, ruleset
 from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
 from .state import GameSetupError, GameState, Phase
@@ -171,6 +172,7 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     result = score_round(
         state.rules, round_play(state), dict(zip(names, state.totals, strict=True))
     )
+    state.scores.append(result)
     for s, name in enumerate(names):
         state.totals[s] = result.players[name].total
     record = dict(state.deal)
@@ -187,9 +189,6 @@ def end_round(state: GameState, reason: str) -> RoundScore:
         state.phase = Phase.GAME_OVER
         state.window = []
         return result
-    if state.rules.next_dealer == "round-winner" and state.went_out is not None:
-        state.dealer = state.went_out
-    else:
-        state.dealer = (state.dealer + 1) % state.n
+    state.dealer = deals_next(state.rules, state.n, state.dealer, state.went_out)
     deal_round(state)
     return result

@@ -15,88 +15,49 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, Literal
 
+from .options import META, OptionInfo
+from .options import PRESET_TITLES as PRESET_TITLES
+from .options import RulesError as RulesError
 
-class RulesError(ValueError):
-    """An unknown preset, an unknown option or an invalid value.
-
-    ``problems`` lists ``(where, message)`` pairs, ``where`` being ``"preset"`` or the
-    option's name; ``str(error)`` joins the messages.
-    """
-
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(message for _, message in problems))
-
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """What one option means: catalogue ``ids``, ``title``, ``choices`` (value -> label),
-    or an integer range ``minimum``..``maximum``, and the seed ``sources`` per choice."""
-
-    name: str
-    ids: tuple[str, ...]
-    title: str
-    choices: Mapping[Any, str]
-    sources: Mapping[Any, str]
-    default: Any
-    minimum: int | None = None
-    maximum: int | None = None
-
-    @property
-    def id(self) -> str:
-        """The main catalogue id, e.g. ``"M4"``."""
-        return self.ids[0]
-
-    def label(self, value: Any) -> str:
-        """The plain-words label of ``value`` (for an integer range, the number itself)."""
-        if isinstance(value, (str, int)) and value in self.choices:
-            return self.choices[value]
-        return str(value)
-
-    def check(self, value: Any) -> str | None:
-        """None when ``value`` is allowed, else a message saying what is."""
-        if self.minimum is not None:
-            if isinstance(value, bool) or not isinstance(value, int):
-                return f"{self.name} must be a whole number from {self.minimum} to {self.maximum}"
-            if not self.minimum <= value <= (self.maximum or value):
-                return f"{self.name} must be from {self.minimum} to {self.maximum}, not {value}"
-            return None
-        if (
-            not isinstance(value, (str, int))
-            or isinstance(value, bool) != isinstance(self.default, bool)
-            or value not in self.choices
-        ):
-            allowed = ", ".join(repr(c) for c in self.choices)
-            return f"{self.name} must be one of {allowed}, not {value!r}"
-        return None
-
-
-def _opt(
-    default: Any,
-    ids: str,
-    title: str,
-    choices: Mapping[Any, str] | None = None,
-    sources: Mapping[Any, str] | None = None,
-    *,
-    minimum: int | None = None,
-    maximum: int | None = None,
-) -> Any:
-    meta = {
-        "ids": tuple(ids.split(",")),
-        "title": title,
-        "choices": choices or {},
-        "sources": sources or {},
-        "minimum": minimum,
-        "maximum": maximum,
-    }
-    return field(default=default, metadata=meta)
-
-
-_YES_NO = {False: "no", True: "yes"}
+Jokers = Literal[0, 1, 2, 4]
+TwoPacks = Literal["five-or-more", "never", "always"]
+CardsDealt = Literal["13-for-two", "7-always"]
+FirstDiscard = Literal["upcard", "extra-card-to-left"]
+NextDealer = Literal["left", "round-winner"]
+FirstDealer = Literal["low-card"]
+SetSize = Literal["3-or-4"]
+SameSuitInSet = Literal["forbidden", "allowed"]
+MinRun = Literal[3, 4]
+AceInRun = Literal["high-or-low", "round-the-corner"]
+JokerUse = Literal["none", "wild", "sets-of-jokers"]
+RearrangingMelds = Literal["never"]
+DiscardDraw = Literal["any-card"]
+DiscardUse = Literal["meld-or-lay-off", "new-meld-only"]
+TopDiscard = Literal["must-use", "may-keep"]
+LayingDown = Literal["any-order"]
+EndOfTurn = Literal["discard-one"]
+LayOffOnto = Literal["any-meld"]
+LaidOffCards = Literal["stay-with-player"]
+DeclareLayoff = Literal["name-the-meld"]
+GoingOut = Literal["last-card"]
+StockExhausted = Literal[
+    "hands-count", "draw-from-discard", "reshuffle", "play-on", "nobody-deducts"
+]
+AcePoints = Literal["15-low-1", "15", "25", "15-high-else-5"]
+FacePoints = Literal[10]
+TenPoints = Literal[10]
+LowCardPoints = Literal["pip", "5"]
+JokerPoints = Literal[15, 20, 0]
+RoundScoreChoice = Literal["shown-minus-hand"]
+TieBreak = Literal["highest", "went-out"]
+Settlement = Literal["difference"]
+PartnershipWinner = Literal["first-to-target", "highest-over-target"]
+GoingOutBonus = Literal[0, 25]
+RummyCallChoice = Literal["off", "lay-off-only", "play-then-turn"]
 
 
 @dataclass(frozen=True)
@@ -178,351 +139,63 @@ class RuleSet:
     """
 
     # D: pack, players, deal
-    max_players: int = _opt(8, "D1", "Most players at one table", minimum=2, maximum=8)
-    jokers: int = _opt(
-        0,
-        "D2,P2",
-        "Jokers in each pack",
-        {0: "none (52 cards)", 1: "one (53 cards)", 2: "two (54 cards)", 4: "four (56 cards)"},
-        {0: "001, 004", 1: "002", 2: "002, 003", 4: "000, 002 (Persian)"},
-    )
-    two_packs: str = _opt(
-        "five-or-more",
-        "D2",
-        "When two packs are used",
-        {
-            "five-or-more": "with five or more players",
-            "never": "never",
-            "always": "always",
-        },
-        {"five-or-more": "000, 002, 003"},
-    )
-    cards_dealt: str = _opt(
-        "13-for-two",
-        "D3",
-        "Cards dealt to each player",
-        {"13-for-two": "13 each with two players, else 7", "7-always": "7 always"},
-        {"13-for-two": "001, 002, 004", "7-always": "000, 003"},
-    )
-    first_discard: str = _opt(
-        "upcard",
-        "D4",
-        "How the discard pile starts",
-        {
-            "upcard": "the top card of the stock is turned up",
-            "extra-card-to-left": "the player left of the dealer gets an extra card and "
-            "chooses the first discard",
-        },
-        {"upcard": "all", "extra-card-to-left": "002"},
-    )
-    next_dealer: str = _opt(
-        "left",
-        "D5",
-        "Who deals the next round",
-        {"left": "the player to the left", "round-winner": "the winner of the round"},
-        {"left": "000, 002", "round-winner": "002"},
-    )
-    first_dealer: str = _opt(
-        "low-card",
-        "D6",
-        "Deal for the first game",
-        {"low-card": "draw for deal, low deals, ace lowest"},
-        {"low-card": "000, 002"},
-    )
+    max_players: int = 8
+    jokers: Jokers = 0
+    two_packs: TwoPacks = "five-or-more"
+    cards_dealt: CardsDealt = "13-for-two"
+    first_discard: FirstDiscard = "upcard"
+    next_dealer: NextDealer = "left"
+    first_dealer: FirstDealer = "low-card"
     # M: melds
-    set_size: str = _opt(
-        "3-or-4", "M1", "Size of a set", {"3-or-4": "3 or 4 cards of one rank"}, {"3-or-4": "all"}
-    )
-    same_suit_in_set: str = _opt(
-        "forbidden",
-        "M2",
-        "Two cards of one suit in a set (two packs)",
-        {
-            "forbidden": "not allowed: 5♣ 5♣ 5♥ is no set",
-            "allowed": "allowed",
-        },
-        {"forbidden": "003"},
-    )
-    min_run: int = _opt(
-        3,
-        "M3",
-        "Shortest run",
-        {3: "3 or more cards in sequence", 4: "4 or more cards in sequence"},
-        {3: "001, 002, 003, 004", 4: "000, 002 variation"},
-    )
-    ace_in_run: str = _opt(
-        "high-or-low",
-        "M4",
-        "The ace in a run",
-        {
-            "high-or-low": "high (Q-K-A) or low (A-2-3), never round the corner (K-A-2)",
-            "round-the-corner": "round the corner allowed (K-A-2)",
-        },
-        {"high-or-low": "all", "round-the-corner": "002"},
-    )
-    joker_use: str = _opt(
-        "none",
-        "M5,P2",
-        "What jokers do",
-        {
-            "none": "no jokers",
-            "wild": "wild: named when melded, fixed after, may duplicate a card on the table",
-            "sets-of-jokers": "never wild: only in sets of three or four jokers (Persian)",
-        },
-        {"none": "001, 004", "wild": "002, 003", "sets-of-jokers": "000, 002"},
-    )
-    first_meld_minimum: int = _opt(
-        0, "M6", "Points a player's first melds must reach", minimum=0, maximum=100
-    )
-    rearranging_melds: str = _opt(
-        "never",
-        "M7",
-        "Moving cards between melds",
-        {"never": "never: a card laid down stays in its meld"},
-        {"never": "003"},
-    )
+    set_size: SetSize = "3-or-4"
+    same_suit_in_set: SameSuitInSet = "forbidden"
+    min_run: MinRun = 3
+    ace_in_run: AceInRun = "high-or-low"
+    joker_use: JokerUse = "none"
+    first_meld_minimum: int = 0
+    rearranging_melds: RearrangingMelds = "never"
     # T: the turn
-    discard_draw: str = _opt(
-        "any-card",
-        "T1",
-        "Drawing from the discard pile",
-        {"any-card": "any card of the pile, taking every card above it"},
-        {"any-card": "all"},
-    )
-    discard_use: str = _opt(
-        "meld-or-lay-off",
-        "T2",
-        "Using the card taken from the discard pile",
-        {
-            "meld-or-lay-off": "at once, in a new meld or a lay-off",
-            "new-meld-only": "at once, only in a new meld of 3 or more (no picking up to hit)",
-        },
-        {"meld-or-lay-off": "000, 001, 003, 004", "new-meld-only": "002"},
-    )
-    top_discard: str = _opt(
-        "must-use",
-        "T3",
-        "Taking just the top discard",
-        {
-            "must-use": "same as any discard: it must be used at once",
-            "may-keep": "the top card alone may be kept without using it",
-        },
-        {"must-use": "all", "may-keep": "000, 002 variation"},
-    )
-    laying_down: str = _opt(
-        "any-order",
-        "T4",
-        "After drawing",
-        {"any-order": "lay down melds and lay off cards in any order; never compulsory"},
-        {"any-order": "all"},
-    )
-    end_of_turn: str = _opt(
-        "discard-one",
-        "T5",
-        "End of a turn",
-        {"discard-one": "discard one card"},
-        {"discard-one": "all"},
-    )
-    draw_two_from_stock: bool = _opt(
-        False, "T6", "Draw two from the stock (Boathouse Rum)", _YES_NO, {True: "002"}
-    )
-    out_of_turn_melding: bool = _opt(
-        False, "T7", "Melding on other players' turns", _YES_NO, {True: "002"}
-    )
+    discard_draw: DiscardDraw = "any-card"
+    discard_use: DiscardUse = "meld-or-lay-off"
+    top_discard: TopDiscard = "must-use"
+    laying_down: LayingDown = "any-order"
+    end_of_turn: EndOfTurn = "discard-one"
+    draw_two_from_stock: bool = False
+    out_of_turn_melding: bool = False
     # L: laying off
-    lay_off_onto: str = _opt(
-        "any-meld",
-        "L1",
-        "Laying off onto",
-        {"any-meld": "any meld on the table, one's own or an opponent's"},
-        {"any-meld": "all"},
-    )
-    laid_off_cards: str = _opt(
-        "stay-with-player",
-        "L2",
-        "Where laid-off cards stay",
-        {"stay-with-player": "in front of the player who laid them off, who scores them"},
-        {"stay-with-player": "all"},
-    )
-    declare_layoff: str = _opt(
-        "name-the-meld",
-        "L3",
-        "Declaring a lay-off",
-        {"name-the-meld": "the player names the meld a card extends"},
-        {"name-the-meld": "000, 003"},
-    )
-    partners_lay_off: bool = _opt(
-        False, "L4", "Partners lay off on each other's melds", _YES_NO, {True: "000, 002"}
-    )
+    lay_off_onto: LayOffOnto = "any-meld"
+    laid_off_cards: LaidOffCards = "stay-with-player"
+    declare_layoff: DeclareLayoff = "name-the-meld"
+    partners_lay_off: bool = False
     # O: going out and the end of a round
-    going_out: str = _opt(
-        "last-card",
-        "O1",
-        "Going out",
-        {"last-card": "by melding, laying off or discarding the last card; the round ends"},
-        {"last-card": "all"},
-    )
-    discard_to_go_out: bool = _opt(
-        False,
-        "O2",
-        "A final discard is needed to go out (Boathouse)",
-        _YES_NO,
-        {True: "000, 002"},
-    )
-    stock_exhausted: str = _opt(
-        "hands-count",
-        "O3",
-        "When the stock runs out",
-        {
-            "hands-count": "the round ends; every hand counts against its holder",
-            "draw-from-discard": "players may go on drawing from the discard pile while able "
-            "and willing, then the round ends",
-            "reshuffle": "the discard pile is reshuffled into a new stock",
-            "play-on": "play on, discarding each turn, until someone goes out",
-            "nobody-deducts": "the round ends and nobody deducts their hand",
-        },
-        {
-            "hands-count": "000, 002, 003",
-            "draw-from-discard": "000, 002",
-            "reshuffle": "000, 002",
-            "play-on": "002",
-            "nobody-deducts": "002",
-        },
-    )
-    deadwood_after_out: bool = _opt(
-        False,
-        "O4",
-        "After a player goes out (two players), the other lays off deadwood first",
-        _YES_NO,
-        {True: "002"},
-    )
+    going_out: GoingOut = "last-card"
+    discard_to_go_out: bool = False
+    stock_exhausted: StockExhausted = "hands-count"
+    deadwood_after_out: bool = False
     # S: card values and round scoring
-    ace_points: str = _opt(
-        "15-low-1",
-        "S1",
-        "An ace counts",
-        {
-            "15-low-1": "15, but 1 when played low in a run (A-2-3)",
-            "15": "15 always",
-            "25": "25 always",
-            "15-high-else-5": "15 played high in a run, 5 otherwise",
-        },
-        {"15-low-1": "000, 003", "15": "000, 002", "25": "000, 002", "15-high-else-5": "000, 002"},
-    )
-    face_points: int = _opt(10, "S2", "K, Q, J count", {10: "10"}, {10: "all"})
-    ten_points: int = _opt(10, "S3", "A 10 counts", {10: "10"}, {10: "all"})
-    low_card_points: str = _opt(
-        "pip",
-        "S4",
-        "2 to 9 count",
-        {"pip": "their pip value", "5": "5 each"},
-        {"pip": "000, 003", "5": "000, 002"},
-    )
-    joker_points: int = _opt(
-        15,
-        "S5",
-        "A joker counts",
-        {15: "15", 20: "20 (Persian)", 0: "0 (dealer's gambit wild)"},
-        {15: "002, 003", 20: "000", 0: "002"},
-    )
-    four_aces_100: bool = _opt(
-        False, "S6", "Four aces melded at once count 100", _YES_NO, {True: "002"}
-    )
-    round_score: str = _opt(
-        "shown-minus-hand",
-        "S7,S11",
-        "A round scores",
-        {"shown-minus-hand": "cards shown on the table minus cards left in hand"},
-        {"shown-minus-hand": "all"},
-    )
-    add_opponents_hand: bool = _opt(
-        False,
-        "S8",
-        "Add opponents' hands: the player who went out adds every other hand",
-        _YES_NO,
-        {True: "000, 002"},
-    )
-    divide_by_five: bool = _opt(
-        False, "S9", "Every value divided by five", _YES_NO, {True: "000, 002"}
-    )
-    seven_card_straight: bool = _opt(
-        False,
-        "S10",
-        "A seven-card run laid down, then the last card discarded, scores 500",
-        _YES_NO,
-        {True: "002"},
-    )
+    ace_points: AcePoints = "15-low-1"
+    face_points: FacePoints = 10
+    ten_points: TenPoints = 10
+    low_card_points: LowCardPoints = "pip"
+    joker_points: JokerPoints = 15
+    four_aces_100: bool = False
+    round_score: RoundScoreChoice = "shown-minus-hand"
+    add_opponents_hand: bool = False
+    divide_by_five: bool = False
+    seven_card_straight: bool = False
     # G: the game
-    target: int = _opt(500, "G1", "Points to win the game", minimum=50, maximum=10000)
-    tie_break: str = _opt(
-        "highest",
-        "G2",
-        "Two or more reach the target on the same round",
-        {"highest": "the highest score wins", "went-out": "the player who went out wins"},
-        {"highest": "000, 003, 004", "went-out": "002"},
-    )
-    settlement: str = _opt(
-        "difference",
-        "G3",
-        "Settlement",
-        {"difference": "the winner collects from each opponent the difference in scores"},
-        {"difference": "001, 004"},
-    )
-    partnership_winner: str = _opt(
-        "first-to-target",
-        "G4",
-        "Partnership winner",
-        {
-            "first-to-target": "the first side to the target",
-            "highest-over-target": "the side with the highest score over the target, even "
-            "if the other side went out",
-        },
-        {"first-to-target": "000", "highest-over-target": "002"},
-    )
+    target: int = 500
+    tie_break: TieBreak = "highest"
+    settlement: Settlement = "difference"
+    partnership_winner: PartnershipWinner = "first-to-target"
     # P: partnership and Persian
-    partnership: bool = _opt(
-        False,
-        "P1",
-        "Partnership: 4 players, 2 sides, partners opposite",
-        _YES_NO,
-        {True: "000, 002"},
-    )
-    meld_of_four_doubles: bool = _opt(
-        False,
-        "P3",
-        "A meld of four laid down at once counts double",
-        _YES_NO,
-        {True: "000, 002"},
-    )
-    going_out_bonus: int = _opt(
-        0, "P4", "Bonus to the side that goes out", {0: "none", 25: "25"}, {25: "000, 002"}
-    )
-    two_deal_game: bool = _opt(
-        False,
-        "P5",
-        "The game ends after two deals; the better side gets 50",
-        _YES_NO,
-        {True: "000, 002"},
-    )
+    partnership: bool = False
+    meld_of_four_doubles: bool = False
+    going_out_bonus: GoingOutBonus = 0
+    two_deal_game: bool = False
     # X: further house rules
-    rummy_call: str = _opt(
-        "off",
-        "X1",
-        '"Rummy!" call',
-        {
-            "off": "off",
-            "lay-off-only": "the caller takes the card and only lays it off",
-            "play-then-turn": "the caller plays the cards, then takes a normal turn",
-        },
-        {"lay-off-only": "002", "play-then-turn": "003"},
-    )
-    dealers_gambit: bool = _opt(
-        False,
-        "X2",
-        "Dealer's gambit (dealer's joker wild, double or split)",
-        _YES_NO,
-        {True: "002"},
-    )
+    rummy_call: RummyCallChoice = "off"
+    dealers_gambit: bool = False
 
     # ---- derived values -------------------------------------------------------------
 
@@ -590,16 +263,7 @@ class RuleSet:
 
 
 OPTIONS: Final[dict[str, OptionInfo]] = {
-    f.name: OptionInfo(
-        name=f.name,
-        ids=f.metadata["ids"],
-        title=f.metadata["title"],
-        choices=f.metadata["choices"],
-        sources=f.metadata["sources"],
-        default=f.default,
-        minimum=f.metadata["minimum"],
-        maximum=f.metadata["maximum"],
-    )
+    f.name: OptionInfo(name=f.name, default=f.default, **META[f.name])
     for f in dataclasses.fields(RuleSet)
 }
 """Every option by name, with its catalogue ids, choices, labels and sources."""
@@ -647,17 +311,6 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     },
 }
 """The catalogue's presets: the options each changes from the defaults."""
-
-PRESET_TITLES: Final = {
-    "standard": "Standard (card-maker rules, seeds 001 and 004)",
-    "classic": "Classic (encyclopedia rules, seed 000)",
-    "modern": "Modern (jokers wild, 30 to start, seed 002)",
-    "jokers-wild": 'Jokers wild with "Rummy!" (seed 003)',
-    "add-opponents-hand": "Add opponents' hands",
-    "partnership": "Partnership (two sides of two)",
-    "persian": "Persian rummy (two deals, four jokers)",
-    "quick": "Quick (divide by five, game to 100)",
-}
 
 
 def _consistency(rules: RuleSet) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .checks import (
@@ -33,7 +33,20 @@ from .checks import (
     unit_of,
 )
 from .melds import Meld
-from .outcome import Figures, Note, Payment, decide_game, settle, side_figures, unit_totals
+from .outcome import (
+    Figures,
+    HandRule,
+    Note,
+    Payment,
+    count_hands,
+    decide_game,
+    going_out_notes,
+    hand_rule,
+    s8_taker,
+    settle,
+    side_figures,
+    unit_totals,
+)
 from .rules import RuleSet
 from .values import card_points, card_values, hand_points, points_in_place
 
@@ -90,6 +103,35 @@ class RoundScore:
     settlement: list[Payment]
     outcome: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The scoring contract's response shape (shared/score-contract.md), as the API
+        answers it and the scorekeeper stores it."""
+        return {
+            "players": {p: f.as_dict() for p, f in self.players.items()},
+            "sides": {s: f.as_dict() for s, f in self.sides.items()} if self.sides else None,
+            "cards": [
+                {
+                    "card": r.card.text,
+                    "owner": r.owner,
+                    "where": r.where,
+                    "points": r.points,
+                    "why": r.why,
+                    "rule": r.rule,
+                }
+                for r in self.cards
+            ],
+            "notes": [
+                {"owner": n.owner, "points": n.points, "why": n.why, "rule": n.rule}
+                for n in self.notes
+            ],
+            "winner": self.winner,
+            "game_over": self.game_over,
+            "outcome": self.outcome,
+            "settlement": [
+                {"payer": s.payer, "payee": s.payee, "points": s.points} for s in self.settlement
+            ],
+        }
+
 
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
 
@@ -144,31 +186,37 @@ def _meld_cards(
 def _hand_cards(
     rules: RuleSet, play: RoundPlay, figures: dict[str, Figures], notes: list[Note]
 ) -> list[CardScore]:
-    """One row per card left in a hand: against its holder (S7), to the player who went
-    out (S8) or not counted (O3, S8); in hand and S8 credits added to ``figures``."""
-    unit = unit_of(play)
-    units = list(dict.fromkeys(unit.values()))
+    """One row per card left in a hand, counted as :func:`outcome.hand_rule` decides:
+    against its holder (S7), to an opponent (S8) or not at all (O3); in hand and S8
+    credits added to ``figures`` and ``notes`` by :func:`outcome.count_hands`."""
+    rule = hand_rule(rules, play.went_out)
     table = card_values(rules).rank
     rows: list[CardScore] = []
-    credited: dict[str, int] = {}
+    left: dict[str, int] = {}
+    takers = _takers(play) if rule == "S8" else {}
     for player in play.players:
-        taker = s8_taker(play, unit, units, player) if rules.add_opponents_hand else None
-        where, counted = _hand_rule(rules, play, player, taker)
-        for card in play.hands.get(player, ()):
-            points, why, rule = table[card.rank]
-            if where == "S7":
-                figures[player].in_hand += points
-            elif where == "S8" and taker is not None:
-                credited[taker] = credited.get(taker, 0) + points
+        hand = play.hands.get(player, ())
+        if not hand:
+            continue
+        counted = _hand_words(rule, player, takers.get(player))
+        points_left = 0
+        for card in hand:
+            points, why, card_rule = table[card.rank]
+            points_left += points
             if counted:
-                rows.append(
-                    CardScore(card, player, "hand", points, f"{why}, {counted}", f"{rule}, {where}")
-                )
+                why, card_rule = f"{why}, {counted}", f"{card_rule}, {rule}"
             else:
-                rows.append(CardScore(card, player, "hand", 0, _NOT_COUNTED[where], where))
-    for taker, points in credited.items():
-        notes.append(Note(taker, points, "opponents' hands left (add opponents' hands)", "S8"))
+                points, why, card_rule = 0, _NOT_COUNTED[rule], rule
+            rows.append(_row(CardScore, (card, player, "hand", points, why, card_rule)))
+        left[player] = points_left
+    notes += count_hands(rules, play, left, figures)
     return rows
+
+
+def _takers(play: RoundPlay) -> dict[str, str | None]:
+    unit = unit_of(play)
+    units = list(dict.fromkeys(unit.values()))
+    return {p: s8_taker(play, unit, units, p) for p in play.players}
 
 
 _NOT_COUNTED = {
@@ -177,49 +225,22 @@ _NOT_COUNTED = {
 }
 
 
-def _hand_rule(rules: RuleSet, play: RoundPlay, holder: str, taker: str | None) -> tuple[str, str]:
-    """The rule that decides what ``holder``'s hand does, and how it counts in words
-    (empty when it does not count)."""
-    if rules.add_opponents_hand:
-        return "S8", f"left in hand: added to {taker}'s score" if taker else ""
-    if play.went_out is None and rules.stock_exhausted == "nobody-deducts":
-        return "O3", ""
-    return "S7", f"left in hand: counts against {holder}"
-
-
-def s8_taker(play: RoundPlay, unit: dict[str, str], units: list[str], holder: str) -> str | None:
-    """Who gains ``holder``'s hand under S8 (seeds 000, 002), or None when nobody does:
-    the player who went out takes every opponent's hand; with nobody out, two players or
-    two sides each take the other's (credited to the side's first player); with more,
-    no hand counts. ``unit`` is :func:`unit_of`, ``units`` its distinct values in order."""
-    goer = play.went_out
-    if goer is not None:
-        return goer if unit[holder] != unit[goer] else None
-    if len(units) != 2:
-        return None
-    other = units[1] if unit[holder] == units[0] else units[0]
-    return next(p for p in play.players if unit[p] == other)
+def _hand_words(rule: HandRule, holder: str, taker: str | None) -> str:
+    """How ``holder``'s hand counts under ``rule``, in words (empty when it does not)."""
+    if rule == "S8":
+        return f"left in hand: added to {taker}'s score" if taker else ""
+    if rule == "O3":
+        return ""
+    return f"left in hand: counts against {holder}"
 
 
 def _bonuses(rules: RuleSet, play: RoundPlay, laid: list[Meld], notes: list[Note]) -> None:
     goer = play.went_out
-    div = card_values(rules).divisor
-    if goer is None:
-        return
-    if rules.going_out_bonus:
-        notes.append(Note(goer, rules.going_out_bonus // div, "going out", "P4"))
-    if rules.seven_card_straight and any(
+    seven = goer is not None and any(
         m.owner == goer and meld.kind == "run" and len(meld.cards) == 7
         for m, meld in zip(play.melds, laid, strict=True)
-    ):
-        notes.append(
-            Note(
-                goer,
-                500 // div,
-                "a seven-card run laid down and went out (Rummy Master's Hand)",
-                "S10",
-            )
-        )
+    )
+    notes += going_out_notes(rules, goer, seven)
 
 
 def score_round(

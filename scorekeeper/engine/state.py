@@ -28,6 +28,7 @@ from .actions import Action, Discard, action_from_json
 from .cards import Card, parse_card
 from .melds import Meld, check_meld, extend
 from .rules import RuleSet, ruleset
+from .scoring import RoundScore
 
 FORMAT = "500rum-state/1"
 
@@ -62,8 +63,10 @@ class GameState:
     ``no_discard`` (a card the seat may not discard,
     O2/T3), ``window`` (seats still to be asked in a RUMMY or OUT_OF_TURN window).
     Game fields: ``totals`` (points per seat), ``rounds`` (finished rounds as game-record
-    dicts, with scores), ``log`` (this round's moves as ``(seat, action)`` or
-    ``(-1, event dict)``), ``deal`` (this round's deal as a record dict).
+    dicts, with scores), ``scores`` (the full scoring, card by card, of each round finished
+    since this state was made or loaded: not saved, the record keeps the figures), ``log``
+    (this round's moves as ``(seat, action)`` or ``(-1, event dict)``),
+    ``deal`` (this round's deal as a record dict).
     """
 
     rules: RuleSet
@@ -99,6 +102,7 @@ class GameState:
     went_out: int | None = None
     winner: str | None = None
     scratch: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    scores: list[RoundScore] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def n(self) -> int:
@@ -157,7 +161,6 @@ class GameState:
             raise GameSetupError(f"not a saved game state (format {FORMAT})")
         spec = data["rules"]
         rules = ruleset(spec.get("preset", "standard"), spec.get("options") or {})
-        cards = _cards
         state = cls(
             rules=rules,
             rules_spec=spec,
@@ -170,14 +173,7 @@ class GameState:
             rounds=data["rounds"],
             deal=data["deal"],
             log=[(s, a if s < 0 else action_from_json(a)) for s, a in data["log"]],
-            hands=[cards(h) for h in data["hands"]],
-            stock=cards(data["stock"]),
-            pile=cards(data["pile"]),
-            owners=list(data["owners"]),
-            laid=[tuple(cards(m)) for m in data["laid"]],
-            layoffs=[(s, parse_card(c), m) for s, c, m in data["layoffs"]],
-            opened=list(data["opened"]),
-            known=[cards(k) for k in data["known"]],
+            **_round_fields(data),
             phase=Phase(data["phase"]),
             seat=data["seat"],
             turn_seat=data["turn_seat"],
@@ -193,6 +189,21 @@ class GameState:
         )
         state.table = rebuild_table(state)
         return state
+
+
+def _round_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The round's cards of a saved state: hands, stock, pile, melds, lay-offs, known."""
+    cards = _cards
+    return {
+        "hands": [cards(h) for h in data["hands"]],
+        "stock": cards(data["stock"]),
+        "pile": cards(data["pile"]),
+        "owners": list(data["owners"]),
+        "laid": [tuple(cards(m)) for m in data["laid"]],
+        "layoffs": [(s, parse_card(c), m) for s, c, m in data["layoffs"]],
+        "opened": list(data["opened"]),
+        "known": [cards(k) for k in data["known"]],
+    }
 
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:

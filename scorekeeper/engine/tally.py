@@ -7,11 +7,13 @@ Glossary:
 - adjustment: a figure the table adds or takes off by hand (a penalty, a correction),
   points either sign, explained as such.
 
-:func:`tally_round` turns those figures into a :class:`~.scoring.RoundScore` with the same
-rules as a round scored card by card: in hand counts against its holder (S7), goes to the
-player who went out (S8) or does not count (O3); the going-out bonus (P4), the
-seven-card straight (S10), sides as units (P1), the two-deal game (P5), the target and
-tie-break (G1, G2, G4) and the settlement (G3) come from :mod:`.scoring`.
+:func:`tally_round` turns those figures into a :class:`~.scoring.RoundScore` through the
+very functions that score a round card by card: where a hand goes, against its holder
+(S7), to the player who went out (S8) or nowhere (O3), is :func:`.outcome.count_hands`;
+the going-out bonus (P4) and the seven-card straight (S10) :func:`.outcome.going_out_notes`;
+sides (P1), the two-deal game (P5), the target and tie-break (G1, G2, G4) and the
+settlement (G3) :func:`.scoring.close_round`. Who deals next (D5) is
+:func:`.outcome.deals_next`, round after round (:func:`next_dealer`).
 """
 
 from __future__ import annotations
@@ -19,18 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .outcome import count_hands, deals_next, going_out_notes
 from .rules import RuleSet
-from .scoring import (
-    Figures,
-    Note,
-    RoundError,
-    RoundPlay,
-    RoundScore,
-    check_round,
-    close_round,
-    s8_taker,
-    unit_of,
-)
+from .scoring import Figures, Note, RoundError, RoundPlay, RoundScore, check_round, close_round
 
 MAX_POINTS = 2000
 """Largest figure (points) accepted for shown or in hand: more is a typo."""
@@ -110,45 +103,17 @@ def tally_round(
         raise RoundError(problems)
     play = count.play()
     figures = {p: Figures(shown=count.shown.get(p, 0)) for p in count.players}
-    notes = _hand_notes(rules, count, play, figures)
+    left = {p: v for p, v in count.in_hand.items() if v and p in figures}
+    notes = count_hands(rules, play, left, figures)
     notes += _bonus_notes(rules, count)
     return close_round(rules, play, figures, notes, totals_before, [])
 
 
-def _hand_notes(
-    rules: RuleSet, count: TableCount, play: RoundPlay, figures: dict[str, Figures]
-) -> list[Note]:
-    """Apply S7 / S8 / O3 to the hands; the S8 credits come back as notes."""
-    nobody_deducts = count.went_out is None and rules.stock_exhausted == "nobody-deducts"
-    if not rules.add_opponents_hand:
-        if not nobody_deducts:
-            for player, fig in figures.items():
-                fig.in_hand = count.in_hand.get(player, 0)
-        return []
-    unit = unit_of(play)
-    units = list(dict.fromkeys(unit.values()))
-    credited: dict[str, int] = {}
-    for player in count.players:
-        taker = s8_taker(play, unit, units, player)
-        points = count.in_hand.get(player, 0)
-        if taker is not None and points:
-            credited[taker] = credited.get(taker, 0) + points
-    return [
-        Note(taker, points, "opponents' hands left (add opponents' hands)", "S8")
-        for taker, points in credited.items()
-    ]
-
-
 def _bonus_notes(rules: RuleSet, count: TableCount) -> list[Note]:
-    """P4 going out, S10 the seven-card straight, and the table's adjustments."""
-    notes: list[Note] = []
-    div = 5 if rules.divide_by_five else 1
+    """P4 going out and S10 the seven-card straight (:func:`outcome.going_out_notes`),
+    then the table's adjustments."""
     goer = count.went_out
-    if goer is not None and rules.going_out_bonus:
-        notes.append(Note(goer, rules.going_out_bonus // div, "going out", "P4"))
-    if goer is not None and rules.seven_card_straight and count.seven_card_run == goer:
-        why = "a seven-card run laid down and went out (Rummy Master's Hand)"
-        notes.append(Note(goer, 500 // div, why, "S10"))
+    notes = going_out_notes(rules, goer, goer is not None and count.seven_card_run == goer)
     for player in count.players:
         value = count.adjust.get(player, 0)
         if value:
@@ -160,16 +125,10 @@ def next_dealer(
     rules: RuleSet, players: Sequence[str], first_dealer: int, went_out: Sequence[str | None]
 ) -> int:
     """The seat (0-based) of the next dealer after the rounds whose goers are ``went_out``
-    (None where the stock ran out), the first round dealt by seat ``first_dealer``.
-
-    D5: the deal passes to the left each round; or the player who went out deals next
-    ("round-winner"), the deal passing left when nobody went out.
-    """
-    n = len(players)
-    seat = first_dealer % n
+    (None where the stock ran out, or a name that is not a player's), the first round
+    dealt by seat ``first_dealer``: :func:`outcome.deals_next` (D5) round after round."""
+    names = list(players)
+    seat = first_dealer % len(names)
     for goer in went_out:
-        if rules.next_dealer == "round-winner" and goer is not None and goer in players:
-            seat = list(players).index(goer)
-        else:
-            seat = (seat + 1) % n
+        seat = deals_next(rules, len(names), seat, names.index(goer) if goer in names else None)
     return seat

@@ -45,6 +45,7 @@ from .plays import (
 )
 from .rounds import end_round
 from .state import GameState, Phase
+from .taking import may_lay_off_taken
 from .windows import after_turn, apply_window, legal_window
 
 __all__ = [
@@ -120,7 +121,7 @@ def _apply_must_use(state: GameState, action: Action) -> None:
     card = state.must_use
     assert card is not None
     if isinstance(action, LayOff):
-        if not state.rummy and state.rules.discard_use == "new-meld-only":
+        if not may_lay_off_taken(state.rules, state.rummy):
             raise IllegalMove(
                 f"the {card.name} must go into a new meld, not be laid off (no picking up to hit)",
                 "T2",

@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any
 
-from ..engine.cards import JOKER, Card, CardError, declare, make_pack, parse_card, sort_key
+from ..engine.cards import Card, CardError, parse_card, sort_key
 from ..engine.game import (
     Action,
     ActionError,
@@ -40,7 +39,7 @@ from ..engine.game import (
     action_from_json,
     legal_actions,
 )
-from ..engine.melds import IllegalMeld, check_meld
+from ..engine.moves import joker_namings
 from ..engine.rules import RuleSet
 
 CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
@@ -121,29 +120,8 @@ def _distinct(actions: list[Action]) -> list[Action]:
 
 def declarations(selection: Sequence[Card], rules: RuleSet) -> list[LayDown]:
     """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
-    one meld (:func:`melds.check_meld` decides); sets are offered once, as it makes no
-    difference which missing suit a joker names there. Empty without wild jokers, or
-    with more than two."""
-    jokers = sum(1 for c in selection if c.rank == 0)
-    if not jokers or jokers > 2 or rules.joker_use != "wild":
-        return []
-    naturals = [c for c in selection if c.rank]
-    everything = [c for c in make_pack() if c.rank]
-    out: list[LayDown] = []
-    sets = 0
-    for names in product(everything, repeat=jokers):
-        try:
-            meld = check_meld([*naturals, *(declare(JOKER, n) for n in names)], rules)
-        except IllegalMeld:
-            continue
-        if meld.kind == "set":
-            sets += 1
-            if sets > 1:
-                continue
-        action = LayDown(tuple(meld.cards))
-        if action not in out:
-            out.append(action)
-    return out
+    one meld, as lay-downs (:func:`scorekeeper.engine.moves.joker_namings`)."""
+    return [LayDown(cards) for cards in joker_namings(selection, rules)]
 
 
 def _lay_down(state: GameState, selection: list[Card]) -> Action:

@@ -10,8 +10,8 @@ Glossary:
   Each carries ``v``, the version that made it; the page reveals the newest one after
   another.
 - scored: per finished round, its scoring in the scoring contract's response shape: every
-  card's points, why, and the rule (the contract's answer to the round as the game record
-  states it, checked against the engine's own figures).
+  card's points, why, and the rule (the engine's own scoring of the round, kept as it
+  ended the round: every round is scored once).
 - version: bumped by every saved move. A move names the version it was made on; if the
   game has moved on meanwhile (another tab or phone), it is refused (:class:`StaleGame`)
   and nothing changes.
@@ -28,7 +28,6 @@ from typing import Any
 
 from sqlalchemy import CursorResult, update
 
-from ..engine.contract import ScoreRequestError, score
 from ..engine.game import (
     BOTS,
     Action,
@@ -43,7 +42,7 @@ from ..engine.game import (
     make_bot,
     new_game,
 )
-from ..engine.records import game_record, round_request
+from ..engine.records import game_record
 from ..engine.rules import RulesError
 from ..extensions import db
 from ..models import DigitalGame, now_utc
@@ -200,18 +199,10 @@ def _event(text: str, kind: str = "event") -> dict[str, Any]:
 
 
 def round_scoring(state: GameState) -> dict[str, Any]:
-    """The last finished round's scoring, card by card: the scoring contract's answer
-    (:func:`scorekeeper.engine.contract.score`) to the round's request as the game record
-    states it (:func:`records.round_request`). Should the contract refuse it, only the
-    engine's own figures are kept."""
-    figures = state.rounds[-1]["scores"]
-    try:
-        scoring = score(round_request(game_record(state), len(state.rounds)))
-    except ScoreRequestError:
-        scoring = None
-    if scoring is not None and scoring["players"] == figures:
-        return scoring
-    return {"players": figures, "sides": None, "cards": [], "notes": [], "outcome": ""}
+    """The last finished round's scoring, card by card, in the scoring contract's response
+    shape (as stored): the engine's own :class:`~scorekeeper.engine.scoring.RoundScore`
+    of the round, kept in ``state.scores`` when the round ended."""
+    return state.scores[-1].to_json()
 
 
 def run_bots(

@@ -6,7 +6,9 @@ Glossary:
   "in_hand", "adjust", "seven_card_run"}`` (points per player). Cards mode: the scoring
   contract's request without rules, players, teams and totals: ``{"went_out", "melds",
   "layoffs", "hands"}`` (card texts).
-- figures: the engine's answer for a round, in the scoring contract's response shape.
+- figures: the engine's answer for a round (a typed
+  :class:`~scorekeeper.engine.scoring.RoundScore`), stored in the scoring contract's
+  response shape.
 - state of a round: ``{"mode", "input", "deleted"}``, what the history keeps before and
   after each change so that any change can be undone.
 
@@ -18,7 +20,6 @@ problem rolls it all back.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
@@ -27,9 +28,9 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
-from ..engine.contract import ScoreRequestError, layoff_order, response, score
+from ..engine.reading import score_sheet
 from ..engine.rules import RulesError, RuleSet, ruleset
-from ..engine.scoring import RoundError
+from ..engine.scoring import RoundError, RoundScore
 from ..engine.tally import TableCount, next_dealer, tally_round
 from ..extensions import db
 from ..models import Change, Game, Player, Round, now_utc
@@ -129,67 +130,71 @@ def score_input(
     data: Mapping[str, Any],
     totals_before: Mapping[str, int],
     deal_number: int,
-) -> dict[str, Any]:
-    """The engine's figures (scoring contract response) for one round's input.
-
-    Totals mode goes through :func:`scorekeeper.engine.tally.tally_round`, cards mode
-    through the scoring contract (:func:`scorekeeper.engine.contract.score`). Raises
-    :class:`ScoresheetError` listing every problem.
+) -> RoundScore:
+    """The engine's scoring of one round's input: totals mode as a
+    :class:`~scorekeeper.engine.tally.TableCount` through
+    :func:`~scorekeeper.engine.tally.tally_round`, cards mode read into a
+    :class:`~scorekeeper.engine.scoring.RoundPlay` and scored by
+    :func:`~scorekeeper.engine.reading.score_sheet`. Raises :class:`ScoresheetError`
+    listing every problem.
     """
-    rules, players, teams = rules_of(game), names_of(game), teams_of(game)
+    rules, players, teams = rules_of(game), tuple(names_of(game)), teams_of(game)
     if mode == "totals":
-        bad = [
-            (k, "must be points per player")
-            for k in ("shown", "in_hand", "adjust")
-            if not isinstance(data.get(k) or {}, Mapping)
-        ]
-        if bad:
-            raise ScoresheetError(bad)
-        count = TableCount(
-            players=tuple(players),
-            shown=data.get("shown") or {},
-            in_hand=data.get("in_hand") or {},
-            went_out=data.get("went_out"),
-            adjust=data.get("adjust") or {},
-            teams=teams,
-            deal_number=deal_number,
-            seven_card_run=data.get("seven_card_run"),
-        )
-        try:
-            result = tally_round(rules, count, totals_before)
-        except RoundError as error:
-            raise ScoresheetError(error.problems) from None
-        return response(result, count.play())
+        return _score_count(rules, players, teams, data, totals_before, deal_number)
     if mode == "cards":
-        request = {
-            "rules": {"preset": game.preset, "options": game.options},
-            "players": players,
-            "teams": [list(t) for t in teams] if teams else None,
-            "went_out": data.get("went_out"),
-            "melds": data.get("melds") or [],
-            "layoffs": data.get("layoffs") or [],
-            "hands": data.get("hands") or {},
-            "totals_before": dict(totals_before),
-            "deal_number": deal_number,
-        }
-        # the sheet does not record the order of lay-offs: score them in one that fits
-        order = layoff_order(request)
-        request["layoffs"] = [request["layoffs"][i] for i in order]
-        try:
-            return score(request)
-        except ScoreRequestError as error:
-            raise ScoresheetError(
-                [(_as_entered(e["where"], order), e["message"]) for e in error.errors]
-            ) from None
+        return _score_cards(rules, players, teams, data, totals_before, deal_number)
     raise ScoresheetError([("mode", f"a round is entered as totals or cards, not {mode!r}")])
 
 
-def _as_entered(where: str, order: list[int]) -> str:
-    """``layoffs[i]`` of the reordered request as the index the lay-off was entered at."""
-    found = re.match(r"layoffs\[(\d+)\]", where)
-    if found is None or int(found.group(1)) >= len(order):
-        return where
-    return f"layoffs[{order[int(found.group(1))]}]" + where[found.end() :]
+def _score_count(
+    rules: RuleSet,
+    players: tuple[str, ...],
+    teams: tuple[tuple[str, ...], ...] | None,
+    data: Mapping[str, Any],
+    totals_before: Mapping[str, int],
+    deal_number: int,
+) -> RoundScore:
+    bad = [
+        (k, "must be points per player")
+        for k in ("shown", "in_hand", "adjust")
+        if not isinstance(data.get(k) or {}, Mapping)
+    ]
+    if bad:
+        raise ScoresheetError(bad)
+    count = TableCount(
+        players=players,
+        shown=data.get("shown") or {},
+        in_hand=data.get("in_hand") or {},
+        went_out=data.get("went_out"),
+        adjust=data.get("adjust") or {},
+        teams=teams,
+        deal_number=deal_number,
+        seven_card_run=data.get("seven_card_run"),
+    )
+    try:
+        return tally_round(rules, count, totals_before)
+    except RoundError as error:
+        raise ScoresheetError(error.problems) from None
+
+
+def _score_cards(
+    rules: RuleSet,
+    players: tuple[str, ...],
+    teams: tuple[tuple[str, ...], ...] | None,
+    data: Mapping[str, Any],
+    totals_before: Mapping[str, int],
+    deal_number: int,
+) -> RoundScore:
+    written = {
+        "went_out": data.get("went_out"),
+        "melds": data.get("melds") or [],
+        "layoffs": data.get("layoffs") or [],
+        "hands": data.get("hands") or {},
+    }
+    try:
+        return score_sheet(rules, players, written, totals_before, teams, deal_number)
+    except RoundError as error:
+        raise ScoresheetError(error.problems) from None
 
 
 def preview_round(
@@ -200,7 +205,7 @@ def preview_round(
     index = rounds.index(replacing) if replacing in rounds else len(rounds)
     before = rounds[index - 1].figures["players"] if index else {}
     totals = {name: fig["total"] for name, fig in before.items()}
-    return score_input(game, mode, data, totals, index + 1)
+    return score_input(game, mode, data, totals, index + 1).to_json()
 
 
 def recompute(game: Game, since: int = 0) -> None:
@@ -217,12 +222,13 @@ def recompute(game: Game, since: int = 0) -> None:
     totals = {name: fig["total"] for name, fig in before.items()}
     game.winner, game.finished_at = None, None
     for number, round_ in enumerate(rounds[first:], start=first + 1):
-        figures = score_input(game, round_.mode, round_.input, totals, number)
+        result = score_input(game, round_.mode, round_.input, totals, number)
+        figures = result.to_json()
         if figures != round_.figures:
             round_.figures = figures
-        totals = {name: fig["total"] for name, fig in figures["players"].items()}
-        if figures["game_over"] and game.finished_at is None:
-            game.winner, game.finished_at = figures["winner"] or "", ended or now_utc()
+        totals = {name: fig.total for name, fig in result.players.items()}
+        if result.game_over and game.finished_at is None:
+            game.winner, game.finished_at = result.winner or "", ended or now_utc()
 
 
 # ---- changing a game ------------------------------------------------------------------

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.advice import (
-    advise,
-    best_melds_points,
-    candidate_melds,
-    layoff_uses,
-)
+from scorekeeper.engine.advice import advise, best_melds_points, layoff_uses
+from scorekeeper.engine.candidates import candidate_melds
 from scorekeeper.engine.cards import parse_card, parse_cards
 from scorekeeper.engine.explain import meld_reasons
 from scorekeeper.engine.melds import check_meld

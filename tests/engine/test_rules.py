@@ -124,3 +124,24 @@ def test_zero_and_false_are_different_answers():
 def test_option_check_refuses_containers_without_crashing():
     assert "one of" in (OPTIONS["ace_points"].check(["15"]) or "")
     assert "one of" in (OPTIONS["partnership"].check({}) or "")
+
+
+def test_each_choice_option_is_typed_with_exactly_its_choices():
+    import dataclasses
+    import typing
+
+    from scorekeeper.engine import rules
+
+    hints = typing.get_type_hints(RuleSet, vars(rules))
+    typed = 0
+    for field in dataclasses.fields(RuleSet):
+        info = OPTIONS[field.name]
+        hint = hints[field.name]
+        if typing.get_origin(hint) is typing.Literal:
+            typed += 1
+            assert list(typing.get_args(hint)) == list(info.choices), field.name
+        elif hint is bool:
+            assert set(info.choices) == {False, True}, field.name
+        else:
+            assert hint is int and info.minimum is not None, field.name
+    assert typed == 33

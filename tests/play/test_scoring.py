@@ -44,3 +44,29 @@ def test_every_round_of_every_preset_is_explained_card_by_card(preset) -> None:
 def test_rounds_ended_by_house_rules_are_explained_too(options) -> None:
     for scored in _bots_only("standard", {**options, "target": 200}, 3, 2):
         assert scored["cards"]
+
+
+def test_each_round_is_scored_once_and_its_explanation_is_that_scoring(monkeypatch) -> None:
+    from scorekeeper.engine import contract, rounds, scoring
+    from scorekeeper.engine.records import game_record, round_request
+
+    made: list[scoring.RoundScore] = []
+
+    def score_once(*args, **kwargs):
+        made.append(scoring.score_round(*args, **kwargs))
+        return made[-1]
+
+    def refuse(request):
+        raise AssertionError("a digital round was scored a second time, through the contract")
+
+    monkeypatch.setattr(rounds, "score_round", score_once)
+    monkeypatch.setattr(contract, "score", refuse)
+    state = new_game(["Ann", "Bob", "Cat"], preset="add-opponents-hand", seed=11)
+    scored: list[dict] = []
+    run_bots(state, ["random", "basic", "random"], [], scored)
+    assert len(made) == len(state.rounds) == len(scored) > 1
+    assert scored == [result.to_json() for result in made]
+    monkeypatch.undo()
+    record = game_record(state)
+    for number, explained in enumerate(scored, start=1):
+        assert explained == contract.score(round_request(record, number))
