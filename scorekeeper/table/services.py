@@ -2,10 +2,11 @@
 rounds, and read the standings. The only request-path module that commits.
 
 Glossary:
-- input: what the table entered for a round. Totals mode: ``{"went_out", "shown",
-  "in_hand", "adjust", "seven_card_run"}`` (points per player). Cards mode: the scoring
-  contract's request without rules, players, teams and totals: ``{"went_out", "melds",
-  "layoffs", "hands"}`` (card texts).
+- input: what the table entered for a round. Net mode: ``{"went_out", "net"}`` (each
+  player's round score as the table counted it, points either sign). Totals mode:
+  ``{"went_out", "shown", "in_hand", "adjust", "seven_card_run"}`` (points per player).
+  Cards mode: the scoring contract's request without rules, players, teams and totals:
+  ``{"went_out", "melds", "layoffs", "hands"}`` (card texts).
 - figures: the engine's answer for a round, in the scoring contract's response shape.
 - state of a round: ``{"mode", "input", "deleted"}``, what the history keeps before and
   after each change so that any change can be undone.
@@ -30,11 +31,13 @@ from sqlalchemy.orm import joinedload, selectinload
 from ..engine.contract import ScoreRequestError, layoff_order, response, score
 from ..engine.rules import RulesError, RuleSet, ruleset
 from ..engine.scoring import RoundError
-from ..engine.tally import TableCount, next_dealer, tally_round
+from ..engine.tally import TableCount, next_dealer, tally_net, tally_round
 from ..extensions import db
 from ..models import Change, Game, Player, Round, now_utc
 
-MODES = ("totals", "cards")
+MODES = ("net", "totals", "cards")
+ENTRY_MODES = ("net", "totals")
+"""The modes the game page's one-screen entry offers (cards have their own page)."""
 
 
 class ScoresheetError(ValueError):
@@ -132,15 +135,16 @@ def score_input(
 ) -> dict[str, Any]:
     """The engine's figures (scoring contract response) for one round's input.
 
-    Totals mode goes through :func:`scorekeeper.engine.tally.tally_round`, cards mode
+    Net mode goes through :func:`scorekeeper.engine.tally.tally_net`, totals mode
+    through :func:`scorekeeper.engine.tally.tally_round`, cards mode
     through the scoring contract (:func:`scorekeeper.engine.contract.score`). Raises
     :class:`ScoresheetError` listing every problem.
     """
     rules, players, teams = rules_of(game), names_of(game), teams_of(game)
-    if mode == "totals":
+    if mode in ENTRY_MODES:
         bad = [
             (k, "must be points per player")
-            for k in ("shown", "in_hand", "adjust")
+            for k in ("shown", "in_hand", "adjust", "net")
             if not isinstance(data.get(k) or {}, Mapping)
         ]
         if bad:
@@ -156,7 +160,10 @@ def score_input(
             seven_card_run=data.get("seven_card_run"),
         )
         try:
-            result = tally_round(rules, count, totals_before)
+            if mode == "net":
+                result = tally_net(rules, count, data.get("net") or {}, totals_before)
+            else:
+                result = tally_round(rules, count, totals_before)
         except RoundError as error:
             raise ScoresheetError(error.problems) from None
         return response(result, count.play())
@@ -181,7 +188,7 @@ def score_input(
             raise ScoresheetError(
                 [(_as_entered(e["where"], order), e["message"]) for e in error.errors]
             ) from None
-    raise ScoresheetError([("mode", f"a round is entered as totals or cards, not {mode!r}")])
+    raise ScoresheetError([("mode", f"a round is entered as net, totals or cards, not {mode!r}")])
 
 
 def _as_entered(where: str, order: list[int]) -> str:
@@ -408,7 +415,8 @@ def _existing(game: Game, nonce: str) -> Round | None:
 
 
 def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int) -> Round:
-    """Store a new round at the end of the game, scored by the engine, in one transaction.
+    """Store a new round at the end of the game, scored by the engine, in one transaction;
+    a net or totals round makes its mode the game's ``entry_mode``.
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
@@ -423,6 +431,8 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
         game=game, position=position, mode=mode, input=dict(data), nonce=nonce, deleted=False
     )
     db.session.add(round_)
+    if mode in ENTRY_MODES:
+        game.entry_mode = mode
     summary = f"round {len(live_rounds(game))} entered ({mode})"
     try:
         _commit_change(game, round_, "record", None, summary, version)
@@ -433,6 +443,12 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
             raise AlreadySaved(earlier) from None
         raise StaleVersion() from None
     return round_
+
+
+def change_of(round_: Round) -> Change | None:
+    """The newest change of ``round_`` (for an undo button right after a save)."""
+    query = db.select(Change).where(Change.round_id == round_.id).order_by(Change.id.desc())
+    return db.session.execute(query.limit(1)).scalar_one_or_none()
 
 
 def correct_round(

@@ -341,7 +341,7 @@ def test_game_over_winner_settlement_and_play_again(games, client):
     again = client.post(f"/games/{games.slug}/again", data=confirm)
     assert again.status_code == 303
     new_page = client.get(again.location).get_data(as_text=True)
-    assert "Next deal: <strong>Cat</strong>" in new_page and "Record round" in new_page
+    assert "Next deal: <strong>Cat</strong>" in new_page and "Save round" in new_page
 
 
 def test_view_link_cannot_edit(games, client, app):
