@@ -26,6 +26,7 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import TextInput
 
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, option_field_name, select_choices
@@ -179,8 +180,14 @@ def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
 
 
 def _points(label: str) -> IntegerField:
-    """A number of points, empty (0) by default, on the phone's number pad."""
-    return IntegerField(label, validators=[Optional()], render_kw=NUMERIC | {"placeholder": "0"})
+    """A number of points, empty (0) by default: a text input (its whole value can be
+    selected, a minus typed) on the phone's number pad."""
+    return IntegerField(
+        label,
+        validators=[Optional()],
+        widget=TextInput(),
+        render_kw=NUMERIC | {"placeholder": "0"},
+    )
 
 
 def net_form(names: Sequence[str], **kwargs: Any) -> Any:

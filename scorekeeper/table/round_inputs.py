@@ -7,6 +7,7 @@ Fields are named by seat (``net-0``, ``shown-0``, ``meld-0-1``); inputs by playe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -109,6 +110,18 @@ def cards_input(
         "hands": hands,
     }
     return data, fields, problems
+
+
+def meld_names(fields: dict[str, str], names: Sequence[str]) -> dict[int, str]:
+    """Each meld of a cards round (its index in the input) as the form names it, from the
+    fields :func:`cards_input` returned: ``{0: "Ann's meld 1", 1: "Bob's meld 2"}``."""
+    found: dict[int, str] = {}
+    for key, name in fields.items():
+        index, slot = re.fullmatch(r"melds\[(\d+)\]", key), re.fullmatch(r"meld-(\d+)-(\d+)", name)
+        if index and slot:
+            owner = names[int(slot.group(1))]
+            found[int(index.group(1))] = f"{owner}'s meld {int(slot.group(2)) + 1}"
+    return found
 
 
 def cards_slots(data: dict[str, Any], names: Sequence[str]) -> tuple[int, int]:

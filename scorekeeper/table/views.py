@@ -39,6 +39,7 @@ from .round_inputs import (
     cards_data,
     cards_input,
     cards_slots,
+    meld_names,
     net_data,
     net_input,
     place_errors,
@@ -105,10 +106,14 @@ def _qr(url: str) -> Markup:
 
 
 @bp.app_template_filter("where")
-def where_in_words(where: str) -> str:
+def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
     """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
-    ``"lay-off onto meld 2"``, ``"meld 1"``."""
-    where = re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", where)
+    ``"lay-off onto Bob's meld 1"`` with ``melds`` (:func:`.round_inputs.meld_names`),
+    else ``"lay-off onto meld 2"``."""
+    names = melds or {}
+    where = re.sub(
+        r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
+    )
     return re.sub(r"layoff \d+ onto", "lay-off onto", where)
 
 
@@ -321,6 +326,7 @@ def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tup
             if entry.wants_json():
                 html = render_template("table/_preview.html", preview=figures, names=names)
                 return entry.answer(200, html=html), None, []
+            form.meld_names = meld_names(fields, names)
             return 200, figures, []
         if round_ is None:
             saved = sheet.record_round(game, mode, data, form.nonce.data, _version(form))

@@ -205,3 +205,67 @@ def test_back_after_a_save_on_a_rounds_own_page_lands_on_the_game_page(page):
     page.go_back()
     page.wait_for_selector(".standings")
     assert page.url == game and len(_rounds(page)) == 1
+
+
+def test_where_jokers_are_not_wild_the_joker_is_a_plain_jk(page):
+    page.goto("/games/new")
+    for i, name in enumerate(NAMES):
+        page.fill(f"#player_{i}", name)
+    page.select_option("#preset", value="persian")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="By cards").click()
+    meld = page.locator("[data-card-picker]:has(#meld-0-0)")
+    meld.get_by_role("button", name="Cards").click()
+    meld.get_by_role("button", name="Joker").click()
+    assert page.input_value("#meld-0-0") == "JK"
+
+
+def test_without_javascript_the_entry_is_a_plain_form(browser, live_server):
+    context = browser.new_context(
+        viewport=PHONE, java_script_enabled=False, base_url=live_server, is_mobile=True
+    )
+    page = context.new_page()
+    _start(page)
+    game = page.url
+    page.get_by_label("Ann, round score", exact=True).fill("-15")
+    page.get_by_label("Bob, round score", exact=True).fill("60")
+    page.locator("label.out", has_text="Bob").click()
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".flash-success")
+    assert page.url == game and _totals(page) == [-15, 60, 0, 0]
+    page.get_by_label("Ann, round score", exact=True).fill("abc")
+    page.get_by_role("button", name="Save round").click()
+    assert "Not a valid integer value" in page.inner_text("main")
+    assert page.get_by_label("Ann, round score", exact=True).input_value() == "abc"
+    context.close()
+
+
+def test_watchers_see_last_updated_and_reconnecting(browser, live_server, page):
+    _start(page)
+    context, watcher = _phone(browser, live_server)
+    watcher.goto(page.url)
+    assert watcher.locator("#entry").count() == 0
+    assert "Last updated" in watcher.inner_text("#netstate")
+    context.set_offline(True)
+    watcher.wait_for_selector("#netstate.offline", timeout=6000)
+    assert "reconnecting" in watcher.inner_text("#netstate")
+    shot(watcher, "entry-09-watcher-offline-390")
+    context.set_offline(False)
+    watcher.wait_for_selector("#netstate:not(.offline)", timeout=6000)
+    context.close()
+
+
+def test_service_worker_keeps_an_opened_game_for_reading_offline(page):
+    _start(page)
+    game = page.url
+    page.wait_for_function(
+        "navigator.serviceWorker && navigator.serviceWorker.controller !== null"
+        " || (location.reload(), false)",
+        polling=1000,
+    )
+    page.goto(game)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    page.goto(game)
+    assert page.locator(".standings").count() == 1 and page.locator("#entry").count() == 1
+    page.context.set_offline(False)

@@ -93,7 +93,7 @@ def test_three_players_play_to_500(page, browser, live_server):
     shot(page, "games-07-cards-form")
     page.get_by_role("button", name="Preview").click()
     explanation = page.inner_text("#preview")
-    assert "lay-off onto meld 1" in explanation and "left in hand" in explanation
+    assert "lay-off onto Ann's meld 1" in explanation and "left in hand" in explanation
     shot(page, "games-08-cards-preview")
     page.get_by_role("button", name="Save round").click()
     page.wait_for_selector(".flash-success")

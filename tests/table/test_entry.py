@@ -212,3 +212,35 @@ def test_service_worker_is_served_from_the_root(client):
     assert response.status_code == 200 and response.mimetype == "text/javascript"
     assert response.headers["Cache-Control"] == "no-cache"
     assert b"caches" in response.data
+
+
+def test_cards_preview_names_melds_as_the_form_does(games):
+    games.start()
+    fields = {
+        "meld-0-0": "3C 4C 5C",
+        "meld-1-0": "7H 7S 7D",
+        "meld-1-1": "QH QS QD",
+        "layoff-2-0": "6C",
+        "onto-2-0": "0-0",
+        "layoff-2-1": "QC",
+        "onto-2-1": "1-1",
+        "hand-0": "KD",
+    }
+    page = games.cards(1, fields, action="preview").get_data(as_text=True)
+    why = page[page.index('<ul class="why">') :]
+    why = why[: why.index("</ul>")]
+    assert "Bob&#39;s meld 2" in why and "lay-off onto Bob&#39;s meld 2" in why
+    assert "lay-off onto Ann&#39;s meld 1" in why and "meld 3" not in why
+    assert '<option value="1-1">Bob&#39;s meld 2</option>' in page
+
+
+@pytest.mark.parametrize(
+    ("preset", "picker"),
+    [("standard", 'data-jokers="0"'), ("persian", 'data-jokers="plain"'), ("modern", "")],
+)
+def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
+    games.start(NAMES, preset=preset)
+    page = client.get(f"/games/{games.slug}/rounds/new?mode=cards").get_data(as_text=True)
+    found = re.findall(r"<div class=\"picker\" data-card-picker( data-jokers=\"\w+\")?", page)
+    assert found and {f.strip() for f in found} == {picker}
+    assert ("JK=7C" in page) == (preset == "modern")
