@@ -11,7 +11,57 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .forms import LAYOFF_SLOTS, MELD_SLOTS
+from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
+
+MOST_SLOTS = 12
+"""Most meld or lay-off rows per player a cards form grows to."""
+
+
+def round_form(
+    names: Sequence[str],
+    seven_card: bool,
+    mode: str,
+    stored: dict[str, Any] | None,
+    data: dict[str, Any] | None,
+    posted_slots: Sequence[int] = (0, 0),
+) -> Any:
+    """The form of a round in ``mode`` ("net", "totals" or "cards") for the players
+    ``names``: filled with ``data`` (a page opened; with ``stored``, the input of the round
+    being corrected, shown again) or, when ``data`` is None, with the posted fields; a
+    cards form has the rows ``stored`` or ``posted_slots`` (melds, lay-offs) need."""
+    kwargs: dict[str, Any] = {}
+    if data is not None:
+        if stored is not None:
+            fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
+            data = data | fill(stored, names)
+        kwargs["data"] = data
+    if mode == "net":
+        return net_form(names, **kwargs)
+    if mode == "totals":
+        return totals_form(names, seven_card, **kwargs)
+    melds, layoffs = cards_slots(stored or {}, names)
+    melds, layoffs = max(melds, posted_slots[0]), max(layoffs, posted_slots[1])
+    return cards_form(names, min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS), **kwargs)
+
+
+def read_round(form: Any, mode: str, names: Sequence[str]) -> tuple[Any, Any, Any]:
+    """A validated round form as ``(input, field of each engine "where", early problems)``."""
+    if mode == "net":
+        return (*net_input(form, names), [])
+    if mode == "totals":
+        return (*totals_input(form, names), [])
+    return cards_input(form, names)
+
+
+def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
+    """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
+    ``"lay-off onto Bob's meld 1"`` with ``melds`` (:func:`meld_names`), else
+    ``"lay-off onto meld 2"`` (the template filter ``where``)."""
+    names = melds or {}
+    where = re.sub(
+        r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
+    )
+    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
 
 
 def _seat(value: str | None, names: Sequence[str]) -> str | None:

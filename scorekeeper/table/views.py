@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +33,8 @@ from ..models import Game, Round
 from . import entry
 from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
-from .forms import ConfirmForm, ImportForm, NewGameForm, cards_form, net_form, totals_form
-from .round_inputs import (
-    cards_data,
-    cards_input,
-    cards_slots,
-    meld_names,
-    net_data,
-    net_input,
-    place_errors,
-    totals_data,
-    totals_input,
-)
+from .forms import ConfirmForm, ImportForm, NewGameForm, net_form
+from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
@@ -105,16 +94,7 @@ def _qr(url: str) -> Markup:
     )
 
 
-@bp.app_template_filter("where")
-def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
-    """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
-    ``"lay-off onto Bob's meld 1"`` with ``melds`` (:func:`.round_inputs.meld_names`),
-    else ``"lay-off onto meld 2"``."""
-    names = melds or {}
-    where = re.sub(
-        r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
-    )
-    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
+bp.add_app_template_filter(where_in_words, "where")
 
 
 @bp.errorhandler(400)
@@ -248,23 +228,14 @@ def share(slug: str) -> str:
 
 
 def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
-    names, rules = sheet.names_of(game), sheet.rules_of(game)
-    kwargs: dict[str, Any] = {}
-    if request.method == "GET":
-        data: dict[str, Any] = {"mode": mode, "version": game.version}
-        if round_ is not None and round_.mode == mode:
-            fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
-            data |= fill(round_.input, names)
-        kwargs["data"] = data
-    if mode == "net":
-        return net_form(names, **kwargs)
-    if mode == "totals":
-        return totals_form(names, rules.seven_card_straight, **kwargs)
-    stored = round_.input if round_ is not None and round_.mode == "cards" else {}
-    melds, layoffs = cards_slots(stored, names)
-    melds = max(melds, request.form.get("meld_slots", 0, type=int))
-    layoffs = max(layoffs, request.form.get("layoff_slots", 0, type=int))
-    return cards_form(names, min(melds, 12), min(layoffs, 12), **kwargs)
+    stored = round_.input if round_ is not None and round_.mode == mode else None
+    data = {"mode": mode, "version": game.version} if request.method == "GET" else None
+    slots = (
+        request.form.get("meld_slots", 0, type=int),
+        request.form.get("layoff_slots", 0, type=int),
+    )
+    rules = sheet.rules_of(game)
+    return round_form(sheet.names_of(game), rules.seven_card_straight, mode, stored, data, slots)
 
 
 def _enter_round(game: Game, round_: Round | None) -> Any:
@@ -304,20 +275,12 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
     ), status
 
 
-def _read_round(form: Any, mode: str, names: list[str]) -> tuple[Any, Any, Any]:
-    if mode == "net":
-        return (*net_input(form, names), [])
-    if mode == "totals":
-        return (*totals_input(form, names), [])
-    return cards_input(form, names)
-
-
 def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tuple[Any, Any, Any]:
     """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
         return 422, None, ["Some figures need fixing: see the messages by the fields."]
     names = sheet.names_of(game)
-    data, fields, early = _read_round(form, mode, names)
+    data, fields, early = read_round(form, mode, names)
     if early:
         return 422, None, place_errors(form, {k: k for k, _ in early}, early)
     try:
