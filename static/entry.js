@@ -65,7 +65,7 @@
     live.innerHTML = html; live.dataset.version = String(version);
     if (!load(queueKey, []).length) field("version").value = String(version);
     setNumber(numberNow() + load(queueKey, []).length);
-    if (live.querySelector(".over")) form.hidden = true;
+    form.hidden = !!live.querySelector(".over");
   };
 
   var toast = function (text, undo) {
@@ -89,11 +89,12 @@
   };
 
   var words = function (list) {
-    var get = function (k) { var p = list.filter(function (x) { return x[0] === k; })[0]; return p ? p[1] : ""; };
+    var get = function (k) { var p = list.filter(function (x) { return x[0] === k; })[0]; return p ? p[1] : null; };
     var net = get("mode") === "net";
+    var out = get("went_out");
     return names.map(function (n, i) {
       return n + " " + (net ? (get("net-" + i) || "0") : (get("shown-" + i) || "0") + " shown, " + (get("in_hand-" + i) || "0") + " in hand");
-    }).join(" · ");
+    }).join(" · ") + (out === null ? "" : out === "" ? " · stock ran out" : " · " + names[Number(out)] + " went out");
   };
   var showQueue = function () {
     var q = load(queueKey, []);

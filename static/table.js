@@ -24,7 +24,8 @@
       if (up) seen = new Date();
       if (state) {
         state.classList.toggle("offline", !up);
-        state.textContent = (up ? "" : "Offline: reconnecting… · ") + (seen ? "Last updated " + clock(seen) : "not reached yet");
+        var when = seen ? "ast updated " + clock(seen) : "ast updated: not yet";
+        state.textContent = up ? "L" + when : "Offline: reconnecting… · l" + when;
       }
       document.dispatchEvent(new CustomEvent("sk:server", { detail: { up: up } }));
     };
