@@ -270,3 +270,13 @@ def test_service_worker_keeps_an_opened_game_for_reading_offline(page):
     page.goto(game)
     assert page.locator(".standings").count() == 1 and page.locator("#entry").count() == 1
     page.context.set_offline(False)
+
+
+def test_a_field_tapped_again_is_retyped_not_appended_to(page):
+    _start(page)
+    _type(page, "Ann, round score", "5")
+    _type(page, "Bob, round score", "7")
+    _type(page, "Ann, round score", "85")
+    assert page.input_value("#net-0") == "85"
+    assert page.get_attribute("#net-0", "inputmode") == "numeric"
+    assert page.get_attribute("#net-0", "placeholder") == "0"
