@@ -7,7 +7,7 @@ Glossary:
   on an older version is refused instead of silently overwriting (optimistic concurrency).
 - view token / edit token: the secrets in the view link (watch only) and the edit link
   (carries the right to change the game).
-- round: what the table entered (``input``, mode "totals" or "cards") and what the engine
+- round: what the table entered (``input``, mode "net", "totals" or "cards") and what the engine
   computed from it (``figures``); ``nonce`` is the one-time key of the form that saved it.
 - change: one entry of the history: a round's state before and after, so it can be undone.
 """
@@ -42,7 +42,9 @@ def new_slug() -> str:
 class Game(db.Model):  # type: ignore[name-defined,misc]
     """A game at a real table. ``options`` are the house rules changed from ``preset``
     ({option name: value}); ``stake`` is money per point as decimal text, or None;
-    ``first_dealer`` the seat (0-based) that dealt first."""
+    ``first_dealer`` the seat (0-based) that dealt first; ``entry_mode`` how the game page
+    asks for a round ("net": one figure per player, or "totals": shown and in hand), the
+    way its last round was entered."""
 
     __tablename__ = "games"
     __table_args__ = (
@@ -56,6 +58,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     stake: Mapped[str | None] = mapped_column(String(20), default=None)
     first_dealer: Mapped[int] = mapped_column(default=0)
+    entry_mode: Mapped[str] = mapped_column(String(10), default="net", server_default="net")
     view_token: Mapped[str] = mapped_column(String(40), default=new_slug)
     edit_token: Mapped[str] = mapped_column(String(40), default=new_token)
     version: Mapped[int] = mapped_column(default=1)

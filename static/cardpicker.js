@@ -12,7 +12,8 @@
    WHAT THE SCRIPT ADDS to every [data-card-picker] (on DOMContentLoaded, or CardPicker.init):
    - a row of chips showing the chosen cards with suit symbols; tapping a chip removes it;
    - a "Cards" button that opens a grid of 13 ranks x 4 suits (one grid open at a time;
-     data-open starts it open), a joker button unless data-jokers="0", and "Clear";
+     data-open starts it open), a joker button unless data-jokers="0" (with
+     data-jokers="plain", where jokers are not wild, it adds a plain JK), and "Clear";
    - tapping a card toggles it into / out of the input (added at the end, removed if there);
    - tapping the joker arms it: the next card tapped adds "JK=<card>" (declared joker);
      tapping the joker again adds a plain "JK";
@@ -165,7 +166,7 @@
   };
 
   Picker.prototype.tapJoker = function () {
-    if (this.armed) {
+    if (this.armed || this.root.dataset.jokers === "plain") {
       this.armed = false;
       this.write(tokens(this.input.value).concat("JK"));
     } else {

@@ -1,29 +1,64 @@
 /* Scorekeeper pages: live refresh, screen wake lock, number pad helpers. Vanilla JS.
    - #live[data-poll][data-src][data-version]: polls the version JSON every 4 s while the
-     page is visible; when it changes, fetches the fragment and replaces #live's content.
+     page is visible; when it changes, fetches the fragment and replaces #live's content
+     (event "sk:live"). #netstate says "Last updated HH:MM" (the phone's time), or
+     "Offline: reconnecting…" once a poll fails or takes over 3 s (event "sk:server",
+     detail.up); in a secure context the service worker (/sw.js) is registered.
    - keeps the screen awake on the game page (Wake Lock API where available).
    - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
    - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
    - new game: name fields beyond the fourth appear one by one as names are typed.
    - a round by cards (form[data-packs]): each card picker greys out the cards the other
-     pickers of the round hold as often as the pack has them (D2: two packs for 5+). */
+     pickers of the round hold as often as the pack has them (D2: two packs for 5+).
+   - a round's own page (form.round): preview and save by fetch; the page's content is
+     swapped in place; its mode tabs and a save's redirect replace the page in the
+     history, so Back after a save lands on the game page, never on a form to send again. */
 (function () {
   "use strict";
   var live = document.getElementById("live");
+  var state = document.getElementById("netstate");
   if (live) {
-    var busy = false;
+    var busy = false, seen = null;
+    var clock = function (d) { return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); };
+    var server = function (up) {
+      if (up) seen = new Date();
+      if (state) {
+        state.classList.toggle("offline", !up);
+        var when = seen ? "ast updated " + clock(seen) : "ast updated: not yet";
+        state.textContent = up ? "L" + when : "Offline: reconnecting… · l" + when;
+      }
+      document.dispatchEvent(new CustomEvent("sk:server", { detail: { up: up } }));
+    };
+    var get = function (url) {
+      var stop = new AbortController();
+      var t = setTimeout(function () { stop.abort(); }, 3000);
+      return fetch(url, { cache: "no-store", signal: stop.signal }).then(function (r) {
+        clearTimeout(t);
+        if (!r.ok) throw new Error(r.status);
+        return r;
+      });
+    };
     var poll = function () {
       if (busy || document.hidden) return;
       busy = true;
-      fetch(live.dataset.poll, { cache: "no-store" }).then(function (r) { return r.json(); })
+      get(live.dataset.poll).then(function (r) { return r.json(); })
         .then(function (v) {
           if (String(v.version) === live.dataset.version) return null;
-          return fetch(live.dataset.src, { cache: "no-store" }).then(function (r) { return r.text(); })
-            .then(function (html) { live.innerHTML = html; live.dataset.version = String(v.version); });
-        }).catch(function () {}).then(function () { busy = false; });
+          return get(live.dataset.src).then(function (r) { return r.text(); }).then(function (html) {
+            live.innerHTML = html; live.dataset.version = String(v.version);
+            document.dispatchEvent(new CustomEvent("sk:live"));
+          });
+        }).then(function () { server(true); }, function () { server(false); })
+        .then(function () { busy = false; });
     };
+    server(true);
     setInterval(poll, 4000);
     document.addEventListener("visibilitychange", poll);
+    window.addEventListener("offline", function () { server(false); });
+    window.addEventListener("online", poll);
+    if ("serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register("/sw.js").catch(function () {});
+    }
     var lock = null;
     var awake = function () {
       if (!("wakeLock" in navigator) || document.hidden || lock) return;
@@ -73,30 +108,58 @@
     document.addEventListener("input", label);
     label();
   }
-  var round = document.querySelector("form.round[data-packs]");
-  if (round && window.CardPicker) {
+  var spread = function (round) {
     var packs = Number(round.dataset.packs) || 1;
-    var spread = function () {
-      var pickers = round.querySelectorAll("[data-card-picker]");
-      var held = Array.prototype.map.call(pickers, function (p) {
-        return CardPicker.tokens(p.querySelector("input").value).filter(function (t) {
-          return t.indexOf("JK") !== 0;
-        });
+    var pickers = round.querySelectorAll("[data-card-picker]");
+    var held = Array.prototype.map.call(pickers, function (p) {
+      return CardPicker.tokens(p.querySelector("input").value).filter(function (t) {
+        return t.indexOf("JK") !== 0;
       });
-      Array.prototype.forEach.call(pickers, function (p, i) {
-        var count = {};
-        held.forEach(function (cards, j) {
-          if (j !== i) cards.forEach(function (c) { count[c] = (count[c] || 0) + 1; });
-        });
-        var mine = {};
-        held[i].forEach(function (c) { mine[c] = (mine[c] || 0) + 1; });
-        var used = Object.keys(count).filter(function (c) {
-          return count[c] + (mine[c] || 0) >= packs;
-        });
-        CardPicker.setUsed(p, used.join(" "));
+    });
+    Array.prototype.forEach.call(pickers, function (p, i) {
+      var count = {};
+      held.forEach(function (cards, j) {
+        if (j !== i) cards.forEach(function (c) { count[c] = (count[c] || 0) + 1; });
       });
-    };
-    round.addEventListener("input", spread);
-    spread();
-  }
+      var mine = {};
+      held[i].forEach(function (c) { mine[c] = (mine[c] || 0) + 1; });
+      var used = Object.keys(count).filter(function (c) {
+        return count[c] + (mine[c] || 0) >= packs;
+      });
+      CardPicker.setUsed(p, used.join(" "));
+    });
+  };
+  var cards = function () {
+    var round = document.querySelector("form.round[data-packs]");
+    if (round && window.CardPicker) spread(round);
+  };
+  document.addEventListener("input", function (e) { if (e.target.closest("form.round")) cards(); });
+  cards();
+  document.addEventListener("click", function (e) {
+    var tab = e.target.closest && e.target.closest("nav.modes a");
+    if (tab && document.querySelector("form.round")) { e.preventDefault(); location.replace(tab.href); }
+  });
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches("form.round") || !window.fetch || !window.DOMParser) return;
+    e.preventDefault();
+    var body = new FormData(form);
+    if (e.submitter && e.submitter.name) body.set(e.submitter.name, e.submitter.value);
+    fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+      .then(function (r) {
+        if (r.type === "opaqueredirect") { location.replace(form.dataset.back); return null; }
+        return r.text().then(function (html) {
+          var main = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+          document.querySelector("main").innerHTML = main.innerHTML;
+          if (window.CardPicker) CardPicker.init(document);
+          cards();
+          var first = document.querySelector("#preview, [role=alert], .has-error");
+          if (first) first.scrollIntoView({ block: "start" });
+        });
+      }).catch(function () {
+        var note = form.querySelector(".offline-note") || form.insertBefore(document.createElement("p"), form.firstChild);
+        note.className = "flash flash-error offline-note"; note.setAttribute("role", "alert");
+        note.textContent = "Not sent: the server cannot be reached. Your figures are still here; try again.";
+      });
+  });
 })();

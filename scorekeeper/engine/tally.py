@@ -19,7 +19,7 @@ settlement (G3) :func:`.scoring.close_round`. Who deals next (D5) is
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .outcome import count_hands, deals_next, going_out_notes
 from .rules import RuleSet
@@ -107,6 +107,37 @@ def tally_round(
     notes = count_hands(rules, play, left, figures)
     notes += _bonus_notes(rules, count)
     return close_round(rules, play, figures, notes, totals_before, [])
+
+
+def tally_net(
+    rules: RuleSet,
+    count: TableCount,
+    net: Mapping[str, int],
+    totals_before: Mapping[str, int] | None = None,
+) -> RoundScore:
+    """Score a round the table counted itself: ``net`` is each player's round score in
+    points (either sign, shown less in hand with every bonus already in it, S7), so
+    nothing is added or moved (no S8, P4 or S10 here); ``count`` gives the players, who
+    went out, the sides and the deal (its ``shown`` and ``in_hand`` are not used).
+    Sides (P1), the target and tie-break (G1, G2, G4) and the two-deal game (P5) apply.
+
+    Raises :class:`~.scoring.RoundError` listing every problem: those of
+    :func:`check_count`, a name that is not a player, a figure that is not a whole
+    number or is beyond ``MAX_POINTS`` either way."""
+    problems = check_count(rules, replace(count, shown={}, in_hand={}, seven_card_run=None))
+    for player, value in net.items():
+        if player not in count.players:
+            problems.append((f"net.{player}", f"{player!r} is not a player"))
+        elif isinstance(value, bool) or not isinstance(value, int):
+            problems.append((f"net.{player}", "must be a whole number of points"))
+        elif not -MAX_POINTS <= value <= MAX_POINTS:
+            problems.append((f"net.{player}", f"must be from {-MAX_POINTS} to {MAX_POINTS} points"))
+    if problems:
+        raise RoundError(problems)
+    figures = {p: Figures() for p in count.players}
+    why = "round score as the table counted it"
+    notes = [Note(p, net[p], why, "S7") for p in count.players if net.get(p)]
+    return close_round(rules, count.play(), figures, notes, totals_before, [])
 
 
 def _bonus_notes(rules: RuleSet, count: TableCount) -> list[Note]:

@@ -6,7 +6,7 @@ The JSON export, format ``"500rum-scoresheet/1"``::
     {"format": "500rum-scoresheet/1", "title": "", "rules": {"preset", "options"},
      "players": ["Ann", ...], "teams": [["Ann", "Cat"], ["Bob", "Dee"]] | null,
      "first_dealer": 0, "stake": "0.05" | null,
-     "rounds": [{"mode": "totals" | "cards", "input": {...},
+     "rounds": [{"mode": "net" | "totals" | "cards", "input": {...},
                  "request": {...} | null, "response": {...}}]}
 
 ``request`` is the round as a scoring contract request (cards rounds only; a totals round

@@ -1,9 +1,9 @@
 """The scorekeeper's forms. House-rule choices come from the engine's ``OPTIONS``.
 
 Round forms are built per game (one group of fields per seat), so field names use the
-seat number (``shown-0``), never a player's name. Numbers are plain text inputs with
-``inputmode="numeric"`` so phones show their number pad; the page adds a ± toggle and a
-one-tap zero.
+seat number (``net-0``, ``shown-0``), never a player's name. Numbers are plain text inputs
+with ``inputmode="numeric"``, empty with a grey "0", so phones show their number pad; the
+page adds a ± toggle. Who went out may be left untold only where the figures show it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import TextInput
 
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, option_field_name, select_choices
@@ -136,35 +137,88 @@ def _nonce() -> str:
     return secrets.token_urlsafe(16)
 
 
+NO_ONE_OUT = "tap the player who went out, or “Stock ran out”"
+
+
+class WentOutField(SelectField):
+    """Who went out: a seat number, ``""`` when the stock ran out, None when not told
+    (the form then infers it or refuses with :data:`NO_ONE_OUT`)."""
+
+    def pre_validate(self, form: Any) -> None:
+        """A seat of this game or the stock; nothing chosen is left to the form."""
+        if self.data is not None and self.data not in {c.value for c in self.choices}:
+            raise ValidationError("choose one of the players, or that the stock ran out")
+
+
 class _RoundBase(FlaskForm):
     """Fields every round form carries: the one-time key and the game's version."""
 
     mode = HiddenField(default="totals")
     nonce = HiddenField(default=_nonce, validators=[InputRequired(), Length(min=8, max=64)])
     version = HiddenField(validators=[InputRequired()])
-    went_out = SelectField("Who went out?", choices=[])
+    went_out = WentOutField("Who went out?", choices=[])
 
     def validate_version(self, field: HiddenField) -> None:
         """The version must be a whole number (it is compared with the game's)."""
         if not str(field.data or "").isdigit():
             raise ValidationError("this form is out of date: reload the page")
 
+    def validate_went_out(self, field: WentOutField) -> None:
+        """Who went out must be told, unless the figures show it (:meth:`inferred_out`)."""
+        if field.data is None:
+            field.data = self.inferred_out()
+        if field.data is None:
+            raise ValidationError(NO_ONE_OUT)
+
+    def inferred_out(self) -> str | None:
+        """The seat who went out when the form's figures show it; None here."""
+        return None
+
 
 def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
     return select_choices([*enumerate(names), ("", "Nobody: the stock ran out")])
 
 
-def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
-    """A totals-mode round form for the players ``names`` (seat order): per seat
-    ``shown-i``, ``in_hand-i`` (points, 0 or more) and ``adjust-i`` (either sign);
-    ``seven`` when the rules have S10."""
+def _points(label: str) -> IntegerField:
+    """A number of points, empty (0) by default: a text input (its whole value can be
+    selected, a minus typed) on the phone's number pad."""
+    return IntegerField(
+        label,
+        validators=[Optional()],
+        widget=TextInput(),
+        render_kw=NUMERIC | {"placeholder": "0"},
+    )
 
-    class TotalsForm(_RoundBase):
+
+def net_form(names: Sequence[str], **kwargs: Any) -> Any:
+    """A net-mode round form: per seat ``net-i``, the round's score as the table counted
+    it (points, either sign, empty for 0), and who went out."""
+
+    class NetForm(_RoundBase):
         pass
 
     for i, _ in enumerate(names):
-        setattr(TotalsForm, f"shown-{i}", IntegerField("Shown", default=0, render_kw=NUMERIC))
-        setattr(TotalsForm, f"in_hand-{i}", IntegerField("In hand", default=0, render_kw=NUMERIC))
+        setattr(NetForm, f"net-{i}", _points("Round score"))
+    form = NetForm(**kwargs)
+    form.went_out.choices = _went_out_choices(names)
+    return form
+
+
+def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
+    """A totals-mode round form for the players ``names`` (seat order): per seat
+    ``shown-i``, ``in_hand-i`` (points, 0 or more, empty for 0) and ``adjust-i`` (either
+    sign); ``seven`` when the rules have S10. Who went out, when not told, is the one
+    player with nothing in hand."""
+
+    class TotalsForm(_RoundBase):
+        def inferred_out(self) -> str | None:
+            """The one seat with nothing in hand (empty counts as 0), if exactly one."""
+            empty = [str(i) for i in range(len(names)) if not self[f"in_hand-{i}"].data]
+            return empty[0] if len(empty) == 1 else None
+
+    for i, _ in enumerate(names):
+        setattr(TotalsForm, f"shown-{i}", _points("Shown"))
+        setattr(TotalsForm, f"in_hand-{i}", _points("In hand"))
         setattr(
             TotalsForm, f"adjust-{i}", IntegerField("±", validators=[Optional()], render_kw=NUMERIC)
         )
@@ -216,141 +270,3 @@ class ConfirmForm(FlaskForm):
     """A button form (delete, undo, play again): the CSRF token and the game's version."""
 
     version = HiddenField(validators=[InputRequired()])
-
-
-# ---- between forms and a round's input ---------------------------------------------------
-
-
-def _seat(value: str | None, names: Sequence[str]) -> str | None:
-    return names[int(value)] if value and value.isdigit() and int(value) < len(names) else None
-
-
-def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
-    """A totals form's data as a round input (see :mod:`scorekeeper.table.services`), and
-    the field of each ``where`` the engine may name."""
-    went_out = _seat(form.went_out.data, names)
-    seven = getattr(form, "seven", None)
-    data: dict[str, Any] = {
-        "went_out": went_out,
-        "shown": {n: form[f"shown-{i}"].data or 0 for i, n in enumerate(names)},
-        "in_hand": {n: form[f"in_hand-{i}"].data or 0 for i, n in enumerate(names)},
-        "adjust": {
-            n: form[f"adjust-{i}"].data for i, n in enumerate(names) if form[f"adjust-{i}"].data
-        },
-        "seven_card_run": went_out if seven is not None and seven.data else None,
-    }
-    fields = {"went_out": "went_out", "seven_card_run": "seven"}
-    for i, n in enumerate(names):
-        for key in ("shown", "in_hand", "adjust"):
-            fields[f"{key}.{n}"] = f"{key}-{i}"
-    return data, fields
-
-
-def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """Form data that shows a stored totals input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "totals"}
-    for i, n in enumerate(names):
-        form[f"shown-{i}"] = data.get("shown", {}).get(n, 0)
-        form[f"in_hand-{i}"] = data.get("in_hand", {}).get(n, 0)
-        form[f"adjust-{i}"] = data.get("adjust", {}).get(n)
-    form["seven"] = bool(data.get("seven_card_run"))
-    return form
-
-
-def _seat_of(name: str | None, names: Sequence[str]) -> str:
-    return str(list(names).index(name)) if name is not None and name in names else ""
-
-
-def cards_input(
-    form: Any, names: Sequence[str]
-) -> tuple[dict[str, Any], dict[str, str], list[tuple[str, str]]]:
-    """A cards form's data as a round input (the scoring contract's melds, layoffs, hands
-    and went_out), the field of each ``where`` the engine may name, and problems found
-    before the engine (a lay-off with no meld chosen)."""
-    melds: list[dict[str, Any]] = []
-    layoffs: list[dict[str, Any]] = []
-    fields: dict[str, str] = {"went_out": "went_out"}
-    slot: dict[str, int] = {}
-    problems: list[tuple[str, str]] = []
-    for i, n in enumerate(names):
-        for k in range(form.meld_slots):
-            cards = (form[f"meld-{i}-{k}"].data or "").split()
-            if cards:
-                slot[f"{i}-{k}"] = len(melds)
-                fields[f"melds[{len(melds)}]"] = f"meld-{i}-{k}"
-                melds.append({"owner": n, "cards": cards})
-    for i, n in enumerate(names):
-        for k in range(form.layoff_slots):
-            cards = (form[f"layoff-{i}-{k}"].data or "").split()
-            onto = slot.get(form[f"onto-{i}-{k}"].data or "")
-            if cards and onto is None:
-                problems.append((f"layoff-{i}-{k}", "choose a meld (not empty) these cards extend"))
-                continue
-            for card in cards:
-                fields[f"layoffs[{len(layoffs)}]"] = f"layoff-{i}-{k}"
-                layoffs.append({"owner": n, "card": card, "meld": onto})
-    hands = {n: (form[f"hand-{i}"].data or "").split() for i, n in enumerate(names)}
-    fields |= {f"hands.{n}": f"hand-{i}" for i, n in enumerate(names)}
-    data = {
-        "went_out": _seat(form.went_out.data, names),
-        "melds": melds,
-        "layoffs": layoffs,
-        "hands": hands,
-    }
-    return data, fields, problems
-
-
-def cards_slots(data: dict[str, Any], names: Sequence[str]) -> tuple[int, int]:
-    """How many meld and lay-off rows per player a stored cards input needs."""
-    melds = [m.get("owner") for m in data.get("melds", [])]
-    runs: dict[str, int] = {}
-    last: tuple[str, int] | None = None
-    for layoff in data.get("layoffs", []):
-        key = (layoff.get("owner"), layoff.get("meld"))
-        if key != last:
-            runs[key[0]] = runs.get(key[0], 0) + 1
-        last = key
-    most_melds = max([melds.count(n) for n in names] + [MELD_SLOTS])
-    return most_melds, max(list(runs.values()) + [LAYOFF_SLOTS])
-
-
-def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """Form data that shows a stored cards input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "cards"}
-    slot_of: dict[int, str] = {}
-    used: dict[str, int] = {}
-    for index, meld in enumerate(data.get("melds", [])):
-        seat = _seat_of(meld.get("owner"), names)
-        k = used.get(seat, 0)
-        used[seat] = k + 1
-        slot_of[index] = f"{seat}-{k}"
-        form[f"meld-{seat}-{k}"] = " ".join(meld.get("cards", []))
-    rows: dict[str, int] = {}
-    last: tuple[str, Any] | None = None
-    for layoff in data.get("layoffs", []):
-        seat = _seat_of(layoff.get("owner"), names)
-        if (seat, layoff.get("meld")) != last:
-            rows[seat] = rows.get(seat, -1) + 1
-        last = (seat, layoff.get("meld"))
-        key = f"{seat}-{rows[seat]}"
-        form[f"layoff-{key}"] = (form.get(f"layoff-{key}", "") + " " + layoff["card"]).strip()
-        form[f"onto-{key}"] = slot_of.get(layoff.get("meld"), "")
-    for i, n in enumerate(names):
-        form[f"hand-{i}"] = " ".join(data.get("hands", {}).get(n, []))
-    return form
-
-
-def place_errors(
-    form: Any, fields: dict[str, str], problems: Sequence[tuple[str, str]]
-) -> list[str]:
-    """Put each engine problem next to its field; return those that fit no field."""
-    rest: list[str] = []
-    keys = sorted(fields, key=len, reverse=True)
-    for where, message in problems:
-        key = next((k for k in keys if where == k or where.startswith((k + ".", k + "["))), None)
-        name = fields.get(key) if key else (where if where in form._fields else None)
-        if name is not None and name in form._fields:
-            form[name].errors = [*form[name].errors, message]
-        else:
-            rest.append(message)
-    return rest

@@ -2,10 +2,11 @@
 rounds, and read the standings. The only request-path module that commits.
 
 Glossary:
-- input: what the table entered for a round. Totals mode: ``{"went_out", "shown",
-  "in_hand", "adjust", "seven_card_run"}`` (points per player). Cards mode: the scoring
-  contract's request without rules, players, teams and totals: ``{"went_out", "melds",
-  "layoffs", "hands"}`` (card texts).
+- input: what the table entered for a round. Net mode: ``{"went_out", "net"}`` (each
+  player's round score as the table counted it, points either sign). Totals mode:
+  ``{"went_out", "shown", "in_hand", "adjust", "seven_card_run"}`` (points per player).
+  Cards mode: the scoring contract's request without rules, players, teams and totals:
+  ``{"went_out", "melds", "layoffs", "hands"}`` (card texts).
 - figures: the engine's answer for a round (a typed
   :class:`~scorekeeper.engine.scoring.RoundScore`), stored in the scoring contract's
   response shape.
@@ -31,11 +32,13 @@ from sqlalchemy.orm import joinedload, selectinload
 from ..engine.reading import score_sheet
 from ..engine.rules import RulesError, RuleSet, ruleset
 from ..engine.scoring import RoundError, RoundScore
-from ..engine.tally import TableCount, next_dealer, tally_round
+from ..engine.tally import TableCount, next_dealer, tally_net, tally_round
 from ..extensions import db
 from ..models import Change, Game, Player, Round, now_utc
 
-MODES = ("totals", "cards")
+MODES = ("net", "totals", "cards")
+ENTRY_MODES = ("net", "totals")
+"""The modes the game page's one-screen entry offers (cards have their own page)."""
 
 
 class ScoresheetError(ValueError):
@@ -131,32 +134,34 @@ def score_input(
     totals_before: Mapping[str, int],
     deal_number: int,
 ) -> RoundScore:
-    """The engine's scoring of one round's input: totals mode as a
+    """The engine's scoring of one round's input: net and totals modes as a
     :class:`~scorekeeper.engine.tally.TableCount` through
+    :func:`~scorekeeper.engine.tally.tally_net` or
     :func:`~scorekeeper.engine.tally.tally_round`, cards mode read into a
     :class:`~scorekeeper.engine.scoring.RoundPlay` and scored by
     :func:`~scorekeeper.engine.reading.score_sheet`. Raises :class:`ScoresheetError`
     listing every problem.
     """
     rules, players, teams = rules_of(game), tuple(names_of(game)), teams_of(game)
-    if mode == "totals":
-        return _score_count(rules, players, teams, data, totals_before, deal_number)
+    if mode in ENTRY_MODES:
+        return _score_count(rules, players, teams, mode, data, totals_before, deal_number)
     if mode == "cards":
         return _score_cards(rules, players, teams, data, totals_before, deal_number)
-    raise ScoresheetError([("mode", f"a round is entered as totals or cards, not {mode!r}")])
+    raise ScoresheetError([("mode", f"a round is entered as net, totals or cards, not {mode!r}")])
 
 
 def _score_count(
     rules: RuleSet,
     players: tuple[str, ...],
     teams: tuple[tuple[str, ...], ...] | None,
+    mode: str,
     data: Mapping[str, Any],
     totals_before: Mapping[str, int],
     deal_number: int,
 ) -> RoundScore:
     bad = [
         (k, "must be points per player")
-        for k in ("shown", "in_hand", "adjust")
+        for k in ("shown", "in_hand", "adjust", "net")
         if not isinstance(data.get(k) or {}, Mapping)
     ]
     if bad:
@@ -172,6 +177,8 @@ def _score_count(
         seven_card_run=data.get("seven_card_run"),
     )
     try:
+        if mode == "net":
+            return tally_net(rules, count, data.get("net") or {}, totals_before)
         return tally_round(rules, count, totals_before)
     except RoundError as error:
         raise ScoresheetError(error.problems) from None
@@ -414,7 +421,8 @@ def _existing(game: Game, nonce: str) -> Round | None:
 
 
 def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int) -> Round:
-    """Store a new round at the end of the game, scored by the engine, in one transaction.
+    """Store a new round at the end of the game, scored by the engine, in one transaction;
+    a net or totals round makes its mode the game's ``entry_mode``.
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
@@ -429,6 +437,8 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
         game=game, position=position, mode=mode, input=dict(data), nonce=nonce, deleted=False
     )
     db.session.add(round_)
+    if mode in ENTRY_MODES:
+        game.entry_mode = mode
     summary = f"round {len(live_rounds(game))} entered ({mode})"
     try:
         _commit_change(game, round_, "record", None, summary, version)
@@ -439,6 +449,12 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
             raise AlreadySaved(earlier) from None
         raise StaleVersion() from None
     return round_
+
+
+def change_of(round_: Round) -> Change | None:
+    """The newest change of ``round_`` (for an undo button right after a save)."""
+    query = db.select(Change).where(Change.round_id == round_.id).order_by(Change.id.desc())
+    return db.session.execute(query.limit(1)).scalar_one_or_none()
 
 
 def correct_round(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
-import re
+from pathlib import Path
 from typing import Any
 
 import segno
@@ -17,6 +17,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -29,21 +30,11 @@ from markupsafe import Markup
 from ..engine.rules import PRESET_TITLES
 from ..house_rules import check_link
 from ..models import Game, Round
+from . import entry
 from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
-from .forms import (
-    ConfirmForm,
-    ImportForm,
-    NewGameForm,
-    cards_data,
-    cards_form,
-    cards_input,
-    cards_slots,
-    place_errors,
-    totals_data,
-    totals_form,
-    totals_input,
-)
+from .forms import ConfirmForm, ImportForm, NewGameForm, net_form
+from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
@@ -103,19 +94,17 @@ def _qr(url: str) -> Markup:
     )
 
 
-@bp.app_template_filter("where")
-def where_in_words(where: str) -> str:
-    """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
-    ``"lay-off onto meld 2"``, ``"meld 1"``."""
-    where = re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", where)
-    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
+bp.add_app_template_filter(where_in_words, "where")
 
 
 @bp.errorhandler(400)
 @bp.errorhandler(403)
 @bp.errorhandler(404)
-def refused(error: Any) -> tuple[str, int]:
-    """A refusal with its reason (a view link used to edit, an unknown game or round)."""
+def refused(error: Any) -> Any:
+    """A refusal with its reason (a view link used to edit, an unknown game or round), as
+    JSON when the page's script asked (:mod:`.entry`)."""
+    if entry.wants_json():
+        return entry.refused(error.code, "refused", error.description)
     return render_template("table/refused.html", error=error), error.code
 
 
@@ -182,9 +171,12 @@ def version(slug: str) -> Response:
 
 def _page(game: Game) -> dict[str, Any]:
     editable = can_edit(game)
+    names = sheet.names_of(game)
     return {
+        "entry": net_form(names, data={"version": game.version}) if editable else None,
+        "rules": sheet.rules_of(game),
         "game": game,
-        "names": sheet.names_of(game),
+        "names": names,
         "rounds": sheet.live_rounds(game),
         "standings": standings(game),
         "house_rules": house_rules(game),
@@ -194,6 +186,14 @@ def _page(game: Game) -> dict[str, Any]:
         "preset_title": PRESET_TITLES.get(game.preset, game.preset),
         "check_link": check_link(game.preset, game.options),
     }
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js) served from the root, so that it may keep the
+    game pages for reading offline."""
+    script = Path(current_app.static_folder or "static", "sw.js").read_bytes()
+    return Response(script, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 @bp.get("/games/<slug>/edit/<token>")
@@ -228,28 +228,26 @@ def share(slug: str) -> str:
 
 
 def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
-    names, rules = sheet.names_of(game), sheet.rules_of(game)
-    kwargs: dict[str, Any] = {}
-    if request.method == "GET":
-        data: dict[str, Any] = {"mode": mode, "version": game.version}
-        if round_ is not None and round_.mode == mode:
-            fill = totals_data if mode == "totals" else cards_data
-            data |= fill(round_.input, names)
-        kwargs["data"] = data
-    if mode == "totals":
-        return totals_form(names, rules.seven_card_straight, **kwargs)
-    stored = round_.input if round_ is not None and round_.mode == "cards" else {}
-    melds, layoffs = cards_slots(stored, names)
-    melds = max(melds, request.form.get("meld_slots", 0, type=int))
-    layoffs = max(layoffs, request.form.get("layoff_slots", 0, type=int))
-    return cards_form(names, min(melds, 12), min(layoffs, 12), **kwargs)
+    stored = round_.input if round_ is not None and round_.mode == mode else None
+    data = {"mode": mode, "version": game.version} if request.method == "GET" else None
+    slots = (
+        request.form.get("meld_slots", 0, type=int),
+        request.form.get("layoff_slots", 0, type=int),
+    )
+    rules = sheet.rules_of(game)
+    return round_form(sheet.names_of(game), rules.seven_card_straight, mode, stored, data, slots)
 
 
 def _enter_round(game: Game, round_: Round | None) -> Any:
-    """The record / correct page: a form, a preview, then one save."""
+    """The record / correct page: a form, a preview, then one save (JSON for the game
+    page's script, :mod:`.entry`)."""
     _require_edit(game)
-    mode = request.values.get("mode") or (round_.mode if round_ is not None else "totals")
-    mode = mode if mode in sheet.MODES else "totals"
+    default = round_.mode if round_ is not None else game.entry_mode
+    mode = request.values.get("mode") or default
+    if mode not in sheet.MODES:
+        if request.method == "POST":
+            abort(400, description="A round is entered as net, totals or cards.")
+        mode = default
     form = _round_form(game, mode, round_)
     preview: dict[str, Any] | None = None
     problems: list[str] = []
@@ -257,8 +255,12 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
     if form.is_submitted():
         slug = game.view_token
         status, preview, problems = _submit_round(game, round_, mode, form)
+        if isinstance(status, Response):
+            return status
         if status == 303:
             return redirect(url_for("table.show", slug=slug), 303)
+        if entry.wants_json():
+            return entry.invalid(form, problems)
     return render_template(
         "table/round.html",
         game=game,
@@ -273,40 +275,54 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
     ), status
 
 
-def _submit_round(
-    game: Game, round_: Round | None, mode: str, form: Any
-) -> tuple[int, dict[str, Any] | None, list[str]]:
-    """Preview or save a posted round: ``(status, preview figures, general problems)``."""
+def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tuple[Any, Any, Any]:
+    """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
         return 422, None, ["Some figures need fixing: see the messages by the fields."]
     names = sheet.names_of(game)
-    if mode == "totals":
-        data, fields = totals_input(form, names)
-        early: list[tuple[str, str]] = []
-    else:
-        data, fields, early = cards_input(form, names)
+    data, fields, early = read_round(form, mode, names)
     if early:
         return 422, None, place_errors(form, {k: k for k, _ in early}, early)
     try:
         if request.form.get("action") != "save":
-            return 200, sheet.preview_round(game, mode, data, replacing=round_), []
+            figures = sheet.preview_round(game, mode, data, replacing=round_)
+            if entry.wants_json():
+                html = render_template("table/_preview.html", preview=figures, names=names)
+                return entry.answer(200, html=html), None, []
+            form.meld_names = meld_names(fields, names)
+            return 200, figures, []
         if round_ is None:
-            sheet.record_round(game, mode, data, form.nonce.data, _version(form))
+            saved = sheet.record_round(game, mode, data, form.nonce.data, _version(form))
+            if entry.wants_json():
+                return _saved_json(game, saved), None, []
             flash("Round saved.", "success")
         else:
             sheet.correct_round(game, round_, mode, data, _version(form))
             flash("Round corrected; the totals after it were recomputed.", "success")
         return 303, None, []
-    except sheet.AlreadySaved:
+    except sheet.AlreadySaved as error:
+        if entry.wants_json():
+            return entry.already_saved(game, error.round), None, []
         flash(
             "That round was already saved (the form was sent twice): it is stored once.", "success"
         )
         return 303, None, []
     except sheet.StaleVersion as error:
         form.version.data = str(game.version)
+        if entry.wants_json():
+            return entry.stale(game, error.problems[0][1]), None, []
         return 409, None, [m for _, m in error.problems]
     except sheet.ScoresheetError as error:
         return 422, None, place_errors(form, fields, error.problems)
+
+
+def _saved_json(game: Game, round_: Round) -> Response:
+    change = sheet.change_of(round_)
+    slug = game.view_token
+    undo = url_for("table.undo", slug=slug, change_id=change.id) if change else None
+    fresh = sheet.get_game(slug)
+    live = render_template("table/_live.html", **_page(fresh or game))
+    return entry.saved(fresh or game, round_, undo, live)
 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
@@ -369,9 +385,16 @@ def undo(slug: str, change_id: int) -> Any:
         abort(404, description="There is no such change in this game's history.")
     try:
         sheet.undo_change(game, change, _confirmed_version())
-        flash(f"Undone: {change.summary}.", "success")
     except sheet.ScoresheetError as error:
+        if entry.wants_json():
+            return entry.refused(409, "refused", error.problems[0][1], version=game.version)
         flash(error.problems[0][1], "error")
+    else:
+        message = f"Undone: {change.summary}."
+        if entry.wants_json():
+            live = render_template("table/_live.html", **_page(game))
+            return entry.answer(200, version=game.version, live=live, message=message)
+        flash(message, "success")
     return redirect(url_for("table.history", slug=slug), 303)
 
 

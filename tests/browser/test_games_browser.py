@@ -13,17 +13,18 @@ from tests.browser.conftest import shot
 
 
 def _totals_round(page, went_out: str, figures: dict[str, tuple[int, int]], name: str = ""):
-    page.get_by_role("link", name="Record round").click()
-    page.select_option("#went_out", label=went_out)
+    """A round by shown / in hand on the game page's own entry (no page load)."""
+    number = page.inner_text("[data-round-number]")
+    page.locator(".modes label", has_text="Shown / in hand").click()
+    page.locator("label.out", has_text=went_out).click()
     for seat, (shown, in_hand) in figures.items():
         page.fill(f"#shown-{seat}", str(shown))
         page.fill(f"#in_hand-{seat}", str(in_hand))
-    page.get_by_role("button", name="Preview").click()
-    page.wait_for_selector("#preview")
+    page.wait_for_selector("#entry-preview .preview-list")
     if name:
         shot(page, name)
     page.get_by_role("button", name="Save round").click()
-    page.wait_for_selector(".flash-success")
+    page.wait_for_selector(f".toast:has-text('Round {number} saved')")
 
 
 def _totals(page) -> list[str]:
@@ -48,10 +49,11 @@ def test_three_players_play_to_500(page, browser, live_server):
     watcher = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server)
     view = watcher.new_page()
     view.goto(page.url)
-    assert view.get_by_role("link", name="Record round").count() == 0
+    assert view.locator("#entry").count() == 0
 
-    # round 1 by totals, using the ± toggle and the one-tap zero
-    page.get_by_role("link", name="Record round").click()
+    # round 1 by shown / in hand on its own page, using the ± toggle and the one-tap zero
+    page.get_by_role("link", name="By cards").click()
+    page.get_by_role("link", name="Shown / in hand").click()
     shot(page, "games-04-totals-form")
     page.select_option("#went_out", label="Ann")
     page.fill("#shown-0", "120")
@@ -91,7 +93,7 @@ def test_three_players_play_to_500(page, browser, live_server):
     shot(page, "games-07-cards-form")
     page.get_by_role("button", name="Preview").click()
     explanation = page.inner_text("#preview")
-    assert "lay-off onto meld 1" in explanation and "left in hand" in explanation
+    assert "lay-off onto Ann's meld 1" in explanation and "left in hand" in explanation
     shot(page, "games-08-cards-preview")
     page.get_by_role("button", name="Save round").click()
     page.wait_for_selector(".flash-success")

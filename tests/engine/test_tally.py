@@ -4,10 +4,12 @@ round scored card by card, checked against score_round on the same rounds."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.engine.rules import ruleset
 from scorekeeper.engine.scoring import RoundError, hand_points, score_round
-from scorekeeper.engine.tally import TableCount, check_count, next_dealer, tally_round
+from scorekeeper.engine.tally import TableCount, check_count, next_dealer, tally_net, tally_round
 from tests.engine.helpers import cards, round_play
 
 ABC = ("Ann", "Bob", "Cat")
@@ -138,3 +140,47 @@ def test_next_dealer_d5():
     winner = ruleset("standard", next_dealer="round-winner")
     assert next_dealer(winner, ABC, 0, ["Cat"]) == 2
     assert next_dealer(winner, ABC, 0, ["Cat", None]) == 0
+
+
+def test_net_round_takes_the_tables_figures_as_they_are():
+    """Net figures already hold every bonus: Persian's going-out bonus (P4) is not added
+    again, sides are summed (P1), and the totals run on."""
+    rules = ruleset("persian")
+    four = ("Ann", "Bob", "Cat", "Dee")
+    teams = (("Ann", "Cat"), ("Bob", "Dee"))
+    c = TableCount(four, {}, {}, "Ann", teams=teams)
+    result = tally_net(rules, c, {"Ann": 85, "Bob": -20, "Cat": 30, "Dee": 0}, {"Ann": 100})
+    assert rounds(result) == {"Ann": 85, "Bob": -20, "Cat": 30, "Dee": 0}
+    assert result.players["Ann"].total == 185
+    assert {s: f.round for s, f in result.sides.items()} == {"Ann & Cat": 115, "Bob & Dee": -20}
+    assert {n.rule for n in result.notes} == {"S7"}
+
+
+@pytest.mark.parametrize(
+    ("net", "where"),
+    [
+        ({"Zed": 5}, "net.Zed"),
+        ({"Bob": 2001}, "net.Bob"),
+        ({"Bob": -2001}, "net.Bob"),
+        ({"Bob": "12"}, "net.Bob"),
+        ({"Bob": True}, "net.Bob"),
+    ],
+)
+def test_net_round_refuses_bad_figures(net, where):
+    with pytest.raises(RoundError) as caught:
+        tally_net(ruleset("standard"), count([0, 0, 0], [0, 0, 0]), net)
+    assert where in [w for w, _ in caught.value.problems]
+
+
+def test_net_round_checks_who_went_out():
+    with pytest.raises(RoundError) as caught:
+        tally_net(ruleset("standard"), count([0, 0, 0], [0, 0, 0], went_out="Zed"), {"Ann": 5})
+    assert [w for w, _ in caught.value.problems] == ["went_out"]
+
+
+@given(st.lists(st.integers(-2000, 2000), min_size=3, max_size=3), st.integers(-500, 500))
+def test_net_round_adds_exactly_the_figures_given(figures, before):
+    net = dict(zip(ABC, figures, strict=True))
+    result = tally_net(ruleset("standard"), count([0, 0, 0], [0, 0, 0]), net, {"Ann": before})
+    assert rounds(result) == net
+    assert result.players["Ann"].total == before + net["Ann"]

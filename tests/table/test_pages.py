@@ -203,7 +203,11 @@ def test_cards_round_scored_by_engine(games):
     }
     preview = games.cards(0, fields, action="preview")
     text = preview.get_data(as_text=True)
-    assert preview.status_code == 200 and "pip value" in text and "lay-off onto meld 2" in text
+    assert (
+        preview.status_code == 200
+        and "pip value" in text
+        and "lay-off onto Bob&#39;s meld 1" in text
+    )
     assert games.cards(0, fields).status_code == 303
     assert games.totals_now() == {"Ann": 21, "Bob": 2, "Cat": -5}
     assert games.rounds()[0]["request"]["layoffs"] == [{"owner": "Cat", "card": "6C", "meld": 1}]
@@ -341,7 +345,7 @@ def test_game_over_winner_settlement_and_play_again(games, client):
     again = client.post(f"/games/{games.slug}/again", data=confirm)
     assert again.status_code == 303
     new_page = client.get(again.location).get_data(as_text=True)
-    assert "Next deal: <strong>Cat</strong>" in new_page and "Record round" in new_page
+    assert "Next deal: <strong>Cat</strong>" in new_page and "Save round" in new_page
 
 
 def test_view_link_cannot_edit(games, client, app):

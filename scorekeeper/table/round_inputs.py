@@ -1,0 +1,230 @@
+"""Between the round forms (:mod:`.forms`) and a round's input (:mod:`.services`' glossary):
+a posted form's data as the input the engine scores, the field each engine problem
+belongs to, and a stored input as form data again (for a correction).
+
+Fields are named by seat (``net-0``, ``shown-0``, ``meld-0-1``); inputs by player name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
+
+MOST_SLOTS = 12
+"""Most meld or lay-off rows per player a cards form grows to."""
+
+
+def round_form(
+    names: Sequence[str],
+    seven_card: bool,
+    mode: str,
+    stored: dict[str, Any] | None,
+    data: dict[str, Any] | None,
+    posted_slots: Sequence[int] = (0, 0),
+) -> Any:
+    """The form of a round in ``mode`` ("net", "totals" or "cards") for the players
+    ``names``: filled with ``data`` (a page opened; with ``stored``, the input of the round
+    being corrected, shown again) or, when ``data`` is None, with the posted fields; a
+    cards form has the rows ``stored`` or ``posted_slots`` (melds, lay-offs) need."""
+    kwargs: dict[str, Any] = {}
+    if data is not None:
+        if stored is not None:
+            fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
+            data = data | fill(stored, names)
+        kwargs["data"] = data
+    if mode == "net":
+        return net_form(names, **kwargs)
+    if mode == "totals":
+        return totals_form(names, seven_card, **kwargs)
+    melds, layoffs = cards_slots(stored or {}, names)
+    melds, layoffs = max(melds, posted_slots[0]), max(layoffs, posted_slots[1])
+    return cards_form(names, min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS), **kwargs)
+
+
+def read_round(form: Any, mode: str, names: Sequence[str]) -> tuple[Any, Any, Any]:
+    """A validated round form as ``(input, field of each engine "where", early problems)``."""
+    if mode == "net":
+        return (*net_input(form, names), [])
+    if mode == "totals":
+        return (*totals_input(form, names), [])
+    return cards_input(form, names)
+
+
+def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
+    """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
+    ``"lay-off onto Bob's meld 1"`` with ``melds`` (:func:`meld_names`), else
+    ``"lay-off onto meld 2"`` (the template filter ``where``)."""
+    names = melds or {}
+    where = re.sub(
+        r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
+    )
+    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
+
+
+def _seat(value: str | None, names: Sequence[str]) -> str | None:
+    return names[int(value)] if value and value.isdigit() and int(value) < len(names) else None
+
+
+def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A totals form's data as a round input (see :mod:`scorekeeper.table.services`), and
+    the field of each ``where`` the engine may name."""
+    went_out = _seat(form.went_out.data, names)
+    seven = getattr(form, "seven", None)
+    data: dict[str, Any] = {
+        "went_out": went_out,
+        "shown": {n: form[f"shown-{i}"].data or 0 for i, n in enumerate(names)},
+        "in_hand": {n: form[f"in_hand-{i}"].data or 0 for i, n in enumerate(names)},
+        "adjust": {
+            n: form[f"adjust-{i}"].data for i, n in enumerate(names) if form[f"adjust-{i}"].data
+        },
+        "seven_card_run": went_out if seven is not None and seven.data else None,
+    }
+    fields = {"went_out": "went_out", "seven_card_run": "seven"}
+    for i, n in enumerate(names):
+        for key in ("shown", "in_hand", "adjust"):
+            fields[f"{key}.{n}"] = f"{key}-{i}"
+    return data, fields
+
+
+def net_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A net form's data as a round input ``{"went_out", "net"}`` and the field of each
+    ``where`` the engine may name."""
+    data = {
+        "went_out": _seat(form.went_out.data, names),
+        "net": {n: form[f"net-{i}"].data or 0 for i, n in enumerate(names)},
+    }
+    fields = {"went_out": "went_out"} | {f"net.{n}": f"net-{i}" for i, n in enumerate(names)}
+    return data, fields
+
+
+def net_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Form data that shows a stored net input again (for a correction)."""
+    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "net"}
+    for i, n in enumerate(names):
+        form[f"net-{i}"] = data.get("net", {}).get(n, 0)
+    return form
+
+
+def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Form data that shows a stored totals input again (for a correction)."""
+    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "totals"}
+    for i, n in enumerate(names):
+        form[f"shown-{i}"] = data.get("shown", {}).get(n, 0)
+        form[f"in_hand-{i}"] = data.get("in_hand", {}).get(n, 0)
+        form[f"adjust-{i}"] = data.get("adjust", {}).get(n)
+    form["seven"] = bool(data.get("seven_card_run"))
+    return form
+
+
+def _seat_of(name: str | None, names: Sequence[str]) -> str:
+    return str(list(names).index(name)) if name is not None and name in names else ""
+
+
+def cards_input(
+    form: Any, names: Sequence[str]
+) -> tuple[dict[str, Any], dict[str, str], list[tuple[str, str]]]:
+    """A cards form's data as a round input (the scoring contract's melds, layoffs, hands
+    and went_out), the field of each ``where`` the engine may name, and problems found
+    before the engine (a lay-off with no meld chosen)."""
+    melds: list[dict[str, Any]] = []
+    layoffs: list[dict[str, Any]] = []
+    fields: dict[str, str] = {"went_out": "went_out"}
+    slot: dict[str, int] = {}
+    problems: list[tuple[str, str]] = []
+    for i, n in enumerate(names):
+        for k in range(form.meld_slots):
+            cards = (form[f"meld-{i}-{k}"].data or "").split()
+            if cards:
+                slot[f"{i}-{k}"] = len(melds)
+                fields[f"melds[{len(melds)}]"] = f"meld-{i}-{k}"
+                melds.append({"owner": n, "cards": cards})
+    for i, n in enumerate(names):
+        for k in range(form.layoff_slots):
+            cards = (form[f"layoff-{i}-{k}"].data or "").split()
+            onto = slot.get(form[f"onto-{i}-{k}"].data or "")
+            if cards and onto is None:
+                problems.append((f"layoff-{i}-{k}", "choose a meld (not empty) these cards extend"))
+                continue
+            for card in cards:
+                fields[f"layoffs[{len(layoffs)}]"] = f"layoff-{i}-{k}"
+                layoffs.append({"owner": n, "card": card, "meld": onto})
+    hands = {n: (form[f"hand-{i}"].data or "").split() for i, n in enumerate(names)}
+    fields |= {f"hands.{n}": f"hand-{i}" for i, n in enumerate(names)}
+    data = {
+        "went_out": _seat(form.went_out.data, names),
+        "melds": melds,
+        "layoffs": layoffs,
+        "hands": hands,
+    }
+    return data, fields, problems
+
+
+def meld_names(fields: dict[str, str], names: Sequence[str]) -> dict[int, str]:
+    """Each meld of a cards round (its index in the input) as the form names it, from the
+    fields :func:`cards_input` returned: ``{0: "Ann's meld 1", 1: "Bob's meld 2"}``."""
+    found: dict[int, str] = {}
+    for key, name in fields.items():
+        index, slot = re.fullmatch(r"melds\[(\d+)\]", key), re.fullmatch(r"meld-(\d+)-(\d+)", name)
+        if index and slot:
+            owner = names[int(slot.group(1))]
+            found[int(index.group(1))] = f"{owner}'s meld {int(slot.group(2)) + 1}"
+    return found
+
+
+def cards_slots(data: dict[str, Any], names: Sequence[str]) -> tuple[int, int]:
+    """How many meld and lay-off rows per player a stored cards input needs."""
+    melds = [m.get("owner") for m in data.get("melds", [])]
+    runs: dict[str, int] = {}
+    last: tuple[str, int] | None = None
+    for layoff in data.get("layoffs", []):
+        key = (layoff.get("owner"), layoff.get("meld"))
+        if key != last:
+            runs[key[0]] = runs.get(key[0], 0) + 1
+        last = key
+    most_melds = max([melds.count(n) for n in names] + [MELD_SLOTS])
+    return most_melds, max(list(runs.values()) + [LAYOFF_SLOTS])
+
+
+def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Form data that shows a stored cards input again (for a correction)."""
+    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "cards"}
+    slot_of: dict[int, str] = {}
+    used: dict[str, int] = {}
+    for index, meld in enumerate(data.get("melds", [])):
+        seat = _seat_of(meld.get("owner"), names)
+        k = used.get(seat, 0)
+        used[seat] = k + 1
+        slot_of[index] = f"{seat}-{k}"
+        form[f"meld-{seat}-{k}"] = " ".join(meld.get("cards", []))
+    rows: dict[str, int] = {}
+    last: tuple[str, Any] | None = None
+    for layoff in data.get("layoffs", []):
+        seat = _seat_of(layoff.get("owner"), names)
+        if (seat, layoff.get("meld")) != last:
+            rows[seat] = rows.get(seat, -1) + 1
+        last = (seat, layoff.get("meld"))
+        key = f"{seat}-{rows[seat]}"
+        form[f"layoff-{key}"] = (form.get(f"layoff-{key}", "") + " " + layoff["card"]).strip()
+        form[f"onto-{key}"] = slot_of.get(layoff.get("meld"), "")
+    for i, n in enumerate(names):
+        form[f"hand-{i}"] = " ".join(data.get("hands", {}).get(n, []))
+    return form
+
+
+def place_errors(
+    form: Any, fields: dict[str, str], problems: Sequence[tuple[str, str]]
+) -> list[str]:
+    """Put each engine problem next to its field; return those that fit no field."""
+    rest: list[str] = []
+    keys = sorted(fields, key=len, reverse=True)
+    for where, message in problems:
+        key = next((k for k in keys if where == k or where.startswith((k + ".", k + "["))), None)
+        name = fields.get(key) if key else (where if where in form._fields else None)
+        if name is not None and name in form._fields:
+            form[name].errors = [*form[name].errors, message]
+        else:
+            rest.append(message)
+    return rest

@@ -1,0 +1,223 @@
+/* The game page's round entry (templates/table/_entry.html), a plain form upgraded:
+   - the whole value is selected on focus; typed figures are kept in localStorage
+     ("sk:draft:<game>") until the server has confirmed the round;
+   - shown / in hand: the one player with nothing in hand is marked as gone out, unless
+     someone was tapped;
+   - a debounced preview: the form posted with action=preview, the server's HTML shown;
+   - Save round: a fetch (Accept: application/json); the new standings replace #live, a
+     toast "Round N saved · Undo" stays 10 s (Undo posts to the history's undo);
+   - offline (or the server unreachable): the round is queued ("sk:queue:<game>") with its
+     nonce and version, shown as "waiting to sync", and sent once when the server answers
+     again; a stale version shows both versions and waits for the person's choice.
+   Every figure is the server's; the script only moves form fields. */
+(function () {
+  "use strict";
+  var form = document.getElementById("entry");
+  var live = document.getElementById("live");
+  if (!form || !live) return;
+  var names = JSON.parse(form.dataset.names), url = form.getAttribute("action");
+  var draftKey = "sk:draft:" + form.dataset.slug, queueKey = "sk:queue:" + form.dataset.slug;
+  var preview = document.getElementById("entry-preview"), problem = document.getElementById("entry-problem");
+  var pending = document.getElementById("pending"), conflict = document.getElementById("conflict");
+  var timer = null, flushing = false, tapped = false, lastOwn = null;
+  var $ = function (sel, root) { return Array.prototype.slice.call((root || form).querySelectorAll(sel)); };
+  var field = function (name) { return form.elements[name]; };
+  var store = function (key, value) {
+    try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: kept in the page only */ }
+  };
+  var load = function (key, empty) {
+    try { return JSON.parse(localStorage.getItem(key)) || empty; } catch (e) { return empty; }
+  };
+  var nonce = function () {
+    var b = new Uint8Array(16); crypto.getRandomValues(b);
+    return btoa(String.fromCharCode.apply(null, b)).replace(/[+/=]/g, function (c) { return { "+": "-", "/": "_", "=": "" }[c]; });
+  };
+  var pairs = function (action) {
+    var out = [];
+    new FormData(form).forEach(function (v, k) { if (k !== "csrf_token") out.push([k, String(v)]); });
+    return out.map(function (p) { return p[0] === "action" ? ["action", action] : p; });
+  };
+  var chosen = function () { return form.querySelector("input[name=went_out]:checked"); };
+  var typed = function () { return $("input.num").some(function (i) { return i.value !== ""; }) || !!chosen(); };
+  var numberNow = function () { var d = live.querySelector("[data-next-round]"); return d ? Number(d.dataset.nextRound) : 1; };
+  var setNumber = function (n) { form.querySelector("[data-round-number]").textContent = n; };
+
+  var post = function (url, list) {
+    var body = new FormData();
+    body.append("csrf_token", field("csrf_token").value);
+    list.forEach(function (p) { body.append(p[0], p[1]); });
+    return fetch(url, { method: "POST", body: body, headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.json().then(function (j) { j.status = r.status; return j; }); });
+  };
+  var say = function (text) { problem.textContent = text || ""; problem.hidden = !text; };
+  var mark = function (fields) {
+    $("[aria-invalid]").forEach(function (i) { i.removeAttribute("aria-invalid"); });
+    Object.keys(fields || {}).forEach(function (n) { var f = field(n); if (f && f.setAttribute) f.setAttribute("aria-invalid", "true"); });
+  };
+  var clear = function () {
+    $("input.num").forEach(function (i) { i.value = ""; });
+    $("input[name=went_out], input[name=seven]").forEach(function (i) { i.checked = false; });
+    field("nonce").value = nonce();
+    preview.innerHTML = ""; say(""); mark({}); tapped = false;
+    store(draftKey, null);
+  };
+  var showLive = function (html, version) {
+    live.innerHTML = html; live.dataset.version = String(version);
+    if (!load(queueKey, []).length) field("version").value = String(version);
+    setNumber(numberNow() + load(queueKey, []).length);
+    form.hidden = !!live.querySelector(".over");
+  };
+
+  var toast = function (text, undo) {
+    var t = document.getElementById("toast") || document.body.appendChild(document.createElement("div"));
+    t.id = "toast"; t.className = "toast"; t.setAttribute("role", "status");
+    t.textContent = text;
+    if (undo) {
+      var b = t.appendChild(document.createElement("button"));
+      b.type = "button"; b.textContent = "Undo";
+      b.addEventListener("click", function () {
+        post(undo, [["version", live.dataset.version]]).then(function (j) {
+          if (j.live) showLive(j.live, j.version);
+          toast(j.message);
+        }).catch(function () { toast("Offline: undo from the history when back online."); });
+      });
+      t.insertBefore(document.createTextNode(" · "), b);
+    }
+    clearTimeout(t.timer);
+    t.hidden = false;
+    t.timer = setTimeout(function () { t.hidden = true; }, 10000);
+  };
+
+  var words = function (list) {
+    var get = function (k) { var p = list.filter(function (x) { return x[0] === k; })[0]; return p ? p[1] : null; };
+    var net = get("mode") === "net";
+    var out = get("went_out");
+    return names.map(function (n, i) {
+      return n + " " + (net ? (get("net-" + i) || "0") : (get("shown-" + i) || "0") + " shown, " + (get("in_hand-" + i) || "0") + " in hand");
+    }).join(" · ") + (out === null ? "" : out === "" ? " · stock ran out" : " · " + names[Number(out)] + " went out");
+  };
+  var showQueue = function () {
+    var q = load(queueKey, []);
+    pending.hidden = !q.some(function (i) { return i.waiting; });
+    pending.innerHTML = "";
+    q.filter(function (i) { return i.waiting; }).forEach(function (item) {
+      var li = pending.appendChild(document.createElement("li"));
+      li.textContent = "Round " + item.number + ": " + words(item.pairs) + " — waiting to sync";
+    });
+  };
+
+  var saved = function (j) { showLive(j.live, j.version); toast(j.message, j.undo); };
+  var shift = function () { var q = load(queueKey, []); q.shift(); store(queueKey, q); showQueue(); };
+  var showConflict = function (item, j) {
+    var theirs = (j.latest || []).filter(function (r) { return r.number === item.number; })[0];
+    var next = (j.latest && j.latest.length ? j.latest[j.latest.length - 1].number : 0) + 1;
+    conflict.innerHTML = "";
+    var add = function (tag, text) { var e = conflict.appendChild(document.createElement(tag)); e.textContent = text; return e; };
+    add("h2", "Round " + item.number + ": two versions");
+    add("p", (theirs ? "Another phone saved round " + item.number : "The game changed on another phone") + " meanwhile. Nothing was overwritten.");
+    if (theirs) add("p", "Theirs (saved): " + Object.keys(theirs.scores).map(function (u) { return u + " " + theirs.scores[u]; }).join(" · "));
+    add("p", "Yours (on this phone): " + words(item.pairs));
+    var keep = add("button", "Save mine as round " + next);
+    keep.type = "button"; keep.className = "primary";
+    keep.addEventListener("click", function () {
+      var q = load(queueKey, []);
+      q[0] = item; item.version = j.version; item.number = next; item.chained = false;
+      store(queueKey, q); conflict.hidden = true; flush();
+    });
+    var drop = add("button", "Keep theirs, drop mine");
+    drop.type = "button";
+    drop.addEventListener("click", function () { conflict.hidden = true; shift(); flush(); });
+    conflict.hidden = false;
+    conflict.scrollIntoView({ block: "center" });
+  };
+  var setPair = function (list, key, value) { return list.map(function (p) { return p[0] === key ? [key, value] : p; }); };
+  var answered = function (item, j) {
+    if (j.status === 201) { lastOwn = j.version; shift(); saved(j); return true; }
+    if (j.error === "already_saved") {
+      shift(); toast(j.message);
+      return fetch(live.dataset.src, { cache: "no-store" }).then(function (r) { return r.text(); })
+        .then(function (html) { showLive(html, j.version); return true; });
+    }
+    if (j.error === "stale") { showConflict(item, j); return false; }
+    shift();
+    if (!typed()) restore(item.pairs);
+    say(j.message); mark(j.fields);
+    return false;
+  };
+  var flush = function () {
+    var q = load(queueKey, []);
+    if (flushing || !q.length || !conflict.hidden) return;
+    flushing = true;
+    var head = q[0];
+    if (head.chained && lastOwn !== null) head.version = lastOwn;
+    post(url, setPair(head.pairs, "version", String(head.version))).then(function (j) {
+      return answered(head, j);
+    }, function () {
+      var r = load(queueKey, []);
+      var fresh = r.some(function (i) { return !i.waiting; });
+      r.forEach(function (i) { i.waiting = true; });
+      store(queueKey, r); showQueue();
+      if (fresh) toast("Round " + head.number + " kept on this phone: waiting to sync");
+      return false;
+    }).then(function (ok) { flushing = false; if (ok) flush(); });
+  };
+  var queue = function (list) {
+    var q = load(queueKey, []);
+    var item = { pairs: list, number: numberNow() + q.length, version: Number(field("version").value), chained: q.length > 0 };
+    if (navigator.onLine === false) item.waiting = true;
+    q.push(item);
+    store(queueKey, q);
+    clear(); showQueue(); setNumber(item.number + 1);
+    flush();
+  };
+
+  var restore = function (list) {
+    list.forEach(function (p) {
+      var f = field(p[0]);
+      if (!f || p[0] === "action") return;
+      if (f.length !== undefined && !f.tagName) { Array.prototype.forEach.call(f, function (r) { r.checked = r.value === p[1]; }); } else if (f.type === "checkbox") { f.checked = true; } else { f.value = p[1]; }
+    });
+    tapped = !!chosen();
+  };
+  var infer = function () {
+    if (tapped || field("mode").value !== "totals") return;
+    var empty = names.map(function (n, i) { return Number(field("in_hand-" + i).value || 0) === 0 ? i : -1; }).filter(function (i) { return i >= 0; });
+    var typedAny = $(".totals-only input.num").some(function (i) { return i.value !== ""; });
+    $("input[name=went_out]").forEach(function (r) { r.checked = typedAny && empty.length === 1 && r.value === String(empty[0]); });
+  };
+  var ask = function () {
+    if (!typed()) { preview.innerHTML = ""; say(""); return; }
+    post(url, pairs("preview")).then(function (j) {
+      if (j.html !== undefined) { preview.innerHTML = j.html; say(""); mark({}); } else { say(j.message); mark(j.fields); }
+    }, function () { /* offline: the preview comes back with the server */ });
+  };
+
+  var fresh = null;
+  form.addEventListener("focusin", function (e) {
+    if (e.target.matches("input.num")) { fresh = e.target; e.target.select(); }
+  });
+  form.addEventListener("mouseup", function (e) {
+    if (e.target === fresh) e.preventDefault();  /* Safari would drop the selection */
+    fresh = null;
+  });
+  form.addEventListener("change", function (e) { if (e.target.name === "went_out") tapped = e.isTrusted; });
+  form.addEventListener("input", function () {
+    infer();
+    store(draftKey, pairs("save"));
+    clearTimeout(timer);
+    timer = setTimeout(ask, 350);
+  });
+  form.addEventListener("change", function () { store(draftKey, pairs("save")); clearTimeout(timer); timer = setTimeout(ask, 350); });
+  form.addEventListener("submit", function (e) { e.preventDefault(); queue(pairs("save")); });
+
+  document.addEventListener("sk:server", function (e) { if (e.detail.up) flush(); });
+  document.addEventListener("sk:live", function () {
+    if (!typed() && !load(queueKey, []).length) { field("version").value = live.dataset.version; setNumber(numberNow()); }
+  });
+  window.addEventListener("online", flush);
+  var draft = load(draftKey, null);
+  if (draft) { restore(draft); ask(); }
+  showQueue();
+  setNumber(numberNow() + load(queueKey, []).length);
+  flush();
+})();

@@ -1,0 +1,246 @@
+"""The game page's one-screen round entry: the plain form (no script) and the JSON answers
+the page's script reads (preview, save, undo), with every refusal: nothing is written."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.table.test_pages import GameActions
+
+JSON = {"Accept": "application/json"}
+NAMES = ("Ann", "Bob", "Cat", "Dee")
+
+
+@pytest.fixture
+def games(client, app) -> GameActions:
+    return GameActions(client, app)
+
+
+def _path(games) -> str:
+    return f"/games/{games.slug}/rounds/new"
+
+
+def _entry(games) -> dict[str, str]:
+    """The hidden fields of the entry form on the game page (csrf, nonce, version)."""
+    page = games.client.get(f"/games/{games.slug}").get_data(as_text=True)
+    return dict(re.findall(r'<input id="(\w+)" name="\w+" type="hidden" value="([^"]*)"', page))
+
+
+def _net(games, figures, went_out="0", action="save", headers=JSON, **extra):
+    data = _entry(games) | {"mode": "net", "action": action, "went_out": went_out}
+    data |= {f"net-{i}": str(v) for i, v in enumerate(figures)} | extra
+    return games.client.post(_path(games), data=data, headers=headers)
+
+
+def _nothing_written(games) -> None:
+    assert games.rounds() == [] and games.game().version == 1
+
+
+def test_game_page_has_the_entry_with_named_fields(games, client, app):
+    games.start(NAMES)
+    page = client.get(f"/games/{games.slug}").get_data(as_text=True)
+    for name in NAMES:
+        assert f'aria-label="{name}, round score"' in page
+        assert f'aria-label="{name}, shown"' in page and f'aria-label="{name}, in hand"' in page
+    assert 'inputmode="numeric"' in page and 'placeholder="0"' in page
+    assert ">Save round</button>" in page and "Stock ran out" in page
+    assert re.search(r'name="net-0"[^>]*value=', page) is None  # empty, not "0"
+    watcher = app.test_client().get(f"/games/{games.slug}").get_data(as_text=True)
+    assert "Save round" not in watcher and "round score" not in watcher
+
+
+def test_net_round_by_plain_post_lands_on_the_game_page(games, client):
+    games.start(NAMES)
+    response = _net(games, [85, -20, "", 5], headers={})
+    assert response.status_code == 303 and response.location.endswith(f"/games/{games.slug}")
+    assert games.totals_now() == {"Ann": 85, "Bob": -20, "Cat": 0, "Dee": 5}
+    assert games.game().entry_mode == "net"
+    history = client.get(f"/games/{games.slug}/history").get_data(as_text=True)
+    assert "Ann +85, Bob -20, Cat +0, Dee +5" in history
+
+
+def test_preview_is_the_engines_figures_and_writes_nothing(games):
+    games.start(NAMES, preset="persian")
+    response = _net(games, [85, -20, 30, 0], action="preview")
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
+    html = response.get_json()["html"]
+    assert "Ann &amp; Cat" in html and "+115" in html and "-20" in html
+    _nothing_written(games)
+
+
+def test_save_answers_the_new_standings_and_undo_takes_it_back(games, client):
+    games.start(NAMES)
+    response = _net(games, [85, -20, 30, 0])
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["number"] == 1 and body["version"] == 2 and body["over"] is False
+    assert body["message"] == "Round 1 saved"
+    assert "Next deal" in body["live"] and ">85<" in body["live"] and "<html" not in body["live"]
+    confirm = {"version": str(body["version"])}
+    undone = client.post(body["undo"], data=confirm, headers=JSON)
+    assert undone.status_code == 200 and undone.get_json()["version"] == 3
+    assert "Next deal" in undone.get_json()["live"] and games.totals_now() == {}
+    again = client.post(body["undo"], data={"version": "3"}, headers=JSON)
+    assert again.status_code == 409 and "already undone" in again.get_json()["message"]
+
+
+def test_shown_in_hand_infers_who_went_out(games):
+    games.start(NAMES, preset="add-opponents-hand")
+    data = _entry(games) | {"mode": "totals", "action": "save"}
+    data |= {"shown-0": "40", "in_hand-0": "", "shown-1": "10", "in_hand-1": "15"}
+    data |= {"shown-2": "", "in_hand-2": "5", "shown-3": "20", "in_hand-3": "10"}
+    response = games.client.post(_path(games), data=data, headers=JSON)
+    assert response.status_code == 201, response.get_json()
+    assert games.rounds()[0]["input"]["went_out"] == "Ann"
+    assert games.totals_now() == {"Ann": 70, "Bob": 10, "Cat": 0, "Dee": 20}
+    assert games.game().entry_mode == "totals"
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"net-1": "abc"}, "net-1", "Not a valid integer value"),
+        ({"net-1": "12.5"}, "net-1", "Not a valid integer value"),
+        ({"net-1": "99999999999999999999"}, "net-1", "must be from -2000 to 2000 points"),
+        ({"net-2": "-2001"}, "net-2", "must be from -2000 to 2000 points"),
+        ({"went_out": None}, "went_out", "tap the player who went out"),
+        ({"went_out": "7"}, "went_out", "choose one of the players"),
+        ({"went_out": "Zed"}, "went_out", "choose one of the players"),
+        ({"version": "abc"}, "version", "out of date"),
+        ({"version": ""}, "version", "This field is required"),
+        ({"nonce": "short"}, "nonce", "between 8 and 64"),
+    ],
+)
+def test_each_refusal_is_a_clear_422_and_writes_nothing(games, fields, field, message):
+    games.start(NAMES)
+    data = _entry(games) | {"mode": "net", "action": "save", "went_out": "0", "net-0": "10"}
+    data = {k: v for k, v in (data | fields).items() if v is not None}
+    response = games.client.post(_path(games), data=data, headers=JSON)
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["error"] == "invalid" and message in " ".join(body["fields"][field])
+    assert message in body["message"]
+    _nothing_written(games)
+
+
+def test_shown_in_hand_refusals(games):
+    games.start(NAMES)
+    data = _entry(games) | {"mode": "totals", "action": "save", "went_out": "0"}
+    data |= {"in_hand-0": "5", "shown-1": "-3", "in_hand-2": "2001"}
+    body = games.client.post(_path(games), data=data, headers=JSON).get_json()
+    assert "nothing is left in hand (O1)" in body["fields"]["in_hand-0"][0]
+    assert "from 0 to 2000" in body["fields"]["shown-1"][0]
+    assert "from 0 to 2000" in body["fields"]["in_hand-2"][0]
+    _nothing_written(games)
+
+
+def test_unknown_mode_is_refused(games):
+    games.start(NAMES)
+    response = _net(games, [10], mode="bogus")
+    assert response.status_code == 400 and "net, totals or cards" in response.get_json()["message"]
+    _nothing_written(games)
+
+
+def test_same_nonce_twice_is_stored_once(games):
+    games.start(NAMES)
+    data = _entry(games) | {"mode": "net", "action": "save", "went_out": "0", "net-0": "10"}
+    assert games.client.post(_path(games), data=data, headers=JSON).status_code == 201
+    again = games.client.post(_path(games), data=data | {"net-0": "99"}, headers=JSON)
+    assert again.status_code == 409
+    assert again.get_json() | {"message": ""} == {
+        "error": "already_saved",
+        "message": "",
+        "number": 1,
+        "version": 2,
+    }
+    assert len(games.rounds()) == 1 and games.totals_now()["Ann"] == 10
+
+
+def test_stale_version_is_refused_with_the_round_saved_meanwhile(games):
+    games.start(NAMES)
+    mine, theirs = _entry(games), _entry(games)
+    base = {"mode": "net", "action": "save", "went_out": "1"}
+    saved = games.client.post(_path(games), data=theirs | base | {"net-1": "40"}, headers=JSON)
+    assert saved.status_code == 201
+    late = games.client.post(_path(games), data=mine | base | {"net-1": "45"}, headers=JSON)
+    assert late.status_code == 409
+    body = late.get_json()
+    assert body["error"] == "stale" and body["version"] == 2
+    assert "someone else changed this game" in body["message"]
+    assert body["latest"] == [
+        {"number": 1, "went_out": "Bob", "scores": {"Ann": 0, "Bob": 40, "Cat": 0, "Dee": 0}}
+    ]
+    assert len(games.rounds()) == 1 and games.totals_now()["Bob"] == 40
+
+
+def test_game_over_refuses_another_round(games):
+    games.start(NAMES)
+    assert _net(games, [520, 0, 0, 0]).get_json()["over"] is True
+    assert "Save round" not in games.client.get(f"/games/{games.slug}").get_data(as_text=True)
+    data = games.form(_path(games)) | {"mode": "net", "action": "save", "went_out": "0"}
+    response = games.client.post(_path(games), data=data | {"net-0": "5"}, headers=JSON)
+    assert response.status_code == 422 and "the game is over" in response.get_json()["message"]
+    assert len(games.rounds()) == 1
+
+
+def test_refusals_outside_the_form_are_json_too(games, app, csrf_app):
+    games.start(NAMES)
+    watcher = app.test_client()
+    data = _entry(games) | {"mode": "net", "action": "save", "went_out": "0", "net-0": "10"}
+    refused = watcher.post(_path(games), data=data, headers=JSON)
+    assert refused.status_code == 403 and "view link" in refused.get_json()["message"]
+    missing = games.client.post("/games/nope/rounds/new", data=data, headers=JSON)
+    assert missing.status_code == 404 and missing.get_json()["error"] == "refused"
+    _nothing_written(games)
+    no_token = csrf_app.test_client().post("/games/nope/rounds/new", data=data, headers=JSON)
+    assert no_token.status_code == 400 and "CSRF" in no_token.get_json()["message"]
+
+
+def test_a_net_round_is_corrected_on_its_own_page(games, client):
+    games.start(NAMES)
+    _net(games, [85, -20, 30, 0])
+    round_id = games.game().rounds[0].id
+    page = client.get(f"/games/{games.slug}/rounds/{round_id}/edit").get_data(as_text=True)
+    assert 'aria-current="page">Net</a>' in page and "Bob, round score" in page
+    assert re.search(r'name="net-1"[^>]*value="-20"', page)
+
+
+def test_service_worker_is_served_from_the_root(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert b"caches" in response.data
+
+
+def test_cards_preview_names_melds_as_the_form_does(games):
+    games.start()
+    fields = {
+        "meld-0-0": "3C 4C 5C",
+        "meld-1-0": "7H 7S 7D",
+        "meld-1-1": "QH QS QD",
+        "layoff-2-0": "6C",
+        "onto-2-0": "0-0",
+        "layoff-2-1": "QC",
+        "onto-2-1": "1-1",
+        "hand-0": "KD",
+    }
+    page = games.cards(1, fields, action="preview").get_data(as_text=True)
+    why = page[page.index('<ul class="why">') :]
+    why = why[: why.index("</ul>")]
+    assert "Bob&#39;s meld 2" in why and "lay-off onto Bob&#39;s meld 2" in why
+    assert "lay-off onto Ann&#39;s meld 1" in why and "meld 3" not in why
+    assert '<option value="1-1">Bob&#39;s meld 2</option>' in page
+
+
+@pytest.mark.parametrize(
+    ("preset", "picker"),
+    [("standard", 'data-jokers="0"'), ("persian", 'data-jokers="plain"'), ("modern", "")],
+)
+def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
+    games.start(NAMES, preset=preset)
+    page = client.get(f"/games/{games.slug}/rounds/new?mode=cards").get_data(as_text=True)
+    found = re.findall(r"<div class=\"picker\" data-card-picker( data-jokers=\"\w+\")?", page)
+    assert found and {f.strip() for f in found} == {picker}
+    assert ("JK=7C" in page) == (preset == "modern")
