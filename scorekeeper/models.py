@@ -42,7 +42,9 @@ def new_slug() -> str:
 class Game(db.Model):  # type: ignore[name-defined,misc]
     """A game at a real table. ``options`` are the house rules changed from ``preset``
     ({option name: value}); ``stake`` is money per point as decimal text, or None;
-    ``first_dealer`` the seat (0-based) that dealt first."""
+    ``first_dealer`` the seat (0-based) that dealt first; ``deleted_at`` is set when a
+    phone with edit rights deleted it (hidden everywhere, kept so the delete can be
+    undone)."""
 
     __tablename__ = "games"
     __table_args__ = (
@@ -61,6 +63,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=1)
     winner: Mapped[str | None] = mapped_column(String(90), default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
 

@@ -44,6 +44,7 @@ from .forms import (
     totals_form,
     totals_input,
 )
+from .mine import remember
 from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
@@ -73,6 +74,7 @@ def _grant(game: Game) -> None:
     rights[str(game.id)] = game.edit_token
     session["edit"] = dict(list(rights.items())[-KEEP_EDIT_RIGHTS:])
     session.permanent = True
+    remember(game)
 
 
 def _require_edit(game: Game) -> None:
@@ -122,15 +124,6 @@ def refused(error: Any) -> tuple[str, int]:
 # ---- pages -----------------------------------------------------------------------------
 
 
-@bp.get("/")
-def index() -> str:
-    """Games in progress and finished, newest first."""
-    games = sheet.list_games()
-    playing = [g for g in games if g.finished_at is None]
-    finished = [g for g in games if g.finished_at is not None]
-    return render_template("table/index.html", playing=playing, finished=finished)
-
-
 @bp.route("/games/new", methods=["GET", "POST"])
 def create() -> Any:
     """Start a game: players, preset, house rules, target, first dealer, stake."""
@@ -159,6 +152,7 @@ def create() -> Any:
 def show(slug: str) -> str:
     """The game page: standings, rounds, chart, house rules; refreshes by itself."""
     game = _game(slug)
+    remember(game)
     return render_template("table/show.html", **_page(game))
 
 
