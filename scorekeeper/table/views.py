@@ -11,6 +11,7 @@ import hmac
 import json
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from flask import (
@@ -27,6 +28,7 @@ from flask import (
 from markupsafe import Markup
 
 from ..engine.rules import PRESET_TITLES
+from ..hosting import is_loopback_host, share_base
 from ..house_rules import check_link
 from ..models import Game, Round
 from . import services as sheet
@@ -203,10 +205,12 @@ def join(slug: str, token: str) -> Any:
 
 @bp.get("/games/<slug>/share")
 def share(slug: str) -> str:
-    """The view and edit links, each with a QR code to scan across the table."""
+    """The view and edit links, each with a QR code to scan across the table, at
+    ``PUBLIC_URL`` or this machine's LAN address (never 127.0.0.1 while another exists)."""
     game = _game(slug)
-    view_url = url_for("table.show", slug=slug, _external=True)
-    edit_url = url_for("table.join", slug=slug, token=game.edit_token, _external=True)
+    base = share_base()
+    view_url = base + url_for("table.show", slug=slug)
+    edit_url = base + url_for("table.join", slug=slug, token=game.edit_token)
     editable = can_edit(game)
     return render_template(
         "table/share.html",
@@ -215,6 +219,7 @@ def share(slug: str) -> str:
         view_qr=_qr(view_url),
         edit_url=edit_url if editable else None,
         edit_qr=_qr(edit_url) if editable else None,
+        unreachable=is_loopback_host(urlsplit(base).hostname or ""),
     )
 
 
