@@ -649,13 +649,13 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 """The catalogue's presets: the options each changes from the defaults."""
 
 PRESET_TITLES: Final = {
-    "standard": "Standard (card-maker rules, seeds 001 and 004)",
-    "classic": "Classic (encyclopedia rules, seed 000)",
-    "modern": "Modern (jokers wild, 30 to start, seed 002)",
-    "jokers-wild": 'Jokers wild with "Rummy!" (seed 003)',
+    "standard": "Standard",
+    "classic": "Classic",
+    "modern": "Modern (jokers wild, 30 to start)",
+    "jokers-wild": 'Jokers wild with "Rummy!"',
     "add-opponents-hand": "Add opponents' hands",
     "partnership": "Partnership (two sides of two)",
-    "persian": "Persian rummy (two deals, four jokers)",
+    "persian": "Persian",
     "quick": "Quick (divide by five, game to 100)",
 }
 
