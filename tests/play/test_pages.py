@@ -389,7 +389,7 @@ def test_a_whole_game_against_bots_to_the_end(play) -> None:
     assert f"/play/{slug}/record" in page and "Play again" in page
     assert "the game is over" in play.refused(play.move(slug, "stock"))
     rounds = text(play.client.get(f"/play/{slug}/rounds"))
-    assert f"Round {len(state.rounds)}" in rounds and 'class="rule-id">S' in rounds
+    assert f"Round {len(state.rounds)}" in rounds and 'class="rule-id" href="/rules#S' in rounds
     download = play.client.get(f"/play/{slug}/record")
     assert download.status_code == 200
     assert "attachment" in download.headers["Content-Disposition"]
