@@ -40,6 +40,8 @@ def test_persian_counts_deals_and_ends_without_a_target(client, games):
     assert "Deal 1 of 2" in live and "to go" not in live and "round 1" not in live
     games.totals(0, [60, 20, 30, 5], [0, 10, 0, 5])
     assert "Deal 2 of 2" in _live(client, slug)
+    entry = client.get(f"/games/{slug}/rounds/new").get_data(as_text=True)
+    assert "<h1>Deal 2 of 2</h1>" in entry
     games.totals(1, [20, 60, 30, 5], [10, 0, 0, 5])
     live = _live(client, slug)
     assert "Ann & Cat win!" in live and "Ann & Cat win after two deals" in live
