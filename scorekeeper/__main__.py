@@ -3,7 +3,9 @@
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
-the database schema up to date (migrations) and runs the web app under gunicorn.
+the database schema up to date (migrations), prints the URL every phone should open
+(``PUBLIC_URL``, else this machine's LAN address) with its QR code, and runs the web app
+under gunicorn.
 ``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
 (``--json`` for JSON); the same seed plays the same games.
@@ -45,15 +47,12 @@ def _serve(host: str, port: int, workers: int) -> int:
     from flask_migrate import upgrade
 
     from . import create_app
+    from .hosting import announce, serve_url
 
     app = create_app()
     with app.app_context():
         upgrade()
-    print(
-        f"500 Rum is at http://{host}:{port}/ (phones on this network: this machine's "
-        f"address, port {port})",
-        flush=True,
-    )
+    announce(serve_url(host, port, app.config.get("PUBLIC_URL", "")))
     gunicorn = [
         sys.executable,
         "-m",

@@ -29,7 +29,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     The database is ``DATABASE_URL`` when set (any SQLAlchemy URL), else SQLite at
     ``instance/scorekeeper.sqlite3``; its schema is managed by the migrations in
-    ``scorekeeper/migrations`` (``flask --app scorekeeper db upgrade``).
+    ``scorekeeper/migrations`` (``flask --app scorekeeper db upgrade``). ``PUBLIC_URL``
+    (config or environment, e.g. ``https://rum.example.org``) is the address the share
+    page gives other phones; without it, the machine's LAN address.
     """
     app = Flask(
         __name__,
@@ -48,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -63,9 +66,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .api.views import register_api
     from .play.views import bp as play_bp
     from .rules.views import bp as rules_bp
+    from .table.home import bp as home_bp
     from .table.views import bp as table_bp
 
     app.register_blueprint(table_bp)
+    app.register_blueprint(home_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(play_bp)
     register_api(app)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 from urllib.parse import urlencode
 
+from markupsafe import Markup
 from wtforms import IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
@@ -170,19 +172,37 @@ def option_field_name(name: str) -> str:
     return f"opt_{name}"
 
 
-def option_field(name: str) -> SelectField | IntegerField:
-    """The form field of the engine option ``name``, labelled with its catalogue id: a
-    number box for a numeric option, else a choice of its readings (JSON-encoded values),
-    empty meaning "as the preset"."""
+@cache
+def preset_labels(name: str) -> dict[str, str]:
+    """The label of option ``name``'s value in each preset (``{"standard": "3 or more
+    cards in sequence", ...}``): what "as the preset" means under each."""
     info = OPTIONS[name]
-    label = f"{info.id} · {info.title}"
+    return {preset: info.label(getattr(ruleset(preset), name)) for preset in PRESETS}
+
+
+def option_field(name: str) -> SelectField | IntegerField:
+    """The form field of the engine option ``name``, labelled with its title (the
+    catalogue id a small link to /rules below it): a number box for a numeric option,
+    else a choice of its readings (JSON-encoded values), empty meaning "as the preset".
+    ``data-as-preset`` holds :func:`preset_labels` as JSON, for static/houserules.js to
+    show "as the preset: runs of 3 or more" under the chosen preset."""
+    info = OPTIONS[name]
+    link = Markup('<a class="rule-id" href="/rules#{0}">{0}</a>').format(info.id)
+    shared = {"data-as-preset": json.dumps(preset_labels(name))}
     if info.minimum is not None:
         return IntegerField(
-            label,
+            info.title,
             validators=[Optional(), NumberRange(info.minimum, info.maximum)],
-            render_kw=NUMERIC | {"placeholder": "as the preset"},
+            description=link,
+            render_kw=NUMERIC | shared | {"placeholder": "as the preset"},
         )
     choices = [("", "as the preset")] + [
         (json.dumps(value), text) for value, text in info.choices.items()
     ]
-    return SelectField(label, choices=select_choices(choices), default="")
+    return SelectField(
+        info.title,
+        choices=select_choices(choices),
+        default="",
+        description=link,
+        render_kw=shared,
+    )

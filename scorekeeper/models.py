@@ -44,7 +44,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     ({option name: value}); ``stake`` is money per point as decimal text, or None;
     ``first_dealer`` the seat (0-based) that dealt first; ``entry_mode`` how the game page
     asks for a round ("net": one figure per player, or "totals": shown and in hand), the
-    way its last round was entered."""
+    way its last round was entered; ``deleted_at`` is set when a phone with edit rights
+    deleted it (hidden everywhere, kept so the delete can be undone)."""
 
     __tablename__ = "games"
     __table_args__ = (
@@ -64,6 +65,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=1)
     winner: Mapped[str | None] = mapped_column(String(90), default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
 

@@ -1,10 +1,9 @@
-/* Scorekeeper pages: live refresh, screen wake lock, number pad helpers. Vanilla JS.
+/* Scorekeeper pages: live refresh, number pad helpers. Vanilla JS.
    - #live[data-poll][data-src][data-version]: polls the version JSON every 4 s while the
      page is visible; when it changes, fetches the fragment and replaces #live's content
      (event "sk:live"). #netstate says "Last updated HH:MM" (the phone's time), or
      "Offline: reconnecting…" once a poll fails or takes over 3 s (event "sk:server",
      detail.up); in a secure context the service worker (/sw.js) is registered.
-   - keeps the screen awake on the game page (Wake Lock API where available).
    - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
    - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
    - new game: name fields beyond the fourth appear one by one as names are typed.
@@ -59,15 +58,6 @@
     if ("serviceWorker" in navigator && window.isSecureContext) {
       navigator.serviceWorker.register("/sw.js").catch(function () {});
     }
-    var lock = null;
-    var awake = function () {
-      if (!("wakeLock" in navigator) || document.hidden || lock) return;
-      navigator.wakeLock.request("screen").then(function (l) {
-        lock = l; l.addEventListener("release", function () { lock = null; });
-      }).catch(function () {});
-    };
-    awake();
-    document.addEventListener("visibilitychange", awake);
   }
   document.addEventListener("click", function (e) {
     var b = e.target.closest("[data-sign],[data-zero],[data-more]");

@@ -372,13 +372,13 @@ META: Final[dict[str, dict[str, Any]]] = {
 by name, in catalogue order (:class:`.rules.RuleSet` declares the same names)."""
 
 PRESET_TITLES: Final[dict[str, str]] = {
-    "standard": "Standard (card-maker rules, seeds 001 and 004)",
-    "classic": "Classic (encyclopedia rules, seed 000)",
-    "modern": "Modern (jokers wild, 30 to start, seed 002)",
-    "jokers-wild": 'Jokers wild with "Rummy!" (seed 003)',
+    "standard": "Standard",
+    "classic": "Classic",
+    "modern": "Modern (jokers wild, 30 to start)",
+    "jokers-wild": 'Jokers wild with "Rummy!"',
     "add-opponents-hand": "Add opponents' hands",
     "partnership": "Partnership (two sides of two)",
-    "persian": "Persian rummy (two deals, four jokers)",
+    "persian": "Persian",
     "quick": "Quick (divide by five, game to 100)",
 }
 """Each preset of :data:`.rules.PRESETS` in words."""

@@ -170,6 +170,11 @@ def unit_totals(play: RoundPlay, totals: Mapping[str, int]) -> dict[str, int]:
     return {" & ".join(t): sum(totals.get(p, 0) for p in t) for t in play.teams}
 
 
+def wins(unit: str) -> str:
+    """``"Ann wins"``, or for a side (P1, its players joined by " & ") ``"Ann & Cat win"``."""
+    return f"{unit} {'win' if ' & ' in unit else 'wins'}"
+
+
 def decide_game(
     rules: RuleSet, play: RoundPlay, figures: dict[str, Figures], notes: list[Note]
 ) -> tuple[str | None, bool, list[Payment], str]:
@@ -204,7 +209,7 @@ def decide_game(
             leaders = [goer_unit]
         winner = leaders[0]
         why = "highest score" if len(reached) > 1 else "reached the target"
-    return winner, True, settle(totals, winner), f"{winner} wins ({why})"
+    return winner, True, settle(totals, winner), f"{wins(winner)} ({why})"
 
 
 def _after_two_deals(
@@ -231,7 +236,7 @@ def _after_two_deals(
     fig.round += bonus
     fig.total += bonus
     totals[winner] += bonus
-    return winner, True, settle(totals, winner), f"{winner} wins after two deals"
+    return winner, True, settle(totals, winner), f"{wins(winner)} after two deals"
 
 
 def settle(totals: Mapping[str, int], winner: str, stake: int = 1) -> list[Payment]:

@@ -287,3 +287,21 @@ def quotes_for(row: str, option: str, value_key: str) -> list[tuple[str, str]]:
     """The seed quotes stating ``value_key`` (query text, e.g. ``"true"``, ``"30"``) of
     ``option`` in catalogue row ``row``: ``[(seed, quote)]``, maybe empty."""
     return QUOTES.get(row, {}).get(option, {}).get(value_key, [])
+
+
+SOURCE_NAMES: Final = {
+    "000": "the classic text",
+    "001": "card-maker rules A",
+    "002": "the encyclopedia article",
+    "003": "the jokers text",
+    "004": "card-maker rules B",
+}
+"""The five rule texts (shared/seeds/) by the names the pages give them: players never see
+a seed's number or file name."""
+
+
+def source_names(seeds: str) -> str:
+    """Seed ids as written in the catalogue (``"000, 002"``) in words: ``"the classic
+    text, the encyclopedia article"``; an unknown id is left as it is."""
+    ids = [part.strip() for part in seeds.replace("/", ",").split(",") if part.strip()]
+    return ", ".join(SOURCE_NAMES.get(i, i) for i in ids)

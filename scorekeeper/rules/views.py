@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 from ..engine.rules import OPTIONS, PRESETS
 from ..house_rules import HouseRules, rules_from_query
 from . import checker, reference
+from .quotes import source_names
 
 bp = Blueprint("rules", __name__)
 
@@ -39,6 +40,12 @@ def rule_links(text: str, house: HouseRules | None = None) -> Markup:
         else:
             out.append(part)
     return Markup("".join(out))
+
+
+@bp.app_template_filter("source_names")
+def source_names_filter(seeds: str) -> str:
+    """Seed ids (``"000, 002"``) as the rule texts' names (``"the classic text, ..."``)."""
+    return source_names(seeds)
 
 
 @bp.context_processor

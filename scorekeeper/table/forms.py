@@ -29,7 +29,13 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from wtforms.widgets import TextInput
 
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
-from ..house_rules import NUMERIC, option_field, option_field_name, select_choices
+from ..house_rules import (
+    NUMERIC,
+    option_field,
+    option_field_name,
+    preset_labels,
+    select_choices,
+)
 
 MAX_PLAYERS = 8
 MELD_SLOTS = 3
@@ -45,9 +51,10 @@ class NewGameForm(FlaskForm):
     title = StringField("Name of the game (optional)", validators=[Optional(), Length(max=80)])
     preset = SelectField("Rules", choices=select_choices(PRESET_TITLES.items()), default="standard")
     target = IntegerField(
-        "Target (points; empty: the preset's)",
+        "Target (points)",
         validators=[Optional(), NumberRange(OPTIONS["target"].minimum, OPTIONS["target"].maximum)],
-        render_kw=NUMERIC,
+        render_kw=NUMERIC
+        | {"placeholder": "as the preset", "data-as-preset": json.dumps(preset_labels("target"))},
     )
     first_dealer = SelectField(
         "First dealer",

@@ -98,15 +98,15 @@ def live_rounds(game: Game) -> list[Round]:
 
 
 def get_game(view_token: str, *, light: bool = False) -> Game | None:
-    """The game whose view link carries ``view_token``, or None (players and rounds
-    loaded with it; ``light`` leaves each round's input and figures to load when used,
-    for adding a round to a long game)."""
+    """The game whose view link carries ``view_token``, or None (also when deleted);
+    players and rounds loaded with it; ``light`` leaves each round's input and figures to
+    load when used, for adding a round to a long game."""
     rounds = selectinload(Game.rounds)
     if light:
         rounds = rounds.defer(Round.input).defer(Round.figures)
     query = (
         db.select(Game)
-        .where(Game.view_token == view_token)
+        .where(Game.view_token == view_token, Game.deleted_at.is_(None))
         .options(joinedload(Game.players), rounds)
     )
     return db.session.execute(query).unique().scalar_one_or_none()
@@ -114,14 +114,8 @@ def get_game(view_token: str, *, light: bool = False) -> Game | None:
 
 def game_version(view_token: str) -> int | None:
     """The version of the game at ``view_token`` (one small query), or None."""
-    query = db.select(Game.version).where(Game.view_token == view_token)
+    query = db.select(Game.version).where(Game.view_token == view_token, Game.deleted_at.is_(None))
     return db.session.execute(query).scalar_one_or_none()
-
-
-def list_games() -> list[Game]:
-    """Every game, newest first."""
-    query = db.select(Game).order_by(Game.created_at.desc(), Game.id.desc())
-    return list(db.session.execute(query).scalars())
 
 
 # ---- scoring a round ------------------------------------------------------------------

@@ -5,8 +5,9 @@ Read-only: built from the rounds' stored figures, nothing is recomputed or commi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from ..engine.rules import OPTIONS
 from ..engine.scoring import settle
@@ -30,7 +31,9 @@ class Standing:
 class Standings:
     """What the game page shows: per unit standings (highest first), the running totals
     per round for the chart (``series``: unit -> totals, first 0), who deals next, the
-    winner and the settlement (G3: payer, payee, points, money)."""
+    winner and the settlement (G3: payer, payee, points, money). ``deals`` is 2 in the
+    two-deal game (P5: no target, the game ends after deal 2), else None; ``end_bonus``
+    the P5 bonus per unit (the better side's 50) once the game is over, else empty."""
 
     units: list[Standing]
     series: dict[str, list[int]]
@@ -38,6 +41,13 @@ class Standings:
     winner: str | None
     settlement: list[tuple[str, str, int, Decimal | None]]
     target: int
+    deals: int | None = None
+    end_bonus: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def winners_verb(self) -> str:
+        """ "win" for a side (its players joined by " & "), "wins" for a player."""
+        return "win" if self.winner and " & " in self.winner else "wins"
 
 
 def standings(game: Game) -> Standings:
@@ -65,7 +75,30 @@ def standings(game: Game) -> Standings:
         for pay in settle(totals, game.winner):
             money = pay.points * stake if stake is not None else None
             settlement.append((pay.payer, pay.payee, pay.points, money))
-    return Standings(rows, series, names_of(game)[seat], game.winner, settlement, target)
+    deals = 2 if rules.two_deal_game else None
+    return Standings(
+        rows,
+        series,
+        names_of(game)[seat],
+        game.winner,
+        settlement,
+        target,
+        deals,
+        _end_bonus(rounds[-1].figures, units, teams) if rounds and game.winner else {},
+    )
+
+
+def _end_bonus(
+    figures: dict[str, Any], units: list[str], teams: tuple[tuple[str, ...], ...] | None
+) -> dict[str, int]:
+    """The P5 bonus in a round's figures per unit (a note's owner is a player)."""
+    side = {name: " & ".join(team) for team in teams or () for name in team}
+    bonus = dict.fromkeys(units, 0)
+    for note in figures.get("notes") or []:
+        if note.get("rule") == "P5":
+            unit = side.get(note["owner"], note["owner"])
+            bonus[unit] = bonus.get(unit, 0) + note["points"]
+    return bonus if any(bonus.values()) else {}
 
 
 def house_rules(game: Game) -> list[dict[str, str]]:

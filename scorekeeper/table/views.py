@@ -11,6 +11,7 @@ import hmac
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from flask import (
@@ -28,12 +29,14 @@ from flask import (
 from markupsafe import Markup
 
 from ..engine.rules import PRESET_TITLES
+from ..hosting import is_loopback_host, share_base
 from ..house_rules import check_link
 from ..models import Game, Round
 from . import entry
 from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
 from .forms import ConfirmForm, ImportForm, NewGameForm, net_form
+from .mine import remember
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 from .standings import house_rules, standings
 
@@ -64,6 +67,7 @@ def _grant(game: Game) -> None:
     rights[str(game.id)] = game.edit_token
     session["edit"] = dict(list(rights.items())[-KEEP_EDIT_RIGHTS:])
     session.permanent = True
+    remember(game)
 
 
 def _require_edit(game: Game) -> None:
@@ -111,15 +115,6 @@ def refused(error: Any) -> Any:
 # ---- pages -----------------------------------------------------------------------------
 
 
-@bp.get("/")
-def index() -> str:
-    """Games in progress and finished, newest first."""
-    games = sheet.list_games()
-    playing = [g for g in games if g.finished_at is None]
-    finished = [g for g in games if g.finished_at is not None]
-    return render_template("table/index.html", playing=playing, finished=finished)
-
-
 @bp.route("/games/new", methods=["GET", "POST"])
 def create() -> Any:
     """Start a game: players, preset, house rules, target, first dealer, stake."""
@@ -148,6 +143,7 @@ def create() -> Any:
 def show(slug: str) -> str:
     """The game page: standings, rounds, chart, house rules; refreshes by itself."""
     game = _game(slug)
+    remember(game)
     return render_template("table/show.html", **_page(game))
 
 
@@ -209,10 +205,12 @@ def join(slug: str, token: str) -> Any:
 
 @bp.get("/games/<slug>/share")
 def share(slug: str) -> str:
-    """The view and edit links, each with a QR code to scan across the table."""
+    """The view and edit links, each with a QR code to scan across the table, at
+    ``PUBLIC_URL`` or this machine's LAN address (never 127.0.0.1 while another exists)."""
     game = _game(slug)
-    view_url = url_for("table.show", slug=slug, _external=True)
-    edit_url = url_for("table.join", slug=slug, token=game.edit_token, _external=True)
+    base = share_base()
+    view_url = base + url_for("table.show", slug=slug)
+    edit_url = base + url_for("table.join", slug=slug, token=game.edit_token)
     editable = can_edit(game)
     return render_template(
         "table/share.html",
@@ -221,6 +219,7 @@ def share(slug: str) -> str:
         view_qr=_qr(view_url),
         edit_url=edit_url if editable else None,
         edit_qr=_qr(edit_url) if editable else None,
+        unreachable=is_loopback_host(urlsplit(base).hostname or ""),
     )
 
 

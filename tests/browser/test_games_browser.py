@@ -100,7 +100,7 @@ def test_three_players_play_to_500(page, browser, live_server):
     assert _totals(page) == ["153", "150", "26"]
 
     # correct round 2: Bob showed 150, not 140
-    page.get_by_role("link", name="Correct round 2").click()
+    page.get_by_role("link", name="Edit round 2").click()
     assert page.input_value("#shown-1") == "140"
     page.fill("#shown-1", "150")
     page.get_by_role("button", name="Preview").click()

@@ -7,6 +7,7 @@ import gzip
 import re
 
 import pytest
+from markupsafe import escape
 
 from scorekeeper.engine.rules import OPTIONS, PRESETS
 from scorekeeper.house_rules import check_link, query_for, rules_from_query
@@ -33,7 +34,9 @@ def test_rows_match_the_catalogue_file():
 def test_every_option_and_choice_from_the_engine_is_shown(client):
     html = client.get("/rules").get_data(as_text=True)
     for name, info in OPTIONS.items():
-        assert f"<code>{name}</code>" in html
+        assert str(escape(info.title)) in html
+        if "_" in name:  # a plain word ("jokers", "target") may be in the text
+            assert name not in re.sub(r"<[^>]*>", " ", html), "players never see option names"
         for label in info.choices.values():
             assert str(label).replace("'", "&#39;").replace('"', "&#34;") in html
 
@@ -41,9 +44,10 @@ def test_every_option_and_choice_from_the_engine_is_shown(client):
 def test_option_with_two_ids_shows_in_both_rows(client):
     html = client.get("/rules").get_data(as_text=True)
     p2 = html[html.index('id="P2"') : html.index('id="P3"')]
-    assert "<code>jokers</code>" in p2 and "<code>joker_use</code>" in p2
+    assert str(escape(OPTIONS["jokers"].title)) in p2
+    assert str(escape(OPTIONS["joker_use"].title)) in p2
     s11 = html[html.index('id="S11"') : html.index('id="G1"')]
-    assert "87 points" in s11 and "<code>round_score</code>" in s11
+    assert "87 points" in s11 and str(escape(OPTIONS["round_score"].title)) in s11
 
 
 @pytest.mark.skipif(not SEEDS.exists(), reason="shared seed texts not present")

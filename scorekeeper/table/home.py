@@ -1,0 +1,105 @@
+"""The home page: this phone's games (started or opened here), each with archive and
+delete (with undo). Its own blueprint, ``home``, beside the game pages of ``views``.
+
+No route here or anywhere lists games beyond the ones this phone's signed session names
+(:mod:`scorekeeper.table.mine`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+
+from ..engine.rules import PRESET_TITLES
+from ..models import Game
+from . import mine
+from .forms import ConfirmForm
+from .services import get_game
+from .views import can_edit, refused
+
+bp = Blueprint("home", __name__)
+bp.register_error_handler(400, refused)
+bp.register_error_handler(403, refused)
+bp.register_error_handler(404, refused)
+
+
+def _game(slug: str) -> Game:
+    game = get_game(slug)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
+
+
+@bp.app_template_filter("utc_iso")
+def utc_iso(when: datetime) -> str:
+    """A stored time as UTC ISO 8601 (``2026-11-23T19:04:00Z``), for ``<time datetime>``;
+    times stored without a zone (SQLite) are UTC."""
+    aware = when if when.tzinfo else when.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _confirmed() -> None:
+    if not ConfirmForm().validate():
+        abort(400, description="This form is out of date: reload the page.")
+
+
+@bp.get("/")
+def index() -> str:
+    """This phone's games: in progress, finished, archived, and those it just deleted."""
+    cards = mine.my_games()
+    shelf: dict[str, list[mine.GameCard]] = {"playing": [], "finished": [], "archived": []}
+    for card in cards:
+        if mine.is_archived(card.game.view_token):
+            shelf["archived"].append(card)
+        else:
+            shelf["finished" if card.game.finished_at else "playing"].append(card)
+    return render_template(
+        "table/index.html",
+        **shelf,
+        deleted=[g for g in mine.deleted_games() if can_edit(g)],
+        editable={c.game.id for c in cards if can_edit(c.game)},
+        confirm=ConfirmForm(version="0"),
+        presets=PRESET_TITLES,
+    )
+
+
+@bp.post("/games/<slug>/archive")
+def archive(slug: str) -> Any:
+    """Put a game away on this phone's list (still reachable by its links)."""
+    _confirmed()
+    mine.archive(_game(slug), True)
+    return redirect(url_for("home.index"), 303)
+
+
+@bp.post("/games/<slug>/unarchive")
+def unarchive(slug: str) -> Any:
+    """Bring an archived game back to this phone's list."""
+    _confirmed()
+    mine.archive(_game(slug), False)
+    return redirect(url_for("home.index"), 303)
+
+
+@bp.post("/games/<slug>/delete")
+def delete(slug: str) -> Any:
+    """Delete a game for everyone (edit rights needed); this phone can undo it."""
+    _confirmed()
+    game = _game(slug)
+    if not can_edit(game):
+        abort(403, description="Only a phone that keeps the score can delete this game.")
+    mine.delete_game(game)
+    flash("Game deleted. Changed your mind? Undo it below.", "success")
+    return redirect(url_for("home.index"), 303)
+
+
+@bp.post("/games/<slug>/restore")
+def restore(slug: str) -> Any:
+    """Undo this phone's delete of a game."""
+    _confirmed()
+    game = mine.deleted_game(slug)
+    if game is None or not can_edit(game):
+        abort(404, description="There is no game deleted from this phone at this link.")
+    mine.restore_game(game)
+    flash("Game back.", "success")
+    return redirect(url_for("home.index"), 303)
