@@ -29,8 +29,11 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, option_field_name, select_choices
+from ..requests import MAX_VERSION, NAME_MAX, clean_name, is_int
+from .entries import MAX_PLAYERS, TITLE_MAX, clean_title, names_problems, stake_problem
 
-MAX_PLAYERS = 8
+POINTS_MAX = 1_000_000
+"""Points one figure of a round may hold at most, either sign."""
 MELD_SLOTS = 3
 """Meld inputs shown per player in cards mode (more appear when a round needs them)."""
 LAYOFF_SLOTS = 2
@@ -41,7 +44,9 @@ class NewGameForm(FlaskForm):
     """A new game: 2 to 8 names in seat order (partners opposite: seats 1 & 3 against
     2 & 4), a preset, house rules changed from it, the target, the first dealer, a stake."""
 
-    title = StringField("Name of the game (optional)", validators=[Optional(), Length(max=80)])
+    title = StringField(
+        "Name of the game (optional)", validators=[Optional(), Length(max=TITLE_MAX * 2)]
+    )
     preset = SelectField("Rules", choices=select_choices(PRESET_TITLES.items()), default="standard")
     target = IntegerField(
         "Target (points; empty: the preset's)",
@@ -56,13 +61,25 @@ class NewGameForm(FlaskForm):
     stake = DecimalField(
         "Stake per point for the settlement (optional)",
         places=2,
-        validators=[Optional(), NumberRange(0, 1000)],
+        validators=[Optional()],
         render_kw={"inputmode": "decimal", "autocomplete": "off"},
     )
 
+    def validate_stake(self, field: DecimalField) -> None:
+        """A finite stake from 0 to the most (the rule an import passes too)."""
+        problem = stake_problem(field.data)
+        if problem:
+            raise ValidationError(problem)
+
     def names(self) -> list[str]:
-        """The names entered, blanks left out, in seat order."""
-        return [f.data.strip() for f in self.name_fields() if f.data and f.data.strip()]
+        """The names entered (NFC, invisible characters removed), blanks left out, in
+        seat order."""
+        cleaned = (clean_name(f.data or "") for f in self.name_fields())
+        return [name for name in cleaned if name]
+
+    def clean_title(self) -> str:
+        """The title as stored (the rule an import passes too)."""
+        return clean_title(self.title.data)
 
     def name_fields(self) -> list[Any]:
         """The eight name fields, in seat order."""
@@ -91,15 +108,13 @@ class NewGameForm(FlaskForm):
         if not super().validate(extra_validators):
             return False
         names = self.names()
+        filled = [f for f in self.name_fields() if f.data and f.data.strip()]
+        typed = [f.data for f in filled]
         ok = True
-        if not 2 <= len(names) <= MAX_PLAYERS:
-            self.player_0.errors.append("enter 2 to 8 players")
+        for seat, message in names_problems(typed):
+            field = self.player_0 if seat < 0 else filled[seat]
+            field.errors.append(message)
             ok = False
-        lowered = [n.casefold() for n in names]
-        for field in self.name_fields():
-            if field.data and lowered.count(field.data.strip().casefold()) > 1:
-                field.errors.append("two players cannot have the same name")
-                ok = False
         if int(self.first_dealer.data) >= max(len(names), 1):
             self.first_dealer.errors.append("the first dealer must be one of the players")
             ok = False
@@ -123,7 +138,7 @@ for _i in range(MAX_PLAYERS):
         f"player_{_i}",
         StringField(
             f"Player {_i + 1}",
-            validators=[Optional(), Length(max=40)],
+            validators=[Optional(), Length(max=NAME_MAX * 4)],
             render_kw={"autocomplete": "off", "autocapitalize": "words"},
         ),
     )
@@ -142,12 +157,24 @@ class _RoundBase(FlaskForm):
     mode = HiddenField(default="totals")
     nonce = HiddenField(default=_nonce, validators=[InputRequired(), Length(min=8, max=64)])
     version = HiddenField(validators=[InputRequired()])
+    round_version = HiddenField()
     went_out = SelectField("Who went out?", choices=[])
 
     def validate_version(self, field: HiddenField) -> None:
         """The version must be a whole number (it is compared with the game's)."""
-        if not str(field.data or "").isdigit():
+        if not is_int(field.data, 0, MAX_VERSION):
             raise ValidationError("this form is out of date: reload the page")
+
+    def validate_round_version(self, field: HiddenField) -> None:
+        """A correction's round version, when sent, is a whole number too."""
+        if field.data not in (None, "") and not is_int(field.data, 0, MAX_VERSION):
+            raise ValidationError("this form is out of date: reload the page")
+
+
+def _points(label: str, default: int | None) -> IntegerField:
+    """A figure of a round in points, within ±:data:`POINTS_MAX`."""
+    bounds = NumberRange(-POINTS_MAX, POINTS_MAX)
+    return IntegerField(label, default=default, validators=[Optional(), bounds], render_kw=NUMERIC)
 
 
 def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
@@ -163,11 +190,9 @@ def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
         pass
 
     for i, _ in enumerate(names):
-        setattr(TotalsForm, f"shown-{i}", IntegerField("Shown", default=0, render_kw=NUMERIC))
-        setattr(TotalsForm, f"in_hand-{i}", IntegerField("In hand", default=0, render_kw=NUMERIC))
-        setattr(
-            TotalsForm, f"adjust-{i}", IntegerField("±", validators=[Optional()], render_kw=NUMERIC)
-        )
+        setattr(TotalsForm, f"shown-{i}", _points("Shown", 0))
+        setattr(TotalsForm, f"in_hand-{i}", _points("In hand", 0))
+        setattr(TotalsForm, f"adjust-{i}", _points("±", None))
     if seven_card:
         TotalsForm.seven = BooleanField("Went out after laying a seven-card run (S10)")
     form = TotalsForm(**kwargs)
@@ -222,7 +247,7 @@ class ConfirmForm(FlaskForm):
 
 
 def _seat(value: str | None, names: Sequence[str]) -> str | None:
-    return names[int(value)] if value and value.isdigit() and int(value) < len(names) else None
+    return names[int(value)] if is_int(value, 0, len(names) - 1) else None
 
 
 def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:

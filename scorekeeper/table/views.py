@@ -7,7 +7,6 @@ phone's session. Every change is a POST carrying the game's version.
 
 from __future__ import annotations
 
-import hmac
 import json
 import re
 from typing import Any
@@ -21,7 +20,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from markupsafe import Markup
@@ -29,11 +27,10 @@ from markupsafe import Markup
 from ..engine.rules import PRESET_TITLES
 from ..house_rules import check_link
 from ..models import Game, Round
+from ..requests import MAX_VERSION, parse_int
 from . import services as sheet
-from .exchange import BadExport, export_csv, export_json, read_export
 from .forms import (
     ConfirmForm,
-    ImportForm,
     NewGameForm,
     cards_data,
     cards_form,
@@ -44,11 +41,10 @@ from .forms import (
     totals_form,
     totals_input,
 )
+from .rights import can_edit, grant, require_edit, same_token
 from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
-KEEP_EDIT_RIGHTS = 40
-"""Edit rights remembered per phone (session cookie), newest kept."""
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -61,40 +57,17 @@ def _game(slug: str, light: bool = False) -> Game:
     return game
 
 
-def can_edit(game: Game) -> bool:
-    """True when this phone opened the game's edit link (or started the game)."""
-    token = session.get("edit", {}).get(str(game.id), "")
-    return hmac.compare_digest(str(token), game.edit_token)
-
-
-def _grant(game: Game) -> None:
-    rights = dict(session.get("edit", {}))
-    rights.pop(str(game.id), None)
-    rights[str(game.id)] = game.edit_token
-    session["edit"] = dict(list(rights.items())[-KEEP_EDIT_RIGHTS:])
-    session.permanent = True
-
-
-def _require_edit(game: Game) -> None:
-    if not can_edit(game):
-        abort(
-            403,
-            description="This is the view link: it can watch the game but not change "
-            "it. Open the edit link (shared from a phone that keeps the score) to change it.",
-        )
-
-
-def _version(form: Any) -> int:
-    return int(form.version.data)
+def _version(field: Any) -> int:
+    return parse_int(field.data, 0, MAX_VERSION, "version")
 
 
 def _confirmed_version() -> int:
     """The game version a confirm button (delete, undo) was pressed on; 400 when the form
     is stale or tampered with."""
     form = ConfirmForm()
-    if not form.validate() or not form.version.data.isdigit():
+    if not form.validate():
         abort(400, description="This form is out of date: reload the page.")
-    return _version(form)
+    return _version(form.version)
 
 
 def _qr(url: str) -> Markup:
@@ -148,7 +121,7 @@ def create() -> Any:
         except sheet.ScoresheetError as error:
             form.preset.errors = [m for _, m in error.problems]
         else:
-            _grant(game)
+            grant(game)
             flash("Game started. Share the links so other phones can follow.", "success")
             return redirect(url_for("table.show", slug=game.view_token))
     status = 422 if form.is_submitted() else 200
@@ -200,9 +173,13 @@ def _page(game: Game) -> dict[str, Any]:
 def join(slug: str, token: str) -> Any:
     """The edit link: remember on this phone the right to change the game."""
     game = _game(slug)
-    if not hmac.compare_digest(token, game.edit_token):
-        abort(403, description="This edit link is not valid for this game.")
-    _grant(game)
+    if not same_token(token, game.edit_token):
+        abort(
+            403,
+            description="This edit link is not valid for this game (a newer edit link "
+            "may have replaced it).",
+        )
+    grant(game)
     flash("This phone can now change the scores of this game.", "success")
     return redirect(url_for("table.show", slug=slug))
 
@@ -221,7 +198,21 @@ def share(slug: str) -> str:
         view_qr=_qr(view_url),
         edit_url=edit_url if editable else None,
         edit_qr=_qr(edit_url) if editable else None,
+        renew=ConfirmForm(version=game.version) if editable else None,
     )
+
+
+@bp.post("/games/<slug>/share/new-edit-link")
+def renew_edit_link(slug: str) -> Any:
+    """A new edit link: the old one (and every phone holding it) can only watch now."""
+    game = _game(slug)
+    require_edit(game)
+    if not ConfirmForm().validate():
+        abort(400, description="This form is out of date: reload the page.")
+    sheet.renew_edit_token(game)
+    grant(game)
+    flash("New edit link made: the old one no longer changes the game.", "success")
+    return redirect(url_for("table.share", slug=slug), 303)
 
 
 # ---- rounds ----------------------------------------------------------------------------
@@ -232,6 +223,8 @@ def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
     kwargs: dict[str, Any] = {}
     if request.method == "GET":
         data: dict[str, Any] = {"mode": mode, "version": game.version}
+        if round_ is not None:
+            data["round_version"] = round_.version
         if round_ is not None and round_.mode == mode:
             fill = totals_data if mode == "totals" else cards_data
             data |= fill(round_.input, names)
@@ -240,14 +233,14 @@ def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
         return totals_form(names, rules.seven_card_straight, **kwargs)
     stored = round_.input if round_ is not None and round_.mode == "cards" else {}
     melds, layoffs = cards_slots(stored, names)
-    melds = max(melds, request.form.get("meld_slots", 0, type=int))
-    layoffs = max(layoffs, request.form.get("layoff_slots", 0, type=int))
+    melds = max(melds, parse_int(request.form.get("meld_slots", "0"), 0, 99, "meld rows"))
+    layoffs = max(layoffs, parse_int(request.form.get("layoff_slots", "0"), 0, 99, "rows"))
     return cards_form(names, min(melds, 12), min(layoffs, 12), **kwargs)
 
 
 def _enter_round(game: Game, round_: Round | None) -> Any:
     """The record / correct page: a form, a preview, then one save."""
-    _require_edit(game)
+    require_edit(game)
     mode = request.values.get("mode") or (round_.mode if round_ is not None else "totals")
     mode = mode if mode in sheet.MODES else "totals"
     form = _round_form(game, mode, round_)
@@ -291,10 +284,10 @@ def _submit_round(
         if request.form.get("action") != "save":
             return 200, sheet.preview_round(game, mode, data, replacing=round_), []
         if round_ is None:
-            sheet.record_round(game, mode, data, form.nonce.data, _version(form))
+            sheet.record_round(game, mode, data, form.nonce.data, _version(form.version))
             flash("Round saved.", "success")
         else:
-            sheet.correct_round(game, round_, mode, data, _version(form))
+            sheet.correct_round(game, round_, mode, data, _version(form.round_version))
             flash("Round corrected; the totals after it were recomputed.", "success")
         return 303, None, []
     except sheet.AlreadySaved:
@@ -305,6 +298,8 @@ def _submit_round(
     except sheet.StaleVersion as error:
         form.version.data = str(game.version)
         return 409, None, [m for _, m in error.problems]
+    except sheet.SaveFailed as error:
+        return 503, None, [m for _, m in error.problems]
     except sheet.ScoresheetError as error:
         return 422, None, place_errors(form, fields, error.problems)
 
@@ -322,7 +317,7 @@ def _round(game: Game, round_id: int) -> Round:
     return round_
 
 
-@bp.route("/games/<slug>/rounds/<int:round_id>/edit", methods=["GET", "POST"])
+@bp.route("/games/<slug>/rounds/<id:round_id>/edit", methods=["GET", "POST"])
 def correct_round(slug: str, round_id: int) -> Any:
     """Correct a round; the totals after it are recomputed."""
     game = _game(slug)
@@ -332,11 +327,11 @@ def correct_round(slug: str, round_id: int) -> Any:
     return _enter_round(game, round_)
 
 
-@bp.post("/games/<slug>/rounds/<int:round_id>/delete")
+@bp.post("/games/<slug>/rounds/<id:round_id>/delete")
 def delete_round(slug: str, round_id: int) -> Any:
     """Delete a round (kept in the history, can be undone)."""
     game = _game(slug)
-    _require_edit(game)
+    require_edit(game)
     round_ = _round(game, round_id)
     try:
         sheet.delete_round(game, round_, _confirmed_version())
@@ -359,11 +354,11 @@ def history(slug: str) -> str:
     )
 
 
-@bp.post("/games/<slug>/history/<int:change_id>/undo")
+@bp.post("/games/<slug>/history/<id:change_id>/undo")
 def undo(slug: str, change_id: int) -> Any:
     """Undo one change from the history."""
     game = _game(slug)
-    _require_edit(game)
+    require_edit(game)
     change = next((c for c in game.changes if c.id == change_id), None)
     if change is None:
         abort(404, description="There is no such change in this game's history.")
@@ -379,63 +374,10 @@ def undo(slug: str, change_id: int) -> Any:
 def play_again(slug: str) -> Any:
     """A new game with the same players and rules."""
     game = _game(slug)
-    _require_edit(game)
+    require_edit(game)
     if not ConfirmForm().validate():
         abort(400, description="This form is out of date: reload the page.")
     new = sheet.play_again(game)
-    _grant(new)
+    grant(new)
     flash("New game with the same players and rules.", "success")
     return redirect(url_for("table.show", slug=new.view_token), 303)
-
-
-# ---- files -----------------------------------------------------------------------------
-
-
-@bp.get("/games/<slug>/export.json")
-def export_game_json(slug: str) -> Response:
-    """The game as JSON (rounds in the scoring contract's shapes)."""
-    game = _game(slug)
-    body = json.dumps(export_json(game), ensure_ascii=False, indent=2)
-    return Response(
-        body,
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.json"'},
-    )
-
-
-@bp.get("/games/<slug>/export.csv")
-def export_game_csv(slug: str) -> Response:
-    """The game as CSV, one row per round and player."""
-    game = _game(slug)
-    return Response(
-        export_csv(game),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.csv"'},
-    )
-
-
-@bp.route("/games/import", methods=["GET", "POST"])
-def import_game() -> Any:
-    """Import a game exported as JSON."""
-    form = ImportForm()
-    problems: list[str] = []
-    if form.validate_on_submit():
-        upload = request.files.get("file")
-        text = upload.read().decode("utf-8", "replace") if upload else ""
-        text = text or form.text.data or ""
-        try:
-            game = sheet.import_game(read_export(json.loads(text)))
-        except ValueError as error:
-            problems = _problems(error)
-        else:
-            _grant(game)
-            flash("Game imported.", "success")
-            return redirect(url_for("table.show", slug=game.view_token), 303)
-    status = 422 if form.is_submitted() else 200
-    return render_template("table/import.html", form=form, problems=problems), status
-
-
-def _problems(error: ValueError) -> list[str]:
-    if isinstance(error, (BadExport, sheet.ScoresheetError)):
-        return [m for _, m in error.problems]
-    return [f"That is not valid JSON: {error}"]
