@@ -39,34 +39,50 @@ def _score(path: str) -> int:
     return 0
 
 
-def _serve(host: str, port: int, workers: int) -> int:
-    import os
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %({scorekeeper.route}e)s" %(s)s %(b)s %(M)sms'
+"""Gunicorn's access log line: the route template (``/games/<slug>/edit/<token>``), never
+the path, so no link's secret is written to the log."""
 
-    from flask_migrate import upgrade
 
-    from . import create_app
-
-    app = create_app()
-    with app.app_context():
-        upgrade()
-    print(
-        f"500 Rum is at http://{host}:{port}/ (phones on this network: this machine's "
-        f"address, port {port})",
-        flush=True,
-    )
-    gunicorn = [
+def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+    """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
+    waits in a poller, not in a worker), a short keep-alive, the log without secrets."""
+    return [
         sys.executable,
         "-m",
         "gunicorn",
         "--workers",
         str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        "4",
+        "--keep-alive",
+        "2",
+        "--timeout",
+        "30",
         "--bind",
         f"{host}:{port}",
         "--access-logfile",
         "-",
+        "--access-logformat",
+        ACCESS_LOG_FORMAT,
         "scorekeeper:create_app()",
     ]
-    os.execv(sys.executable, gunicorn)
+
+
+def _serve(host: str, port: int, workers: int) -> int:
+    import os
+
+    from . import create_app
+
+    create_app()  # brings the database schema up to date, or says which command to run
+    print(
+        f"500 Rum is at http://{host}:{port}/ (phones on this network: this machine's "
+        f"address, port {port})",
+        flush=True,
+    )
+    os.execv(sys.executable, gunicorn_command(host, port, workers))
     return 0  # pragma: no cover - execv does not return
 
 

@@ -232,7 +232,7 @@ def checked_round(
     for key, value in filled.items():
         if value is True:
             posted[key] = "y"
-        elif value is not None and value is not False and value != "":
+        elif value is not None and value is not False:
             posted[key] = str(value)
     meta = {"csrf": False}
     if mode == "totals":

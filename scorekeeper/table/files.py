@@ -18,12 +18,9 @@ from ..extensions import limiter
 from ..requests import BadJson, load_json
 from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
-from .forms import ImportForm
+from .forms import IMPORT_MAX_BYTES, ImportForm
 from .rights import grant
 from .views import _game, bp
-
-IMPORT_MAX_BYTES = 512 * 1024
-"""Bytes of an imported file at most (1,000 rounds by cards take about 400 KiB)."""
 
 
 def _import_limit() -> str:
@@ -59,6 +56,7 @@ def import_game() -> Any:
     """Import a game exported as JSON."""
     form = ImportForm()
     problems: list[str] = []
+    status = 422 if form.is_submitted() else 200
     if form.validate_on_submit():
         upload = request.files.get("file")
         text = upload.read() if upload else b""
@@ -67,11 +65,11 @@ def import_game() -> Any:
             game = sheet.import_game(read_export(load_json(text, IMPORT_MAX_BYTES)))
         except (ValueError, BadJson) as error:
             problems = _problems(error)
+            status = 503 if isinstance(error, sheet.SaveFailed) else 422
         else:
             grant(game)
             flash("Game imported.", "success")
             return redirect(url_for("table.show", slug=game.view_token), 303)
-    status = 422 if form.is_submitted() else 200
     return render_template("table/import.html", form=form, problems=problems), status
 
 

@@ -34,6 +34,8 @@ from .entries import MAX_PLAYERS, TITLE_MAX, clean_title, names_problems, stake_
 
 POINTS_MAX = 1_000_000
 """Points one figure of a round may hold at most, either sign."""
+IMPORT_MAX_BYTES = 512 * 1024
+"""Bytes of an imported file at most (1,000 rounds by totals take about 150 KiB)."""
 MELD_SLOTS = 3
 """Meld inputs shown per player in cards mode (more appear when a round needs them)."""
 LAYOFF_SLOTS = 2
@@ -234,7 +236,9 @@ class ImportForm(FlaskForm):
     """A game exported as JSON, uploaded or pasted."""
 
     file = FileField("Exported JSON file")
-    text = TextAreaField("…or paste the JSON", validators=[Optional(), Length(max=500_000)])
+    text = TextAreaField(
+        "…or paste the JSON", validators=[Optional(), Length(max=IMPORT_MAX_BYTES)]
+    )
 
 
 class ConfirmForm(FlaskForm):

@@ -108,6 +108,7 @@ def index() -> str:
 def create() -> Any:
     """Start a game: players, preset, house rules, target, first dealer, stake."""
     form = NewGameForm()
+    status = 200
     if form.validate_on_submit():
         try:
             game = sheet.start_game(
@@ -116,15 +117,18 @@ def create() -> Any:
                 form.changed_options(),
                 first_dealer=int(form.first_dealer.data),
                 stake=form.stake.data,
-                title=(form.title.data or "").strip(),
+                title=form.clean_title(),
             )
+        except sheet.SaveFailed as error:
+            flash(error.problems[0][1], "error")
+            status = 503
         except sheet.ScoresheetError as error:
             form.preset.errors = [m for _, m in error.problems]
         else:
             grant(game)
             flash("Game started. Share the links so other phones can follow.", "success")
             return redirect(url_for("table.show", slug=game.view_token))
-    status = 422 if form.is_submitted() else 200
+    status = 422 if form.is_submitted() and status == 200 else status
     return render_template("table/new.html", form=form), status
 
 
