@@ -225,3 +225,21 @@ def test_csv_cells_never_start_a_formula(client, name):
     cells = [c for line in text.splitlines()[1:] for c in line.split(",")]
     assert not any(c[:1] in ("=", "+", "-", "@", "\t", "\r") for c in cells if c and c[0] != '"')
     assert all(not c.strip('"').startswith(("=", "+", "@", "\t", "\r")) for c in cells)
+
+
+def test_a_correction_conflicts_only_with_a_change_to_the_same_round(games, client):
+    games.start()
+    games.totals(0, [40, 10, 10], [0, 5, 5])
+    first = games.game().rounds[0]
+    path = f"/games/{games.slug}/rounds/{first.id}/edit"
+    form = games.form(path)  # opened before another phone saves round 2
+    games.totals(1, [10, 30, 10], [5, 0, 5])
+    data = form | {"mode": "totals", "action": "save", "went_out": "0"}
+    data |= {"shown-0": "60", "shown-1": "10", "shown-2": "10"}
+    data |= {"in_hand-0": "0", "in_hand-1": "5", "in_hand-2": "5"}
+    assert client.post(path, data=data).status_code == 303
+    assert games.totals_now() == {"Ann": 65, "Bob": 35, "Cat": 10}
+    stale = client.post(path, data=data | {"shown-0": "50"})
+    assert stale.status_code == 409
+    assert "changed this round" in stale.get_data(as_text=True)
+    assert games.totals_now() == {"Ann": 65, "Bob": 35, "Cat": 10}
