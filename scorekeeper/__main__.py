@@ -44,6 +44,12 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %({scorekeeper.route}e)s" %(s)s %(b)s %(
 the path, so no link's secret is written to the log."""
 
 
+THREADS = 12
+"""Threads per worker: a connection opened without a request holds one for at most 5 s
+(gunicorn then parks it in its poller until the keep-alive ends), so a few idle phones
+never stall the others. Below SQLAlchemy's 15 connections per process."""
+
+
 def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
     """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
     waits in a poller, not in a worker), a short keep-alive, the log without secrets."""
@@ -56,7 +62,7 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
         "--worker-class",
         "gthread",
         "--threads",
-        "4",
+        str(THREADS),
         "--keep-alive",
         "2",
         "--timeout",

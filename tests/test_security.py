@@ -224,3 +224,38 @@ def test_two_workers_starting_at_once_both_find_the_schema(tmp_path):
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_an_idle_connection_does_not_hold_the_only_worker(tmp_path):
+    """gunicorn as ``serve`` runs it, one worker: a socket opened without a request must
+    not keep another client waiting."""
+    import os
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'served.sqlite3'}"}
+    server = subprocess.Popen(
+        gunicorn_command("127.0.0.1", port, 1), env=env, stderr=subprocess.DEVNULL
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/rules"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url, timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
+        started = time.perf_counter()
+        assert urllib.request.urlopen(url, timeout=10).status == 200
+        assert time.perf_counter() - started < 5
+        for connection in idle:
+            connection.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
