@@ -259,3 +259,30 @@ def test_an_idle_connection_does_not_hold_the_only_worker(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_deeply_nested_json_on_the_api_is_a_json_400(client):
+    response = client.post("/api/v1/score", data="[" * 50_000, content_type="application/json")
+    assert response.status_code == 400
+    assert "nested" in response.get_json()["errors"][0]["message"]
+    big = client.post(
+        "/api/v1/score", data="[" + "1," * 200_000 + "1]", content_type="application/json"
+    )
+    assert big.status_code == 413 and "errors" in big.get_json()
+
+
+@pytest.mark.parametrize("value", ["²", str(10**30), "9" * 5000])
+def test_the_checker_reads_odd_numbers_without_a_500(client, value):
+    response = client.get(f"/check/score?players=3&t1={value}&out={value}")
+    assert response.status_code < 500
+
+
+def test_a_server_database_with_pending_migrations_names_the_command(tmp_path, monkeypatch):
+    from scorekeeper import schema
+
+    monkeypatch.setattr(schema, "_dialect", lambda app: "mysql")
+    uri = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    with pytest.raises(SystemExit) as refused:
+        create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+    assert "flask --app scorekeeper db upgrade" in str(refused.value)
+    assert "\n" not in str(refused.value)
