@@ -78,3 +78,64 @@ def test_the_seed_of_a_digital_game_fits_the_database(pg_app):
     client = pg_app.test_client()
     data = {"name": "Sam", "preset": "standard", "bot_0": "basic"}
     assert client.post("/play", data=data).status_code == 302
+
+
+def test_corrections_racing_new_rounds_keep_every_total_chained(pg_app):
+    """One phone corrects round 1 again and again while another records rounds: every
+    stored total must follow from the rounds before it, and no round is lost."""
+    import threading
+
+    from scorekeeper.table import services as sheet
+    from tests.table.test_services import totals
+
+    with pg_app.app_context():
+        game = sheet.start_game(("Ann", "Bob", "Cat"), "standard", {}, stake=None)
+        sheet.record_round(game, "totals", totals(shown=(10, 0, 0)), "first", 1)
+        game_id = game.id
+    saved, corrected = [], []
+
+    def load():
+        return db.session.get(Game, game_id)
+
+    def record():
+        with pg_app.app_context():
+            for n in range(6):
+                for _ in range(20):
+                    db.session.expire_all()
+                    game = load()
+                    try:
+                        data = totals(shown=(1, 0, 0))
+                        sheet.record_round(game, "totals", data, f"r{n}", game.version)
+                        saved.append(n)
+                        break
+                    except sheet.StaleVersion:
+                        continue
+            db.session.remove()
+
+    def correct():
+        with pg_app.app_context():
+            for n in range(6):
+                db.session.expire_all()
+                game = load()
+                first = game.rounds[0]
+                data = totals(shown=(20 + n, 0, 0))
+                sheet.correct_round(game, first, "totals", data, first.version)
+                corrected.append(n)
+            db.session.remove()
+
+    threads = [threading.Thread(target=record), threading.Thread(target=correct)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert corrected == list(range(6)) and saved == list(range(6))
+    with pg_app.app_context():
+        db.session.expire_all()
+        game = load()
+        rounds = sheet.live_rounds(game)
+        assert len(rounds) == 7
+        running = 0
+        for round_ in rounds:
+            running += round_.figures["players"]["Ann"]["round"]
+            assert round_.figures["players"]["Ann"]["total"] == running
+        assert rounds[0].input["shown"]["Ann"] == 25
