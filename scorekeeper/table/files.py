@@ -12,15 +12,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, current_app, flash, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
 
 from ..extensions import limiter
+from ..models import Game
 from ..requests import BadJson, load_json
 from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
 from .forms import IMPORT_MAX_BYTES, ImportForm
 from .rights import grant
-from .views import _game, bp
+from .views import bp
+
+
+def _game(slug: str) -> Game:
+    game = sheet.get_game(slug)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
 
 
 def _import_limit() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -187,19 +188,26 @@ def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
     """A totals-mode round form for the players ``names`` (seat order): per seat
     ``shown-i``, ``in_hand-i`` (points, 0 or more) and ``adjust-i`` (either sign);
     ``seven`` when the rules have S10."""
+    form = _totals_class(len(names), seven_card)(**kwargs)
+    form.went_out.choices = _went_out_choices(names)
+    return form
+
+
+@lru_cache(maxsize=32)
+def _totals_class(seats: int, seven_card: bool) -> type:
+    """The totals form class for ``seats`` players (built once: an import of many rounds
+    checks each through it)."""
 
     class TotalsForm(_RoundBase):
         pass
 
-    for i, _ in enumerate(names):
+    for i in range(seats):
         setattr(TotalsForm, f"shown-{i}", _points("Shown", 0))
         setattr(TotalsForm, f"in_hand-{i}", _points("In hand", 0))
         setattr(TotalsForm, f"adjust-{i}", _points("±", None))
     if seven_card:
         TotalsForm.seven = BooleanField("Went out after laying a seven-card run (S10)")
-    form = TotalsForm(**kwargs)
-    form.went_out.choices = _went_out_choices(names)
-    return form
+    return TotalsForm
 
 
 def cards_form(

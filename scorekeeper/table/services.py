@@ -402,8 +402,10 @@ def _import_round(
         deleted=False,
     )
     summary = f"round {number} imported ({mode})"
-    db.session.add(
-        Change(game=game, round=round_, action="record", summary=summary, after=_state(round_))
+    # appended to the game (in the session), not added one by one: adding each would
+    # walk every round already added, and the import would grow quadratic
+    game.changes.append(
+        Change(round=round_, action="record", summary=summary, after=_state(round_))
     )
     if figures["game_over"] and game.finished_at is None:
         game.winner, game.finished_at = figures["winner"] or "", now_utc()

@@ -301,6 +301,8 @@ def _submit_round(
         return 303, None, []
     except sheet.StaleVersion as error:
         form.version.data = str(game.version)
+        if round_ is not None:
+            form.round_version.data = str(round_.version)
         return 409, None, [m for _, m in error.problems]
     except sheet.SaveFailed as error:
         return 503, None, [m for _, m in error.problems]
