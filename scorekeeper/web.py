@@ -1,5 +1,6 @@
 """App-wide web pieces wired by :func:`scorekeeper.app.create_app`: the session cookie's
-``Secure`` flag, and the page (or JSON) shown when the database fails.
+``Secure`` flag, the page (or JSON) shown when the database fails, and an error log
+without secrets.
 
 A database that fails (unreachable, read-only, full, locked too long) gives a 503 that
 says nothing was lost and to try again; a form that was being sent is shown again with
@@ -55,5 +56,12 @@ def database_failed(error: DBAPIError) -> Any:
 
 
 def register_unavailable(app: Flask) -> None:
-    """Show :func:`database_failed` for any database failure."""
+    """Show :func:`database_failed` for any database failure, and log any other error by
+    its route template, never its path (which may hold an edit link's token)."""
     app.register_error_handler(DBAPIError, database_failed)
+
+    def log_exception(exc_info: Any) -> None:
+        rule = request.url_rule.rule if request.url_rule is not None else "-"
+        app.logger.error("Exception on %s [%s]", rule, request.method, exc_info=exc_info)
+
+    app.log_exception = log_exception  # type: ignore[method-assign]

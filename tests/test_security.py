@@ -286,3 +286,19 @@ def test_a_server_database_with_pending_migrations_names_the_command(tmp_path, m
         create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
     assert "flask --app scorekeeper db upgrade" in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_an_error_is_logged_by_its_route_not_its_token(app, monkeypatch, caplog):
+    from scorekeeper.table import services as sheet
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(sheet, "get_game", broken)
+    with caplog.at_level(logging.ERROR):
+        response = app.test_client().get("/games/abc/edit/secret-token-123")
+    assert response.status_code == 500
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "/games/<slug>/edit/<token>" in logged and "secret-token-123" not in logged
