@@ -3,9 +3,7 @@
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
-the database schema up to date (migrations), prints the URL every phone should open
-(``PUBLIC_URL``, else this machine's LAN address) with its QR code, and runs the web app
-under gunicorn.
+the database schema up to date (migrations) and runs the web app under gunicorn.
 ``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
 (``--json`` for JSON); the same seed plays the same games.
@@ -41,31 +39,53 @@ def _score(path: str) -> int:
     return 0
 
 
-def _serve(host: str, port: int, workers: int) -> int:
-    import os
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %({scorekeeper.route}e)s" %(s)s %(b)s %(M)sms'
+"""Gunicorn's access log line: the route template (``/games/<slug>/edit/<token>``), never
+the path, so no link's secret is written to the log."""
 
-    from flask_migrate import upgrade
 
-    from . import create_app
-    from .hosting import announce, serve_url
+THREADS = 12
+"""Threads per worker: a connection opened without a request holds one for at most 5 s
+(gunicorn then parks it in its poller until the keep-alive ends), so a few idle phones
+never stall the others. Below SQLAlchemy's 15 connections per process."""
 
-    app = create_app()
-    with app.app_context():
-        upgrade()
-    announce(serve_url(host, port, app.config.get("PUBLIC_URL", "")))
-    gunicorn = [
+
+def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+    """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
+    waits in a poller, not in a worker), a short keep-alive, the log without secrets."""
+    return [
         sys.executable,
         "-m",
         "gunicorn",
         "--workers",
         str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(THREADS),
+        "--keep-alive",
+        "2",
+        "--timeout",
+        "30",
         "--bind",
         f"{host}:{port}",
         "--access-logfile",
         "-",
+        "--access-logformat",
+        ACCESS_LOG_FORMAT,
         "scorekeeper:create_app()",
     ]
-    os.execv(sys.executable, gunicorn)
+
+
+def _serve(host: str, port: int, workers: int) -> int:
+    import os
+
+    from . import create_app
+    from .hosting import announce, serve_url
+
+    app = create_app()  # brings the database schema up to date, or says which command to run
+    announce(serve_url(host, port, app.config.get("PUBLIC_URL", "")))
+    os.execv(sys.executable, gunicorn_command(host, port, workers))
     return 0  # pragma: no cover - execv does not return
 
 

@@ -7,12 +7,33 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from flask_talisman import Talisman
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .extensions import csrf, db, migrate
+from .extensions import csrf, db, limiter, migrate
+from .requests import IdConverter
+from .schema import MIGRATIONS, bring_up_to_date
+from .web import TokenSafeSessions, register_unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "media-src": ["'self'", "data:"],
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+"""The Content-Security-Policy: scripts only from this site's files (no inline script),
+never framed by another site (no clickjacking of delete, undo or play again); media from
+``data:`` for NoSleep.js's silent video (static/awake.js, where the Wake Lock API is
+missing)."""
+TOKEN_ARGS = frozenset({"slug", "token"})
+"""URL parts that hold a secret: pages with them send no Referer at all."""
 
 
 def _secret_key(instance: Path) -> str:
@@ -24,12 +45,37 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _defaults(app: Flask) -> dict[str, Any]:
+    database = os.environ.get("DATABASE_URL") or (
+        f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
+    )
+    return {
+        "SQLALCHEMY_DATABASE_URI": database,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "MAX_CONTENT_LENGTH": 1024 * 1024,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "SEND_FILE_MAX_AGE_DEFAULT": 3600,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "RATELIMIT_API": os.environ.get("RATELIMIT_API", "120 per minute"),
+        "RATELIMIT_IMPORT": os.environ.get("RATELIMIT_IMPORT", "10 per minute"),
+        "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
+        "MIGRATE_ON_START": True,
+        "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+    }
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``test_config``.
 
     The database is ``DATABASE_URL`` when set (any SQLAlchemy URL), else SQLite at
-    ``instance/scorekeeper.sqlite3``; its schema is managed by the migrations in
-    ``scorekeeper/migrations`` (``flask --app scorekeeper db upgrade``). ``PUBLIC_URL``
+    ``instance/scorekeeper.sqlite3``; its schema is brought up to date here
+    (:mod:`scorekeeper.schema`). Rate limits: ``RATELIMIT_API`` and ``RATELIMIT_IMPORT``
+    per client, stored at ``RATELIMIT_STORAGE_URI`` (``memory://`` by default; e.g.
+    ``redis://`` for several servers). ``TRUSTED_PROXIES``: how many reverse proxies
+    in front set ``X-Forwarded-For``/``-Proto`` (0: none, the default). ``PUBLIC_URL``
     (config or environment, e.g. ``https://rum.example.org``) is the address the share
     page gives other phones; without it, the machine's LAN address.
     """
@@ -41,31 +87,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     os.makedirs(app.instance_path, exist_ok=True)
-    database = os.environ.get("DATABASE_URL") or (
-        f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
-    )
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=database,
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        WTF_CSRF_TIME_LIMIT=None,
-        SEND_FILE_MAX_AGE_DEFAULT=3600,
-        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
-    )
+    app.config.from_mapping(_defaults(app))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    app.url_map.converters["id"] = IdConverter
+    app.session_interface = TokenSafeSessions()
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
+    limiter.init_app(app)
+    _secure(app)
+    register_unavailable(app)
 
     from .api.views import register_api
     from .play.views import bp as play_bp
     from .rules.views import bp as rules_bp
+    from .table import files as _table_files  # noqa: F401  (its routes join the table blueprint)
     from .table.home import bp as home_bp
     from .table.views import bp as table_bp
 
@@ -74,4 +119,35 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules_bp)
     app.register_blueprint(play_bp)
     register_api(app)
+    if app.config["MIGRATE_ON_START"]:
+        bring_up_to_date(app)
     return app
+
+
+def _secure(app: Flask) -> None:
+    """Security headers (flask-talisman): the CSP above, nosniff, framing denied,
+    Referrer-Policy ``same-origin`` (``no-referrer`` where the URL holds a token); HTTPS
+    is the proxy's business (see the README), so Talisman does not redirect."""
+
+    @app.after_request
+    def no_referrer_with_tokens(response: Any) -> Any:
+        if TOKEN_ARGS & set(request.view_args or {}):
+            response.headers["Referrer-Policy"] = "no-referrer"
+        request.environ["scorekeeper.route"] = (
+            request.url_rule.rule if request.url_rule is not None else "-"
+        )
+        return response
+
+    Talisman(
+        app,
+        force_https=False,
+        strict_transport_security=True,
+        session_cookie_secure=False,
+        session_cookie_http_only=True,
+        session_cookie_samesite="Lax",
+        frame_options="DENY",
+        content_security_policy=CSP,
+        referrer_policy="same-origin",
+        x_content_type_options=True,
+        permissions_policy={"camera": "()", "microphone": "()", "geolocation": "()"},
+    )

@@ -29,6 +29,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
+from .requests import BadNumber, parse_int
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -72,8 +73,8 @@ def _parse_value(name: str, text: str) -> Any:
         raise ValueError(f"{name} is yes or no (true/false), not {text!r}")
     if isinstance(info.default, int):
         try:
-            return int(lowered)
-        except ValueError:
+            return parse_int(lowered, -(10**9), 10**9, name)
+        except BadNumber:
             raise ValueError(f"{name} is a whole number, not {text!r}") from None
     return text.strip()
 

@@ -7,8 +7,10 @@ Glossary:
   on an older version is refused instead of silently overwriting (optimistic concurrency).
 - view token / edit token: the secrets in the view link (watch only) and the edit link
   (carries the right to change the game).
-- round: what the table entered (``input``, mode "net", "totals" or "cards") and what the engine
-  computed from it (``figures``); ``nonce`` is the one-time key of the form that saved it.
+- round: what the table entered (``input``, mode "net", "totals" or "cards") and what the
+  engine computed from it (``figures``); ``nonce`` is the one-time key of the form that
+  saved it; its own ``version`` is bumped by every change to it, so a correction conflicts
+  only with another change to the same round.
 - change: one entry of the history: a round's state before and after, so it can be undone.
 """
 
@@ -116,6 +118,7 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     figures: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     nonce: Mapped[str] = mapped_column(String(64))
     deleted: Mapped[bool] = mapped_column(default=False)
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
@@ -146,10 +149,12 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
 class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     """A digital game of 500 Rum: one person against bots, played at ``/play/<slug>``.
 
-    ``state`` is the engine's saved game (:meth:`GameState.to_json`), rewritten after
-    every move together with ``version`` (bumped each time: a move based on an older
-    version is refused). ``human_seat`` is the person's seat; ``bots`` holds each seat's
-    bot level in seat order (None for the person). ``moves`` are the moves made since the
+    ``seed`` is the shuffle seed as decimal text (64 random bits unless given on
+    purpose), never shown before the game is over. ``state`` is the engine's saved game
+    (:meth:`GameState.to_json`), rewritten after every move together with ``version``
+    (bumped each time: a move based on an older version is refused). ``human_seat`` is
+    the person's seat; ``bots`` holds each seat's bot level in seat order (None for the
+    person). ``moves`` are the moves made since the
     person's previous decision, described for people (``{"who", "text", "cards", "kind"}``);
     ``scored`` holds each finished round's card-by-card scoring (the scoring contract's
     response shape).
@@ -162,7 +167,7 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     slug: Mapped[str] = mapped_column(String(40), default=new_token)
     preset: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    seed: Mapped[int] = mapped_column(default=0)
+    seed: Mapped[str] = mapped_column(String(40), default="")
     human_seat: Mapped[int] = mapped_column(default=0)
     bots: Mapped[list[str | None]] = mapped_column(JSON, default=list)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)

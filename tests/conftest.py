@@ -20,6 +20,7 @@ def make_app(db_path: str, **config: object) -> Flask:
             "SECRET_KEY": "test-secret",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_path}",
             "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
             **config,
         }
     )

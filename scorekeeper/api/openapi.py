@@ -222,11 +222,12 @@ def _post(summary: str, request: str, response: str) -> dict[str, Any]:
             },
             "responses": {
                 "200": _ok(response, summary),
-                "400": _error("the body is not valid JSON"),
+                "400": _error("the body is not valid JSON, or nested more than 32 deep"),
                 "405": _error("wrong method"),
                 "413": _error("the body is too large"),
                 "415": _error("the body is not sent as application/json"),
                 "422": _error("a rule or notation problem; every problem is listed"),
+                "429": _error("too many requests from this client: wait a minute"),
             },
         }
     }
@@ -236,7 +237,11 @@ def _get(summary: str, schema: str) -> dict[str, Any]:
     return {
         "get": {
             "summary": summary,
-            "responses": {"200": _ok(schema, summary), "405": _error("wrong method")},
+            "responses": {
+                "200": _ok(schema, summary),
+                "405": _error("wrong method"),
+                "429": _error("too many requests from this client: wait a minute"),
+            },
         }
     }
 

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 
-from ..extensions import csrf
+from ..extensions import csrf, limiter
+from ..requests import load_json
 from . import answers
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
+limiter.limit(lambda: str(current_app.config["RATELIMIT_API"]))(bp)
 
 
 def _errors(status: int, where: str, message: str) -> tuple[Response, int]:
@@ -54,7 +56,7 @@ def _body() -> dict[str, Any]:
     """The request's JSON object (415 when not JSON, 400 when malformed, 413 too big)."""
     if not request.is_json:
         raise UnsupportedMediaType("send the body as JSON with Content-Type: application/json")
-    data = request.get_json()
+    data = load_json(request.get_data())
     if not isinstance(data, dict):
         raise answers.Unprocessable(
             [{"where": "request", "message": "the body must be a JSON object"}]

@@ -101,6 +101,27 @@ def game_record(state: GameState, bots: Sequence[str] | None = None) -> dict[str
     return record
 
 
+def seat_record(state: GameState, seat: int, bots: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of ``state``'s game as ``seat`` has seen it. Once the game is over it is
+    the whole :func:`game_record`; before, the fields a seat never sees are null (none is
+    removed, so the shape stays that of shared/game-record.md): ``seed``, every round's
+    ``stock`` and each ``reshuffled_stock`` (O3), and the other seats' dealt ``hands``.
+    ``seen_by`` names the seat."""
+    record = game_record(state, bots)
+    if state.phase is Phase.GAME_OVER:
+        return record
+    me = state.players[seat]
+    record["seed"] = None
+    record["seen_by"] = me
+    for stored in record["rounds"]:
+        stored["stock"] = None
+        stored["hands"] = {name: (h if name == me else None) for name, h in stored["hands"].items()}
+        for turn in stored["turns"]:
+            if "reshuffled_stock" in turn:
+                turn["reshuffled_stock"] = None
+    return record
+
+
 def _round(stored: dict[str, Any], names: tuple[str, ...], number: int) -> dict[str, Any]:
     out = {k: v for k, v in stored.items() if k != "log"}
     out["deal_number"] = number

@@ -8,9 +8,9 @@ from flask import current_app
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Interpret the config file for Python logging, leaving the loggers already there alone:
+# migrations run inside create_app, which must not silence the app's or gunicorn's logs.
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 
 

@@ -15,6 +15,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, select_choices
+from ..requests import JSON_MAX_BYTES, JSON_MAX_DEPTH, MAX_VERSION, is_int, json_depth
 from .seats import MAX_BOTS, bot_levels
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
@@ -123,17 +124,20 @@ class MoveForm(FlaskForm):
 
     def validate_version(self, field: HiddenField) -> None:
         """The version is a whole number (it is compared with the game's)."""
-        if not str(field.data or "").isdigit():
+        if not is_int(field.data, 0, MAX_VERSION):
             raise ValidationError("this page is out of date: reload it")
 
 
 def parse_do(do: str) -> tuple[str, int | None, Any]:
     """A ``do`` value as ``(kind, number, action dict)``: ``"take:3"`` -> ``("take", 3,
-    None)``; a JSON object -> ``("action", None, dict)``. Raises ``ValueError``."""
+    None)``; a JSON object -> ``("action", None, dict)``. Raises ``ValueError`` (JSON
+    too large or nested too deeply too)."""
     do = do.strip()
     if do.startswith("{"):
+        if len(do) > JSON_MAX_BYTES or json_depth(do) > JSON_MAX_DEPTH:
+            raise ValueError("the move is too large or nested too deeply")
         return "action", None, json.loads(do)
     kind, _, number = do.partition(":")
-    if number and not number.isdigit():
+    if number and not is_int(number, 0, 999):
         raise ValueError(f"{number!r} is not a number")
     return kind, int(number) if number else None, None

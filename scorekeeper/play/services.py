@@ -42,7 +42,7 @@ from ..engine.game import (
     make_bot,
     new_game,
 )
-from ..engine.records import game_record
+from ..engine.records import seat_record
 from ..engine.rules import RulesError
 from ..extensions import db
 from ..models import DigitalGame, now_utc
@@ -52,6 +52,9 @@ from .seats import BOT_NAMES, MAX_BOTS
 MAX_BOT_STEPS = 20_000
 """Bot moves made in one request at most; a round ends long before (the engine ends a
 round after 60 turns per player), so reaching it means a bug, never a slow bot."""
+SEED_BITS = 64
+"""Bits of a shuffle seed drawn by the server (``secrets``): far too many to search for
+from a finished round's deal. A seed given on purpose is kept as given."""
 MAX_STEPS = 80
 """Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
 
@@ -105,8 +108,11 @@ def load_state(game: DigitalGame) -> GameState:
 
 
 def record_of(game: DigitalGame) -> dict[str, Any]:
-    """The game record (shared/game-record.md) of ``game`` so far, bot levels included."""
-    return game_record(load_state(game), bots=[level or "person" for level in game.bots])
+    """The game record (shared/game-record.md) of ``game`` so far, bot levels included,
+    as the person's seat has seen it: before the game is over, no seed, no stock order
+    and no other seat's hand (:func:`records.seat_record`)."""
+    bots = [level or "person" for level in game.bots]
+    return seat_record(load_state(game), game.human_seat, bots=bots)
 
 
 # ---- starting --------------------------------------------------------------------------
@@ -131,7 +137,7 @@ def start_game(
     person = name.strip() or "You"
     others = [n for n in BOT_NAMES if n.casefold() != person.casefold()]
     players = [person, *others[: len(bots)]]
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    seed = secrets.randbits(SEED_BITS) if seed is None else seed
     try:
         state = new_game(players, preset=preset, options=dict(options), seed=seed)
     except RulesError as error:
@@ -142,7 +148,7 @@ def start_game(
     game = DigitalGame(
         preset=preset,
         options=dict(options),
-        seed=seed,
+        seed=str(seed),
         human_seat=0,
         bots=[None, *bots],
         state={},

@@ -22,11 +22,13 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..engine.game import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
+from ..requests import is_int, load_json, parse_int
 from . import services
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
@@ -138,7 +140,7 @@ def move(slug: str) -> Any:
         picks = [(json.dumps(a.to_json()), button_label(state, a)) for a in many.actions]
         return _back(game, choices=picks)
     try:
-        services.play_move(game, int(form.version.data), action)
+        services.play_move(game, parse_int(form.version.data), action)
     except services.StaleGame as stale:
         return render_template("play/stale.html", game=game, error=stale), 409
     except services.PlayError as refused:
@@ -162,13 +164,16 @@ def move_json(slug: str) -> tuple[Response, int]:
     game = services.get_game(slug)
     if game is None:
         return _json_error("there is no game at this link", None, 404)
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or not isinstance(body.get("version"), int):
+    try:
+        body = load_json(request.get_data())
+    except HTTPException as error:
+        return _json_error(str(error.description), None, error.code or 400)
+    if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
     try:
         action = action_for(state, "action", [], None, body.get("action"))
-        services.play_move(game, body["version"], action)
+        services.play_move(game, parse_int(body["version"]), action)
     except ChoiceError as bad:
         return _json_error(bad.message, bad.rule, 400)
     except services.StaleGame as stale:

@@ -20,6 +20,10 @@ from ..engine.contract import ScoreRequestError, score
 from ..engine.explain import layoff_reasons, meld_points, meld_reasons
 from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from ..engine.rules import RuleSet
+from ..requests import BadNumber, parse_int
+
+TOTAL_MAX = 1_000_000
+"""A running total typed into the checker, in points, either sign, at most."""
 
 MAX_PILE = 60
 """Most cards read from the discard pile field (two packs: 108 cards in all)."""
@@ -163,8 +167,8 @@ _WHERE = re.compile(r"^(players|melds|layoffs)\[(\d+)\]|^(hands|totals_before)\.
 
 def _count(args: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
     try:
-        return max(low, min(high, int(args.get(key, default))))
-    except ValueError:
+        return max(low, min(high, parse_int(args.get(key, default), -(10**9), 10**9)))
+    except BadNumber:
         return default
 
 
@@ -227,8 +231,8 @@ def _read_players(form: ScoreForm, args: Mapping[str, str], rules: RuleSet, answ
         text = args.get(f"t{i}", "").strip()
         if text:
             try:
-                totals[name] = int(text)
-            except ValueError:
+                totals[name] = parse_int(text, -TOTAL_MAX, TOTAL_MAX)
+            except BadNumber:
                 answer.error(f"t{i}", "a running total is a whole number of points")
     out = _count(args, "out", 0, 0, form.players)
     form.request |= {

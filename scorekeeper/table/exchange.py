@@ -18,14 +18,24 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from werkzeug.datastructures import MultiDict
+
+from ..engine.rules import RulesError, ruleset
 from ..models import Game
+from ..requests import clean_name
+from .entries import clean_title, names_problems, parse_stake
+from .forms import cards_form, net_form, totals_form
+from .round_inputs import MOST_SLOTS, cards_data, cards_slots, net_data, read_round, totals_data
 from .services import live_rounds, names_of, teams_of
 
 FORMAT = "500rum-scoresheet/1"
+MAX_ROUNDS = 1000
+"""Rounds an imported game may have at most (a game to 500 takes a few dozen)."""
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet cell may not start with, lest it run as a formula."""
 
 
 def export_json(game: Game) -> dict[str, Any]:
@@ -87,7 +97,7 @@ def export_csv(game: Game) -> str:
 
 def _safe(text: str) -> str:
     """A cell a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 class BadExport(ValueError):
@@ -99,57 +109,134 @@ class BadExport(ValueError):
 
 
 def read_export(doc: Any) -> dict[str, Any]:
-    """Check an export's shape and return its parts: ``title, preset, options, names,
-    sides, first_dealer, stake, rounds`` (rounds as ``(mode, input)``). Raises
-    :class:`BadExport`. Rules and rounds are checked by the engine when replayed."""
+    """Check an export as the new-game and round forms check what a table types, and
+    return its parts: ``title, preset, options, names, sides, first_dealer, stake,
+    rounds`` (rounds as ``(mode, input)``, each input as its round form gives it back).
+    Raises :class:`BadExport` listing every problem (nothing is stored then); at most
+    :data:`MAX_ROUNDS` rounds."""
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
         raise BadExport([("format", f"this is not a game exported by 500 Rum ({FORMAT})")])
     problems: list[tuple[str, str]] = []
-    names = doc.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        problems.append(("players", "players must be a list of names"))
-        names = []
-    rules_value = doc.get("rules")
-    rules: Mapping[str, Any] = rules_value if isinstance(rules_value, Mapping) else {}
-    if not isinstance(rules.get("preset", "standard"), str) or not isinstance(
-        rules.get("options") or {}, Mapping
-    ):
-        problems.append(("rules", 'rules must be {"preset": name, "options": {...}}'))
-    teams = doc.get("teams")
-    sides = None
-    if teams:
-        if (
-            not isinstance(teams, list)
-            or not all(isinstance(t, list) for t in teams)
-            or sorted(map(str, sum(teams, []))) != sorted(names)
-        ):
-            problems.append(("teams", "each player must be in exactly one side"))
-        else:
-            sides = [0 if n in teams[0] else 1 for n in names]
-    rounds = doc.get("rounds")
-    if not isinstance(rounds, list) or not all(
-        isinstance(r, Mapping) and isinstance(r.get("input"), Mapping) for r in rounds
-    ):
-        problems.append(("rounds", "rounds must be a list"))
-        rounds = []
-    stake = doc.get("stake")
-    try:
-        stake_value = Decimal(stake) if stake else None
-    except (InvalidOperation, TypeError):
-        problems.append(("stake", "the stake must be a number"))
-        stake_value = None
+    names = _names(doc.get("players"), problems)
+    preset, options, rules = _rules(doc.get("rules"), problems)
+    sides = _sides(doc.get("teams"), names, problems)
+    stake, problem = parse_stake(doc.get("stake"))
+    if problem:
+        problems.append(("stake", problem))
     dealer = doc.get("first_dealer", 0)
-    if not isinstance(dealer, int) or not 0 <= dealer < max(len(names), 1):
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        dealer = -1
+    if not 0 <= dealer < max(len(names), 1):
         problems.append(("first_dealer", "the first dealer must be one of the players"))
-    if problems:
+    rounds = doc.get("rounds")
+    if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
+        problems.append(("rounds", "rounds must be a list"))
+    elif len(rounds) > MAX_ROUNDS:
+        problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
+    if problems or rules is None:
         raise BadExport(problems)
     return {
-        "title": str(doc.get("title") or "")[:80],
-        "preset": rules.get("preset", "standard"),
-        "options": rules.get("options") or {},
+        "title": clean_title(doc.get("title")),
+        "preset": preset,
+        "options": options,
         "names": names,
         "sides": sides,
         "first_dealer": dealer,
-        "stake": stake_value,
-        "rounds": [(r.get("mode"), r["input"]) for r in rounds],
+        "stake": stake,
+        "rounds": _rounds(rounds, names, rules.seven_card_straight),
     }
+
+
+def _names(raw: Any, problems: list[tuple[str, str]]) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+        problems.append(("players", "players must be a list of names"))
+        return []
+    found = [(f"players[{s}]", m) for s, m in names_problems(raw) if s >= 0]
+    found += [("players", m) for s, m in names_problems(raw) if s < 0]
+    found += [
+        (f"players[{s}]", f"{n!r} has invisible characters: remove them")
+        for s, n in enumerate(raw)
+        if clean_name(n) and n != clean_name(n)
+    ]
+    problems.extend(found)
+    return raw
+
+
+def _rules(raw: Any, problems: list[tuple[str, str]]) -> tuple[str, dict[str, Any], Any]:
+    rules_value = raw if isinstance(raw, Mapping) else {}
+    preset, options = rules_value.get("preset", "standard"), rules_value.get("options") or {}
+    if not isinstance(preset, str) or not isinstance(options, Mapping):
+        problems.append(("rules", 'rules must be {"preset": name, "options": {...}}'))
+        return "", {}, None
+    try:
+        return preset, dict(options), ruleset(preset, options)
+    except RulesError as error:
+        problems.extend((f"rules.{w}", m) for w, m in error.problems)
+        return preset, dict(options), None
+
+
+def _sides(teams: Any, names: list[str], problems: list[tuple[str, str]]) -> list[int] | None:
+    if not teams:
+        return None
+    if (
+        not isinstance(teams, list)
+        or len(teams) != 2
+        or not all(isinstance(t, list) and all(isinstance(n, str) for n in t) for t in teams)
+        or sorted(teams[0] + teams[1]) != sorted(names)
+    ):
+        problems.append(("teams", "each player must be in exactly one side"))
+        return None
+    return [0 if n in teams[0] else 1 for n in names]
+
+
+def _rounds(
+    rounds: list[Mapping[str, Any]], names: list[str], seven_card: bool
+) -> list[tuple[str, dict[str, Any]]]:
+    """Every round through its form; :class:`BadExport` naming each refused round."""
+    checked, problems = [], []
+    for number, stored in enumerate(rounds, start=1):
+        round_input, found = checked_round(
+            names, seven_card, stored.get("mode"), stored.get("input")
+        )
+        problems += [(f"rounds[{number - 1}]", f"round {number}: {m}") for m in found]
+        checked.append((str(stored.get("mode")), round_input))
+    if problems:
+        raise BadExport(problems[:20])
+    return checked
+
+
+def checked_round(
+    names: Sequence[str], seven_card: bool, mode: Any, data: Any
+) -> tuple[dict[str, Any], list[str]]:
+    """A round from a file passed through the very form a table fills in: its input as
+    that form gives it back (unknown fields dropped), and every problem the form finds
+    (``"Shown: ..."``); an input not in the shape the app exports is one problem."""
+    if mode not in ("net", "totals", "cards") or not isinstance(data, Mapping):
+        return {}, ["a round is entered as net, totals or cards"]
+    went_out = data.get("went_out")
+    if went_out is not None and went_out not in names:
+        return {}, ["who went out must be one of the players"]
+    try:
+        fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
+        filled = fill(dict(data), names)
+        melds, layoffs = cards_slots(dict(data), names) if mode == "cards" else (0, 0)
+    except (AttributeError, TypeError, KeyError, ValueError):
+        return {}, ["this round is not in the shape the app exports"]
+    posted = MultiDict({"version": "1", "nonce": "imported-round"})
+    for key, value in filled.items():
+        if value is True:
+            posted[key] = "y"
+        elif value is not None and value is not False:
+            posted[key] = str(value)
+    meta = {"csrf": False}
+    if mode == "net":
+        form = net_form(names, formdata=posted, meta=meta)
+    elif mode == "totals":
+        form = totals_form(names, seven_card, formdata=posted, meta=meta)
+    else:
+        most = (min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS))
+        form = cards_form(names, *most, formdata=posted, meta=meta)
+    if not form.validate():
+        return {}, [f"{form[k].label.text}: {m}" for k, ms in form.errors.items() for m in ms]
+    round_input, _, early = read_round(form, mode, names)
+    return round_input, [m for _, m in early]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -36,8 +37,11 @@ from ..house_rules import (
     preset_labels,
     select_choices,
 )
+from ..requests import MAX_VERSION, NAME_MAX, clean_name, is_int
+from .entries import MAX_PLAYERS, TITLE_MAX, clean_title, names_problems, stake_problem
 
-MAX_PLAYERS = 8
+IMPORT_MAX_BYTES = 512 * 1024
+"""Bytes of an imported file at most (1,000 rounds by totals take about 150 KiB)."""
 MELD_SLOTS = 3
 """Meld inputs shown per player in cards mode (more appear when a round needs them)."""
 LAYOFF_SLOTS = 2
@@ -48,7 +52,9 @@ class NewGameForm(FlaskForm):
     """A new game: 2 to 8 names in seat order (partners opposite: seats 1 & 3 against
     2 & 4), a preset, house rules changed from it, the target, the first dealer, a stake."""
 
-    title = StringField("Name of the game (optional)", validators=[Optional(), Length(max=80)])
+    title = StringField(
+        "Name of the game (optional)", validators=[Optional(), Length(max=TITLE_MAX * 2)]
+    )
     preset = SelectField("Rules", choices=select_choices(PRESET_TITLES.items()), default="standard")
     target = IntegerField(
         "Target (points)",
@@ -64,13 +70,25 @@ class NewGameForm(FlaskForm):
     stake = DecimalField(
         "Stake per point for the settlement (optional)",
         places=2,
-        validators=[Optional(), NumberRange(0, 1000)],
+        validators=[Optional()],
         render_kw={"inputmode": "decimal", "autocomplete": "off"},
     )
 
+    def validate_stake(self, field: DecimalField) -> None:
+        """A finite stake from 0 to the most (the rule an import passes too)."""
+        problem = stake_problem(field.data)
+        if problem:
+            raise ValidationError(problem)
+
     def names(self) -> list[str]:
-        """The names entered, blanks left out, in seat order."""
-        return [f.data.strip() for f in self.name_fields() if f.data and f.data.strip()]
+        """The names entered (NFC, invisible characters removed), blanks left out, in
+        seat order."""
+        cleaned = (clean_name(f.data or "") for f in self.name_fields())
+        return [name for name in cleaned if name]
+
+    def clean_title(self) -> str:
+        """The title as stored (the rule an import passes too)."""
+        return clean_title(self.title.data)
 
     def name_fields(self) -> list[Any]:
         """The eight name fields, in seat order."""
@@ -99,15 +117,13 @@ class NewGameForm(FlaskForm):
         if not super().validate(extra_validators):
             return False
         names = self.names()
+        filled = [f for f in self.name_fields() if f.data and f.data.strip()]
+        typed = [f.data for f in filled]
         ok = True
-        if not 2 <= len(names) <= MAX_PLAYERS:
-            self.player_0.errors.append("enter 2 to 8 players")
+        for seat, message in names_problems(typed):
+            field = self.player_0 if seat < 0 else filled[seat]
+            field.errors.append(message)
             ok = False
-        lowered = [n.casefold() for n in names]
-        for field in self.name_fields():
-            if field.data and lowered.count(field.data.strip().casefold()) > 1:
-                field.errors.append("two players cannot have the same name")
-                ok = False
         if int(self.first_dealer.data) >= max(len(names), 1):
             self.first_dealer.errors.append("the first dealer must be one of the players")
             ok = False
@@ -131,7 +147,7 @@ for _i in range(MAX_PLAYERS):
         f"player_{_i}",
         StringField(
             f"Player {_i + 1}",
-            validators=[Optional(), Length(max=40)],
+            validators=[Optional(), Length(max=NAME_MAX * 4)],
             render_kw={"autocomplete": "off", "autocapitalize": "words"},
         ),
     )
@@ -163,11 +179,12 @@ class _RoundBase(FlaskForm):
     mode = HiddenField(default="totals")
     nonce = HiddenField(default=_nonce, validators=[InputRequired(), Length(min=8, max=64)])
     version = HiddenField(validators=[InputRequired()])
+    round_version = HiddenField()
     went_out = WentOutField("Who went out?", choices=[])
 
     def validate_version(self, field: HiddenField) -> None:
         """The version must be a whole number (it is compared with the game's)."""
-        if not str(field.data or "").isdigit():
+        if not is_int(field.data, 0, MAX_VERSION):
             raise ValidationError("this form is out of date: reload the page")
 
     def validate_went_out(self, field: WentOutField) -> None:
@@ -181,6 +198,11 @@ class _RoundBase(FlaskForm):
         """The seat who went out when the form's figures show it; None here."""
         return None
 
+    def validate_round_version(self, field: HiddenField) -> None:
+        """A correction's round version, when sent, is a whole number too."""
+        if field.data not in (None, "") and not is_int(field.data, 0, MAX_VERSION):
+            raise ValidationError("this form is out of date: reload the page")
+
 
 def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
     return select_choices([*enumerate(names), ("", "Nobody: the stock ran out")])
@@ -188,7 +210,8 @@ def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
 
 def _points(label: str) -> IntegerField:
     """A number of points, empty (0) by default: a text input (its whole value can be
-    selected, a minus typed) on the phone's number pad."""
+    selected, a minus typed) on the phone's number pad. Its bounds are the engine's
+    (:data:`scorekeeper.engine.tally.MAX_POINTS`), checked with the round's other rules."""
     return IntegerField(
         label,
         validators=[Optional()],
@@ -200,15 +223,21 @@ def _points(label: str) -> IntegerField:
 def net_form(names: Sequence[str], **kwargs: Any) -> Any:
     """A net-mode round form: per seat ``net-i``, the round's score as the table counted
     it (points, either sign, empty for 0), and who went out."""
+    form = _net_class(len(names))(**kwargs)
+    form.went_out.choices = _went_out_choices(names)
+    return form
+
+
+@lru_cache(maxsize=32)
+def _net_class(seats: int) -> type:
+    """The net form class for ``seats`` players (built once per player count)."""
 
     class NetForm(_RoundBase):
         pass
 
-    for i, _ in enumerate(names):
+    for i in range(seats):
         setattr(NetForm, f"net-{i}", _points("Round score"))
-    form = NetForm(**kwargs)
-    form.went_out.choices = _went_out_choices(names)
-    return form
+    return NetForm
 
 
 def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
@@ -216,24 +245,29 @@ def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
     ``shown-i``, ``in_hand-i`` (points, 0 or more, empty for 0) and ``adjust-i`` (either
     sign); ``seven`` when the rules have S10. Who went out, when not told, is the one
     player with nothing in hand."""
+    form = _totals_class(len(names), seven_card)(**kwargs)
+    form.went_out.choices = _went_out_choices(names)
+    return form
+
+
+@lru_cache(maxsize=32)
+def _totals_class(seats: int, seven_card: bool) -> type:
+    """The totals form class for ``seats`` players (built once: an import of many rounds
+    checks each through it)."""
 
     class TotalsForm(_RoundBase):
         def inferred_out(self) -> str | None:
             """The one seat with nothing in hand (empty counts as 0), if exactly one."""
-            empty = [str(i) for i in range(len(names)) if not self[f"in_hand-{i}"].data]
+            empty = [str(i) for i in range(seats) if not self[f"in_hand-{i}"].data]
             return empty[0] if len(empty) == 1 else None
 
-    for i, _ in enumerate(names):
+    for i in range(seats):
         setattr(TotalsForm, f"shown-{i}", _points("Shown"))
         setattr(TotalsForm, f"in_hand-{i}", _points("In hand"))
-        setattr(
-            TotalsForm, f"adjust-{i}", IntegerField("±", validators=[Optional()], render_kw=NUMERIC)
-        )
+        setattr(TotalsForm, f"adjust-{i}", _points("±"))
     if seven_card:
         TotalsForm.seven = BooleanField("Went out after laying a seven-card run (S10)")
-    form = TotalsForm(**kwargs)
-    form.went_out.choices = _went_out_choices(names)
-    return form
+    return TotalsForm
 
 
 def cards_form(
@@ -270,7 +304,9 @@ class ImportForm(FlaskForm):
     """A game exported as JSON, uploaded or pasted."""
 
     file = FileField("Exported JSON file")
-    text = TextAreaField("…or paste the JSON", validators=[Optional(), Length(max=500_000)])
+    text = TextAreaField(
+        "…or paste the JSON", validators=[Optional(), Length(max=IMPORT_MAX_BYTES)]
+    )
 
 
 class ConfirmForm(FlaskForm):

@@ -16,8 +16,9 @@ from ..engine.rules import PRESET_TITLES
 from ..models import Game
 from . import mine
 from .forms import ConfirmForm
+from .rights import can_edit
 from .services import get_game
-from .views import can_edit, refused
+from .views import refused
 
 bp = Blueprint("home", __name__)
 bp.register_error_handler(400, refused)

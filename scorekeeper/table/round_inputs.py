@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..requests import is_int
 from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
 
 MOST_SLOTS = 12
@@ -65,7 +66,7 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
 
 
 def _seat(value: str | None, names: Sequence[str]) -> str | None:
-    return names[int(value)] if value and value.isdigit() and int(value) < len(names) else None
+    return names[int(value)] if is_int(value, 0, len(names) - 1) else None
 
 
 def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:

@@ -21,12 +21,13 @@ problem rolls it all back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..engine.reading import score_sheet
@@ -34,7 +35,7 @@ from ..engine.rules import RulesError, RuleSet, ruleset
 from ..engine.scoring import RoundError, RoundScore
 from ..engine.tally import TableCount, next_dealer, tally_net, tally_round
 from ..extensions import db
-from ..models import Change, Game, Player, Round, now_utc
+from ..models import Change, Game, Player, Round, new_token, now_utc
 
 MODES = ("net", "totals", "cards")
 ENTRY_MODES = ("net", "totals")
@@ -62,6 +63,52 @@ class StaleVersion(ScoresheetError):
                 )
             ]
         )
+
+
+class StaleRound(StaleVersion):
+    """The round being corrected changed (corrected, deleted, undone on another phone)
+    since the form was opened; other rounds saved meanwhile do not count."""
+
+    def __init__(self) -> None:
+        ScoresheetError.__init__(
+            self,
+            [
+                (
+                    "version",
+                    "someone else changed this round meanwhile: nothing was saved. "
+                    "Check it and correct it again if it is still needed.",
+                )
+            ],
+        )
+
+
+class SaveFailed(ScoresheetError):
+    """The database could not store the change (unreachable, read-only, full, busy):
+    nothing was saved, and the same change may simply be sent again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            [
+                (
+                    "database",
+                    "the scores could not be saved just now (the database did not answer): "
+                    "nothing was lost, what you typed is still here. Try again in a moment.",
+                )
+            ]
+        )
+
+
+@contextmanager
+def saving() -> Iterator[None]:
+    """Run a change; a database failure (not a refused duplicate) rolls it back and
+    becomes :class:`SaveFailed`."""
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except DBAPIError as error:
+        db.session.rollback()
+        raise SaveFailed() from error
 
 
 class AlreadySaved(ScoresheetError):
@@ -285,9 +332,18 @@ def start_game(
     not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
     if sides is None and len(names) == 4:
         sides = [0, 1, 0, 1]
-    game = _new_game(names, preset, options, first_dealer, stake, sides, title)
-    db.session.commit()
+    with saving():
+        game = _new_game(names, preset, options, first_dealer, stake, sides, title)
+        db.session.commit()
     return game
+
+
+def renew_edit_token(game: Game) -> None:
+    """Give ``game`` a new edit token: its old edit link, and every phone that held it,
+    can only watch from now on."""
+    with saving():
+        game.edit_token = new_token()
+        db.session.commit()
 
 
 def play_again(game: Game) -> Game:
@@ -309,51 +365,71 @@ def play_again(game: Game) -> Game:
 
 def import_game(parts: Mapping[str, Any]) -> Game:
     """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`,
-    every round replayed through the engine, all in one transaction (nothing is stored
-    when any round is refused; problems name the round)."""
+    every round scored by the engine once, in order, chaining the running totals (linear
+    in the rounds), all in one transaction (nothing is stored when any round is refused;
+    problems name the round)."""
     try:
-        game = _new_game(
-            parts["names"],
-            parts["preset"],
-            parts["options"],
-            parts["first_dealer"],
-            parts["stake"],
-            parts["sides"],
-            parts["title"],
-        )
-        for number, (mode, data) in enumerate(parts["rounds"], start=1):
-            try:
-                preview_round(game, str(mode), data)
-            except ScoresheetError as error:
-                raise ScoresheetError(
-                    [
-                        (f"rounds[{number - 1}].{w}", f"round {number}: {m}")
-                        for w, m in error.problems
-                    ]
-                ) from None
-            round_ = Round(
-                game=game,
-                position=number,
-                mode=str(mode),
-                input=dict(data),
-                nonce=f"import-{number}",
-                deleted=False,
+        with saving():
+            game = _new_game(
+                parts["names"],
+                parts["preset"],
+                parts["options"],
+                parts["first_dealer"],
+                parts["stake"],
+                parts["sides"],
+                parts["title"],
             )
-            db.session.add(
-                Change(
-                    game=game,
-                    round=round_,
-                    action="record",
-                    summary=f"round {number} imported ({mode})",
-                    after=_state(round_),
-                )
-            )
-            recompute(game)
-        db.session.commit()
+            totals: dict[str, int] = {}
+            for number, (mode, data) in enumerate(parts["rounds"], start=1):
+                totals = _import_round(game, number, str(mode), data, totals)
+            db.session.commit()
     except ScoresheetError:
         db.session.rollback()
         raise
     return game
+
+
+FIGURE_WORDS = {"shown": "shown", "in_hand": "in hand", "adjust": "±", "net": "round score"}
+"""A round's figures as the entry's labels name them ("Ann, shown")."""
+
+
+def _figure_of(where: str) -> str:
+    """``"shown.Ann"`` as ``"Ann, shown: "``; any other place as nothing."""
+    kind, _, name = where.partition(".")
+    return f"{name}, {FIGURE_WORDS[kind]}: " if kind in FIGURE_WORDS and name else ""
+
+
+def _import_round(
+    game: Game, number: int, mode: str, data: Mapping[str, Any], totals: dict[str, int]
+) -> dict[str, int]:
+    """Score and add round ``number`` after ``totals``; the totals after it."""
+    try:
+        figures = score_input(game, mode, data, totals, number).to_json()
+    except ScoresheetError as error:
+        raise ScoresheetError(
+            [
+                (f"rounds[{number - 1}].{w}", f"round {number}: {_figure_of(w)}{m}")
+                for w, m in error.problems
+            ]
+        ) from None
+    round_ = Round(
+        game=game,
+        position=number,
+        mode=mode,
+        input=dict(data),
+        figures=figures,
+        nonce=f"import-{number}",
+        deleted=False,
+    )
+    summary = f"round {number} imported ({mode})"
+    # appended to the game (in the session), not added one by one: adding each would
+    # walk every round already added, and the import would grow quadratic
+    game.changes.append(
+        Change(round=round_, action="record", summary=summary, after=_state(round_))
+    )
+    if figures["game_over"] and game.finished_at is None:
+        game.winner, game.finished_at = figures["winner"] or "", now_utc()
+    return {name: fig["total"] for name, fig in figures["players"].items()}
 
 
 def _bump(game: Game, version: int) -> None:
@@ -388,24 +464,42 @@ def _commit_change(
     next version and commit, all in one transaction; on any problem roll everything back.
     The database is written only at the end, so the write lock is held briefly."""
     try:
-        recompute(game, since=round_.position)
-        change = Change(
-            game=game,
-            round=round_,
-            action=action,
-            summary=summary[:200],
-            before=before,
-            after=_state(round_),
-        )
-        db.session.add(change)
-        _bump(game, version)
-        if undoes is not None:
-            db.session.flush()
-            undoes.undone_by = change.id
-        db.session.commit()
+        with saving():
+            return _commit_now(game, round_, action, before, summary, version, undoes)
     except ScoresheetError:
         db.session.rollback()
         raise
+
+
+def _commit_now(
+    game: Game,
+    round_: Round,
+    action: str,
+    before: Any,
+    summary: str,
+    version: int | None,
+    undoes: Change | None,
+) -> Change:
+    """The body of :func:`_commit_change` (``version`` None: the game row is already
+    locked and bumped, as a correction does)."""
+    if action != "record":
+        round_.version = (round_.version or 1) + 1
+    recompute(game, since=round_.position)
+    change = Change(
+        game=game,
+        round=round_,
+        action=action,
+        summary=summary[:200],
+        before=before,
+        after=_state(round_),
+    )
+    db.session.add(change)
+    if version is not None:
+        _bump(game, version)
+    if undoes is not None:
+        db.session.flush()
+        undoes.undone_by = change.id
+    db.session.commit()
     return change
 
 
@@ -452,15 +546,41 @@ def change_of(round_: Round) -> Change | None:
 
 
 def correct_round(
-    game: Game, round_: Round, mode: str, data: Mapping[str, Any], version: int
+    game: Game, round_: Round, mode: str, data: Mapping[str, Any], round_version: int
 ) -> Round:
-    """Replace a round's input (and mode); every total after it is recomputed."""
-    preview_round(game, mode, data, replacing=round_)
-    before = _state(round_)
-    number = live_rounds(game).index(round_) + 1
-    round_.mode, round_.input = mode, dict(data)
-    _commit_change(game, round_, "correct", before, f"round {number} corrected ({mode})", version)
+    """Replace a round's input (and mode); every total after it is recomputed.
+
+    ``round_version`` is the round's version the form was opened on: the correction is
+    refused (:class:`StaleRound`) only when this round changed since, never because
+    another round was saved meanwhile. The game's row is locked first (its version
+    bumped), then the rounds are read again, so totals chain from what is stored now."""
+    try:
+        with saving():
+            _lock(game)
+            if round_.deleted or round_.version != round_version:
+                raise StaleRound()
+            preview_round(game, mode, data, replacing=round_)
+            before = _state(round_)
+            number = live_rounds(game).index(round_) + 1
+            round_.mode, round_.input = mode, dict(data)
+            summary = f"round {number} corrected ({mode})"
+            _commit_now(game, round_, "correct", before, summary, None, None)
+    except ScoresheetError:
+        db.session.rollback()
+        raise
     return round_
+
+
+def _lock(game: Game) -> None:
+    """Take the game's next version unconditionally (the row lock serialises writers),
+    then forget what this session read, so the game and its rounds load afresh."""
+    db.session.execute(
+        update(Game)
+        .where(Game.id == game.id)
+        .values(version=Game.version + 1, updated_at=now_utc())
+        .execution_options(synchronize_session=False)
+    )
+    db.session.expire_all()
 
 
 def delete_round(game: Game, round_: Round, version: int) -> None:

@@ -7,7 +7,6 @@ phone's session. Every change is a POST carrying the game's version.
 
 from __future__ import annotations
 
-import hmac
 import json
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from markupsafe import Markup
@@ -32,17 +30,16 @@ from ..engine.rules import PRESET_TITLES
 from ..hosting import is_loopback_host, share_base
 from ..house_rules import check_link
 from ..models import Game, Round
+from ..requests import MAX_VERSION, parse_int
 from . import entry
 from . import services as sheet
-from .exchange import BadExport, export_csv, export_json, read_export
-from .forms import ConfirmForm, ImportForm, NewGameForm, net_form
+from .forms import ConfirmForm, NewGameForm, net_form
 from .mine import remember
+from .rights import can_edit, grant, require_edit, same_token
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
-KEEP_EDIT_RIGHTS = 40
-"""Edit rights remembered per phone (session cookie), newest kept."""
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -55,41 +52,17 @@ def _game(slug: str, light: bool = False) -> Game:
     return game
 
 
-def can_edit(game: Game) -> bool:
-    """True when this phone opened the game's edit link (or started the game)."""
-    token = session.get("edit", {}).get(str(game.id), "")
-    return hmac.compare_digest(str(token), game.edit_token)
-
-
-def _grant(game: Game) -> None:
-    rights = dict(session.get("edit", {}))
-    rights.pop(str(game.id), None)
-    rights[str(game.id)] = game.edit_token
-    session["edit"] = dict(list(rights.items())[-KEEP_EDIT_RIGHTS:])
-    session.permanent = True
-    remember(game)
-
-
-def _require_edit(game: Game) -> None:
-    if not can_edit(game):
-        abort(
-            403,
-            description="This is the view link: it can watch the game but not change "
-            "it. Open the edit link (shared from a phone that keeps the score) to change it.",
-        )
-
-
-def _version(form: Any) -> int:
-    return int(form.version.data)
+def _version(field: Any) -> int:
+    return parse_int(field.data, 0, MAX_VERSION, "version")
 
 
 def _confirmed_version() -> int:
     """The game version a confirm button (delete, undo) was pressed on; 400 when the form
     is stale or tampered with."""
     form = ConfirmForm()
-    if not form.validate() or not form.version.data.isdigit():
+    if not form.validate():
         abort(400, description="This form is out of date: reload the page.")
-    return _version(form)
+    return _version(form.version)
 
 
 def _qr(url: str) -> Markup:
@@ -119,6 +92,7 @@ def refused(error: Any) -> Any:
 def create() -> Any:
     """Start a game: players, preset, house rules, target, first dealer, stake."""
     form = NewGameForm()
+    status = 200
     if form.validate_on_submit():
         try:
             game = sheet.start_game(
@@ -127,15 +101,18 @@ def create() -> Any:
                 form.changed_options(),
                 first_dealer=int(form.first_dealer.data),
                 stake=form.stake.data,
-                title=(form.title.data or "").strip(),
+                title=form.clean_title(),
             )
+        except sheet.SaveFailed as error:
+            flash(error.problems[0][1], "error")
+            status = 503
         except sheet.ScoresheetError as error:
             form.preset.errors = [m for _, m in error.problems]
         else:
-            _grant(game)
+            grant(game)
             flash("Game started. Share the links so other phones can follow.", "success")
             return redirect(url_for("table.show", slug=game.view_token))
-    status = 422 if form.is_submitted() else 200
+    status = 422 if form.is_submitted() and status == 200 else status
     return render_template("table/new.html", form=form), status
 
 
@@ -196,9 +173,13 @@ def service_worker() -> Response:
 def join(slug: str, token: str) -> Any:
     """The edit link: remember on this phone the right to change the game."""
     game = _game(slug)
-    if not hmac.compare_digest(token, game.edit_token):
-        abort(403, description="This edit link is not valid for this game.")
-    _grant(game)
+    if not same_token(token, game.edit_token):
+        abort(
+            403,
+            description="This edit link is not valid for this game (a newer edit link "
+            "may have replaced it).",
+        )
+    grant(game)
     flash("This phone can now change the scores of this game.", "success")
     return redirect(url_for("table.show", slug=slug))
 
@@ -220,7 +201,21 @@ def share(slug: str) -> str:
         edit_url=edit_url if editable else None,
         edit_qr=_qr(edit_url) if editable else None,
         unreachable=is_loopback_host(urlsplit(base).hostname or ""),
+        renew=ConfirmForm(version=game.version) if editable else None,
     )
+
+
+@bp.post("/games/<slug>/share/new-edit-link")
+def renew_edit_link(slug: str) -> Any:
+    """A new edit link: the old one (and every phone holding it) can only watch now."""
+    game = _game(slug)
+    require_edit(game)
+    if not ConfirmForm().validate():
+        abort(400, description="This form is out of date: reload the page.")
+    sheet.renew_edit_token(game)
+    grant(game)
+    flash("New edit link made: the old one no longer changes the game.", "success")
+    return redirect(url_for("table.share", slug=slug), 303)
 
 
 # ---- rounds ----------------------------------------------------------------------------
@@ -228,10 +223,14 @@ def share(slug: str) -> str:
 
 def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
     stored = round_.input if round_ is not None and round_.mode == mode else None
-    data = {"mode": mode, "version": game.version} if request.method == "GET" else None
+    data: dict[str, Any] | None = None
+    if request.method == "GET":
+        data = {"mode": mode, "version": game.version}
+        if round_ is not None:
+            data["round_version"] = round_.version
     slots = (
-        request.form.get("meld_slots", 0, type=int),
-        request.form.get("layoff_slots", 0, type=int),
+        parse_int(request.form.get("meld_slots", "0"), 0, 99, "meld rows"),
+        parse_int(request.form.get("layoff_slots", "0"), 0, 99, "lay-off rows"),
     )
     rules = sheet.rules_of(game)
     return round_form(sheet.names_of(game), rules.seven_card_straight, mode, stored, data, slots)
@@ -240,7 +239,7 @@ def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
 def _enter_round(game: Game, round_: Round | None) -> Any:
     """The record / correct page: a form, a preview, then one save (JSON for the game
     page's script, :mod:`.entry`)."""
-    _require_edit(game)
+    require_edit(game)
     default = round_.mode if round_ is not None else game.entry_mode
     mode = request.values.get("mode") or default
     if mode not in sheet.MODES:
@@ -291,12 +290,12 @@ def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tup
             form.meld_names = meld_names(fields, names)
             return 200, figures, []
         if round_ is None:
-            saved = sheet.record_round(game, mode, data, form.nonce.data, _version(form))
+            saved = sheet.record_round(game, mode, data, form.nonce.data, _version(form.version))
             if entry.wants_json():
                 return _saved_json(game, saved), None, []
             flash("Round saved.", "success")
         else:
-            sheet.correct_round(game, round_, mode, data, _version(form))
+            sheet.correct_round(game, round_, mode, data, _version(form.round_version))
             flash("Round corrected; the totals after it were recomputed.", "success")
         return 303, None, []
     except sheet.AlreadySaved as error:
@@ -308,9 +307,15 @@ def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tup
         return 303, None, []
     except sheet.StaleVersion as error:
         form.version.data = str(game.version)
+        if round_ is not None:
+            form.round_version.data = str(round_.version)
         if entry.wants_json():
             return entry.stale(game, error.problems[0][1]), None, []
         return 409, None, [m for _, m in error.problems]
+    except sheet.SaveFailed as error:
+        if entry.wants_json():
+            return entry.refused(503, "unavailable", error.problems[0][1]), None, []
+        return 503, None, [m for _, m in error.problems]
     except sheet.ScoresheetError as error:
         return 422, None, place_errors(form, fields, error.problems)
 
@@ -337,7 +342,7 @@ def _round(game: Game, round_id: int) -> Round:
     return round_
 
 
-@bp.route("/games/<slug>/rounds/<int:round_id>/edit", methods=["GET", "POST"])
+@bp.route("/games/<slug>/rounds/<id:round_id>/edit", methods=["GET", "POST"])
 def correct_round(slug: str, round_id: int) -> Any:
     """Correct a round; the totals after it are recomputed."""
     game = _game(slug)
@@ -347,11 +352,11 @@ def correct_round(slug: str, round_id: int) -> Any:
     return _enter_round(game, round_)
 
 
-@bp.post("/games/<slug>/rounds/<int:round_id>/delete")
+@bp.post("/games/<slug>/rounds/<id:round_id>/delete")
 def delete_round(slug: str, round_id: int) -> Any:
     """Delete a round (kept in the history, can be undone)."""
     game = _game(slug)
-    _require_edit(game)
+    require_edit(game)
     round_ = _round(game, round_id)
     try:
         sheet.delete_round(game, round_, _confirmed_version())
@@ -374,11 +379,11 @@ def history(slug: str) -> str:
     )
 
 
-@bp.post("/games/<slug>/history/<int:change_id>/undo")
+@bp.post("/games/<slug>/history/<id:change_id>/undo")
 def undo(slug: str, change_id: int) -> Any:
     """Undo one change from the history."""
     game = _game(slug)
-    _require_edit(game)
+    require_edit(game)
     change = next((c for c in game.changes if c.id == change_id), None)
     if change is None:
         abort(404, description="There is no such change in this game's history.")
@@ -401,63 +406,10 @@ def undo(slug: str, change_id: int) -> Any:
 def play_again(slug: str) -> Any:
     """A new game with the same players and rules."""
     game = _game(slug)
-    _require_edit(game)
+    require_edit(game)
     if not ConfirmForm().validate():
         abort(400, description="This form is out of date: reload the page.")
     new = sheet.play_again(game)
-    _grant(new)
+    grant(new)
     flash("New game with the same players and rules.", "success")
     return redirect(url_for("table.show", slug=new.view_token), 303)
-
-
-# ---- files -----------------------------------------------------------------------------
-
-
-@bp.get("/games/<slug>/export.json")
-def export_game_json(slug: str) -> Response:
-    """The game as JSON (rounds in the scoring contract's shapes)."""
-    game = _game(slug)
-    body = json.dumps(export_json(game), ensure_ascii=False, indent=2)
-    return Response(
-        body,
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.json"'},
-    )
-
-
-@bp.get("/games/<slug>/export.csv")
-def export_game_csv(slug: str) -> Response:
-    """The game as CSV, one row per round and player."""
-    game = _game(slug)
-    return Response(
-        export_csv(game),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.csv"'},
-    )
-
-
-@bp.route("/games/import", methods=["GET", "POST"])
-def import_game() -> Any:
-    """Import a game exported as JSON."""
-    form = ImportForm()
-    problems: list[str] = []
-    if form.validate_on_submit():
-        upload = request.files.get("file")
-        text = upload.read().decode("utf-8", "replace") if upload else ""
-        text = text or form.text.data or ""
-        try:
-            game = sheet.import_game(read_export(json.loads(text)))
-        except ValueError as error:
-            problems = _problems(error)
-        else:
-            _grant(game)
-            flash("Game imported.", "success")
-            return redirect(url_for("table.show", slug=game.view_token), 303)
-    status = 422 if form.is_submitted() else 200
-    return render_template("table/import.html", form=form, problems=problems), status
-
-
-def _problems(error: ValueError) -> list[str]:
-    if isinstance(error, (BadExport, sheet.ScoresheetError)):
-        return [m for _, m in error.problems]
-    return [f"That is not valid JSON: {error}"]

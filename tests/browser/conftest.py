@@ -58,14 +58,23 @@ def live_server(tmp_path) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser, live_server) -> Iterator[object]:
-    """A fresh phone-sized page; ``page.base_url`` is the live server."""
+    """A fresh phone-sized page; ``page.base_url`` is the live server. Any Content-Security-
+    Policy violation Chromium reports in the console fails the test."""
     context = browser.new_context(
         viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
+    assert violations == [], f"the page broke its Content-Security-Policy: {violations}"
 
 
 def shot(page, name: str) -> Path:

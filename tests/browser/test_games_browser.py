@@ -72,7 +72,10 @@ def test_three_players_play_to_500(page, browser, live_server):
     page.get_by_role("button", name="Save round").click()
     page.wait_for_selector(".flash-success")
     assert _totals(page) == ["120", "25", "-30"]
-    view.wait_for_function("document.querySelector('.standing .total').textContent === '120'")
+    # the watching phone refreshes by itself (expect polls without eval: the CSP forbids it)
+    from playwright.sync_api import expect
+
+    expect(view.locator(".standing .total").first).to_have_text("120")
     shot(view, "games-06-watcher-follows")
 
     _totals_round(page, "Bob", {0: (60, 20), 1: (140, 0), 2: (30, 10)})

@@ -118,7 +118,7 @@ def test_correction_moves_game_over_and_undo_redo(ctx):
     sheet.record_round(fresh(game.id), "totals", totals(shown=(150, 0, 0)), "n2", 2)
     assert fresh(game.id).finished_at is None
     game = fresh(game.id)
-    sheet.correct_round(game, game.rounds[0], "totals", totals(shown=(350, 0, 0)), 3)
+    sheet.correct_round(game, game.rounds[0], "totals", totals(shown=(350, 0, 0)), 1)
     game = fresh(game.id)
     assert game.winner == "Ann" and standings(game).units[0].total == 500
     correction = game.changes[-1]

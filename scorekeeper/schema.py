@@ -1,0 +1,85 @@
+"""The database schema brought up to date when the app starts, however it is started
+(``scripts/serve``, ``flask run``, any WSGI server, the tests).
+
+SQLite: pending migrations are applied under a file lock in ``instance/``, so two
+workers starting at once do not both migrate. PostgreSQL: the same under an advisory
+lock. Any other server database with migrations pending: the app refuses to start with
+one line naming the command to run.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy import text
+
+from .extensions import db
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+ADVISORY_LOCK = 5_000_500
+"""The PostgreSQL advisory lock key held while migrating."""
+UPGRADE_COMMAND = "flask --app scorekeeper db upgrade"
+
+
+class SchemaOutOfDate(SystemExit):
+    """The database needs migrations the app will not apply by itself."""
+
+
+def pending(app: Flask) -> bool:
+    """True when the database lacks a migration of ``scorekeeper/migrations``."""
+    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
+    with app.app_context(), db.engine.connect() as connection:
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    return current != heads
+
+
+def bring_up_to_date(app: Flask) -> None:
+    """Apply pending migrations under a lock (SQLite, PostgreSQL), or raise
+    :class:`SchemaOutOfDate` with the command to run (other databases)."""
+    if not pending(app):
+        return
+    dialect = _dialect(app)
+    if dialect == "sqlite":
+        lock = _file_lock(Path(app.instance_path) / "migrate.lock")
+    elif dialect == "postgresql":
+        lock = _advisory_lock(app)
+    else:
+        raise SchemaOutOfDate(
+            f"The database schema is out of date: run `{UPGRADE_COMMAND}`, then start again."
+        )
+    with lock:
+        if pending(app):
+            with app.app_context():
+                upgrade(directory=str(MIGRATIONS))
+
+
+def _dialect(app: Flask) -> str:
+    with app.app_context():
+        return db.engine.dialect.name
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _advisory_lock(app: Flask) -> Iterator[None]:
+    with app.app_context(), db.engine.connect() as connection:
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK})

@@ -1,0 +1,89 @@
+"""A game as a file: export as JSON or CSV, import a JSON export. These routes belong to
+the table blueprint (:data:`scorekeeper.table.views.bp`).
+
+An import passes the very checks of the new-game and round forms
+(:func:`scorekeeper.table.exchange.read_export`), all or nothing; its body is limited
+to :data:`IMPORT_MAX_BYTES` and its nesting depth, and anonymous imports are rate-limited
+per client (``RATELIMIT_IMPORT``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+
+from ..extensions import limiter
+from ..models import Game
+from ..requests import BadJson, load_json
+from . import services as sheet
+from .exchange import BadExport, export_csv, export_json, read_export
+from .forms import IMPORT_MAX_BYTES, ImportForm
+from .rights import grant
+from .views import bp
+
+
+def _game(slug: str) -> Game:
+    game = sheet.get_game(slug)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
+
+
+def _import_limit() -> str:
+    return str(current_app.config["RATELIMIT_IMPORT"])
+
+
+@bp.get("/games/<slug>/export.json")
+def export_game_json(slug: str) -> Response:
+    """The game as JSON (rounds in the scoring contract's shapes)."""
+    game = _game(slug)
+    body = json.dumps(export_json(game), ensure_ascii=False, indent=2)
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.json"'},
+    )
+
+
+@bp.get("/games/<slug>/export.csv")
+def export_game_csv(slug: str) -> Response:
+    """The game as CSV, one row per round and player."""
+    game = _game(slug)
+    return Response(
+        export_csv(game),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="500rum-{game.id}.csv"'},
+    )
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+@limiter.limit(_import_limit, methods=["POST"])
+def import_game() -> Any:
+    """Import a game exported as JSON."""
+    form = ImportForm()
+    problems: list[str] = []
+    status = 422 if form.is_submitted() else 200
+    if form.validate_on_submit():
+        upload = request.files.get("file")
+        text = upload.read() if upload else b""
+        text = text or (form.text.data or "").encode("utf-8")
+        try:
+            game = sheet.import_game(read_export(load_json(text, IMPORT_MAX_BYTES)))
+        except (ValueError, BadJson) as error:
+            problems = _problems(error)
+            status = 503 if isinstance(error, sheet.SaveFailed) else 422
+        else:
+            grant(game)
+            flash("Game imported.", "success")
+            return redirect(url_for("table.show", slug=game.view_token), 303)
+    return render_template("table/import.html", form=form, problems=problems), status
+
+
+def _problems(error: Exception) -> list[str]:
+    if isinstance(error, (BadExport, sheet.ScoresheetError)):
+        return [m for _, m in error.problems]
+    if isinstance(error, BadJson):
+        return [str(error.description)]
+    return [f"That is not valid JSON: {error}"]

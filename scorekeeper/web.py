@@ -1,0 +1,67 @@
+"""App-wide web pieces wired by :func:`scorekeeper.app.create_app`: the session cookie's
+``Secure`` flag, the page (or JSON) shown when the database fails, and an error log
+without secrets.
+
+A database that fails (unreachable, read-only, full, locked too long) gives a 503 that
+says nothing was lost and to try again; a form that was being sent is shown again with
+what was typed, ready to send once more (a fresh CSRF token, the same values).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from flask.sessions import SecureCookieSessionInterface
+from sqlalchemy.exc import DBAPIError
+
+from .extensions import db
+
+UNAVAILABLE = (
+    "The database did not answer, so nothing was saved just now (nothing already saved "
+    "was lost). Try again in a moment."
+)
+NOT_RESENT = frozenset({"csrf_token"})
+
+
+class TokenSafeSessions(SecureCookieSessionInterface):
+    """The signed session cookie, ``Secure`` whenever the request came over https (set
+    ``TRUSTED_PROXIES`` behind a proxy that ends TLS), so a phone on the LAN over plain
+    http still keeps its edit rights."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure when configured so or when this request is https."""
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
+def wants_json() -> bool:
+    """True for the API and the JSON routes of /play (answers in JSON)."""
+    return request.path.startswith("/api/") or request.path.endswith(".json") or request.is_json
+
+
+def database_failed(error: DBAPIError) -> Any:
+    """503 with the reason; a form is shown again with what was typed."""
+    db.session.rollback()
+    if wants_json():
+        body = {"error": UNAVAILABLE, "errors": [{"where": "database", "message": UNAVAILABLE}]}
+        return jsonify(body), 503
+    typed = [
+        (key, value)
+        for key, values in request.form.lists()
+        for value in values
+        if key not in NOT_RESENT
+    ]
+    page = render_template("unavailable.html", message=UNAVAILABLE, typed=typed)
+    return page, 503, {"Retry-After": "5"}
+
+
+def register_unavailable(app: Flask) -> None:
+    """Show :func:`database_failed` for any database failure, and log any other error by
+    its route template, never its path (which may hold an edit link's token)."""
+    app.register_error_handler(DBAPIError, database_failed)
+
+    def log_exception(exc_info: Any) -> None:
+        rule = request.url_rule.rule if request.url_rule is not None else "-"
+        app.logger.error("Exception on %s [%s]", rule, request.method, exc_info=exc_info)
+
+    app.log_exception = log_exception  # type: ignore[method-assign]
