@@ -25,7 +25,6 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 from wtforms import IntegerField, SelectField
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
@@ -113,7 +112,7 @@ def rules_from_query(args: Mapping[str, str]) -> HouseRules:
     """Read house rules from query ``args`` (see the module's docstring). Never raises:
     problems are listed and the preset's own rules (or standard's) are used."""
     problems: list[tuple[str, str]] = []
-    preset, options = "standard", {}
+    preset, options = "standard", dict[str, Any]()
     if args.get("rules"):
         preset, options = _json_rules(args["rules"], problems)
     preset = args.get("preset") or preset
@@ -163,9 +162,9 @@ def check_link(preset: str, options: Mapping[str, Any] | None = None) -> str:
 NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off", "class": "num"}
 
 
-def select_choices(pairs: Any) -> list[SelectChoice]:
+def select_choices(pairs: Any) -> list[tuple[str, str]]:
     """``(value, label)`` pairs as a SelectField's choices (values as text)."""
-    return [SelectChoice(str(value), label) for value, label in pairs]
+    return [(str(value), label) for value, label in pairs]
 
 
 def option_field_name(name: str) -> str:

@@ -1,95 +1,74 @@
+"""Alembic's environment for Flask-Migrate: runs the migrations of
+``scorekeeper/migrations/versions`` on the app's database (``create_app`` brings a
+database up to date on start; ``flask --app scorekeeper db upgrade`` does it by hand)."""
+
+from __future__ import annotations
+
 import logging
 from logging.config import fileConfig
+from typing import Any
 
 from alembic import context
 from flask import current_app
+from sqlalchemy import Engine, MetaData
 
-# this is the Alembic Config object, which provides
-# access to the values within the .ini file in use.
 config = context.config
 
 # Interpret the config file for Python logging, leaving the loggers already there alone:
 # migrations run inside create_app, which must not silence the app's or gunicorn's logs.
-fileConfig(config.config_file_name, disable_existing_loggers=False)
+if config.config_file_name is not None:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 
 
-def get_engine():
-    return current_app.extensions["migrate"].db.engine
+def get_engine() -> Engine:
+    """The app's SQLAlchemy engine."""
+    engine: Engine = current_app.extensions["migrate"].db.engine
+    return engine
 
 
-def get_engine_url():
-    try:
-        return get_engine().url.render_as_string(hide_password=False).replace("%", "%%")
-    except AttributeError:
-        return str(get_engine().url).replace("%", "%%")
+def get_engine_url() -> str:
+    """The engine's URL with its password, ``%`` doubled for the ini file's syntax."""
+    return get_engine().url.render_as_string(hide_password=False).replace("%", "%%")
 
 
-# add your model's MetaData object here
-# for 'autogenerate' support
-# from myapp import mymodel
-# target_metadata = mymodel.Base.metadata
 config.set_main_option("sqlalchemy.url", get_engine_url())
 target_db = current_app.extensions["migrate"].db
 
-# other values from the config, defined by the needs of env.py,
-# can be acquired:
-# my_important_option = config.get_main_option("my_important_option")
-# ... etc.
 
-
-def get_metadata():
+def get_metadata() -> MetaData:
+    """The tables' metadata (the default bind's, when the app has several)."""
     if hasattr(target_db, "metadatas"):
-        return target_db.metadatas[None]
-    return target_db.metadata
+        metadata: MetaData = target_db.metadatas[None]
+        return metadata
+    single: MetaData = target_db.metadata
+    return single
 
 
-def run_migrations_offline():
-    """Run migrations in 'offline' mode.
-
-    This configures the context with just a URL
-    and not an Engine, though an Engine is acceptable
-    here as well.  By skipping the Engine creation
-    we don't even need a DBAPI to be available.
-
-    Calls to context.execute() here emit the given string to the
-    script output.
-
-    """
+def run_migrations_offline() -> None:
+    """Run the migrations as SQL text (``--sql``): no database connection needed."""
     url = config.get_main_option("sqlalchemy.url")
     context.configure(url=url, target_metadata=get_metadata(), literal_binds=True)
-
     with context.begin_transaction():
         context.run_migrations()
 
 
-def run_migrations_online():
-    """Run migrations in 'online' mode.
+def _no_empty_revision(context_: Any, revision: Any, directives: list[Any]) -> None:
+    """With ``--autogenerate``, write no migration when the schema did not change."""
+    if getattr(config.cmd_opts, "autogenerate", False):
+        script = directives[0]
+        if script.upgrade_ops.is_empty():
+            directives[:] = []
+            logger.info("No changes in schema detected.")
 
-    In this scenario we need to create an Engine
-    and associate a connection with the context.
 
-    """
-
-    # this callback is used to prevent an auto-migration from being generated
-    # when there are no changes to the schema
-    # reference: http://alembic.zzzcomputing.com/en/latest/cookbook.html
-    def process_revision_directives(context, revision, directives):
-        if getattr(config.cmd_opts, "autogenerate", False):
-            script = directives[0]
-            if script.upgrade_ops.is_empty():
-                directives[:] = []
-                logger.info("No changes in schema detected.")
-
+def run_migrations_online() -> None:
+    """Run the migrations on a connection to the app's database."""
     conf_args = current_app.extensions["migrate"].configure_args
     if conf_args.get("process_revision_directives") is None:
-        conf_args["process_revision_directives"] = process_revision_directives
-
-    connectable = get_engine()
-
-    with connectable.connect() as connection:
+        conf_args["process_revision_directives"] = _no_empty_revision
+    with get_engine().connect() as connection:
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
-
         with context.begin_transaction():
             context.run_migrations()
 

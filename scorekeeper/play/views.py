@@ -129,7 +129,7 @@ def move(slug: str) -> Any:
         return _refuse(game, services.PlayError(str(problem)), 400)
     state = services.load_state(game)
     try:
-        kind, number, raw = parse_do(form.do.data)
+        kind, number, raw = parse_do(form.do.data or "")
     except ValueError as problem:
         return _refuse(game, services.PlayError(f"that is not a move: {problem}"), 400)
     try:
@@ -153,7 +153,6 @@ def _refuse(game: DigitalGame, error: services.PlayError, status: int) -> tuple[
 
 
 @bp.post("/<slug>/move.json")
-@csrf.exempt
 def move_json(slug: str) -> tuple[Response, int]:
     """A move as JSON, for scripts: ``{"version": 3, "action": {...}}`` (an action as
     ``action.to_json()`` gives it) -> ``{"version", "steps", "finished"}``; errors
@@ -181,6 +180,9 @@ def move_json(slug: str) -> tuple[Response, int]:
     except services.PlayError as refused:
         return _json_error(refused.message, refused.rule, 422)
     return jsonify(version=game.version, steps=game.moves, finished=game.finished), 200
+
+
+csrf.exempt(move_json)  # a JSON body from a script, never a browser form
 
 
 @bp.get("/<slug>/state.json")

@@ -147,9 +147,9 @@ def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melde
     if pile is None or hand is None or answer.errors:
         return answer
     everything = pile + hand + [c for meld in table for c in meld.cards]
-    problem = too_many_copies(everything, rules)
-    if problem:
-        answer.error("pile", problem)
+    copies = too_many_copies(everything, rules)
+    if copies:
+        answer.error("pile", copies)
         return answer
     choices: list[PileChoice] = advise(rules, pile, hand, table, has_melded=has_melded)
     answer.ok = any(c.allowed for c in choices)
@@ -205,13 +205,15 @@ class ScoreForm:
 
 
 def _read_rounds(form: ScoreForm, args: Mapping[str, str], answer: Answer) -> None:
-    melds, layoffs, index_of = [], [], {}
+    melds: list[dict[str, Any]] = []
+    layoffs: list[dict[str, Any]] = []
+    index_of: dict[int, int] = {}
     for j in range(1, form.melds + 1):
-        text = args.get(f"m{j}", "").split()
-        if text:
+        cards = args.get(f"m{j}", "").split()
+        if cards:
             index_of[j] = len(melds)
             form.meld_rows.append(j)
-            melds.append({"owner": form.owner(args, f"mo{j}"), "cards": text})
+            melds.append({"owner": form.owner(args, f"mo{j}"), "cards": cards})
     for k in range(1, form.layoffs + 1):
         text = args.get(f"l{k}", "").strip()
         if not text:
@@ -225,8 +227,8 @@ def _read_rounds(form: ScoreForm, args: Mapping[str, str], answer: Answer) -> No
     form.request |= {"melds": melds, "layoffs": layoffs}
 
 
-def _read_players(form: ScoreForm, args: Mapping[str, str], rules: RuleSet, answer: Answer):
-    totals = {}
+def _read_players(form: ScoreForm, args: Mapping[str, str], rules: RuleSet, answer: Answer) -> None:
+    totals: dict[str, int] = {}
     for i, name in enumerate(form.names, start=1):
         text = args.get(f"t{i}", "").strip()
         if text:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, OptionInfo, RuleSet, ruleset
+from ..engine.options import OptionInfo
+from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, RuleSet, ruleset
 from ..house_rules import option_text
 from .quotes import GROUPS, QUOTES, ROWS, quotes_for
 

@@ -86,7 +86,8 @@ def show_rule(rule_id: str) -> str | Response:
     if row is None:
         abort(404)
     if row.id != rule_id:
-        return redirect(url_for("rules.show_rule", rule_id=row.id, **request.args))
+        values: dict[str, Any] = {**request.args.to_dict(), "rule_id": row.id}
+        return redirect(url_for("rules.show_rule", **values))
     house = _house()
     return render_template(
         "rules/row.html",

@@ -133,7 +133,7 @@ def read_export(doc: Any) -> dict[str, Any]:
         problems.append(("rounds", "rounds must be a list"))
     elif len(rounds) > MAX_ROUNDS:
         problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
-    if problems or rules is None:
+    if problems or rules is None or not isinstance(rounds, list):
         raise BadExport(problems)
     return {
         "title": clean_title(doc.get("title")),

@@ -12,7 +12,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -25,7 +25,6 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import TextInput
 
@@ -122,10 +121,13 @@ class NewGameForm(FlaskForm):
         ok = True
         for seat, message in names_problems(typed):
             field = self.player_0 if seat < 0 else filled[seat]
-            field.errors.append(message)
+            field.errors = [*field.errors, message]
             ok = False
         if int(self.first_dealer.data) >= max(len(names), 1):
-            self.first_dealer.errors.append("the first dealer must be one of the players")
+            self.first_dealer.errors = [
+                *self.first_dealer.errors,
+                "the first dealer must be one of the players",
+            ]
             ok = False
         try:
             rules = ruleset(self.preset.data, self.options())
@@ -133,7 +135,7 @@ class NewGameForm(FlaskForm):
             for where, message in error.problems:
                 field = self._fields.get(option_field_name(where), self.preset)
                 field = self.target if where == "target" else field
-                field.errors.append(message)
+                field.errors = [*field.errors, message]
             return False
         if rules.partnership and len(names) != 4:
             self.player_0.errors.append("partnership play needs exactly 4 players (P1)")
@@ -169,7 +171,8 @@ class WentOutField(SelectField):
 
     def pre_validate(self, form: Any) -> None:
         """A seat of this game or the stock; nothing chosen is left to the form."""
-        if self.data is not None and self.data not in {c.value for c in self.choices}:
+        choices = cast(list[tuple[str, str]], self.choices)
+        if self.data is not None and self.data not in {value for value, _ in choices}:
             raise ValidationError("choose one of the players, or that the stock ran out")
 
 
@@ -204,7 +207,7 @@ class _RoundBase(FlaskForm):
             raise ValidationError("this form is out of date: reload the page")
 
 
-def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
+def _went_out_choices(names: Sequence[str]) -> list[tuple[str, str]]:
     return select_choices([*enumerate(names), ("", "Nobody: the stock ran out")])
 
 

@@ -66,7 +66,7 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
 
 
 def _seat(value: str | None, names: Sequence[str]) -> str | None:
-    return names[int(value)] if is_int(value, 0, len(names) - 1) else None
+    return names[int(value)] if value is not None and is_int(value, 0, len(names) - 1) else None
 
 
 def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:

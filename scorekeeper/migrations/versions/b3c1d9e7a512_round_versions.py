@@ -16,7 +16,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table("rounds", schema=None) as batch_op:
         batch_op.add_column(sa.Column("version", sa.Integer(), server_default="1", nullable=False))
     with op.batch_alter_table("digital_games", schema=None) as batch_op:
@@ -29,7 +29,7 @@ def upgrade():
         )
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("digital_games", schema=None) as batch_op:
         batch_op.alter_column(
             "seed",

@@ -16,13 +16,13 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table("games") as batch_op:
         batch_op.add_column(
             sa.Column("entry_mode", sa.String(length=10), nullable=False, server_default="net")
         )
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("games") as batch_op:
         batch_op.drop_column("entry_mode")
