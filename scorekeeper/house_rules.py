@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 from wtforms import IntegerField, SelectField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import NumberRange, Optional
 
 from .engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
@@ -162,9 +163,9 @@ def check_link(preset: str, options: Mapping[str, Any] | None = None) -> str:
 NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off", "class": "num"}
 
 
-def select_choices(pairs: Any) -> list[tuple[str, str]]:
+def select_choices(pairs: Any) -> list[SelectChoice]:
     """``(value, label)`` pairs as a SelectField's choices (values as text)."""
-    return [(str(value), label) for value, label in pairs]
+    return [SelectChoice(str(value), label) for value, label in pairs]
 
 
 def option_field_name(name: str) -> str:

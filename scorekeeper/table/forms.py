@@ -25,6 +25,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import TextInput
 
@@ -171,8 +172,8 @@ class WentOutField(SelectField):
 
     def pre_validate(self, form: Any) -> None:
         """A seat of this game or the stock; nothing chosen is left to the form."""
-        choices = cast(list[tuple[str, str]], self.choices)
-        if self.data is not None and self.data not in {value for value, _ in choices}:
+        choices = cast(list[SelectChoice], self.choices)
+        if self.data is not None and self.data not in {c.value for c in choices}:
             raise ValidationError("choose one of the players, or that the stock ran out")
 
 
@@ -207,7 +208,7 @@ class _RoundBase(FlaskForm):
             raise ValidationError("this form is out of date: reload the page")
 
 
-def _went_out_choices(names: Sequence[str]) -> list[tuple[str, str]]:
+def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
     return select_choices([*enumerate(names), ("", "Nobody: the stock ran out")])
 
 
