@@ -67,6 +67,35 @@ def _defaults(app: Flask) -> dict[str, Any]:
     }
 
 
+def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Defaults, then ``instance/config.py`` (or ``test_config``), then the secret key
+    (generated into ``instance/`` on first run)."""
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(_defaults(app))
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+
+
+def _register_blueprints(app: Flask) -> None:
+    """Every feature's blueprint (imported here, so importing the package stays light)."""
+    from .api.views import register_api
+    from .play.views import bp as play_bp
+    from .rules.views import bp as rules_bp
+    from .table import files as _table_files  # noqa: F401  (its routes join the table blueprint)
+    from .table.home import bp as home_bp
+    from .table.views import bp as table_bp
+
+    app.register_blueprint(table_bp)
+    app.register_blueprint(home_bp)
+    app.register_blueprint(rules_bp)
+    app.register_blueprint(play_bp)
+    register_api(app)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``test_config``.
 
@@ -86,14 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(_defaults(app))
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-    else:
-        app.config.from_mapping(test_config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    _configure(app, test_config)
     if app.config["TRUSTED_PROXIES"]:
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
@@ -106,19 +128,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     _secure(app)
     register_unavailable(app)
-
-    from .api.views import register_api
-    from .play.views import bp as play_bp
-    from .rules.views import bp as rules_bp
-    from .table import files as _table_files  # noqa: F401  (its routes join the table blueprint)
-    from .table.home import bp as home_bp
-    from .table.views import bp as table_bp
-
-    app.register_blueprint(table_bp)
-    app.register_blueprint(home_bp)
-    app.register_blueprint(rules_bp)
-    app.register_blueprint(play_bp)
-    register_api(app)
+    _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)
     return app

@@ -155,6 +155,19 @@ def prompt(state: GameState, seat: int) -> str:
     }[phase]
 
 
+def _buttons(state: GameState, mine: bool, legal: list[Any]) -> dict[str, bool]:
+    """Which of the page's buttons the person may use now (their turn, its phase)."""
+    phase = state.phase
+    return {
+        "draw": mine and phase is Phase.DRAW,
+        "draw_two": any(isinstance(a, DrawTwo) for a in legal),
+        "stock": mine and phase is Phase.DRAW and bool(state.stock),
+        "lay_down": mine and phase in (Phase.PLAY, Phase.MUST_USE, Phase.OUT_OF_TURN),
+        "lay_off": mine and phase in PLAYS and bool(state.table),
+        "discard": mine and phase in (Phase.PLAY, Phase.START_PILE),
+    }
+
+
 def board(game: DigitalGame, state: GameState) -> dict[str, Any]:
     """Everything the play page shows (see the module glossary)."""
     seat = game.human_seat
@@ -174,14 +187,7 @@ def board(game: DigitalGame, state: GameState) -> dict[str, Any]:
         "table": _table(state, seat),
         "phase": phase.value,
         "mine": mine,
-        "can": {
-            "draw": mine and phase is Phase.DRAW,
-            "draw_two": any(isinstance(a, DrawTwo) for a in legal),
-            "stock": mine and phase is Phase.DRAW and bool(state.stock),
-            "lay_down": mine and phase in (Phase.PLAY, Phase.MUST_USE, Phase.OUT_OF_TURN),
-            "lay_off": mine and phase in PLAYS and bool(state.table),
-            "discard": mine and phase in (Phase.PLAY, Phase.START_PILE),
-        },
+        "can": _buttons(state, mine, legal),
         "takeable": takeable,
         "others": others,
         "hints": hints,

@@ -118,6 +118,19 @@ def record_of(game: DigitalGame) -> dict[str, Any]:
 # ---- starting --------------------------------------------------------------------------
 
 
+def _seats(name: str, bots: Sequence[str]) -> list[str]:
+    """The players' names: the person (``"You"`` when blank), then a bot name per level.
+    Raises :class:`PlayError` for no bots, too many (D1) or an unknown level."""
+    if not 1 <= len(bots) <= MAX_BOTS:
+        raise PlayError(f"choose 1 to {MAX_BOTS} bots", "D1", "bots")
+    unknown = [level for level in bots if level not in BOTS]
+    if unknown:
+        raise PlayError(f"there is no bot level {unknown[0]!r}", None, "bots")
+    person = name.strip() or "You"
+    others = [n for n in BOT_NAMES if n.casefold() != person.casefold()]
+    return [person, *others[: len(bots)]]
+
+
 def start_game(
     name: str,
     preset: str,
@@ -129,14 +142,7 @@ def start_game(
     7 of :data:`engine.game.BOTS`); the rules are ``preset`` with ``options`` changed.
     Bots that play before the person do so now. Raises :class:`PlayError` (with ``where``
     ``"bots"``, ``"preset"`` or an option's name) for a game that cannot be set up."""
-    if not 1 <= len(bots) <= MAX_BOTS:
-        raise PlayError(f"choose 1 to {MAX_BOTS} bots", "D1", "bots")
-    unknown = [level for level in bots if level not in BOTS]
-    if unknown:
-        raise PlayError(f"there is no bot level {unknown[0]!r}", None, "bots")
-    person = name.strip() or "You"
-    others = [n for n in BOT_NAMES if n.casefold() != person.casefold()]
-    players = [person, *others[: len(bots)]]
+    players = _seats(name, bots)
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     try:
         state = new_game(players, preset=preset, options=dict(options), seed=seed)
