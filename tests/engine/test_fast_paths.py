@@ -15,13 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import make_pack, parse_cards
+from scorekeeper.engine.contract import parse_request
 from scorekeeper.engine.game import LayDown, apply_action, is_terminal, legal_actions, new_game
 from scorekeeper.engine.moves import hand_melds, may_hold_meld
-from scorekeeper.engine.rules import ruleset
+from scorekeeper.engine.rules import PRESETS, ruleset
 from scorekeeper.engine.sampling import random_action
+from scorekeeper.engine.scoring import score_round
 from scorekeeper.engine.state import Phase
 
 from .test_game_properties import HOUSE_RULES, players_for
+from .test_scoring_properties import random_round
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -97,3 +100,19 @@ def test_the_quick_meld_test_on_worked_hands() -> None:
     assert may_hold_meld(parse_cards("7H 7D 7C"), standard)
     assert not may_hold_meld(parse_cards("2S 3S 4S 9H"), ruleset("standard", min_run=4))
     assert may_hold_meld(parse_cards("JK 2S 9H"), ruleset("modern"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(sorted(PRESETS)))
+def test_a_round_scores_the_same_with_cold_and_warm_memos(seed: int, preset: str) -> None:
+    request = random_round(seed, preset)
+    rules, play, totals = parse_request(request)
+    cold = score_round(rules.replace(), play, totals)  # an equal rule set, memos empty
+    warm = score_round(rules, play, totals)
+    again = score_round(rules, play, totals)
+    assert cold.to_json() == warm.to_json() == again.to_json()
+    assert [
+        {"card": r.card.text, "owner": r.owner, "where": r.where, "points": r.points}
+        | {"why": r.why, "rule": r.rule}
+        for r in warm.cards
+    ] == warm.to_json()["cards"]
