@@ -156,7 +156,7 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     """False only when :func:`hand_melds` of ``hand`` is surely empty: no joker, no rank
     held three times (M1) and no shortest run of :func:`melds.run_shape` (M3, M4) in one
     suit. A quick test on rank bits that lets random play skip the search."""
-    runs = _run_table(rules)
+    runs = run_table(rules)
     seen = twice = 0
     bits = dict.fromkeys(SUITS, 0)
     for card in hand:
@@ -169,9 +169,10 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     return any(runs[held] for held in bits.values())
 
 
-def _run_table(rules: RuleSet) -> bytes:
-    """For every rank bitmask of one suit (bit r for rank r), 1 when it holds one of the
-    shortest runs :func:`melds.run_shape` allows (every run holds one), else 0."""
+def run_table(rules: RuleSet) -> bytes:
+    """For every rank bitmask of one suit (bit r for rank r, the ace bit 1), 1 when it
+    holds one of the shortest runs :func:`melds.run_shape` allows (every run holds one),
+    else 0: worked out once per rule set (2**14 entries)."""
     memo = rules.memo("run table")
     table: bytes | None = memo.get(None)
     if table is None:

@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import make_pack, parse_cards
 from scorekeeper.engine.contract import parse_request
+from scorekeeper.engine.draws import _quick_run, run_through
 from scorekeeper.engine.game import LayDown, apply_action, is_terminal, legal_actions, new_game
-from scorekeeper.engine.moves import hand_melds, may_hold_meld
+from scorekeeper.engine.melds import run_shape
+from scorekeeper.engine.moves import hand_melds, may_hold_meld, run_table
 from scorekeeper.engine.rules import PRESETS, ruleset
 from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.scoring import score_round
@@ -116,3 +118,15 @@ def test_a_round_scores_the_same_with_cold_and_warm_memos(seed: int, preset: str
         | {"why": r.why, "rule": r.rule}
         for r in warm.cards
     ] == warm.to_json()["cards"]
+
+
+def test_the_run_table_answers_as_run_through_for_every_suit_holding() -> None:
+    for rules in (
+        ruleset("standard"),
+        ruleset("classic"),
+        ruleset("modern", ace_in_run="round-the-corner", min_run=4),
+    ):
+        shape, runs = run_shape(rules), run_table(rules)
+        for held in range(0, 1 << 14, 2):
+            for rank in range(1, 14):
+                assert _quick_run(held, rank, runs, shape) == run_through(held, rank, shape)
