@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import JOKER, Card, declare, make_pack
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .rules import RuleSet
 
@@ -94,13 +94,17 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     return problems
 
 
+_JOKERS = frozenset([JOKER, *(declare(JOKER, card) for card in make_pack() if card.rank)])
+"""Every joker card: plain, and declared as each natural card (M5)."""
+
+
 def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     packs = rules.packs_for(len(play.players))
     everything = [c for meld in play.melds for c in meld.cards]
     everything += [layoff.card for layoff in play.layoffs]
     everything += [c for hand in play.hands.values() for c in hand]
     counts = Counter(everything)
-    jokers = sum(n for card, n in counts.items() if card.rank == 0)
+    jokers = sum(counts[card] for card in counts.keys() & _JOKERS)
     in_hand_declared = any(c.stands_for for hand in play.hands.values() for c in hand)
     if jokers <= rules.jokers * packs and max(counts.values(), default=0) <= packs:
         if not in_hand_declared:
