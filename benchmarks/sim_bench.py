@@ -1,9 +1,11 @@
 """Digital game speed and bot strength, in one run.
 
 Prints:
-- rounds per second played by random legal moves (4 players, ``standard``): each move
-  chosen uniformly from ``legal_actions``, every move checked by ``apply_action``, every
-  round scored by the scorekeeper's scoring;
+- rounds per second played by random legal moves (4 players, ``standard``), every move
+  checked by ``apply_action``, every round scored by the scorekeeper's scoring: each move
+  drawn by ``random_action`` (uniform, without listing every move), and, for comparison,
+  chosen uniformly from the whole ``legal_actions`` list (the same games: both draw the
+  same move from the same random numbers);
 - full games to 500 per second with basic bots and with strong bots (2 players,
   ``standard``; basic also at 4 players);
 - the strong bot's win rate against the basic one over 2-player games (seats alternate),
@@ -37,13 +39,15 @@ from scorekeeper.engine.game import (  # noqa: E402
     is_terminal,
     legal_actions,
     new_game,
+    random_action,
 )
 from scorekeeper.engine.simulate import play_game  # noqa: E402
 
 
-def random_rounds_per_second(seconds: float) -> tuple[float, float]:
+def random_rounds_per_second(seconds: float, listed: bool = False) -> tuple[float, float]:
     """Rounds a second of 4-player ``standard`` played by uniformly random legal moves:
-    (per wall second, per CPU second)."""
+    (per wall second, per CPU second). Each move is drawn by ``random_action``, or with
+    ``listed`` from the whole ``legal_actions`` list."""
     rng = random.Random(1)
     state = new_game(4, seed=1)
     rounds = 0
@@ -52,8 +56,11 @@ def random_rounds_per_second(seconds: float) -> tuple[float, float]:
         if is_terminal(state):
             state = new_game(4, seed=rng.randrange(2**31))
         before = len(state.rounds)
-        legal = legal_actions(state)
-        apply_action(state, legal[rng.randrange(len(legal))])
+        if listed:
+            legal = legal_actions(state)
+            apply_action(state, legal[rng.randrange(len(legal))])
+        else:
+            apply_action(state, random_action(state, rng))
         rounds += len(state.rounds) > before
     return rounds / (time.perf_counter() - start), rounds / (time.process_time() - cpu)
 
@@ -121,16 +128,22 @@ def openspiel_hands_per_second(seconds: float) -> tuple[float, float] | None:
 def random_play_against_openspiel(seconds: float, repeat: int) -> None:
     """Print our random rounds/s and OpenSpiel's random hands/s, measured alternately
     ``repeat`` times (median of each), wall and CPU, and their ratio."""
-    ours, theirs = [], []
+    ours, listed, theirs = [], [], []
     for _ in range(repeat):
         ours.append(random_rounds_per_second(seconds))
+        listed.append(random_rounds_per_second(seconds, listed=True))
         found = openspiel_hands_per_second(seconds)
         if found is not None:
             theirs.append(found)
     wall, cpu = (statistics.median(r[i] for r in ours) for i in (0, 1))
+    list_wall, list_cpu = (statistics.median(r[i] for r in listed) for i in (0, 1))
     print(
         f"random legal moves, 4 players, standard: {wall:8.1f} rounds/s wall, {cpu:8.1f} per "
-        f"CPU second (median of {repeat})"
+        f"CPU second (median of {repeat}; random_action)"
+    )
+    print(
+        f"  the same, from the whole legal list:   {list_wall:8.1f} rounds/s wall, "
+        f"{list_cpu:8.1f} per CPU second (legal_actions, then a uniform choice)"
     )
     if not theirs:
         print(
@@ -145,6 +158,10 @@ def random_play_against_openspiel(seconds: float, repeat: int) -> None:
     print(
         f"ratio (our rounds / its hands):          {wall / their_wall:8.2f} wall, "
         f"{cpu / their_cpu:.2f} CPU   (aim >= 2)"
+    )
+    print(
+        f"  the same, from the whole legal list:   {list_wall / their_wall:8.2f} wall, "
+        f"{list_cpu / their_cpu:.2f} CPU"
     )
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import JOKER, Card, declare, make_pack
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .rules import RuleSet
 
@@ -94,13 +94,17 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     return problems
 
 
+_JOKERS = frozenset([JOKER, *(declare(JOKER, card) for card in make_pack() if card.rank)])
+"""Every joker card: plain, and declared as each natural card (M5)."""
+
+
 def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     packs = rules.packs_for(len(play.players))
     everything = [c for meld in play.melds for c in meld.cards]
     everything += [layoff.card for layoff in play.layoffs]
     everything += [c for hand in play.hands.values() for c in hand]
     counts = Counter(everything)
-    jokers = sum(n for card, n in counts.items() if card.rank == 0)
+    jokers = sum(counts[card] for card in counts.keys() & _JOKERS)
     in_hand_declared = any(c.stands_for for hand in play.hands.values() for c in hand)
     if jokers <= rules.jokers * packs and max(counts.values(), default=0) <= packs:
         if not in_hand_declared:
@@ -160,20 +164,29 @@ def build_table(
     problems: list[tuple[str, str]] = []
     laid: list[Meld | None] = []
     unit = unit_of(play)
+    checked = rules.memo("melds")  # check_meld's own memo, looked up once a round
     for i, meld_play in enumerate(play.melds):
         meld: Meld | None = None
         if meld_play.owner not in unit:
             problems.append((f"melds[{i}].owner", f"{meld_play.owner!r} is not a player"))
         if i not in broken:
-            try:
-                meld = check_meld(meld_play.cards, rules)
-            except IllegalMeld as problem:
-                problems.append((f"melds[{i}]", problem.message))
+            meld = checked.get(tuple(meld_play.cards))
+            if meld is None:
+                try:
+                    meld = check_meld(meld_play.cards, rules)
+                except IllegalMeld as problem:
+                    problems.append((f"melds[{i}]", problem.message))
         laid.append(meld)
     table = list(laid)
+    grown = rules.memo("extend")
     for i, layoff in enumerate(play.layoffs):
         if layoff.owner not in unit:
             problems.append((f"layoffs[{i}].owner", f"{layoff.owner!r} is not a player"))
+        target = table[layoff.meld] if 0 <= layoff.meld < len(table) else None
+        quick = grown.get((target, layoff.card)) if target is not None else None
+        if quick is not None and not play.teams:
+            table[layoff.meld] = quick  # extend's own memo: the lay-off fits
+            continue
         refused = _lay_off(rules, play, unit, table, layoff)
         if refused is not None:
             problems.append((f"layoffs[{i}]{refused[0]}", refused[1]))

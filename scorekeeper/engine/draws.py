@@ -17,6 +17,7 @@ import random
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
+from .moves import run_table
 from .plays import IllegalMove, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
 from .rules import RuleSet
@@ -126,6 +127,14 @@ def run_through(ranks: int, rank: int, shape: RunShape) -> bool:
     return any(mask & ranks == mask for mask in shape.through[rank])
 
 
+def _quick_run(held: int, rank: int, runs: bytes, shape: RunShape) -> bool:
+    """:func:`run_through` answered from :func:`moves.run_table` where it can be: no run
+    with ``rank`` added means none through it; a run that appears only with it holds it."""
+    if not runs[held | 1 << rank]:
+        return False
+    return not runs[held] or run_through(held, rank, shape)
+
+
 def _plain(state: GameState) -> bool:
     """No jokers, no first-meld minimum (M6), no final discard (O2), no sides (P1): the
     rules under which :func:`_takeable` answers in one pass down the pile."""
@@ -148,6 +157,7 @@ def _takeable(state: GameState, seat: int) -> list[int]:
     lay = state.opened[seat] and may_lay_off_taken(rules)
     takes = table_accepts(state) if lay and state.table else {}
     shape = run_shape(rules)
+    runs = run_table(rules)
     by_rank: list[list[str]] = [[] for _ in range(14)]
     bits = dict.fromkeys("SHDC", 0)
     for c in state.hands[seat]:
@@ -161,8 +171,8 @@ def _takeable(state: GameState, seat: int) -> list[int]:
         if (
             (i == top and keep_top)
             or card in takes
-            or _set_through(by_rank[card.rank], card.suit, rules)
-            or run_through(bits[card.suit], card.rank, shape)
+            or (len(by_rank[card.rank]) >= 2 and _set_through(by_rank[card.rank], card.suit, rules))
+            or _quick_run(bits[card.suit], card.rank, runs, shape)
         ):
             out.append(i)
         by_rank[card.rank].append(card.suit)

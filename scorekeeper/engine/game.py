@@ -14,6 +14,7 @@ A game in six calls::
         legal = legal_actions(state)              # every legal move of that seat
         move = legal[0]                           # or a person's choice, or a bot's:
         move = bot_move(state, make_bot("basic"), rng, legal)
+        move = random_action(state, rng)          # or one uniformly random legal move
         apply_action(state, move)                 # IllegalMove(message, rule) if not legal
     saved = state.to_json()                       # JSON-able dict: store it
     state = GameState.from_json(saved)            # and restore it, equal
@@ -47,6 +48,7 @@ from .actions import (
 from .bots import BOTS, Bot, bot_move, make_bot
 from .plays import IllegalMove
 from .rounds import new_game, round_play
+from .sampling import random_action
 from .state import GameSetupError, GameState, Observation, Phase, observation
 from .turns import apply_action, current_player, is_terminal, legal_actions
 
@@ -77,5 +79,6 @@ __all__ = [
     "make_bot",
     "new_game",
     "observation",
+    "random_action",
     "round_play",
 ]

@@ -152,6 +152,45 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     return out
 
 
+def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
+    """False only when :func:`hand_melds` of ``hand`` is surely empty: no joker, no rank
+    held three times (M1) and no shortest run of :func:`melds.run_shape` (M3, M4) in one
+    suit. A quick test on rank bits that lets random play skip the search."""
+    runs = run_table(rules)
+    seen = twice = 0
+    bits = dict.fromkeys(SUITS, 0)
+    for card in hand:
+        bit = 1 << card.rank
+        if bit == 1 or twice & bit:
+            return True
+        twice |= seen & bit
+        seen |= bit
+        bits[card.suit] |= bit
+    return any(runs[held] for held in bits.values())
+
+
+def run_table(rules: RuleSet) -> bytes:
+    """For every rank bitmask of one suit (bit r for rank r, the ace bit 1), 1 when it
+    holds one of the shortest runs :func:`melds.run_shape` allows (every run holds one),
+    else 0: worked out once per rule set (2**14 entries)."""
+    memo = rules.memo("run table")
+    table: bytes | None = memo.get(None)
+    if table is None:
+        marks = bytearray(1 << 14)
+        every = (1 << 14) - 2
+        for masks in run_shape(rules).through:
+            for mask in masks:
+                free = every & ~mask
+                extra = free
+                while True:
+                    marks[mask | extra] = 1
+                    if not extra:
+                        break
+                    extra = (extra - 1) & free
+        table = memo[None] = bytes(marks)
+    return table
+
+
 def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
     one meld, each the meld's cards as they lie (:func:`melds.check_meld` decides); sets

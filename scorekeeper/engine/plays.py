@@ -159,6 +159,8 @@ def layoff_options(
         if id(card) in seen or (only is None and card is state.must_use):
             continue
         seen.add(id(card))
+        if card.rank and card not in takes:
+            continue  # a natural card no meld takes (what _layoff_targets would find)
         targets = _layoff_targets(state, card, takes)
         if not targets or (keep_check and not _keeps_after(state, hand, card)):
             continue

@@ -24,6 +24,8 @@ from .checks import LayoffPlay, MeldPlay, RoundError, RoundPlay, check_round, fi
 from .rules import RuleSet
 from .scoring import RoundScore, score_round
 
+_row = tuple.__new__  # builds a NamedTuple without its Python-level constructor
+
 
 class Problems(list[dict[str, str]]):
     """Problems found so far, each ``{"where": ..., "message": ...}``."""
@@ -84,7 +86,7 @@ def _parse_melds(
             cards = _cards(texts, f"melds[{i}].cards", problems)
         if cards is None:
             broken.add(i)
-        melds.append(MeldPlay(owner or "", cards or ()))
+        melds.append(_row(MeldPlay, (owner or "", cards or ())))
     return melds, broken
 
 
@@ -125,7 +127,7 @@ def _parse_layoffs(
             continue
         if meld in broken:
             continue
-        layoffs.append(LayoffPlay(owner, card, meld))
+        layoffs.append(_row(LayoffPlay, (owner, card, meld)))
     return layoffs if ok else None
 
 

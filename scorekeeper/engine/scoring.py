@@ -60,6 +60,7 @@ __all__ = [
     "RoundError",
     "RoundPlay",
     "RoundScore",
+    "Rows",
     "build_table",
     "card_points",
     "check_round",
@@ -89,19 +90,43 @@ class CardScore(NamedTuple):
     rule: str
 
 
+Counted = tuple[tuple[Card, int, str, str], ...]
+"""Cards counted: ``(card, points, why, rule id)`` for each."""
+
+
+class Rows(NamedTuple):
+    """Rows of :class:`CardScore` that share ``owner`` and ``where`` (one meld, one
+    lay-off, one hand): the round builds these once, and the rows as objects
+    (:attr:`RoundScore.cards`) or as the contract's JSON are made from them when asked for."""
+
+    owner: str
+    where: str
+    counted: Counted
+
+
 @dataclass
 class RoundScore:
-    """A scored round: figures per player (and per side), every card explained, bonus
-    notes, and the game's state after it (winner, game over, settlement)."""
+    """A scored round: figures per player (and per side), every card explained (``cards``,
+    made from ``rows``), bonus notes, and the game's state after it (winner, game over,
+    settlement)."""
 
     players: dict[str, Figures]
     sides: dict[str, Figures] | None
-    cards: list[CardScore]
+    rows: list[Rows]
     notes: list[Note]
     winner: str | None
     game_over: bool
     settlement: list[Payment]
     outcome: str
+
+    @property
+    def cards(self) -> list[CardScore]:
+        """One :class:`CardScore` per card melded, laid off or left in a hand, in order."""
+        return [
+            _row(CardScore, (card, owner, where, points, why, rule))
+            for owner, where, counted in self.rows
+            for card, points, why, rule in counted
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The scoring contract's response shape (shared/score-contract.md), as the API
@@ -110,15 +135,9 @@ class RoundScore:
             "players": {p: f.as_dict() for p, f in self.players.items()},
             "sides": {s: f.as_dict() for s, f in self.sides.items()} if self.sides else None,
             "cards": [
-                {
-                    "card": r.card.text,
-                    "owner": r.owner,
-                    "where": r.where,
-                    "points": r.points,
-                    "why": r.why,
-                    "rule": r.rule,
-                }
-                for r in self.cards
+                {"card": c.text, "owner": o, "where": w, "points": p, "why": y, "rule": r}
+                for o, w, counted in self.rows
+                for c, p, y, r in counted
             ],
             "notes": [
                 {"owner": n.owner, "points": n.points, "why": n.why, "rule": n.rule}
@@ -138,15 +157,17 @@ _row = tuple.__new__  # builds a NamedTuple row without its Python-level constru
 
 def _meld_points(
     cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
-) -> tuple[tuple[int, str, str], ...]:
-    """``(points, why, rule)`` for each of ``cards`` (a meld as listed), given the meld as
-    laid and as it ends the round: S1 to S5 and S9 per card, S6 four aces, P3 a meld of
-    four laid at once."""
+) -> tuple[Counted, int]:
+    """Each of ``cards`` (a meld as listed) counted, given the meld as laid and as it ends
+    the round, and their total: S1 to S5 and S9 per card, S6 four aces, P3 a meld of four
+    laid at once."""
     memo = rules.memo("meld points")
     key = (cards, as_laid, final)
-    found: tuple[tuple[int, str, str], ...] | None = memo.get(key)
+    found: tuple[Counted, int] | None = memo.get(key)
     if found is None:
-        found = memo[key] = _count_meld(cards, as_laid, final, rules)
+        counted = _count_meld(cards, as_laid, final, rules)
+        rows = tuple((card, *row) for card, row in zip(cards, counted, strict=True))
+        found = memo[key] = (rows, sum(points for points, _, _ in counted))
     return found
 
 
@@ -167,31 +188,40 @@ def _count_meld(
 
 
 def _meld_cards(
-    rules: RuleSet, play: RoundPlay, laid: list[Meld], table: list[Meld]
-) -> list[CardScore]:
-    rows: list[CardScore] = []
+    rules: RuleSet,
+    play: RoundPlay,
+    laid: list[Meld],
+    table: list[Meld],
+    figures: dict[str, Figures],
+) -> list[Rows]:
+    """The rows of each meld and lay-off, their points added to their owner's ``shown``."""
+    rows: list[Rows] = []
     values = card_values(rules)
+    memo = rules.memo("meld points")  # _meld_points's own memo, looked up once a round
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
-        owner, where, cards = meld_play.owner, f"meld {i}", meld_play.cards
-        counted = _meld_points(cards, as_laid, final, rules)
-        for card, (p, why, rule) in zip(cards, counted, strict=True):
-            rows.append(_row(CardScore, (card, owner, where, p, why, rule)))
+        owner, cards = meld_play.owner, meld_play.cards
+        found = memo.get((cards, as_laid, final))
+        if found is None:
+            found = _meld_points(cards, as_laid, final, rules)
+        rows.append(_row(Rows, (owner, f"meld {i}", found[0])))
+        figures[owner].shown += found[1]
     for i, layoff in enumerate(play.layoffs):
         points, why, rule = points_in_place(values, layoff.card, table[layoff.meld])
         where = f"layoff {i} onto meld {layoff.meld}"
-        rows.append(_row(CardScore, (layoff.card, layoff.owner, where, points, why, rule)))
+        rows.append(_row(Rows, (layoff.owner, where, ((layoff.card, points, why, rule),))))
+        figures[layoff.owner].shown += points
     return rows
 
 
 def _hand_cards(
     rules: RuleSet, play: RoundPlay, figures: dict[str, Figures], notes: list[Note]
-) -> list[CardScore]:
+) -> list[Rows]:
     """One row per card left in a hand, counted as :func:`outcome.hand_rule` decides:
     against its holder (S7), to an opponent (S8) or not at all (O3); in hand and S8
     credits added to ``figures`` and ``notes`` by :func:`outcome.count_hands`."""
     rule = hand_rule(rules, play.went_out)
     table = card_values(rules).rank
-    rows: list[CardScore] = []
+    rows: list[Rows] = []
     left: dict[str, int] = {}
     takers = _takers(play) if rule == "S8" else {}
     for player in play.players:
@@ -199,6 +229,7 @@ def _hand_cards(
         if not hand:
             continue
         counted = _hand_words(rule, player, takers.get(player))
+        rows_of_hand: list[tuple[Card, int, str, str]] = []
         points_left = 0
         for card in hand:
             points, why, card_rule = table[card.rank]
@@ -207,7 +238,8 @@ def _hand_cards(
                 why, card_rule = f"{why}, {counted}", f"{card_rule}, {rule}"
             else:
                 points, why, card_rule = 0, _NOT_COUNTED[rule], rule
-            rows.append(_row(CardScore, (card, player, "hand", points, why, card_rule)))
+            rows_of_hand.append((card, points, why, card_rule))
+        rows.append(_row(Rows, (player, "hand", tuple(rows_of_hand))))
         left[player] = points_left
     notes += count_hands(rules, play, left, figures)
     return rows
@@ -260,12 +292,10 @@ def score_round(
     table = [m for m in table_or_none if m is not None]
     figures = {p: Figures() for p in play.players}
     notes: list[Note] = []
-    cards = _meld_cards(rules, play, laid, table)
-    for row in cards:
-        figures[row.owner].shown += row.points
-    cards += _hand_cards(rules, play, figures, notes)
+    rows = _meld_cards(rules, play, laid, table, figures)
+    rows += _hand_cards(rules, play, figures, notes)
     _bonuses(rules, play, laid, notes)
-    return close_round(rules, play, figures, notes, totals_before, cards)
+    return close_round(rules, play, figures, notes, totals_before, rows)
 
 
 def close_round(
@@ -274,7 +304,7 @@ def close_round(
     figures: dict[str, Figures],
     notes: list[Note],
     totals_before: Mapping[str, int] | None,
-    cards: list[CardScore],
+    rows: list[Rows],
 ) -> RoundScore:
     """Finish a round whose ``shown`` and ``in_hand`` are counted: credit each note's
     bonus, ``round = shown - in_hand + bonus`` (S7), the new totals, the sides (P1), and
@@ -286,4 +316,4 @@ def close_round(
         fig.round = fig.shown - fig.in_hand + fig.bonus
         fig.total = before.get(player, 0) + fig.round
     result = decide_game(rules, play, figures, notes)
-    return RoundScore(figures, side_figures(play, figures), cards, notes, *result)
+    return RoundScore(figures, side_figures(play, figures), rows, notes, *result)

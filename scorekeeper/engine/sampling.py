@@ -1,0 +1,63 @@
+"""One random legal move, drawn without building every legal move.
+
+Glossary:
+- uniform: each move of :func:`turns.legal_actions` equally likely.
+- counted: the moves of a kind are counted and only the one drawn is built.
+
+:func:`random_action` draws exactly the move ``legal_actions(state)[k]`` with
+``k = rng.randrange(len(legal_actions(state)))``: the same distribution and the same use
+of ``rng``, so random play gives the same games either way, only faster. In the PLAY
+phase the lay-downs are searched only when the hand may hold a meld
+(:func:`moves.may_hold_meld`) and the discards are counted, not listed; other phases
+(short lists) draw from :func:`turns.legal_actions`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action, Discard
+from .cards import Card
+from .moves import may_hold_meld
+from .plays import laydown_options, layoff_options, may_discard
+from .state import GameState, Phase
+from .turns import legal_actions
+
+
+def random_action(state: GameState, rng: random.Random) -> Action:
+    """A legal move of the current seat drawn uniformly with ``rng`` (see the module
+    docstring: exactly ``legal[rng.randrange(len(legal))]`` of :func:`legal_actions`).
+    Raises ValueError when there is no legal move (the game is over)."""
+    if state.phase is Phase.PLAY:
+        return _random_play(state, rng)
+    legal = legal_actions(state)
+    return legal[rng.randrange(len(legal))]
+
+
+def _random_play(state: GameState, rng: random.Random) -> Action:
+    """PLAY (T4, T5): the lay-downs, then the lay-offs, then the discards, as
+    :func:`turns.legal_actions` orders them, the discards counted."""
+    seat = state.seat
+    hand = state.hands[seat]
+    laydowns = laydown_options(state, seat, hand, None) if may_hold_meld(hand, state.rules) else []
+    layoffs = layoff_options(state, seat, hand)
+    discards = _discardable(hand, state.no_discard)
+    k = rng.randrange(len(laydowns) + len(layoffs) + len(discards))
+    if k < len(laydowns):
+        return laydowns[k]
+    k -= len(laydowns)
+    if k < len(layoffs):
+        return layoffs[k]
+    return Discard(discards[k - len(layoffs)])
+
+
+def _discardable(hand: list[Card], banned: Card | None) -> list[Card]:
+    """The different cards of ``hand`` that may be discarded (T5, O2, T3), in hand order."""
+    seen: set[int] = set()
+    out: list[Card] = []
+    for card in hand:
+        if id(card) not in seen:
+            seen.add(id(card))
+            if banned is None or may_discard(hand, card, banned):
+                out.append(card)
+    return out
