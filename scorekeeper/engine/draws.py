@@ -12,6 +12,7 @@ Glossary:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
@@ -21,7 +22,7 @@ from .plays import IllegalMove, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
-from .taking import may_keep_top, may_lay_off_taken
+from .taking import barred_discard, may_keep_top, may_lay_off_taken
 
 
 def stock_gone(state: GameState) -> bool:
@@ -85,7 +86,12 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
             if melds is not None and (plain or not melds):
                 return melds
     hand = state.hands[seat] + pile[index:]
-    return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
+    saved = state.no_discard
+    state.no_discard = barred_discard(rules, pile[index:], False)
+    try:
+        return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
+    finally:
+        state.no_discard = saved
 
 
 def _quick_meld(
@@ -196,7 +202,8 @@ def apply_draw(state: GameState, action: Action) -> None:
             raise IllegalMove(f"the discard pile has no card {action.index}", "T1")
         if not can_take(state, seat, index):
             card = state.pile[index]
-            raise IllegalMove(_cannot_use(state, card), "T2")
+            rule = _refusing_rule(state, seat, index)
+            raise IllegalMove(_cannot_use(state, card, rule), rule)
         state.log.append((seat, action))
         take(state, seat, index)
     elif isinstance(action, EndRound) and gone:
@@ -211,7 +218,26 @@ def apply_draw(state: GameState, action: Action) -> None:
         raise IllegalMove("first draw: from the stock, or from the discard pile", "T1")
 
 
-def _cannot_use(state: GameState, card: Card) -> str:
+def _refusing_rule(state: GameState, seat: int, index: int) -> str:
+    """``"O2"`` when the take is refused only because it leaves no discard but the last card
+    picked up (:func:`taking.barred_discard`), else ``"T2"``."""
+    rules = state.rules
+    if not rules.discard_to_go_out:
+        return "T2"
+    state.rules = dataclasses.replace(rules, discard_to_go_out=False)
+    try:
+        return "O2" if can_take(state, seat, index) else "T2"
+    finally:
+        state.rules = rules
+
+
+def _cannot_use(state: GameState, card: Card, rule: str) -> str:
+    if rule == "O2":
+        top = state.pile[-1]
+        return (
+            f"the {card.name} can be taken only if you use it at once and keep a card to "
+            f"discard other than the {top.name}, the last card picked up (O2)"
+        )
     if not may_lay_off_taken(state.rules):
         return (
             f"the {card.name} can be taken only to go straight into a new meld of three or "
@@ -237,8 +263,8 @@ def _draw_stock(state: GameState, seat: int, action: Draw | DrawTwo, gone: bool)
 
 def take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> None:
     """Take the pile from ``index`` up into ``seat``'s hand (T1); the selected card must
-    then be used (T2) unless it is the top card kept (T3). Under O2 it may not be the
-    final discard."""
+    then be used (T2) unless it is the top card kept (T3). The top card of the stack may
+    not be this turn's discard under O2 (:func:`taking.barred_discard`)."""
     card = state.pile[index]
     keep = _may_keep_top(state, index) and not rummy
     taken = state.pile[index:]
@@ -247,5 +273,5 @@ def take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> Non
     state.known[seat].extend(taken)
     state.must_use = None if keep else card
     state.rummy = rummy
-    state.no_discard = card if keep or state.rules.discard_to_go_out else None
+    state.no_discard = barred_discard(state.rules, taken, keep)
     state.phase = Phase.PLAY if keep else Phase.MUST_USE

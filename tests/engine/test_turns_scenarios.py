@@ -128,7 +128,7 @@ def test_o2_boathouse_needs_a_final_discard() -> None:
     options = {"discard_to_go_out": True}
     # Two threes and a third on the pile: melding them would leave no discard.
     state = rigged(["3S 3H", "2D", "4D"], pile="9S 3D", options=options)
-    refused(state, Draw("discard", 1), "T2")
+    assert "last card picked up" in refused(state, Draw("discard", 1), "O2")
     state = rigged(["7H 7S 7D", "2D", "4D"], pile="9S", stock="KC 2H", options=options)
     apply_action(state, Draw("stock"))
     apply_action(state, meld("7H 7S 7D"))
@@ -140,9 +140,32 @@ def test_o2_boathouse_needs_a_final_discard() -> None:
     }
 
 
+def test_o2_the_last_card_of_a_stack_picked_up_is_not_that_turns_discard() -> None:
+    # Seed 002: "Under this variation, the last card in a set picked up from the discard
+    # pile cannot be used as the discard in that round." Ann holds 3H 3S; the 3C lies
+    # under the KC. Taking both, melding 3-3-3 and going out on the KC is not allowed:
+    # the KC, the last card picked up, could not be the discard, so the pick-up is refused.
+    options = {"discard_to_go_out": True}
+    state = rigged(["3H 3S", "2D", "4D"], pile="9S 3C KC", options=options)
+    assert Draw("discard", 1) not in legal_actions(state)
+    assert "king of clubs, the last card picked up" in refused(state, Draw("discard", 1), "O2")
+    # With an 8D besides, she may take them, but must keep the KC and throw the 8D.
+    state = rigged(["3H 3S 8D", "2D", "4D"], pile="9S 3C KC", options=options)
+    apply_action(state, Draw("discard", 1))
+    apply_action(state, meld("3H 3S 3C"))
+    refused(state, Discard(card("KC")), "O2")
+    assert [a for a in legal_actions(state) if isinstance(a, Discard)] == [Discard(card("8D"))]
+    # Without Boathouse the KC may go, and Ann goes out on it.
+    state = rigged(["3H 3S", "2D", "4D"], pile="9S 3C KC")
+    apply_action(state, Draw("discard", 1))
+    apply_action(state, meld("3H 3S 3C"))
+    apply_action(state, Discard(card("KC")))
+    assert state.rounds[-1]["end"]["went_out"] == "Ann"
+
+
 def test_o2_refuses_melding_the_last_cards_and_o1_without_it_goes_out() -> None:
     state = rigged(["7H 7S", "2D", "4D"], pile="9S 7D", options={"discard_to_go_out": True})
-    refused(state, Draw("discard", 1), "T2")
+    refused(state, Draw("discard", 1), "O2")
     state = rigged(["7H 7S", "2D", "4D"], pile="9S 7D")
     apply_action(state, Draw("discard", 1))
     apply_action(state, meld("7H 7S 7D"))  # the last cards: Ann is out at once (O1)
