@@ -2,12 +2,11 @@
 
 Glossary:
 - take: draw from the discard pile: the card at an index and every card above it (T1).
-- stock gone: the stock is empty, or the round has run past its turn limit
-  (:data:`rounds.MAX_TURNS_FACTOR`); then O3 decides: the round ends ("hands count",
-  "nobody deducts"), players may go on drawing from the pile ("draw from the discard
-  pile", :class:`EndRound` to stop), the pile is reshuffled into a new stock
-  ("reshuffle", at most :data:`rounds.MAX_RESHUFFLES` times), or play goes on without
-  drawing (:class:`Pass`) until someone goes out ("play on").
+- stock gone: the stock is empty (no rule text limits a round's turns); then O3 decides:
+  the round ends ("hands count", "nobody deducts"), players may go on drawing from the
+  pile ("draw from the discard pile", :class:`EndRound` to stop), the pile is reshuffled
+  into a new stock ("reshuffle", at most :data:`rounds.MAX_RESHUFFLES` times), or play
+  goes on without drawing (:class:`Pass`) until someone goes out ("play on").
 """
 
 from __future__ import annotations
@@ -19,15 +18,15 @@ from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
 from .plays import IllegalMove, table_accepts, use_options
-from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
+from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
 from .taking import barred_discard, may_keep_top, may_lay_off_taken
 
 
 def stock_gone(state: GameState) -> bool:
-    """True when the stock is empty (or the round has run past its turn limit)."""
-    return not state.stock or state.turns >= MAX_TURNS_FACTOR * state.n
+    """True when the stock is empty (O3)."""
+    return not state.stock
 
 
 def begin_turn(state: GameState, seat: int) -> None:
@@ -43,7 +42,7 @@ def begin_turn(state: GameState, seat: int) -> None:
     if mode in ("hands-count", "nobody-deducts"):
         end_round(state, "stock exhausted")
     elif mode == "reshuffle" and not state.stock and state.reshuffles < MAX_RESHUFFLES:
-        if len(state.pile) >= 2 and state.turns < MAX_TURNS_FACTOR * state.n:
+        if len(state.pile) >= 2:
             _reshuffle(state)
 
 

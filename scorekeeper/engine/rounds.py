@@ -22,9 +22,9 @@ from .rules import RuleSet, ruleset
 from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
 from .state import GameSetupError, GameState, Phase
 
-MAX_TURNS_FACTOR = 60
-"""A round with more than ``60 x players`` turns is treated as if the stock had run out
-(O3), so that no round can go on for ever (taking and re-discarding the top card, T3)."""
+SIMULATION_LIMIT = "simulation limit"
+"""``end.reason`` of a round the simulator's guard stopped (:func:`stop_game`): the game
+ends unfinished, with no winner; never a rules ending."""
 
 MAX_RESHUFFLES = 3
 """Under O3 "reshuffle" the pile is turned into a new stock at most three times a round;
@@ -175,13 +175,7 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     state.scores.append(result)
     for s, name in enumerate(names):
         state.totals[s] = result.players[name].total
-    record = dict(state.deal)
-    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
-    record["end"] = {
-        "went_out": names[state.went_out] if state.went_out is not None else None,
-        "reason": reason,
-        "hands_left": {names[s]: [c.text for c in h] for s, h in enumerate(state.hands)},
-    }
+    record = _round_record(state, reason)
     record["scores"] = {p: f.as_dict() for p, f in result.players.items()}
     state.rounds.append(record)
     if result.game_over:
@@ -192,3 +186,28 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     state.dealer = deals_next(state.rules, state.n, state.dealer, state.went_out)
     deal_round(state)
     return result
+
+
+def _round_record(state: GameState, reason: str) -> dict[str, Any]:
+    """The round's deal, moves and ``end`` (``reason``, who went out, the hands left)."""
+    names = state.players
+    record = dict(state.deal)
+    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
+    record["end"] = {
+        "went_out": names[state.went_out] if state.went_out is not None else None,
+        "reason": reason,
+        "hands_left": {names[s]: [c.text for c in h] for s, h in enumerate(state.hands)},
+    }
+    return record
+
+
+def stop_game(state: GameState, reason: str) -> None:
+    """End the game unfinished, with no winner and no rules ending: the round in play is
+    recorded unscored (``scores`` None, totals unchanged) with ``end.reason`` ``reason``,
+    e.g. :data:`simulate.SIMULATION_LIMIT` when the simulator's guard stops a bot game."""
+    record = _round_record(state, reason)
+    record["scores"] = None
+    state.rounds.append(record)
+    state.winner = None
+    state.phase = Phase.GAME_OVER
+    state.window = []

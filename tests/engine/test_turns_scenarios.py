@@ -371,3 +371,14 @@ def test_x1_a_rummy_call_under_boathouse_rules_needs_no_discard_of_the_caller() 
     assert RummyCall(0, 0) in legal_actions(state)
     apply_action(state, RummyCall(0, 0))
     assert state.layoffs == [(BOB, card("8H"), 0)]
+
+
+def test_no_rule_limits_a_rounds_turns() -> None:
+    # A round ends when someone goes out or the stock runs out (O1, O3), never after a
+    # number of turns: however long it has gone on, the stock may still be drawn.
+    state = rigged(["2S 9D", "JD", "3D"], pile="4H", stock="KC QD", preset="classic")
+    state.turns = 10_000
+    assert Draw("stock") in legal_actions(state)
+    apply_action(state, Draw("stock"))
+    apply_action(state, Discard(card("KC")))
+    assert not state.rounds and state.phase is Phase.DRAW
