@@ -182,16 +182,20 @@ def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
     for earlier in record["rounds"][: number - 1]:
         totals = {p: earlier["scores"][p]["total"] for p in players}
     stored = record["rounds"][number - 1]
+    goer = stored["end"]["went_out"]
+    last = next((t for t in reversed(stored["turns"]) if t["player"] == goer), None)
     melds: list[dict[str, Any]] = []
     layoffs: list[dict[str, Any]] = []
     for turn in stored["turns"]:
-        melds.extend({"owner": turn["player"], "cards": m} for m in turn["melds"])
+        final = {"final_turn": True} if turn is last else {}
+        melds.extend({"owner": turn["player"], "cards": m, **final} for m in turn["melds"])
         layoffs.extend({"owner": turn["player"], **x} for x in turn["layoffs"])
     return {
         "rules": record["rules"],
         "players": players,
         "teams": record.get("teams"),
-        "went_out": stored["end"]["went_out"],
+        "went_out": goer,
+        "went_out_by": "discard" if last is None or last.get("discard") else "play",
         "melds": melds,
         "layoffs": layoffs,
         "hands": stored["end"]["hands_left"],

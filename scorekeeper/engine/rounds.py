@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
 from .cards import Card, make_pack
 from .outcome import deals_next
 from .rules import RuleSet, ruleset
@@ -154,15 +155,47 @@ def round_play(state: GameState) -> RoundPlay:
     """The round so far as the scoring contract states it (names, melds as laid, lay-offs,
     hands, who went out, sides, deal number)."""
     names = state.players
+    final, went_out_by = _going_out(state)
     return RoundPlay(
         players=names,
-        melds=tuple(MeldPlay(names[o], m) for o, m in zip(state.owners, state.laid, strict=True)),
+        melds=tuple(
+            MeldPlay(names[o], m, i in final)
+            for i, (o, m) in enumerate(zip(state.owners, state.laid, strict=True))
+        ),
         layoffs=tuple(LayoffPlay(names[s], c, m) for s, c, m in state.layoffs),
         hands={names[s]: tuple(h) for s, h in enumerate(state.hands)},
         went_out=names[state.went_out] if state.went_out is not None else None,
         teams=tuple(tuple(names[s] for s in t) for t in state.teams) if state.teams else None,
         deal_number=state.deal_number,
+        went_out_by=went_out_by,
     )
+
+
+def _going_out(state: GameState) -> tuple[set[int], str]:
+    """S10: the table indexes of the melds the player who went out laid in the turn they
+    went out (their moves since their last draw or "Rummy!" call, or since another
+    player's move), and ``"discard"`` or ``"play"`` for how they went out (their last
+    move a discard or not)."""
+    goer = state.went_out
+    final: set[int] = set()
+    last = None
+    index, mover = 0, -1
+    for seat, action in state.log:
+        if seat < 0:
+            continue
+        if seat == goer and (mover != goer or isinstance(action, _TURN_STARTS)):
+            final.clear()
+        if isinstance(action, LayDown):
+            if seat == goer:
+                final.update(range(index, index + len(action.melds)))
+            index += len(action.melds)
+        if seat == goer:
+            last = action
+        mover = seat
+    return final, "play" if goer is not None and not isinstance(last, Discard) else "discard"
+
+
+_TURN_STARTS = (Draw, DrawTwo, Pass, RummyCall, EndRound)
 
 
 def end_round(state: GameState, reason: str) -> RoundScore:

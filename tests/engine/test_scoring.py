@@ -1,9 +1,19 @@
 """Round scoring under every scoring rule, with the seed texts' worked examples."""
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.engine.rules import ruleset
-from scorekeeper.engine.scoring import RoundError, card_points, hand_points, score_round, settle
+from scorekeeper.engine.scoring import (
+    MeldPlay,
+    RoundError,
+    RoundPlay,
+    card_points,
+    hand_points,
+    score_round,
+    settle,
+)
 from tests.engine.helpers import cards, round_play
 
 ABC = ["Ann", "Bob", "Cat"]
@@ -200,11 +210,33 @@ def test_p5_two_deal_game_ends_after_deal_two_with_50_to_the_better_side():
     assert second.settlement[0].points == 110 - 49
 
 
-def test_s10_seven_card_straight_scores_500():
+def test_s10_only_a_seven_card_run_laid_at_once_then_the_last_card_discarded_scores_500():
+    # Seed 002: "If a player lays down a 7-card straight and then discards his last card,
+    # he is awarded 500 points."
     rules = ruleset("standard", seven_card_straight=True)
-    play = round_play(ABC, melds=[("Ann", "3H 4H 5H 6H 7H 8H 9H")], went_out="Ann")
+    run = "3H 4H 5H 6H 7H 8H 9H"
+    play = RoundPlay(
+        players=ABC,
+        melds=(MeldPlay("Ann", cards(run), final_turn=True),),
+        hands={p: () for p in ABC},
+        went_out="Ann",
+    )
     result = score_round(rules, play)
     assert result.players["Ann"].bonus == 500 and result.players["Ann"].round == 542
+    # Laid turns before she went out, or going out by melding without a discard: no 500.
+    earlier = replace(play, melds=(MeldPlay("Ann", cards(run)),))
+    assert score_round(rules, earlier).players["Ann"].bonus == 0
+    by_play = replace(play, went_out_by="play")
+    assert score_round(rules, by_play).players["Ann"].bonus == 0
+    # Seven cards in two melds are not a 7-card straight laid down.
+    split = replace(
+        play,
+        melds=(
+            MeldPlay("Ann", cards("3H 4H 5H"), True),
+            MeldPlay("Ann", cards("6H 7H 8H 9H"), True),
+        ),
+    )
+    assert score_round(rules, split).players["Ann"].bonus == 0
 
 
 def test_g1_target_and_g2_highest_wins_seeds_000_003_004():

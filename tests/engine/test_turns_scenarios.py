@@ -382,3 +382,33 @@ def test_no_rule_limits_a_rounds_turns() -> None:
     apply_action(state, Draw("stock"))
     apply_action(state, Discard(card("KC")))
     assert not state.rounds and state.phase is Phase.DRAW
+
+
+def test_s10_the_500_point_straight_in_the_game() -> None:
+    # Seed 002: "If a player lays down a 7-card straight and then discards his last card,
+    # he is awarded 500 points."
+    options = {"seven_card_straight": True}
+    state = rigged(["3H 4H 5H 6H 7H 8H 9H", "2D", "4D"], pile="9S", stock="KC", options=options)
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("3H 4H 5H 6H 7H 8H 9H"))
+    apply_action(state, Discard(card("KC")))
+    assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 500
+    # Drawing the seventh card and melding it out without a discard is no straight bonus.
+    state = rigged(["3H 4H 5H 6H 7H 8H", "2D", "4D"], pile="9S", stock="9H", options=options)
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("3H 4H 5H 6H 7H 8H 9H"))
+    assert state.rounds[-1]["end"]["went_out"] == "Ann"
+    assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 0
+    # Nor a run laid turns before going out.
+    state = rigged(
+        ["3H 4H 5H 6H 7H 8H 9H KC", "2D", "4D"], pile="9S", stock="QD JC 10C 10H", options=options
+    )
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("3H 4H 5H 6H 7H 8H 9H"))
+    for move in (Discard(card("KC")), Draw("stock"), Discard(card("JC"))):
+        apply_action(state, move)
+    for move in (Draw("stock"), Discard(card("10C")), Draw("stock"), LayOff(card("10H"), 0)):
+        apply_action(state, move)
+    apply_action(state, Discard(card("QD")))
+    assert state.rounds[-1]["end"]["went_out"] == "Ann"
+    assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 0
