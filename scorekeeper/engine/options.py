@@ -281,7 +281,7 @@ META: Final[dict[str, dict[str, Any]]] = {
             "15-low-1": "15, but 1 when played low in a run (A-2-3)",
             "15": "15 always",
             "25": "25 always",
-            "15-high-else-5": "15 played high in a run, 5 otherwise",
+            "15-high-else-5": "15 played high (top of a run, a set of aces), 5 otherwise",
         },
         {"15-low-1": "000, 003", "15": "000, 002", "25": "000, 002", "15-high-else-5": "000, 002"},
     ),

@@ -58,7 +58,7 @@ def test_s11_variant_of_seed_002_shown_85_hand_90_takes_5_off():
         ("standard", {"ace_points": "25"}, "AH 2H 3H", [25, 2, 3]),
         ("modern", {}, "QH KH AH", [10, 10, 15]),
         ("modern", {}, "AH 2H 3H", [5, 5, 5]),
-        ("modern", {}, "AH AS AD", [5, 5, 5]),
+        ("modern", {}, "AH AS AD", [15, 15, 15]),
         ("modern", {}, "JK=9H 10H JH", [15, 10, 10]),
         ("quick", {}, "AH 2H 3H", [3, 1, 1]),
         ("quick", {}, "10H JH QH", [2, 2, 2]),
@@ -125,7 +125,22 @@ def test_s6_four_aces_at_once_count_100():
     result = score_round(
         rules, round_play(ABC, melds=[("Ann", "AS AH AD")], layoffs=[("Ann", "AC", 0)])
     )
-    assert result.players["Ann"].shown == 20
+    assert result.players["Ann"].shown == 60  # four aces played high, not laid at once
+
+
+def test_s1_fifteen_played_high_else_five_a_set_of_aces_is_played_high():
+    # Seed 002: "Aces played high are worth 15 except in the case where a single player
+    # plays a 4-of-a-kind Ace meld, in which case the meld is worth 100 points (25/ea.)".
+    # The exception is carved out of aces played high, so a set of aces is played high.
+    rules = ruleset("modern")
+    play = round_play(ABC, melds=[("Ann", "AS AH AD"), ("Bob", "AC 2C 3C")])
+    rows = [(row.card.text, row.where, row.points) for row in score_round(rules, play).cards]
+    assert rows[:3] == [("AS", "meld 0", 15), ("AH", "meld 0", 15), ("AD", "meld 0", 15)]
+    assert ("AC", "meld 1", 5) in rows  # low in A-2-3
+    play = round_play(ABC, melds=[("Cat", "QD KD AD")], hands={"Bob": "AS"}, went_out="Cat")
+    rows = [(row.card.text, row.where, row.points) for row in score_round(rules, play).cards]
+    assert ("AD", "meld 0", 15) in rows  # high in Q-K-A
+    assert ("AS", "hand", 5) in rows  # left in hand
 
 
 def test_s8_the_player_who_went_out_adds_every_other_hand():
