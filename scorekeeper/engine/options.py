@@ -176,6 +176,15 @@ META: Final[dict[str, dict[str, Any]]] = {
     "first_meld_minimum": _meta(
         "M6", "Points a player's first melds must reach", minimum=0, maximum=100
     ),
+    "first_meld_applies": _meta(
+        "M6",
+        "When the first-meld minimum applies",
+        {
+            "every-round": "every round: each player's first melds of the round",
+            "once-per-game": "once per game: each player's first melds of the game",
+        },
+        {"once-per-game": "002"},
+    ),
     "rearranging_melds": _meta(
         "M7",
         "Moving cards between melds",

@@ -137,11 +137,24 @@ def deal_round(state: GameState, pack: list[Card] | None = None) -> None:
     state.seat = state.turn_seat = left
 
 
+def opened_before(state: GameState, seat: int) -> bool:
+    """M6: True when ``seat`` starts a round free of the first-meld minimum: there is none,
+    or it applies once per game ("once-per-game", 002: "In order to begin scoring all
+    players must lay no less than 30 points for their first score") and the seat laid
+    down a meld in an earlier round; under "every-round" it applies each round."""
+    rules = state.rules
+    if not rules.first_meld_minimum:
+        return True
+    if rules.first_meld_applies != "once-per-game":
+        return False
+    return any(s == seat and a.get("type") == "lay_down" for r in state.rounds for s, a in r["log"])
+
+
 def _reset_round(state: GameState, hands: list[list[Card]], stock: list[Card]) -> None:
     n = state.n
     state.hands, state.stock, state.pile = hands, stock, []
     state.owners, state.laid, state.table, state.layoffs = [], [], [], []
-    state.opened = [state.rules.first_meld_minimum == 0] * n
+    state.opened = [opened_before(state, seat) for seat in range(n)]
     state.known = [[] for _ in range(n)]
     state.log = []
     state.must_use = state.no_discard = None

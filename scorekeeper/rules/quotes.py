@@ -138,6 +138,8 @@ M5 joker_use sets-of-jokers
   000: jokers may not be used in sequences or as wild cards, but only in groups of three or four jokers.
 M6 first_meld_minimum 30
   002: In order to begin scoring all players must lay no less than 30 points for their first score.
+M6 first_meld_applies once-per-game
+  002: In order to begin scoring all players must lay no less than 30 points for their first score.
 M7 rearranging_melds never
   003: A player cannot move cards from one meld to another to facilitate laying off.
 T1 discard_draw any-card

@@ -412,3 +412,23 @@ def test_s10_the_500_point_straight_in_the_game() -> None:
     apply_action(state, Discard(card("QD")))
     assert state.rounds[-1]["end"]["went_out"] == "Ann"
     assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 0
+
+
+@pytest.mark.parametrize(
+    ("applies", "opened_in_round_two"), [("once-per-game", True), ("every-round", False)]
+)
+def test_m6_the_first_meld_minimum_once_per_game_or_every_round(
+    applies, opened_in_round_two
+) -> None:
+    # Seed 002: "In order to begin scoring all players must lay no less than 30 points
+    # for their first score": read as once per game, a player who opened in round one
+    # lays any meld in round two; read as every round, the 30 applies again.
+    options = {"first_meld_minimum": 30, "first_meld_applies": applies}
+    state = rigged(["KH KS KD", "2D 9S", "4D 8S"], pile="9S", stock="2C 6H", options=options)
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("KH KS KD"))
+    apply_action(state, Discard(card("2C")))  # Ann goes out: round two is dealt
+    assert state.rounds[0]["end"]["went_out"] == "Ann"
+    assert len(state.rounds) == 1
+    assert state.opened[ANN] is opened_in_round_two
+    assert not state.opened[BOB]

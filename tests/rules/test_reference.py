@@ -150,3 +150,15 @@ def test_query_json_form_and_problems():
     ]
     assert rules_from_query({"opt_two_deal_game": "0"}).rules.two_deal_game is False
     assert rules_from_query({"rules": '{"options": {"two_deal_game": 0}}'}).problems
+
+
+def test_m6_says_which_reading_of_the_first_meld_minimum_each_preset_takes(client):
+    # Seed 002: "In order to begin scoring all players must lay no less than 30 points
+    # for their first score": once per game in modern; every round the other presets.
+    html = client.get("/rules").get_data(as_text=True)
+    start = html.index('id="M6"')
+    row = html[start : html.index('id="M7"')]
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))
+    assert "every round: each player's first melds of the round" in words.replace("&#39;", "'")
+    once = words[words.index("once per game") :]
+    assert "Presets: modern" in once and "every preset but modern" not in once
