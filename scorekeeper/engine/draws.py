@@ -29,6 +29,16 @@ def stock_gone(state: GameState) -> bool:
     return not state.stock
 
 
+def ends_with_the_turn(state: GameState) -> bool:
+    """O3: True when the stock is empty and the rules end the round there ("hands count",
+    "nobody deducts"; 003: "Game play continues until one player, or the stock, has run
+    out of cards. The hand then ends immediately, with no further melding possible"): the
+    round ends with the turn that emptied it, with no "Rummy!" call (X1) or out-of-turn
+    melding (T7) on its discard. Under the other readings play goes on (and a call with
+    it)."""
+    return stock_gone(state) and state.rules.stock_exhausted in ("hands-count", "nobody-deducts")
+
+
 def begin_turn(state: GameState, seat: int) -> None:
     """Start ``seat``'s turn: the DRAW phase, after O3 has had its say."""
     state.phase = Phase.DRAW
@@ -39,7 +49,7 @@ def begin_turn(state: GameState, seat: int) -> None:
     if not stock_gone(state):
         return
     mode = state.rules.stock_exhausted
-    if mode in ("hands-count", "nobody-deducts"):
+    if ends_with_the_turn(state):
         end_round(state, "stock exhausted")
     elif mode == "reshuffle" and not state.stock and state.reshuffles < MAX_RESHUFFLES:
         if len(state.pile) >= 2:

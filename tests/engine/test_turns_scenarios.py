@@ -432,3 +432,27 @@ def test_m6_the_first_meld_minimum_once_per_game_or_every_round(
     assert len(state.rounds) == 1
     assert state.opened[ANN] is opened_in_round_two
     assert not state.opened[BOB]
+
+
+def test_o3_with_x1_no_rummy_call_on_the_discard_after_the_last_stock_card() -> None:
+    # Seed 003: "Game play continues until one player, or the stock, has run out of
+    # cards. The hand then ends immediately, with no further melding possible."
+    state = rigged(
+        ["8H 2S", "2D 3D", "4D 5D"], stock="QS", table=[(BOB, "5H 6H 7H")], preset="jokers-wild"
+    )
+    apply_action(state, Draw("stock"))  # the last stock card
+    apply_action(state, Discard(card("8H")))  # it would fit Bob's run: no call now
+    end = state.rounds[-1]["end"]
+    assert end["reason"] == "stock exhausted" and end["went_out"] is None
+    assert not state.layoffs
+    # Where players go on drawing from the discard pile (O3), a call is still allowed.
+    state = rigged(
+        ["8H 2S", "2D 3D", "4D 5D"],
+        stock="QS",
+        table=[(BOB, "5H 6H 7H")],
+        preset="jokers-wild",
+        options={"stock_exhausted": "draw-from-discard"},
+    )
+    apply_action(state, Draw("stock"))
+    apply_action(state, Discard(card("8H")))
+    assert state.phase is Phase.RUMMY and RummyCall(0) in legal_actions(state)

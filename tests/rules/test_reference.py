@@ -162,3 +162,13 @@ def test_m6_says_which_reading_of_the_first_meld_minimum_each_preset_takes(clien
     assert "every round: each player's first melds of the round" in words.replace("&#39;", "'")
     once = words[words.index("once per game") :]
     assert "Presets: modern" in once and "every preset but modern" not in once
+
+
+def test_o3_and_x1_say_when_a_rummy_call_is_still_allowed(client):
+    # Seed 003: "The hand then ends immediately, with no further melding possible."
+    html = client.get("/rules").get_data(as_text=True)
+    o3 = html[html.index('id="O3"') : html.index('id="O4"')]
+    assert "no &#34;Rummy!&#34; call" in o3 or 'no "Rummy!" call' in o3
+    assert "a call is still allowed" in o3
+    x1 = html[html.index('id="X1"') : html.index('id="X2"')]
+    assert "the last stock card" in x1
