@@ -96,13 +96,28 @@ def _score_request() -> dict[str, Any]:
             "players": {"type": "array", "items": name, "minItems": 2, "maxItems": 8},
             "teams": {"type": ["array", "null"], "items": {"type": "array", "items": name}},
             "went_out": {"type": ["string", "null"]},
+            "went_out_by": {
+                "type": "string",
+                "enum": ["discard", "play"],
+                "default": "discard",
+                "description": "how the player went out: discarding their last card, or "
+                "melding or laying it off (S10)",
+            },
             "melds": {
                 "type": ["array", "null"],
                 "maxItems": 60,
                 "items": {
                     "type": "object",
                     "required": ["owner", "cards"],
-                    "properties": {"owner": {"type": "string"}, "cards": _cards(26)},
+                    "properties": {
+                        "owner": {"type": "string"},
+                        "cards": _cards(26),
+                        "final_turn": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "laid down in the turn its owner went out (S10)",
+                        },
+                    },
                 },
             },
             "layoffs": {

@@ -30,7 +30,7 @@ from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
 from .explain import meld_points
 from .melds import IllegalMeld, Meld, extend, extend_with
 from .rules import RuleSet
-from .taking import may_keep_top, may_lay_off_taken
+from .taking import barred_discard, keeps_a_discard, may_keep_top, may_lay_off_taken
 
 MAX_USES = 8
 """Most uses listed for one card of the pile: further candidates are counted (``more``),
@@ -171,18 +171,15 @@ def _best(
 def _conditions(
     use: Use, left: list[Card], top: Card, rules: RuleSet, has_melded: bool
 ) -> tuple[str | None, str]:
-    """``(refusal, note)`` for ``use`` leaving ``left`` in hand: O2 then M6."""
+    """``(refusal, note)`` for ``use`` leaving ``left`` in hand: O2 then M6; ``top`` is the
+    last card picked up (:func:`taking.barred_discard`)."""
     note = ""
-    if rules.discard_to_go_out:
-        spare = list(left)
-        if top in spare:
-            spare.remove(top)
-        if not spare:
-            return (
-                f"you would have no card to discard except {top.display}, the last card "
-                "you picked up, and a final discard is needed (O2)",
-                note,
-            )
+    if rules.discard_to_go_out and not keeps_a_discard(rules, left, top):
+        return (
+            f"you would have no card to discard except {top.display}, the last card "
+            "you picked up, and a final discard is needed (O2)",
+            note,
+        )
     minimum = rules.first_meld_minimum
     if minimum and not has_melded:
         short = minimum - use.points
@@ -267,7 +264,8 @@ def _choice(
     selected, taken = pile[index], tuple(pile[index:])
     keep = may_keep_top(rules, index, len(pile))
     candidates = _uses_for(selected, hand + list(taken[1:]), table, rules)
-    good, refused, weighed = _weigh(candidates, hand, taken, pile[-1], rules, has_melded)
+    barred = barred_discard(rules, taken, False) or pile[-1]
+    good, refused, weighed = _weigh(candidates, hand, taken, barred, rules, has_melded)
     ok = bool(good) or keep
     must = _must(selected, taken, rules, ok, keep)
     if not ok:

@@ -6,10 +6,11 @@ Glossary:
 - deadwood: cards in a hand that no meld uses; they count against the holder (S7).
 
 Levels (:data:`BOTS`): ``random`` picks any legal move; ``basic`` melds greedily (takes the
-top discard when it melds, lays down and lays off everything it can, discards its highest
-loose card); ``strong`` plays to win (see :mod:`strategy`): it remembers the pile and what
-each opponent was seen taking, weighs what they collect before discarding, and values a
-stock draw by sampling the unseen cards.
+top discard when it melds or lays off, never only to keep it, :func:`strategy.idle_take`;
+lays down and lays off everything it can, discards its highest loose card); ``strong``
+plays to win (see :mod:`strategy`): it remembers the pile and what each opponent was seen
+taking, weighs what they collect before discarding, and values a stock draw by sampling
+the unseen cards.
 
 Use :func:`bot_move` to get a bot's move for the current seat of a game.
 """
@@ -24,7 +25,7 @@ from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, 
 from .cards import Card
 from .scoring import card_points
 from .state import GameState, Observation, Phase, observation
-from .strategy import StrongBot
+from .strategy import StrongBot, idle_take
 
 
 class Bot(Protocol):
@@ -108,7 +109,7 @@ class BasicBot:
         stock: Action | None = None
         for a in legal:
             if isinstance(a, Draw) and a.source == "discard" and a.index == top:
-                if view.pile[top] not in loose_cards([*view.hand, view.pile[top]]):
+                if not idle_take(view, a):
                     return a
             if isinstance(a, DrawTwo) or (isinstance(a, Draw) and a.source == "stock"):
                 stock = a

@@ -33,10 +33,12 @@ class RoundError(ValueError):
 
 
 class MeldPlay(NamedTuple):
-    """A meld laid down by ``owner``: its cards as laid, all at once."""
+    """A meld laid down by ``owner``: its cards as laid, all at once; ``final_turn`` when
+    it was laid in the turn its owner went out (S10)."""
 
     owner: str
     cards: tuple[Card, ...]
+    final_turn: bool = False
 
 
 class LayoffPlay(NamedTuple):
@@ -54,7 +56,8 @@ class RoundPlay:
     ``melds`` in the order laid down (table index = position), ``layoffs`` in the order
     made, ``hands`` every player's cards left, ``went_out`` the player who went out or None
     (stock ran out), ``teams`` the sides for partnership rules (P1), ``deal_number`` the
-    1-based deal of the game (P5's two-deal game).
+    1-based deal of the game (P5's two-deal game), ``went_out_by`` how the player went
+    out: ``"discard"`` (their last card discarded) or ``"play"`` (melded or laid off).
     """
 
     players: tuple[str, ...]
@@ -64,6 +67,7 @@ class RoundPlay:
     went_out: str | None = None
     teams: tuple[tuple[str, ...], ...] | None = None
     deal_number: int = 1
+    went_out_by: str = "discard"
 
 
 def unit_of(play: RoundPlay) -> dict[str, str]:
@@ -286,7 +290,25 @@ def full_check(
         problems.append(
             ("went_out", "under these rules a round ends only when someone goes out (O3)")
         )
+    problems += _check_going_out(rules, play)
     return problems, laid, table
+
+
+def _check_going_out(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
+    """``went_out_by`` and ``melds[].final_turn`` (S10): "play" only where the rules let a
+    player go out without a discard (not under O2, unless by a "Rummy!" call, X1), a
+    final-turn meld only of the player who went out."""
+    problems: list[tuple[str, str]] = []
+    if play.went_out_by not in ("discard", "play"):
+        problems.append(("went_out_by", 'must be "discard" or "play"'))
+    elif play.went_out_by == "play" and rules.discard_to_go_out and rules.rummy_call == "off":
+        problems.append(("went_out_by", "under these rules a player goes out by a discard (O2)"))
+    for i, meld in enumerate(play.melds):
+        if meld.final_turn and meld.owner != play.went_out:
+            problems.append(
+                (f"melds[{i}].final_turn", f"{meld.owner} did not go out, so had no final turn")
+            )
+    return problems
 
 
 # ---- scoring a round -----------------------------------------------------------------

@@ -2,16 +2,16 @@
 
 Glossary:
 - take: draw from the discard pile: the card at an index and every card above it (T1).
-- stock gone: the stock is empty, or the round has run past its turn limit
-  (:data:`rounds.MAX_TURNS_FACTOR`); then O3 decides: the round ends ("hands count",
-  "nobody deducts"), players may go on drawing from the pile ("draw from the discard
-  pile", :class:`EndRound` to stop), the pile is reshuffled into a new stock
-  ("reshuffle", at most :data:`rounds.MAX_RESHUFFLES` times), or play goes on without
-  drawing (:class:`Pass`) until someone goes out ("play on").
+- stock gone: the stock is empty (no rule text limits a round's turns); then O3 decides:
+  the round ends ("hands count", "nobody deducts"), players may go on drawing from the
+  pile ("draw from the discard pile", :class:`EndRound` to stop), the pile is reshuffled
+  into a new stock ("reshuffle", at most :data:`rounds.MAX_RESHUFFLES` times), or play
+  goes on without drawing (:class:`Pass`) until someone goes out ("play on").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
@@ -19,15 +19,25 @@ from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import run_table
 from .plays import IllegalMove, table_accepts, use_options
-from .rounds import MAX_RESHUFFLES, MAX_TURNS_FACTOR, end_round
+from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
-from .taking import may_keep_top, may_lay_off_taken
+from .taking import barred_discard, may_keep_top, may_lay_off_taken
 
 
 def stock_gone(state: GameState) -> bool:
-    """True when the stock is empty (or the round has run past its turn limit)."""
-    return not state.stock or state.turns >= MAX_TURNS_FACTOR * state.n
+    """True when the stock is empty (O3)."""
+    return not state.stock
+
+
+def ends_with_the_turn(state: GameState) -> bool:
+    """O3: True when the stock is empty and the rules end the round there ("hands count",
+    "nobody deducts"; 003: "Game play continues until one player, or the stock, has run
+    out of cards. The hand then ends immediately, with no further melding possible"): the
+    round ends with the turn that emptied it, with no "Rummy!" call (X1) or out-of-turn
+    melding (T7) on its discard. Under the other readings play goes on (and a call with
+    it)."""
+    return stock_gone(state) and state.rules.stock_exhausted in ("hands-count", "nobody-deducts")
 
 
 def begin_turn(state: GameState, seat: int) -> None:
@@ -40,10 +50,10 @@ def begin_turn(state: GameState, seat: int) -> None:
     if not stock_gone(state):
         return
     mode = state.rules.stock_exhausted
-    if mode in ("hands-count", "nobody-deducts"):
+    if ends_with_the_turn(state):
         end_round(state, "stock exhausted")
     elif mode == "reshuffle" and not state.stock and state.reshuffles < MAX_RESHUFFLES:
-        if len(state.pile) >= 2 and state.turns < MAX_TURNS_FACTOR * state.n:
+        if len(state.pile) >= 2:
             _reshuffle(state)
 
 
@@ -86,7 +96,12 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
             if melds is not None and (plain or not melds):
                 return melds
     hand = state.hands[seat] + pile[index:]
-    return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
+    saved = state.no_discard
+    state.no_discard = barred_discard(rules, pile[index:], False)
+    try:
+        return bool(use_options(state, seat, card, hand, rummy=rummy, first=True))
+    finally:
+        state.no_discard = saved
 
 
 def _quick_meld(
@@ -206,7 +221,8 @@ def apply_draw(state: GameState, action: Action) -> None:
             raise IllegalMove(f"the discard pile has no card {action.index}", "T1")
         if not can_take(state, seat, index):
             card = state.pile[index]
-            raise IllegalMove(_cannot_use(state, card), "T2")
+            rule = _refusing_rule(state, seat, index)
+            raise IllegalMove(_cannot_use(state, card, rule), rule)
         state.log.append((seat, action))
         take(state, seat, index)
     elif isinstance(action, EndRound) and gone:
@@ -221,7 +237,26 @@ def apply_draw(state: GameState, action: Action) -> None:
         raise IllegalMove("first draw: from the stock, or from the discard pile", "T1")
 
 
-def _cannot_use(state: GameState, card: Card) -> str:
+def _refusing_rule(state: GameState, seat: int, index: int) -> str:
+    """``"O2"`` when the take is refused only because it leaves no discard but the last card
+    picked up (:func:`taking.barred_discard`), else ``"T2"``."""
+    rules = state.rules
+    if not rules.discard_to_go_out:
+        return "T2"
+    state.rules = dataclasses.replace(rules, discard_to_go_out=False)
+    try:
+        return "O2" if can_take(state, seat, index) else "T2"
+    finally:
+        state.rules = rules
+
+
+def _cannot_use(state: GameState, card: Card, rule: str) -> str:
+    if rule == "O2":
+        top = state.pile[-1]
+        return (
+            f"the {card.name} can be taken only if you use it at once and keep a card to "
+            f"discard other than the {top.name}, the last card picked up (O2)"
+        )
     if not may_lay_off_taken(state.rules):
         return (
             f"the {card.name} can be taken only to go straight into a new meld of three or "
@@ -247,8 +282,8 @@ def _draw_stock(state: GameState, seat: int, action: Draw | DrawTwo, gone: bool)
 
 def take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> None:
     """Take the pile from ``index`` up into ``seat``'s hand (T1); the selected card must
-    then be used (T2) unless it is the top card kept (T3). Under O2 it may not be the
-    final discard."""
+    then be used (T2) unless it is the top card kept (T3). The top card of the stack may
+    not be this turn's discard under O2 (:func:`taking.barred_discard`)."""
     card = state.pile[index]
     keep = _may_keep_top(state, index) and not rummy
     taken = state.pile[index:]
@@ -257,5 +292,5 @@ def take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> Non
     state.known[seat].extend(taken)
     state.must_use = None if keep else card
     state.rummy = rummy
-    state.no_discard = card if keep or state.rules.discard_to_go_out else None
+    state.no_discard = barred_discard(state.rules, taken, keep)
     state.phase = Phase.PLAY if keep else Phase.MUST_USE

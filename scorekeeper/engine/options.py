@@ -176,6 +176,15 @@ META: Final[dict[str, dict[str, Any]]] = {
     "first_meld_minimum": _meta(
         "M6", "Points a player's first melds must reach", minimum=0, maximum=100
     ),
+    "first_meld_applies": _meta(
+        "M6",
+        "When the first-meld minimum applies",
+        {
+            "every-round": "every round: each player's first melds of the round",
+            "once-per-game": "once per game: each player's first melds of the game",
+        },
+        {"once-per-game": "002"},
+    ),
     "rearranging_melds": _meta(
         "M7",
         "Moving cards between melds",
@@ -281,7 +290,7 @@ META: Final[dict[str, dict[str, Any]]] = {
             "15-low-1": "15, but 1 when played low in a run (A-2-3)",
             "15": "15 always",
             "25": "25 always",
-            "15-high-else-5": "15 played high in a run, 5 otherwise",
+            "15-high-else-5": "15 played high (top of a run, a set of aces), 5 otherwise",
         },
         {"15-low-1": "000, 003", "15": "000, 002", "25": "000, 002", "15-high-else-5": "000, 002"},
     ),

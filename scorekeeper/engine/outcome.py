@@ -15,11 +15,12 @@ Glossary:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from .checks import RoundPlay, unit_of
+from .melds import Meld
 from .rules import RuleSet
 from .values import divisor
 
@@ -68,7 +69,21 @@ HandRule = Literal["S7", "S8", "O3"]
 (S8), or nowhere (O3, "nobody deducts")."""
 
 S8_WHY = "opponents' hands left (add opponents' hands)"
-S10_WHY = "a seven-card run laid down and went out (Rummy Master's Hand)"
+S10_WHY = "a seven-card run laid down, then the last card discarded (Rummy Master's Hand)"
+
+
+def seven_card_straight(play: RoundPlay, laid: Sequence[Meld]) -> bool:
+    """S10 (002: "If a player lays down a 7-card straight and then discards his last card,
+    he is awarded 500 points"): True when the player who went out did so by discarding
+    (``went_out_by`` "discard") after laying down, in that same turn (``final_turn``), a
+    run of seven cards as one meld. ``laid`` are the melds as laid, in ``play``'s order."""
+    goer = play.went_out
+    if goer is None or play.went_out_by != "discard":
+        return False
+    return any(
+        m.owner == goer and m.final_turn and meld.kind == "run" and len(meld.cards) == 7
+        for m, meld in zip(play.melds, laid, strict=True)
+    )
 
 
 def hand_rule(rules: RuleSet, went_out: str | None) -> HandRule:
@@ -120,8 +135,9 @@ def count_hands(
 
 def going_out_notes(rules: RuleSet, goer: str | None, seven_card_run: bool) -> list[Note]:
     """The bonuses of the player who went out (none when ``goer`` is None): P4's going-out
-    bonus (25 in Persian, seeds 000, 002) and S10's 500 for a seven-card run laid down
-    before going out (``seven_card_run``; seed 002), each divided by five under S9."""
+    bonus (25 in Persian, seeds 000, 002) and S10's 500 when ``seven_card_run`` (decided
+    by :func:`seven_card_straight`, or stated by the table; seed 002), each divided by
+    five under S9."""
     if goer is None:
         return []
     notes: list[Note] = []

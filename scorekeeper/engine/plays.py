@@ -20,7 +20,7 @@ from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .rounds import end_round
 from .state import GameState, Phase
-from .taking import may_lay_off_taken
+from .taking import keeps_a_discard, may_lay_off_taken
 
 
 class IllegalMove(ValueError):
@@ -34,19 +34,8 @@ class IllegalMove(ValueError):
 
 
 def keeps_discard(rest: list[Card], state: GameState) -> bool:
-    """O2, T3: False when ``rest`` (a hand after a play) is left with no card that may be
-    discarded: empty where a final discard is needed (O2), or only the card just taken
-    from the pile that may not be discarded (O2, T3)."""
-    if not rest:
-        return not state.rules.discard_to_go_out
-    banned = state.no_discard
-    return banned is None or any(may_discard(rest, c, banned) for c in rest)
-
-
-def may_discard(hand: list[Card], card: Card, banned: Card | None) -> bool:
-    """O2, T3: ``card`` may be discarded unless it is the card just taken from the pile
-    (with two packs, a second copy of it may go)."""
-    return card is not banned or sum(1 for c in hand if c is card) > 1
+    """O2, T3: :func:`taking.keeps_a_discard` for the state's barred card."""
+    return keeps_a_discard(state.rules, rest, state.no_discard)
 
 
 def may_lay_off_on(state: GameState, seat: int, index: int) -> bool:

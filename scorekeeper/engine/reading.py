@@ -86,7 +86,10 @@ def _parse_melds(
             cards = _cards(texts, f"melds[{i}].cards", problems)
         if cards is None:
             broken.add(i)
-        melds.append(_row(MeldPlay, (owner or "", cards or ())))
+        final = item.get("final_turn", False)
+        if not isinstance(final, bool):
+            problems.add(f"melds[{i}].final_turn", "must be true or false")
+        melds.append(_row(MeldPlay, (owner or "", cards or (), final is True)))
     return melds, broken
 
 
@@ -168,6 +171,7 @@ _ORDER = (
     "players",
     "teams",
     "went_out",
+    "went_out_by",
     "melds",
     "layoffs",
     "hands",
@@ -199,9 +203,10 @@ def read_play(
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,
 ) -> tuple[RoundPlay, frozenset[int]]:
-    """The round ``written`` (``went_out``, ``melds``, ``layoffs``, ``hands``) among
-    ``players``, and the indexes of melds too broken to read; every problem of notation
-    goes into ``problems`` (the round then holds only what could be read)."""
+    """The round ``written`` (``went_out``, ``went_out_by``, ``melds``, ``layoffs``,
+    ``hands``) among ``players``, and the indexes of melds too broken to read; every
+    problem of notation goes into ``problems`` (the round then holds only what could be
+    read)."""
     went_out = written.get("went_out")
     if went_out is not None:
         went_out = read_player(went_out, "went_out", players, problems)
@@ -216,6 +221,7 @@ def read_play(
         went_out=went_out,
         teams=teams,
         deal_number=deal_number,
+        went_out_by=written.get("went_out_by") or "discard",
     )
     return play, frozenset(broken)
 

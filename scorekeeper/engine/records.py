@@ -13,7 +13,9 @@ drawing, O3 "draw from the discard pile"), ``rummy`` (``{"index", "meld"}``, a "
 call, X1), ``out_of_turn`` (T7), ``deadwood`` (O4), ``reshuffled_stock`` (O3 "reshuffle":
 the new stock, next card first); per round ``upcard_from`` (D4: the player who chose the
 first discard from an extra card); at the top ``bots`` (seat levels), per round
-``deal_number``.
+``deal_number``. A round the simulator's guard stopped has ``end.reason``
+``"simulation limit"`` and ``scores`` null, and the game's ``final.winner`` is null: the
+game ended unfinished, not by a rule.
 
 Reading (:func:`replay`) deals each round from the record and replays every move through
 ``apply_action``; a record that breaks a rule raises :class:`RecordError` saying where
@@ -37,7 +39,7 @@ from .actions import (
 )
 from .cards import Card, CardError, make_pack, parse_card
 from .plays import IllegalMove
-from .rounds import deal_round, new_game
+from .rounds import SIMULATION_LIMIT, deal_round, new_game, stop_game
 from .rules import RulesError
 from .state import GameSetupError, GameState, Phase
 from .turns import apply_action
@@ -201,16 +203,20 @@ def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
     for earlier in record["rounds"][: number - 1]:
         totals = {p: earlier["scores"][p]["total"] for p in players}
     stored = record["rounds"][number - 1]
+    goer = stored["end"]["went_out"]
+    last = next((t for t in reversed(stored["turns"]) if t["player"] == goer), None)
     melds: list[dict[str, Any]] = []
     layoffs: list[dict[str, Any]] = []
     for turn in stored["turns"]:
-        melds.extend({"owner": turn["player"], "cards": m} for m in turn["melds"])
+        final = {"final_turn": True} if turn is last else {}
+        melds.extend({"owner": turn["player"], "cards": m, **final} for m in turn["melds"])
         layoffs.extend({"owner": turn["player"], **x} for x in turn["layoffs"])
     return {
         "rules": record["rules"],
         "players": players,
         "teams": record.get("teams"),
-        "went_out": stored["end"]["went_out"],
+        "went_out": goer,
+        "went_out_by": "discard" if last is None or last.get("discard") else "play",
         "melds": melds,
         "layoffs": layoffs,
         "hands": stored["end"]["hands_left"],
@@ -306,11 +312,19 @@ def _replay_round(state: GameState, stored: Any, number: int) -> None:
             _apply(state, action, number, turn_no)
     while len(state.rounds) < number and state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
         _apply(state, Pass(), number, 0)
+    if len(state.rounds) < number and _stopped(stored):
+        stop_game(state, SIMULATION_LIMIT)
     if len(state.rounds) < number:
         raise RecordError("the record's turns end before the round does", number)
     scores = state.rounds[number - 1]["scores"]
     if stored.get("scores") is not None and stored["scores"] != scores:
         raise RecordError(f"the scores differ from the replay's: {scores}", number)
+
+
+def _stopped(stored: dict[str, Any]) -> bool:
+    """The record says the simulator's guard stopped this round (and the game)."""
+    end = stored.get("end")
+    return isinstance(end, dict) and end.get("reason") == SIMULATION_LIMIT
 
 
 def _apply(state: GameState, action: Action, number: int, turn_no: int) -> None:

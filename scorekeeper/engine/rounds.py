@@ -16,15 +16,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
 from .cards import Card, make_pack
 from .outcome import deals_next
 from .rules import RuleSet, ruleset
 from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
 from .state import GameSetupError, GameState, Phase
 
-MAX_TURNS_FACTOR = 60
-"""A round with more than ``60 x players`` turns is treated as if the stock had run out
-(O3), so that no round can go on for ever (taking and re-discarding the top card, T3)."""
+SIMULATION_LIMIT = "simulation limit"
+"""``end.reason`` of a round the simulator's guard stopped (:func:`stop_game`): the game
+ends unfinished, with no winner; never a rules ending."""
 
 MAX_RESHUFFLES = 3
 """Under O3 "reshuffle" the pile is turned into a new stock at most three times a round;
@@ -136,11 +137,24 @@ def deal_round(state: GameState, pack: list[Card] | None = None) -> None:
     state.seat = state.turn_seat = left
 
 
+def opened_before(state: GameState, seat: int) -> bool:
+    """M6: True when ``seat`` starts a round free of the first-meld minimum: there is none,
+    or it applies once per game ("once-per-game", 002: "In order to begin scoring all
+    players must lay no less than 30 points for their first score") and the seat laid
+    down a meld in an earlier round; under "every-round" it applies each round."""
+    rules = state.rules
+    if not rules.first_meld_minimum:
+        return True
+    if rules.first_meld_applies != "once-per-game":
+        return False
+    return any(s == seat and a.get("type") == "lay_down" for r in state.rounds for s, a in r["log"])
+
+
 def _reset_round(state: GameState, hands: list[list[Card]], stock: list[Card]) -> None:
     n = state.n
     state.hands, state.stock, state.pile = hands, stock, []
     state.owners, state.laid, state.table, state.layoffs = [], [], [], []
-    state.opened = [state.rules.first_meld_minimum == 0] * n
+    state.opened = [opened_before(state, seat) for seat in range(n)]
     state.known = [[] for _ in range(n)]
     state.log = []
     state.must_use = state.no_discard = None
@@ -154,15 +168,47 @@ def round_play(state: GameState) -> RoundPlay:
     """The round so far as the scoring contract states it (names, melds as laid, lay-offs,
     hands, who went out, sides, deal number)."""
     names = state.players
+    final, went_out_by = _going_out(state)
     return RoundPlay(
         players=names,
-        melds=tuple(MeldPlay(names[o], m) for o, m in zip(state.owners, state.laid, strict=True)),
+        melds=tuple(
+            MeldPlay(names[o], m, i in final)
+            for i, (o, m) in enumerate(zip(state.owners, state.laid, strict=True))
+        ),
         layoffs=tuple(LayoffPlay(names[s], c, m) for s, c, m in state.layoffs),
         hands={names[s]: tuple(h) for s, h in enumerate(state.hands)},
         went_out=names[state.went_out] if state.went_out is not None else None,
         teams=tuple(tuple(names[s] for s in t) for t in state.teams) if state.teams else None,
         deal_number=state.deal_number,
+        went_out_by=went_out_by,
     )
+
+
+def _going_out(state: GameState) -> tuple[set[int], str]:
+    """S10: the table indexes of the melds the player who went out laid in the turn they
+    went out (their moves since their last draw or "Rummy!" call, or since another
+    player's move), and ``"discard"`` or ``"play"`` for how they went out (their last
+    move a discard or not)."""
+    goer = state.went_out
+    final: set[int] = set()
+    last = None
+    index, mover = 0, -1
+    for seat, action in state.log:
+        if seat < 0:
+            continue
+        if seat == goer and (mover != goer or isinstance(action, _TURN_STARTS)):
+            final.clear()
+        if isinstance(action, LayDown):
+            if seat == goer:
+                final.update(range(index, index + len(action.melds)))
+            index += len(action.melds)
+        if seat == goer:
+            last = action
+        mover = seat
+    return final, "play" if goer is not None and not isinstance(last, Discard) else "discard"
+
+
+_TURN_STARTS = (Draw, DrawTwo, Pass, RummyCall, EndRound)
 
 
 def end_round(state: GameState, reason: str) -> RoundScore:
@@ -175,13 +221,7 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     state.scores.append(result)
     for s, name in enumerate(names):
         state.totals[s] = result.players[name].total
-    record = dict(state.deal)
-    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
-    record["end"] = {
-        "went_out": names[state.went_out] if state.went_out is not None else None,
-        "reason": reason,
-        "hands_left": {names[s]: [c.text for c in h] for s, h in enumerate(state.hands)},
-    }
+    record = _round_record(state, reason)
     record["scores"] = {p: f.as_dict() for p, f in result.players.items()}
     state.rounds.append(record)
     if result.game_over:
@@ -192,3 +232,28 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     state.dealer = deals_next(state.rules, state.n, state.dealer, state.went_out)
     deal_round(state)
     return result
+
+
+def _round_record(state: GameState, reason: str) -> dict[str, Any]:
+    """The round's deal, moves and ``end`` (``reason``, who went out, the hands left)."""
+    names = state.players
+    record = dict(state.deal)
+    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
+    record["end"] = {
+        "went_out": names[state.went_out] if state.went_out is not None else None,
+        "reason": reason,
+        "hands_left": {names[s]: [c.text for c in h] for s, h in enumerate(state.hands)},
+    }
+    return record
+
+
+def stop_game(state: GameState, reason: str) -> None:
+    """End the game unfinished, with no winner and no rules ending: the round in play is
+    recorded unscored (``scores`` None, totals unchanged) with ``end.reason`` ``reason``,
+    e.g. :data:`simulate.SIMULATION_LIMIT` when the simulator's guard stops a bot game."""
+    record = _round_record(state, reason)
+    record["scores"] = None
+    state.rounds.append(record)
+    state.winner = None
+    state.phase = Phase.GAME_OVER
+    state.window = []

@@ -34,6 +34,7 @@ SameSuitInSet = Literal["forbidden", "allowed"]
 MinRun = Literal[3, 4]
 AceInRun = Literal["high-or-low", "round-the-corner"]
 JokerUse = Literal["none", "wild", "sets-of-jokers"]
+FirstMeldApplies = Literal["every-round", "once-per-game"]
 RearrangingMelds = Literal["never"]
 DiscardDraw = Literal["any-card"]
 DiscardUse = Literal["meld-or-lay-off", "new-meld-only"]
@@ -85,7 +86,10 @@ class RuleSet:
     - M5 ``joker_use`` = "none" (001, 004); "wild": names its card when melded, fixed after,
       may duplicate a card on the table (002, 003); "sets-of-jokers": never wild, only in
       sets of three or four jokers (000, 002; Persian, P2).
-    - M6 ``first_meld_minimum`` = 0 points; 30 in 002.
+    - M6 ``first_meld_minimum`` = 0 points; 30 in 002. ``first_meld_applies`` =
+      "every-round" (a player's first melds of each round); "once-per-game" (only their
+      first melds of the game: 002, "In order to begin scoring all players must lay no
+      less than 30 points for their first score").
     - M7 ``rearranging_melds`` = "never": no card moves between melds (003).
     - T1 ``discard_draw`` = "any-card": any card of the pile, taking every card above (all).
     - T2 ``discard_use`` = "meld-or-lay-off": the selected card used at once, in a meld or
@@ -153,6 +157,7 @@ class RuleSet:
     ace_in_run: AceInRun = "high-or-low"
     joker_use: JokerUse = "none"
     first_meld_minimum: int = 0
+    first_meld_applies: FirstMeldApplies = "every-round"
     rearranging_melds: RearrangingMelds = "never"
     # T: the turn
     discard_draw: DiscardDraw = "any-card"
@@ -278,6 +283,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
         "ace_points": "15-high-else-5",
         "low_card_points": "5",
         "first_meld_minimum": 30,
+        "first_meld_applies": "once-per-game",
         "discard_use": "new-meld-only",
         "stock_exhausted": "nobody-deducts",
         "tie_break": "went-out",

@@ -19,8 +19,9 @@ import random
 from .actions import Action, Discard
 from .cards import Card
 from .moves import may_hold_meld
-from .plays import laydown_options, layoff_options, may_discard
+from .plays import laydown_options, layoff_options
 from .state import GameState, Phase
+from .taking import may_discard
 from .turns import legal_actions
 
 

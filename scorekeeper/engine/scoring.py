@@ -44,6 +44,7 @@ from .outcome import (
     hand_rule,
     s8_taker,
     settle,
+    seven_card_straight,
     side_figures,
     unit_totals,
 )
@@ -267,12 +268,7 @@ def _hand_words(rule: HandRule, holder: str, taker: str | None) -> str:
 
 
 def _bonuses(rules: RuleSet, play: RoundPlay, laid: list[Meld], notes: list[Note]) -> None:
-    goer = play.went_out
-    seven = goer is not None and any(
-        m.owner == goer and meld.kind == "run" and len(meld.cards) == 7
-        for m, meld in zip(play.melds, laid, strict=True)
-    )
-    notes += going_out_notes(rules, goer, seven)
+    notes += going_out_notes(rules, play.went_out, seven_card_straight(play, laid))
 
 
 def score_round(

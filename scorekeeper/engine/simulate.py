@@ -25,7 +25,7 @@ from typing import Any
 from .actions import Discard
 from .bots import Bot, make_bot
 from .records import game_record
-from .rounds import new_game
+from .rounds import SIMULATION_LIMIT, new_game, stop_game
 from .state import GameState, Phase, observation
 from .turns import apply_action, is_terminal, legal_actions
 
@@ -33,11 +33,17 @@ MAX_ROUNDS = 400
 """A game still undecided after 400 rounds is stopped (random play can drift below zero
 for ever); it counts as a game with no winner."""
 
+MAX_ROUND_TURNS = 2000
+"""The simulator's guard against an endless bot round: a round still in play after 2,000
+turns stops the game (no rule text limits a round's turns; people at /play are never cut
+off)."""
+
 
 @dataclass
 class GameResult:
     """One finished game: winning seats (both partners of a side, P1), rounds, turns per
-    round, every player's round figures (points), the bot level of each seat."""
+    round, every player's round figures (points), the bot level of each seat; ``stopped``
+    when a guard ended it unfinished (:data:`rounds.SIMULATION_LIMIT`)."""
 
     seed: int
     bots: list[str]
@@ -47,6 +53,7 @@ class GameResult:
     round_scores: list[int]
     totals: list[int]
     record: dict[str, Any] | None = None
+    stopped: bool = False
 
 
 def play_game(
@@ -64,7 +71,10 @@ def play_game(
     seats: list[Bot] = [make_bot(level) for level in bots]
     rng = random.Random(seed)
     turns = 0
-    while not is_terminal(state) and len(state.rounds) < MAX_ROUNDS:
+    while not is_terminal(state):
+        if len(state.rounds) >= MAX_ROUNDS or state.turns >= MAX_ROUND_TURNS:
+            stop_game(state, SIMULATION_LIMIT)
+            break
         seat = state.seat
         legal = legal_actions(state)
         action = seats[seat].choose(observation(state, seat), legal, rng)
@@ -80,7 +90,7 @@ def _result(
     winners: list[int] = []
     if state.winner is not None:
         winners = [s for s, name in enumerate(names) if name in state.winner.split(" & ")]
-    scores = [figures["round"] for r in state.rounds for figures in r["scores"].values()]
+    scores = [figures["round"] for r in state.rounds for figures in (r["scores"] or {}).values()]
     turns += sum(
         1
         for r in state.rounds
@@ -96,6 +106,7 @@ def _result(
         round_scores=scores,
         totals=list(state.totals),
         record=game_record(state, bots) if keep_record else None,
+        stopped=bool(state.rounds) and state.rounds[-1]["end"]["reason"] == SIMULATION_LIMIT,
     )
 
 
@@ -131,6 +142,7 @@ class Summary:
             "seed": self.seed,
             "games": len(self.results),
             "undecided": sum(1 for r in self.results if not r.winners),
+            "stopped_at_guard": sum(1 for r in self.results if r.stopped),
             "average_rounds_per_game": statistics.fmean(rounds),
             "average_round_score": statistics.fmean(scores),
             "rounds": {"min": min(rounds), "median": statistics.median(rounds), "max": max(rounds)},
@@ -152,6 +164,7 @@ class Summary:
             f"seed {self.seed}",
             f"{'games':<28}{data['games']:>10}",
             f"{'undecided (no winner)':<28}{data['undecided']:>10}",
+            f"{'stopped at the guard':<28}{data['stopped_at_guard']:>10}",
             f"{'average rounds per game':<28}{data['average_rounds_per_game']:>10.2f}",
             f"{'average round score':<28}{data['average_round_score']:>10.2f}",
             f"{'rounds per game min/med/max':<28}{_three(data['rounds']):>10}",

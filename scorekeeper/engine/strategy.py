@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, Pass, RummyCall
+from .candidates import candidate_melds
 from .cards import JOKER, Card, make_pack
 from .moves import accepts, hand_melds, meld_points, remove_cards
 from .rules import RuleSet
@@ -182,12 +183,29 @@ def danger(card: Card, ctx: Context) -> float:
     return risk
 
 
+def idle_take(view: Observation, action: Action) -> bool:
+    """True when ``action`` takes the top discard only to keep it (T3) while the stock can
+    be drawn: the card makes no meld with the hand and lays off on no table meld. Bots
+    never make such a take, so they never take discards back and forth for nothing (which
+    would keep a round going for ever: no rule text limits a round's turns)."""
+    if not (isinstance(action, Draw) and action.source == "discard") or not view.stock_size:
+        return False
+    if action.index != len(view.pile) - 1:
+        return False
+    card = view.pile[-1]
+    if candidate_melds(card, view.hand, view.rules):
+        return False
+    return not (view.opened[view.seat] and card in accepts(view.melds_now, view.rules))
+
+
 def choose_draw(ctx: Context, legal: Sequence[Action], rng: random.Random) -> Action:
     """The draw of best expected value: each pile option valued exactly, the stock by
-    sampling unseen cards."""
+    sampling unseen cards; never an idle take (:func:`idle_take`)."""
     hand = list(ctx.view.hand)
     best: tuple[float, Action] | None = None
     for action in legal:
+        if idle_take(ctx.view, action):
+            continue
         if isinstance(action, Draw) and action.source == "discard":
             assert action.index is not None
             value = _discard_value(hand + list(ctx.view.pile[action.index :]), ctx)

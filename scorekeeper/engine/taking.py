@@ -1,4 +1,5 @@
-"""Taking from the discard pile: what the card taken may or must do (T2, T3, X1), decided
+"""Taking from the discard pile: what the card taken may or must do (T2, T3, X1) and which
+card taken may not be that turn's discard (O2, T3), decided
 once for the digital game (:mod:`.draws`, :mod:`.plays`, :mod:`.turns`) and the
 checker's advice (:mod:`.advice`).
 
@@ -11,6 +12,9 @@ Glossary:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from .cards import Card
 from .rules import RuleSet
 
 
@@ -25,3 +29,28 @@ def may_lay_off_taken(rules: RuleSet, rummy: bool = False) -> bool:
     meld: "meld-or-lay-off" (seeds 000, 001, 003, 004), or after a "Rummy!" call (X1);
     never under "new-meld-only" (002: "no picking up to hit")."""
     return rummy or rules.discard_use == "meld-or-lay-off"
+
+
+def barred_discard(rules: RuleSet, taken: Sequence[Card], keep: bool) -> Card | None:
+    """O2, T3: the card of ``taken`` (a stack taken from the pile, bottom first) that may
+    not be this turn's discard, or None. Under O2 it is the top card of the stack (002:
+    "the last card in a set picked up from the discard pile cannot be used as the discard
+    in that round"); under T3 the top card kept without using it (000, 002)."""
+    if keep or rules.discard_to_go_out:
+        return taken[-1]
+    return None
+
+
+def may_discard(hand: Sequence[Card], card: Card, barred: Card | None) -> bool:
+    """O2, T3: ``card`` may be discarded from ``hand`` unless it is the ``barred`` card
+    (:func:`barred_discard`); with two packs, a second copy of it may go."""
+    return card is not barred or sum(1 for c in hand if c is card) > 1
+
+
+def keeps_a_discard(rules: RuleSet, rest: Sequence[Card], barred: Card | None) -> bool:
+    """O2, T3: False when ``rest`` (a hand after a play) has no card it may discard: empty
+    where a final discard is needed to go out (O2, 000, 002), or holding only the
+    ``barred`` card. A pick-up whose every use fails this is refused."""
+    if not rest:
+        return not rules.discard_to_go_out
+    return barred is None or any(may_discard(rest, c, barred) for c in rest)

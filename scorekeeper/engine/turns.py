@@ -38,14 +38,13 @@ from .plays import (
     IllegalMove,
     laydown_options,
     layoff_options,
-    may_discard,
     play_cards,
     use_options,
     went_out,
 )
 from .rounds import end_round
 from .state import GameState, Phase
-from .taking import may_lay_off_taken
+from .taking import may_discard, may_lay_off_taken
 from .windows import after_turn, apply_window, legal_window
 
 __all__ = [

@@ -2,7 +2,8 @@
 
 Glossary:
 - in its place: an ace counts by where it lies (1 low in A-2-3 under the standard count,
-  15 played high under "15-high-else-5", catalogue S1); in a hand it is neither.
+  15 played high under "15-high-else-5", catalogue S1: high in a run's top end and in a
+  set of aces, which S6's four-ace exception is carved out of); in a hand it is neither.
 - divide by five: every value divided by 5 (S9, seeds 000 and 002).
 """
 
@@ -75,8 +76,10 @@ def card_points(card: Card, rules: RuleSet, meld: Meld | None = None) -> tuple[i
     """A card's points in its place: ``(points, why, rule id)``.
 
     ``meld`` is the meld the card lies in as it stands at the end of the round, or None for
-    a card in hand. The ace counts by S1 (1 when low in A-2-3 under the standard count,
-    15 when played high under "15-high-else-5"), K Q J by S2, the 10 by S3, 2 to 9 by S4,
+    a card in hand. The ace counts by S1 (1 when low in A-2-3 under the standard count;
+    under "15-high-else-5" 15 when played high, at the top of a run or in a set of aces,
+    002: "Aces played high are worth 15 except in the case where a single player plays a
+    4-of-a-kind Ace meld", and 5 low in A-2-3 or in hand), K Q J by S2, the 10 by S3, 2 to 9 by S4,
     a joker by S5 whatever it stands for, all divided by five under S9. Doubling (P3) and
     four aces (S6) belong to whole melds: see :func:`score_round`.
     """
@@ -85,7 +88,9 @@ def card_points(card: Card, rules: RuleSet, meld: Meld | None = None) -> tuple[i
 
 def points_in_place(values: CardValues, card: Card, meld: Meld | None) -> tuple[int, str, str]:
     """:func:`card_points` with the values already looked up (for hot loops)."""
-    if card.rank == 1 and meld is not None and meld.kind == "run":
+    if card.rank == 1 and meld is not None:
+        if meld.kind != "run":
+            return values.ace_high
         position = meld.low + (1 - _rank_at(meld.low)) % 13
         return values.ace_low if position == 1 else values.ace_high
     return values.rank[card.rank]

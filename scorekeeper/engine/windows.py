@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .actions import Action, LayDown, LayOff, Pass, RummyCall
 from .cards import Card
-from .draws import begin_turn, can_take, take
+from .draws import begin_turn, can_take, ends_with_the_turn, take
 from .melds import Meld, extend
 from .moves import fits, hand_melds, holds
 from .plays import (
@@ -26,9 +26,13 @@ from .state import GameState, Phase
 
 def after_turn(state: GameState, next_seat: int) -> None:
     """After a discard: the "Rummy!" window (X1), the out-of-turn window (T7), then the
-    next seat's turn."""
+    next seat's turn; neither window when the round ends with this turn (O3,
+    :func:`draws.ends_with_the_turn`)."""
     state.resume_seat = next_seat
     state.must_use = state.no_discard = None
+    if ends_with_the_turn(state):
+        begin_turn(state, next_seat)
+        return
     discarder = state.turn_seat
     others = [(discarder + k) % state.n for k in range(1, state.n)]
     if state.rules.rummy_call != "off":

@@ -56,7 +56,13 @@ ROWS: Final[dict[str, tuple[str, str]]] = {
     "L4": ("Partners", "In partnership play, partners lay off on each other's melds."),
     "O1": ("Going out", "By melding, laying off or discarding the last card."),
     "O2": ("A final discard to go out", "The Boathouse rule."),
-    "O3": ("When the stock runs out", "What happens when no cards are left to draw."),
+    "O3": (
+        "When the stock runs out",
+        "What happens when no cards are left to draw. Where the round ends then (every hand "
+        'counts, or nobody deducts), it ends with the turn that took the last card: no "Rummy!" '
+        "call on its discard and no further melding; where play goes on (drawing from the "
+        "discard pile, a reshuffle, or play on), a call is still allowed.",
+    ),
     "O4": ("Deadwood after going out", "With two players, laying off deadwood first."),
     "S1": ("The ace's value", "What an ace counts."),
     "S2": ("K, Q, J", "Face cards count 10."),
@@ -78,7 +84,11 @@ ROWS: Final[dict[str, tuple[str, str]]] = {
     "P3": ("Persian doubling", "A meld of four laid down at once counts double."),
     "P4": ("Persian going out", "The side that goes out scores 25."),
     "P5": ("The Persian game", "Two deals; the better side gets 50 and the difference."),
-    "X1": ('"Rummy!" call', "Taking a discard that plays onto the table out of turn."),
+    "X1": (
+        '"Rummy!" call',
+        "Taking a discard that plays onto the table out of turn; not on the discard of the "
+        "turn that took the last stock card where the round then ends (O3).",
+    ),
     "X2": ("Dealer's gambit", "The dealer's joker: wild, double or split, each deal."),
 }
 """Every catalogue row: ``id -> (title, plain words)``, in the catalogue's order."""
@@ -137,6 +147,8 @@ M5 joker_use wild
 M5 joker_use sets-of-jokers
   000: jokers may not be used in sequences or as wild cards, but only in groups of three or four jokers.
 M6 first_meld_minimum 30
+  002: In order to begin scoring all players must lay no less than 30 points for their first score.
+M6 first_meld_applies once-per-game
   002: In order to begin scoring all players must lay no less than 30 points for their first score.
 M7 rearranging_melds never
   003: A player cannot move cards from one meld to another to facilitate laying off.

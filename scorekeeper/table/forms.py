@@ -274,15 +274,33 @@ def _totals_class(seats: int, seven_card: bool) -> type:
     return TotalsForm
 
 
+WENT_OUT_BY = [
+    ("discard", "by discarding their last card"),
+    ("play", "by melding or laying off their last card"),
+]
+"""How the player went out (the scoring contract's ``went_out_by``, S10)."""
+
+
 def cards_form(
-    names: Sequence[str], melds: int = MELD_SLOTS, layoffs: int = LAYOFF_SLOTS, **kwargs: Any
+    names: Sequence[str],
+    melds: int = MELD_SLOTS,
+    layoffs: int = LAYOFF_SLOTS,
+    seven_card: bool = False,
+    **kwargs: Any,
 ) -> Any:
     """A cards-mode round form: per seat ``meld-i-k`` (cards of one meld, laid at once),
     ``layoff-i-k`` (cards laid off) with ``onto-i-k`` (the meld slot ``"j-m"`` they
-    extend), and ``hand-i`` (cards left in hand); card texts separated by spaces."""
+    extend), and ``hand-i`` (cards left in hand); card texts separated by spaces. With
+    ``seven_card`` (S10) also ``final-i-k`` (the meld was laid in the turn its owner went
+    out) and ``went_out_by`` (:data:`WENT_OUT_BY`)."""
 
     class CardsForm(_RoundBase):
         pass
+
+    if seven_card:
+        CardsForm.went_out_by = SelectField(
+            "Went out", choices=select_choices(WENT_OUT_BY), default="discard"
+        )
 
     slots = [("", "onto meld…")] + [
         (f"{j}-{m}", f"{n}'s meld {m + 1}") for j, n in enumerate(names) for m in range(melds)
@@ -290,6 +308,8 @@ def cards_form(
     for i, _ in enumerate(names):
         for k in range(melds):
             setattr(CardsForm, f"meld-{i}-{k}", StringField(f"Meld {k + 1}"))
+            if seven_card:
+                setattr(CardsForm, f"final-{i}-{k}", BooleanField("laid in the turn they went out"))
         for k in range(layoffs):
             setattr(CardsForm, f"layoff-{i}-{k}", StringField(f"Lay-off {k + 1}"))
             setattr(

@@ -42,7 +42,8 @@ def round_form(
         return totals_form(names, seven_card, **kwargs)
     melds, layoffs = cards_slots(stored or {}, names)
     melds, layoffs = max(melds, posted_slots[0]), max(layoffs, posted_slots[1])
-    return cards_form(names, min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS), **kwargs)
+    slots = min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS)
+    return cards_form(names, *slots, seven_card, **kwargs)
 
 
 def read_round(form: Any, mode: str, names: Sequence[str]) -> tuple[Any, Any, Any]:
@@ -141,7 +142,10 @@ def cards_input(
             if cards:
                 slot[f"{i}-{k}"] = len(melds)
                 fields[f"melds[{len(melds)}]"] = f"meld-{i}-{k}"
+                fields[f"melds[{len(melds)}].final_turn"] = f"meld-{i}-{k}"
                 melds.append({"owner": n, "cards": cards})
+                if f"final-{i}-{k}" in form and form[f"final-{i}-{k}"].data:
+                    melds[-1]["final_turn"] = True
     for i, n in enumerate(names):
         for k in range(form.layoff_slots):
             cards = (form[f"layoff-{i}-{k}"].data or "").split()
@@ -160,6 +164,9 @@ def cards_input(
         "layoffs": layoffs,
         "hands": hands,
     }
+    if "went_out_by" in form:
+        data["went_out_by"] = form.went_out_by.data or "discard"
+        fields["went_out_by"] = "went_out_by"
     return data, fields, problems
 
 
@@ -200,6 +207,8 @@ def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
         used[seat] = k + 1
         slot_of[index] = f"{seat}-{k}"
         form[f"meld-{seat}-{k}"] = " ".join(meld.get("cards", []))
+        if meld.get("final_turn"):
+            form[f"final-{seat}-{k}"] = "y"
     rows: dict[str, int] = {}
     last: tuple[str, Any] | None = None
     for layoff in data.get("layoffs", []):
@@ -212,6 +221,8 @@ def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
         form[f"onto-{key}"] = slot_of.get(layoff.get("meld"), "")
     for i, n in enumerate(names):
         form[f"hand-{i}"] = " ".join(data.get("hands", {}).get(n, []))
+    if data.get("went_out_by"):
+        form["went_out_by"] = data["went_out_by"]
     return form
 
 

@@ -238,6 +238,7 @@ def _score_cards(
         "melds": data.get("melds") or [],
         "layoffs": data.get("layoffs") or [],
         "hands": data.get("hands") or {},
+        "went_out_by": data.get("went_out_by"),
     }
     try:
         return score_sheet(rules, players, written, totals_before, teams, deal_number)

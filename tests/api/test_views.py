@@ -137,6 +137,13 @@ def test_openapi_document_describes_every_route(client):
     assert set(doc["paths"]) == {"/score", "/meld-check", "/layoff-check", "/rules", "/presets"}
 
 
+def test_openapi_document_states_how_the_player_went_out_for_s10(client):
+    request = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["ScoreRequest"]
+    assert request["properties"]["went_out_by"]["enum"] == ["discard", "play"]
+    meld = request["properties"]["melds"]["items"]["properties"]
+    assert meld["final_turn"]["type"] == "boolean"
+
+
 def _is_json_error(response, status):
     assert response.status_code == status
     assert response.mimetype == "application/json"

@@ -166,3 +166,12 @@ def test_advice_and_explain_import_no_web_framework():
         "sys.exit(any(m in sys.modules for m in ('flask', 'sqlalchemy', 'wtforms')))"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_o2_the_checker_and_the_game_agree_on_a_deep_pick_up():
+    # Seed 002: "the last card in a set picked up from the discard pile cannot be used as
+    # the discard in that round": 3C under KC, with 3H 3S in hand, may not be taken.
+    rules = ruleset("standard", discard_to_go_out=True)
+    choice = advise(rules, parse_cards("9S 3C KC"), parse_cards("3H 3S"))[1]
+    assert not choice.allowed and "K♣, the last card you picked up" in choice.must
+    assert advise(rules, parse_cards("9S 3C KC"), parse_cards("3H 3S 8D"))[1].allowed

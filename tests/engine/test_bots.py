@@ -6,8 +6,12 @@ import random
 
 import pytest
 
+from scorekeeper.engine import simulate
+from scorekeeper.engine.cards import parse_cards
 from scorekeeper.engine.game import (
     BOTS,
+    Draw,
+    Phase,
     apply_action,
     is_terminal,
     legal_actions,
@@ -15,6 +19,7 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
+from scorekeeper.engine.records import replay
 from scorekeeper.engine.simulate import play_game
 
 
@@ -70,3 +75,42 @@ def test_a_view_does_not_show_the_order_of_a_reshuffled_stock() -> None:
     view = observation(state, state.seat)
     assert all(seat >= 0 for seat, _ in view.moves)
     assert view.stock_size == len(state.stock)
+
+
+@pytest.mark.parametrize("level", ["basic", "strong"])
+def test_bots_never_take_the_top_discard_only_to_keep_it(level: str) -> None:
+    # Classic (T3): the top card alone may be kept without using it. A bot that takes it
+    # for nothing, then throws another card the next bot takes for nothing, would keep
+    # the round going for ever: no rule text limits a round's turns.
+    state = new_game(2, preset="classic", seed=4)
+    state.hands[0] = parse_cards("2S 5D 9C JH KS 4H 7C")
+    state.pile = parse_cards("QD")
+    legal = legal_actions(state)
+    assert Draw("discard", 0) in legal  # the rules allow it (T3)
+    move = make_bot(level).choose(observation(state, 0), legal, random.Random(1))
+    assert move == Draw("stock")
+    state.hands[0] = parse_cards("2S 5D 9C JH KS QH QC")
+    move = make_bot(level).choose(observation(state, 0), legal_actions(state), random.Random(1))
+    assert move == Draw("discard", 0)  # QD melds with QH QC: a gain
+
+
+@pytest.mark.parametrize("level", ["random", "basic", "strong"])
+def test_classic_bot_games_end_by_the_rules_without_the_guard(level: str) -> None:
+    for seed in range(6):
+        result = play_game(2, [level, "strong"], preset="classic", seed=seed, keep_record=True)
+        assert result.winners and not result.stopped
+        assert result.record is not None
+        reasons = {r["end"]["reason"] for r in result.record["rounds"]}
+        assert reasons <= {"went out", "stock exhausted"}
+
+
+def test_the_simulators_guard_ends_a_game_unfinished_and_honestly(monkeypatch) -> None:
+    monkeypatch.setattr(simulate, "MAX_ROUND_TURNS", 4)
+    result = play_game(2, ["basic", "basic"], seed=3, keep_record=True)
+    record = result.record
+    assert result.stopped and result.winners == [] and record is not None
+    last = record["rounds"][-1]
+    assert last["end"]["reason"] == "simulation limit" and last["scores"] is None
+    assert record["final"]["winner"] is None
+    assert replay(record).phase is Phase.GAME_OVER
+    assert simulate.simulate(2, 2, seed=3).to_json()["stopped_at_guard"] == 2

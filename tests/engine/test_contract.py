@@ -190,6 +190,25 @@ ERROR_CASES = [
         "went_out",
         "only when someone goes out",
     ),
+    ("went out by", {"went_out_by": "magic"}, "went_out_by", '"discard" or "play"'),
+    (
+        "going out without a discard under Boathouse",
+        {"rules": {"options": {"discard_to_go_out": True}}, "went_out_by": "play"},
+        "went_out_by",
+        "by a discard (O2)",
+    ),
+    (
+        "final turn of a player who did not go out",
+        {"melds": [{"owner": "Bob", "cards": ["3C", "4C", "5C"], "final_turn": True}]},
+        "melds[0].final_turn",
+        "did not go out",
+    ),
+    (
+        "final turn not a boolean",
+        {"melds": [{"owner": "Ann", "cards": ["7H", "7S", "7D"], "final_turn": "yes"}]},
+        "melds[0].final_turn",
+        "true or false",
+    ),
     (
         "partnership without teams",
         {
@@ -311,3 +330,19 @@ def test_layoff_order_keeps_the_order_of_what_never_fits():
     ]
     assert layoff_order(request) == [1, 0]
     assert layoff_order({"players": "bad", "layoffs": [{}, {}]}) == [0, 1]
+
+
+def test_s10_the_contract_states_the_final_turn_and_how_the_player_went_out():
+    # Seed 002: "If a player lays down a 7-card straight and then discards his last card,
+    # he is awarded 500 points."
+    run = {"owner": "Ann", "cards": ["3S", "4S", "5S", "6S", "7S", "8S", "9S"]}
+    request = example(
+        rules={"preset": "standard", "options": {"seven_card_straight": True}},
+        melds=[{**run, "final_turn": True}],
+        layoffs=[],
+    )
+    assert score(copy.deepcopy(request))["players"]["Ann"]["bonus"] == 500
+    earlier = example(**{**request, "melds": [run]})
+    assert score(earlier)["players"]["Ann"]["bonus"] == 0
+    by_play = example(**{**request, "went_out_by": "play"})
+    assert score(by_play)["players"]["Ann"]["bonus"] == 0

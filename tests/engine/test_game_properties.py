@@ -38,6 +38,7 @@ HOUSE_RULES: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS] + [
     ("standard", {"stock_exhausted": "draw-from-discard"}),
     ("standard", {"first_discard": "extra-card-to-left", "next_dealer": "round-winner"}),
     ("standard", {"deadwood_after_out": True}),
+    ("standard", {"seven_card_straight": True, "min_run": 3}),
     ("classic", {"discard_use": "new-meld-only", "same_suit_in_set": "allowed"}),
     ("modern", {"ace_in_run": "round-the-corner", "min_run": 4}),
 ]

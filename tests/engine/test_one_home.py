@@ -199,7 +199,7 @@ def test_going_out_bonuses_are_the_same_card_by_card_and_by_the_table_count(seve
     play = RoundPlay(
         players=ABC,
         melds=(
-            MeldPlay("Ann", tuple(parse_cards(run))),
+            MeldPlay("Ann", tuple(parse_cards(run)), final_turn=True),
             MeldPlay("Bob", tuple(parse_cards("KS KD KC"))),
         ),
         hands={"Ann": (), "Bob": parse_cards("2C"), "Cat": parse_cards("AS QD")},

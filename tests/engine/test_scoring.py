@@ -1,9 +1,19 @@
 """Round scoring under every scoring rule, with the seed texts' worked examples."""
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.engine.rules import ruleset
-from scorekeeper.engine.scoring import RoundError, card_points, hand_points, score_round, settle
+from scorekeeper.engine.scoring import (
+    MeldPlay,
+    RoundError,
+    RoundPlay,
+    card_points,
+    hand_points,
+    score_round,
+    settle,
+)
 from tests.engine.helpers import cards, round_play
 
 ABC = ["Ann", "Bob", "Cat"]
@@ -48,7 +58,7 @@ def test_s11_variant_of_seed_002_shown_85_hand_90_takes_5_off():
         ("standard", {"ace_points": "25"}, "AH 2H 3H", [25, 2, 3]),
         ("modern", {}, "QH KH AH", [10, 10, 15]),
         ("modern", {}, "AH 2H 3H", [5, 5, 5]),
-        ("modern", {}, "AH AS AD", [5, 5, 5]),
+        ("modern", {}, "AH AS AD", [15, 15, 15]),
         ("modern", {}, "JK=9H 10H JH", [15, 10, 10]),
         ("quick", {}, "AH 2H 3H", [3, 1, 1]),
         ("quick", {}, "10H JH QH", [2, 2, 2]),
@@ -115,7 +125,22 @@ def test_s6_four_aces_at_once_count_100():
     result = score_round(
         rules, round_play(ABC, melds=[("Ann", "AS AH AD")], layoffs=[("Ann", "AC", 0)])
     )
-    assert result.players["Ann"].shown == 20
+    assert result.players["Ann"].shown == 60  # four aces played high, not laid at once
+
+
+def test_s1_fifteen_played_high_else_five_a_set_of_aces_is_played_high():
+    # Seed 002: "Aces played high are worth 15 except in the case where a single player
+    # plays a 4-of-a-kind Ace meld, in which case the meld is worth 100 points (25/ea.)".
+    # The exception is carved out of aces played high, so a set of aces is played high.
+    rules = ruleset("modern")
+    play = round_play(ABC, melds=[("Ann", "AS AH AD"), ("Bob", "AC 2C 3C")])
+    rows = [(row.card.text, row.where, row.points) for row in score_round(rules, play).cards]
+    assert rows[:3] == [("AS", "meld 0", 15), ("AH", "meld 0", 15), ("AD", "meld 0", 15)]
+    assert ("AC", "meld 1", 5) in rows  # low in A-2-3
+    play = round_play(ABC, melds=[("Cat", "QD KD AD")], hands={"Bob": "AS"}, went_out="Cat")
+    rows = [(row.card.text, row.where, row.points) for row in score_round(rules, play).cards]
+    assert ("AD", "meld 0", 15) in rows  # high in Q-K-A
+    assert ("AS", "hand", 5) in rows  # left in hand
 
 
 def test_s8_the_player_who_went_out_adds_every_other_hand():
@@ -200,11 +225,33 @@ def test_p5_two_deal_game_ends_after_deal_two_with_50_to_the_better_side():
     assert second.settlement[0].points == 110 - 49
 
 
-def test_s10_seven_card_straight_scores_500():
+def test_s10_only_a_seven_card_run_laid_at_once_then_the_last_card_discarded_scores_500():
+    # Seed 002: "If a player lays down a 7-card straight and then discards his last card,
+    # he is awarded 500 points."
     rules = ruleset("standard", seven_card_straight=True)
-    play = round_play(ABC, melds=[("Ann", "3H 4H 5H 6H 7H 8H 9H")], went_out="Ann")
+    run = "3H 4H 5H 6H 7H 8H 9H"
+    play = RoundPlay(
+        players=ABC,
+        melds=(MeldPlay("Ann", cards(run), final_turn=True),),
+        hands={p: () for p in ABC},
+        went_out="Ann",
+    )
     result = score_round(rules, play)
     assert result.players["Ann"].bonus == 500 and result.players["Ann"].round == 542
+    # Laid turns before she went out, or going out by melding without a discard: no 500.
+    earlier = replace(play, melds=(MeldPlay("Ann", cards(run)),))
+    assert score_round(rules, earlier).players["Ann"].bonus == 0
+    by_play = replace(play, went_out_by="play")
+    assert score_round(rules, by_play).players["Ann"].bonus == 0
+    # Seven cards in two melds are not a 7-card straight laid down.
+    split = replace(
+        play,
+        melds=(
+            MeldPlay("Ann", cards("3H 4H 5H"), True),
+            MeldPlay("Ann", cards("6H 7H 8H 9H"), True),
+        ),
+    )
+    assert score_round(rules, split).players["Ann"].bonus == 0
 
 
 def test_g1_target_and_g2_highest_wins_seeds_000_003_004():

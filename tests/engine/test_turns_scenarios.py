@@ -128,7 +128,7 @@ def test_o2_boathouse_needs_a_final_discard() -> None:
     options = {"discard_to_go_out": True}
     # Two threes and a third on the pile: melding them would leave no discard.
     state = rigged(["3S 3H", "2D", "4D"], pile="9S 3D", options=options)
-    refused(state, Draw("discard", 1), "T2")
+    assert "last card picked up" in refused(state, Draw("discard", 1), "O2")
     state = rigged(["7H 7S 7D", "2D", "4D"], pile="9S", stock="KC 2H", options=options)
     apply_action(state, Draw("stock"))
     apply_action(state, meld("7H 7S 7D"))
@@ -140,9 +140,32 @@ def test_o2_boathouse_needs_a_final_discard() -> None:
     }
 
 
+def test_o2_the_last_card_of_a_stack_picked_up_is_not_that_turns_discard() -> None:
+    # Seed 002: "Under this variation, the last card in a set picked up from the discard
+    # pile cannot be used as the discard in that round." Ann holds 3H 3S; the 3C lies
+    # under the KC. Taking both, melding 3-3-3 and going out on the KC is not allowed:
+    # the KC, the last card picked up, could not be the discard, so the pick-up is refused.
+    options = {"discard_to_go_out": True}
+    state = rigged(["3H 3S", "2D", "4D"], pile="9S 3C KC", options=options)
+    assert Draw("discard", 1) not in legal_actions(state)
+    assert "king of clubs, the last card picked up" in refused(state, Draw("discard", 1), "O2")
+    # With an 8D besides, she may take them, but must keep the KC and throw the 8D.
+    state = rigged(["3H 3S 8D", "2D", "4D"], pile="9S 3C KC", options=options)
+    apply_action(state, Draw("discard", 1))
+    apply_action(state, meld("3H 3S 3C"))
+    refused(state, Discard(card("KC")), "O2")
+    assert [a for a in legal_actions(state) if isinstance(a, Discard)] == [Discard(card("8D"))]
+    # Without Boathouse the KC may go, and Ann goes out on it.
+    state = rigged(["3H 3S", "2D", "4D"], pile="9S 3C KC")
+    apply_action(state, Draw("discard", 1))
+    apply_action(state, meld("3H 3S 3C"))
+    apply_action(state, Discard(card("KC")))
+    assert state.rounds[-1]["end"]["went_out"] == "Ann"
+
+
 def test_o2_refuses_melding_the_last_cards_and_o1_without_it_goes_out() -> None:
     state = rigged(["7H 7S", "2D", "4D"], pile="9S 7D", options={"discard_to_go_out": True})
-    refused(state, Draw("discard", 1), "T2")
+    refused(state, Draw("discard", 1), "O2")
     state = rigged(["7H 7S", "2D", "4D"], pile="9S 7D")
     apply_action(state, Draw("discard", 1))
     apply_action(state, meld("7H 7S 7D"))  # the last cards: Ann is out at once (O1)
@@ -348,3 +371,88 @@ def test_x1_a_rummy_call_under_boathouse_rules_needs_no_discard_of_the_caller() 
     assert RummyCall(0, 0) in legal_actions(state)
     apply_action(state, RummyCall(0, 0))
     assert state.layoffs == [(BOB, card("8H"), 0)]
+
+
+def test_no_rule_limits_a_rounds_turns() -> None:
+    # A round ends when someone goes out or the stock runs out (O1, O3), never after a
+    # number of turns: however long it has gone on, the stock may still be drawn.
+    state = rigged(["2S 9D", "JD", "3D"], pile="4H", stock="KC QD", preset="classic")
+    state.turns = 10_000
+    assert Draw("stock") in legal_actions(state)
+    apply_action(state, Draw("stock"))
+    apply_action(state, Discard(card("KC")))
+    assert not state.rounds and state.phase is Phase.DRAW
+
+
+def test_s10_the_500_point_straight_in_the_game() -> None:
+    # Seed 002: "If a player lays down a 7-card straight and then discards his last card,
+    # he is awarded 500 points."
+    options = {"seven_card_straight": True}
+    state = rigged(["3H 4H 5H 6H 7H 8H 9H", "2D", "4D"], pile="9S", stock="KC", options=options)
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("3H 4H 5H 6H 7H 8H 9H"))
+    apply_action(state, Discard(card("KC")))
+    assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 500
+    # Drawing the seventh card and melding it out without a discard is no straight bonus.
+    state = rigged(["3H 4H 5H 6H 7H 8H", "2D", "4D"], pile="9S", stock="9H", options=options)
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("3H 4H 5H 6H 7H 8H 9H"))
+    assert state.rounds[-1]["end"]["went_out"] == "Ann"
+    assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 0
+    # Nor a run laid turns before going out.
+    state = rigged(
+        ["3H 4H 5H 6H 7H 8H 9H KC", "2D", "4D"], pile="9S", stock="QD JC 10C 10H", options=options
+    )
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("3H 4H 5H 6H 7H 8H 9H"))
+    for move in (Discard(card("KC")), Draw("stock"), Discard(card("JC"))):
+        apply_action(state, move)
+    for move in (Draw("stock"), Discard(card("10C")), Draw("stock"), LayOff(card("10H"), 0)):
+        apply_action(state, move)
+    apply_action(state, Discard(card("QD")))
+    assert state.rounds[-1]["end"]["went_out"] == "Ann"
+    assert state.rounds[-1]["scores"]["Ann"]["bonus"] == 0
+
+
+@pytest.mark.parametrize(
+    ("applies", "opened_in_round_two"), [("once-per-game", True), ("every-round", False)]
+)
+def test_m6_the_first_meld_minimum_once_per_game_or_every_round(
+    applies, opened_in_round_two
+) -> None:
+    # Seed 002: "In order to begin scoring all players must lay no less than 30 points
+    # for their first score": read as once per game, a player who opened in round one
+    # lays any meld in round two; read as every round, the 30 applies again.
+    options = {"first_meld_minimum": 30, "first_meld_applies": applies}
+    state = rigged(["KH KS KD", "2D 9S", "4D 8S"], pile="9S", stock="2C 6H", options=options)
+    apply_action(state, Draw("stock"))
+    apply_action(state, meld("KH KS KD"))
+    apply_action(state, Discard(card("2C")))  # Ann goes out: round two is dealt
+    assert state.rounds[0]["end"]["went_out"] == "Ann"
+    assert len(state.rounds) == 1
+    assert state.opened[ANN] is opened_in_round_two
+    assert not state.opened[BOB]
+
+
+def test_o3_with_x1_no_rummy_call_on_the_discard_after_the_last_stock_card() -> None:
+    # Seed 003: "Game play continues until one player, or the stock, has run out of
+    # cards. The hand then ends immediately, with no further melding possible."
+    state = rigged(
+        ["8H 2S", "2D 3D", "4D 5D"], stock="QS", table=[(BOB, "5H 6H 7H")], preset="jokers-wild"
+    )
+    apply_action(state, Draw("stock"))  # the last stock card
+    apply_action(state, Discard(card("8H")))  # it would fit Bob's run: no call now
+    end = state.rounds[-1]["end"]
+    assert end["reason"] == "stock exhausted" and end["went_out"] is None
+    assert not state.layoffs
+    # Where players go on drawing from the discard pile (O3), a call is still allowed.
+    state = rigged(
+        ["8H 2S", "2D 3D", "4D 5D"],
+        stock="QS",
+        table=[(BOB, "5H 6H 7H")],
+        preset="jokers-wild",
+        options={"stock_exhausted": "draw-from-discard"},
+    )
+    apply_action(state, Draw("stock"))
+    apply_action(state, Discard(card("8H")))
+    assert state.phase is Phase.RUMMY and RummyCall(0) in legal_actions(state)

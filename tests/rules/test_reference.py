@@ -150,3 +150,25 @@ def test_query_json_form_and_problems():
     ]
     assert rules_from_query({"opt_two_deal_game": "0"}).rules.two_deal_game is False
     assert rules_from_query({"rules": '{"options": {"two_deal_game": 0}}'}).problems
+
+
+def test_m6_says_which_reading_of_the_first_meld_minimum_each_preset_takes(client):
+    # Seed 002: "In order to begin scoring all players must lay no less than 30 points
+    # for their first score": once per game in modern; every round the other presets.
+    html = client.get("/rules").get_data(as_text=True)
+    start = html.index('id="M6"')
+    row = html[start : html.index('id="M7"')]
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))
+    assert "every round: each player's first melds of the round" in words.replace("&#39;", "'")
+    once = words[words.index("once per game") :]
+    assert "Presets: modern" in once and "every preset but modern" not in once
+
+
+def test_o3_and_x1_say_when_a_rummy_call_is_still_allowed(client):
+    # Seed 003: "The hand then ends immediately, with no further melding possible."
+    html = client.get("/rules").get_data(as_text=True)
+    o3 = html[html.index('id="O3"') : html.index('id="O4"')]
+    assert "no &#34;Rummy!&#34; call" in o3 or 'no "Rummy!" call' in o3
+    assert "a call is still allowed" in o3
+    x1 = html[html.index('id="X1"') : html.index('id="X2"')]
+    assert "the last stock card" in x1

@@ -492,3 +492,23 @@ def test_game_page_links_the_checker_and_rules_with_its_house_rules(client):
     assert "/rules?preset=classic&amp;opt_min_run=3" in page
     checker = client.get("/check?preset=classic&opt_min_run=3").get_data(as_text=True)
     assert "M3" in checker
+
+
+def test_cards_round_states_the_final_turn_for_the_500_point_straight(games, client):
+    # Seed 002: "If a player lays down a 7-card straight and then discards his last card,
+    # he is awarded 500 points." The by-cards form says in which turn each meld was laid
+    # and how the player went out (S10, the contract's final_turn and went_out_by).
+    games.start(opt_seven_card_straight="true")
+    page = client.get(f"/games/{games.slug}/rounds/new?mode=cards").get_data(as_text=True)
+    assert 'name="final-0-0"' in page and 'name="went_out_by"' in page
+    run = {"meld-0-0": "3H 4H 5H 6H 7H 8H 9H", "hand-1": "KD", "hand-2": "2S"}
+    late = games.cards(0, run | {"final-0-0": "y", "went_out_by": "play"}, action="preview")
+    assert late.status_code == 200 and "Rummy Master" not in late.get_data(as_text=True)
+    assert games.cards(0, run | {"final-0-0": "y", "went_out_by": "discard"}).status_code == 303
+    stored = games.rounds()[0]["request"]
+    assert stored["melds"][0]["final_turn"] is True and stored["went_out_by"] == "discard"
+    assert games.totals_now()["Ann"] == 42 + 500
+    round_id = games.game().rounds[0].id
+    again = client.get(f"/games/{games.slug}/rounds/{round_id}/edit").get_data(as_text=True)
+    box = re.search(r'<input[^>]*name="final-0-0"[^>]*>', again)
+    assert box is not None and "checked" in box.group(0)
