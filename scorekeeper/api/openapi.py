@@ -86,6 +86,32 @@ def _answer(flag: str) -> dict[str, Any]:
     }
 
 
+def _plays(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    """A request's list of melds or lay-offs (at most 60, or null)."""
+    item = {"type": "object", "required": required, "properties": properties}
+    return {"type": ["array", "null"], "maxItems": 60, "items": item}
+
+
+def _meld_play() -> dict[str, Any]:
+    return {
+        "owner": {"type": "string"},
+        "cards": _cards(26),
+        "final_turn": {
+            "type": "boolean",
+            "default": False,
+            "description": "laid down in the turn its owner went out (S10)",
+        },
+    }
+
+
+def _layoff_play() -> dict[str, Any]:
+    return {
+        "owner": {"type": "string"},
+        "card": _ref("Card"),
+        "meld": {"type": "integer", "minimum": 0},
+    }
+
+
 def _score_request() -> dict[str, Any]:
     name = {"type": "string", "minLength": 1, "maxLength": 40}
     return {
@@ -103,36 +129,8 @@ def _score_request() -> dict[str, Any]:
                 "description": "how the player went out: discarding their last card, or "
                 "melding or laying it off (S10)",
             },
-            "melds": {
-                "type": ["array", "null"],
-                "maxItems": 60,
-                "items": {
-                    "type": "object",
-                    "required": ["owner", "cards"],
-                    "properties": {
-                        "owner": {"type": "string"},
-                        "cards": _cards(26),
-                        "final_turn": {
-                            "type": "boolean",
-                            "default": False,
-                            "description": "laid down in the turn its owner went out (S10)",
-                        },
-                    },
-                },
-            },
-            "layoffs": {
-                "type": ["array", "null"],
-                "maxItems": 60,
-                "items": {
-                    "type": "object",
-                    "required": ["owner", "card", "meld"],
-                    "properties": {
-                        "owner": {"type": "string"},
-                        "card": _ref("Card"),
-                        "meld": {"type": "integer", "minimum": 0},
-                    },
-                },
-            },
+            "melds": _plays(["owner", "cards"], _meld_play()),
+            "layoffs": _plays(["owner", "card", "meld"], _layoff_play()),
             "hands": {"type": "object", "additionalProperties": _cards(60)},
             "totals_before": {
                 "type": ["object", "null"],
@@ -170,6 +168,22 @@ def _score_response() -> dict[str, Any]:
     }
 
 
+def _errors() -> dict[str, Any]:
+    """The ``Error`` and ``Errors`` schemas: every 4xx answer's body."""
+    return {
+        "Error": {
+            "type": "object",
+            "required": ["where", "message"],
+            "properties": {"where": {"type": "string"}, "message": {"type": "string"}},
+        },
+        "Errors": {
+            "type": "object",
+            "required": ["errors"],
+            "properties": {"errors": {"type": "array", "items": _ref("Error")}},
+        },
+    }
+
+
 def _schemas() -> dict[str, Any]:
     return {
         "Card": {"type": "string", "pattern": CARD_PATTERN, "examples": ["7H", "10D", "JK=7C"]},
@@ -184,16 +198,7 @@ def _schemas() -> dict[str, Any]:
                 },
             },
         },
-        "Error": {
-            "type": "object",
-            "required": ["where", "message"],
-            "properties": {"where": {"type": "string"}, "message": {"type": "string"}},
-        },
-        "Errors": {
-            "type": "object",
-            "required": ["errors"],
-            "properties": {"errors": {"type": "array", "items": _ref("Error")}},
-        },
+        **_errors(),
         "Figures": _figures(),
         "Reason": _reason(),
         "Meld": _meld(),
