@@ -281,6 +281,27 @@ WENT_OUT_BY = [
 """How the player went out (the scoring contract's ``went_out_by``, S10)."""
 
 
+def _add_card_fields(
+    form_class: type, names: Sequence[str], melds: int, layoffs: int, seven_card: bool
+) -> None:
+    """Each seat's meld rows (with S10's "laid in the turn they went out"), lay-off rows
+    with the meld each extends, and the cards left in hand."""
+    slots = [("", "onto meld…")] + [
+        (f"{j}-{m}", f"{n}'s meld {m + 1}") for j, n in enumerate(names) for m in range(melds)
+    ]
+    for i, _ in enumerate(names):
+        for k in range(melds):
+            setattr(form_class, f"meld-{i}-{k}", StringField(f"Meld {k + 1}"))
+            if seven_card:
+                final = BooleanField("laid in the turn they went out")
+                setattr(form_class, f"final-{i}-{k}", final)
+        for k in range(layoffs):
+            setattr(form_class, f"layoff-{i}-{k}", StringField(f"Lay-off {k + 1}"))
+            onto = SelectField("onto", choices=select_choices(slots), default="")
+            setattr(form_class, f"onto-{i}-{k}", onto)
+        setattr(form_class, f"hand-{i}", StringField("Left in hand"))
+
+
 def cards_form(
     names: Sequence[str],
     melds: int = MELD_SLOTS,
@@ -302,22 +323,7 @@ def cards_form(
             "Went out", choices=select_choices(WENT_OUT_BY), default="discard"
         )
 
-    slots = [("", "onto meld…")] + [
-        (f"{j}-{m}", f"{n}'s meld {m + 1}") for j, n in enumerate(names) for m in range(melds)
-    ]
-    for i, _ in enumerate(names):
-        for k in range(melds):
-            setattr(CardsForm, f"meld-{i}-{k}", StringField(f"Meld {k + 1}"))
-            if seven_card:
-                setattr(CardsForm, f"final-{i}-{k}", BooleanField("laid in the turn they went out"))
-        for k in range(layoffs):
-            setattr(CardsForm, f"layoff-{i}-{k}", StringField(f"Lay-off {k + 1}"))
-            setattr(
-                CardsForm,
-                f"onto-{i}-{k}",
-                SelectField("onto", choices=select_choices(slots), default=""),
-            )
-        setattr(CardsForm, f"hand-{i}", StringField("Left in hand"))
+    _add_card_fields(CardsForm, names, melds, layoffs, seven_card)
     form = CardsForm(**kwargs)
     form.went_out.choices = _went_out_choices(names)
     form.meld_slots, form.layoff_slots = melds, layoffs

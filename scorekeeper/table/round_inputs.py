@@ -125,17 +125,13 @@ def _seat_of(name: str | None, names: Sequence[str]) -> str:
     return str(list(names).index(name)) if name is not None and name in names else ""
 
 
-def cards_input(
-    form: Any, names: Sequence[str]
-) -> tuple[dict[str, Any], dict[str, str], list[tuple[str, str]]]:
-    """A cards form's data as a round input (the scoring contract's melds, layoffs, hands
-    and went_out), the field of each ``where`` the engine may name, and problems found
-    before the engine (a lay-off with no meld chosen)."""
+def _melds_input(
+    form: Any, names: Sequence[str], fields: dict[str, str]
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The melds of a cards form in the contract's shape, and each filled slot's index
+    among them (``"seat-row"``); ``fields`` gains each meld's field."""
     melds: list[dict[str, Any]] = []
-    layoffs: list[dict[str, Any]] = []
-    fields: dict[str, str] = {"went_out": "went_out"}
     slot: dict[str, int] = {}
-    problems: list[tuple[str, str]] = []
     for i, n in enumerate(names):
         for k in range(form.meld_slots):
             cards = (form[f"meld-{i}-{k}"].data or "").split()
@@ -146,6 +142,19 @@ def cards_input(
                 melds.append({"owner": n, "cards": cards})
                 if f"final-{i}-{k}" in form and form[f"final-{i}-{k}"].data:
                     melds[-1]["final_turn"] = True
+    return melds, slot
+
+
+def cards_input(
+    form: Any, names: Sequence[str]
+) -> tuple[dict[str, Any], dict[str, str], list[tuple[str, str]]]:
+    """A cards form's data as a round input (the scoring contract's melds, layoffs, hands
+    and went_out), the field of each ``where`` the engine may name, and problems found
+    before the engine (a lay-off with no meld chosen)."""
+    fields: dict[str, str] = {"went_out": "went_out"}
+    melds, slot = _melds_input(form, names, fields)
+    layoffs: list[dict[str, Any]] = []
+    problems: list[tuple[str, str]] = []
     for i, n in enumerate(names):
         for k in range(form.layoff_slots):
             cards = (form[f"layoff-{i}-{k}"].data or "").split()
