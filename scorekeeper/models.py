@@ -105,7 +105,10 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     """One round as entered (``mode``, ``input``) and as scored (``figures``: the engine's
     contract-shaped response). Deleted rounds stay, with ``deleted`` set, so nothing a
     player entered is lost. ``position`` orders rounds; ``nonce`` is the saving form's
-    one-time key, unique per game."""
+    one-time key, unique per game. ``summary`` is what the game page shows of a live
+    round, kept beside the full figures so the page never decodes them:
+    ``{"round": {unit: points}, "total": {unit: points}, "dealer": seat}`` (units are
+    the players, or the sides under P1; ``dealer`` the seat that deals the next round)."""
 
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "nonce", name="uq_rounds_nonce"),)
@@ -116,6 +119,7 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     mode: Mapped[str] = mapped_column(String(10))
     input: Mapped[dict[str, Any]] = mapped_column(JSON)
     figures: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     nonce: Mapped[str] = mapped_column(String(64))
     deleted: Mapped[bool] = mapped_column(default=False)
     version: Mapped[int] = mapped_column(default=1, server_default="1")

@@ -22,6 +22,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from markupsafe import Markup
@@ -45,8 +46,8 @@ bp = Blueprint("table", __name__)
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def _game(slug: str, light: bool = False) -> Game:
-    game = sheet.get_game(slug, light=light)
+def _game(slug: str, rounds: bool = True) -> Game:
+    game = sheet.get_game(slug, rounds=rounds)
     if game is None:
         abort(404, description="There is no game at this link.")
     return game
@@ -116,42 +117,88 @@ def create() -> Any:
     return render_template("table/new.html", form=form), status
 
 
+SHOWN = 20
+"""Rounds the game page shows (the latest); older ones with "all rounds"."""
+
+
+def _unchanged(game: Game, version: int) -> tuple[bool, str]:
+    """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
+    of this answer: the game's version, this phone's edit right and whether every round
+    is asked for. A page with a message to show (a flash) is always sent."""
+    whole = request.args.get("all") == "1"
+    tag = f"g{game.id}v{version}{'e' if can_edit(game) else 'w'}{'a' if whole else 'l'}"
+    fresh = tag in request.if_none_match and "_flashes" not in session
+    return fresh, tag
+
+
+def _conditional(body: str, tag: str) -> Response:
+    """``body`` with its ETag, to be checked again on each use (``no-cache``)."""
+    response = Response(body)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @bp.get("/games/<slug>")
-def show(slug: str) -> str:
-    """The game page: standings, rounds, chart, house rules; refreshes by itself."""
-    game = _game(slug)
+def show(slug: str) -> Response:
+    """The game page: standings, the latest rounds, chart, house rules; refreshes by
+    itself; 304 when the phone's copy is of the game's current version."""
+    game = _game(slug, rounds=False)
     remember(game)
-    return render_template("table/show.html", **_page(game))
+    fresh, tag = _unchanged(game, game.version)
+    if fresh:
+        return _304(tag)
+    return _conditional(render_template("table/show.html", **_page(game)), tag)
 
 
 @bp.get("/games/<slug>/live")
-def live(slug: str) -> str:
-    """The part of the game page that changes, for the page's refresh."""
-    game = _game(slug)
-    return render_template("table/_live.html", **_page(game))
+def live(slug: str) -> Response:
+    """The part of the game page that changes, for the page's refresh (304 as the page)."""
+    game = _game(slug, rounds=False)
+    fresh, tag = _unchanged(game, game.version)
+    if fresh:
+        return _304(tag)
+    return _conditional(render_template("table/_live.html", **_page(game)), tag)
+
+
+def _304(tag: str) -> Response:
+    response = Response(status=304)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/games/<slug>/version")
 def version(slug: str) -> Response:
-    """The game's version as JSON, polled by watching phones."""
+    """The game's version as JSON, polled by watching phones (304 when unchanged)."""
     number = sheet.game_version(slug)
     if number is None:
         abort(404, description="There is no game at this link.")
+    tag = f"v{number}"
+    if tag in request.if_none_match:
+        return _304(tag)
     response = Response(json.dumps({"version": number}), mimetype="application/json")
-    response.headers["Cache-Control"] = "no-store"
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 
 def _page(game: Game) -> dict[str, Any]:
     editable = can_edit(game)
     names = sheet.names_of(game)
+    whole = request.args.get("all") == "1"
+    count = sheet.live_count(game)
+    rounds = sheet.latest_rounds(game, None if whole else SHOWN)
     return {
         "entry": net_form(names, data={"version": game.version}) if editable else None,
         "rules": sheet.rules_of(game),
         "game": game,
         "names": names,
-        "rounds": sheet.live_rounds(game),
-        "standings": standings(game),
+        "rounds": rounds,
+        "count": count,
+        "shown": SHOWN,
+        "first_number": count - len(rounds) + 1,
+        "standings": standings(game, rounds),
         "house_rules": house_rules(game),
         "editable": editable,
         "confirm": ConfirmForm(version=game.version) if editable else None,
@@ -269,7 +316,7 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
         problems=problems,
         names=sheet.names_of(game),
         rules=sheet.rules_of(game),
-        number=(sheet.live_rounds(game).index(round_) + 1) if round_ in game.rounds else None,
+        number=sheet.round_number(round_) if round_ is not None else None,
     ), status
 
 
@@ -324,15 +371,15 @@ def _saved_json(game: Game, round_: Round) -> Response:
     change = sheet.change_of(round_)
     slug = game.view_token
     undo = url_for("table.undo", slug=slug, change_id=change.id) if change else None
-    fresh = sheet.get_game(slug)
-    live = render_template("table/_live.html", **_page(fresh or game))
-    return entry.saved(fresh or game, round_, undo, live)
+    fresh = sheet.get_game(slug, rounds=False) or game
+    live = render_template("table/_live.html", **_page(fresh))
+    return entry.saved(fresh, round_, undo, live)
 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
 def record_round(slug: str) -> Any:
     """Record a round, by totals or by cards."""
-    return _enter_round(_game(slug, light=request.method == "POST"), None)
+    return _enter_round(_game(slug, rounds=False), None)
 
 
 def _round(game: Game, round_id: int) -> Round:
