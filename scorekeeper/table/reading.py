@@ -82,6 +82,22 @@ def latest_rounds(game: Game, limit: int | None) -> list[Round]:
     return list(reversed(db.session.execute(query).scalars().all()))
 
 
+def page_rounds(game: Game, limit: int | None) -> tuple[list[Round], int]:
+    """:func:`latest_rounds` and :func:`live_count` in one query (the count a window
+    over the live rounds): the last ``limit`` live rounds, oldest first, and how many
+    rounds count in all."""
+    query = (
+        db.select(Round, func.count(Round.id).over())
+        .where(Round.game_id == game.id, Round.deleted.is_(False))
+        .options(load_only(Round.id, Round.position, Round.mode, Round.version, Round.summary))
+        .order_by(Round.position.desc())
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    rows = db.session.execute(query).all()
+    return [r for r, _ in reversed(rows)], int(rows[0][1]) if rows else 0
+
+
 def last_position(game: Game) -> int:
     """The highest position of any round of ``game``, deleted ones too (0 when none)."""
     query = db.select(func.max(Round.position)).where(Round.game_id == game.id)

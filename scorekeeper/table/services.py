@@ -48,6 +48,7 @@ from .reading import latest_rounds as latest_rounds
 from .reading import live_count as live_count
 from .reading import live_rounds as live_rounds
 from .reading import names_of as names_of
+from .reading import page_rounds as page_rounds
 from .reading import round_number as round_number
 from .reading import rules_of as rules_of
 from .reading import teams_of as teams_of

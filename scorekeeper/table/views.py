@@ -187,8 +187,7 @@ def _page(game: Game) -> dict[str, Any]:
     editable = can_edit(game)
     names = sheet.names_of(game)
     whole = request.args.get("all") == "1"
-    count = sheet.live_count(game)
-    rounds = sheet.latest_rounds(game, None if whole else SHOWN)
+    rounds, count = sheet.page_rounds(game, None if whole else SHOWN)
     return {
         "entry": net_form(names, data={"version": game.version}) if editable else None,
         "rules": sheet.rules_of(game),
