@@ -20,7 +20,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -111,7 +111,10 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     the players, or the sides under P1; ``dealer`` the seat that deals the next round)."""
 
     __tablename__ = "rounds"
-    __table_args__ = (UniqueConstraint("game_id", "nonce", name="uq_rounds_nonce"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "nonce", name="uq_rounds_nonce"),
+        Index("ix_rounds_game_live_position", "game_id", "deleted", "position"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)

@@ -83,11 +83,16 @@ def latest_rounds(game: Game, limit: int | None) -> list[Round]:
 
 
 def page_rounds(game: Game, limit: int | None) -> tuple[list[Round], int]:
-    """:func:`latest_rounds` and :func:`live_count` in one query (the count a window
-    over the live rounds): the last ``limit`` live rounds, oldest first, and how many
-    rounds count in all."""
+    """:func:`latest_rounds` and :func:`live_count` in one query (the count a scalar
+    subquery; both read the index on game, deleted, position): the last ``limit`` live
+    rounds, oldest first, and how many rounds count in all."""
+    count = (
+        db.select(func.count(Round.id))
+        .where(Round.game_id == game.id, Round.deleted.is_(False))
+        .scalar_subquery()
+    )
     query = (
-        db.select(Round, func.count(Round.id).over())
+        db.select(Round, count)
         .where(Round.game_id == game.id, Round.deleted.is_(False))
         .options(load_only(Round.id, Round.position, Round.mode, Round.version, Round.summary))
         .order_by(Round.position.desc())

@@ -22,23 +22,19 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from markupsafe import Markup
 
-from ..engine.rules import PRESET_TITLES
 from ..hosting import is_loopback_host, share_base
-from ..house_rules import check_link
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
-from . import entry
+from . import entry, page
 from . import services as sheet
-from .forms import ConfirmForm, NewGameForm, net_form
+from .forms import ConfirmForm, NewGameForm
 from .mine import remember
 from .rights import can_edit, grant, require_edit, same_token
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
-from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
 
@@ -117,55 +113,20 @@ def create() -> Any:
     return render_template("table/new.html", form=form), status
 
 
-SHOWN = 20
-"""Rounds the game page shows (the latest); older ones with "all rounds"."""
-
-
-def _unchanged(game: Game, version: int) -> tuple[bool, str]:
-    """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
-    of this answer: the game's version, this phone's edit right and whether every round
-    is asked for. A page with a message to show (a flash) is always sent."""
-    whole = request.args.get("all") == "1"
-    tag = f"g{game.id}v{version}{'e' if can_edit(game) else 'w'}{'a' if whole else 'l'}"
-    fresh = tag in request.if_none_match and "_flashes" not in session
-    return fresh, tag
-
-
-def _conditional(body: str, tag: str) -> Response:
-    """``body`` with its ETag, to be checked again on each use (``no-cache``)."""
-    response = Response(body)
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
-
-
 @bp.get("/games/<slug>")
 def show(slug: str) -> Response:
     """The game page: standings, the latest rounds, chart, house rules; refreshes by
     itself; 304 when the phone's copy is of the game's current version."""
     game = _game(slug, rounds=False)
     remember(game)
-    fresh, tag = _unchanged(game, game.version)
-    if fresh:
-        return _304(tag)
-    return _conditional(render_template("table/show.html", **_page(game)), tag)
+    return page.answer(game, "table/show.html")
 
 
 @bp.get("/games/<slug>/live")
 def live(slug: str) -> Response:
     """The part of the game page that changes, for the page's refresh (304 as the page)."""
     game = _game(slug, rounds=False)
-    fresh, tag = _unchanged(game, game.version)
-    if fresh:
-        return _304(tag)
-    return _conditional(render_template("table/_live.html", **_page(game)), tag)
-
-
-def _304(tag: str) -> Response:
-    response = Response(status=304)
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return page.answer(game, "table/_live.html")
 
 
 @bp.get("/games/<slug>/version")
@@ -176,35 +137,8 @@ def version(slug: str) -> Response:
         abort(404, description="There is no game at this link.")
     tag = f"v{number}"
     if tag in request.if_none_match:
-        return _304(tag)
-    response = Response(json.dumps({"version": number}), mimetype="application/json")
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
-
-
-def _page(game: Game) -> dict[str, Any]:
-    editable = can_edit(game)
-    names = sheet.names_of(game)
-    whole = request.args.get("all") == "1"
-    rounds, count = sheet.page_rounds(game, None if whole else SHOWN)
-    return {
-        "entry": net_form(names, data={"version": game.version}) if editable else None,
-        "rules": sheet.rules_of(game),
-        "game": game,
-        "names": names,
-        "rounds": rounds,
-        "count": count,
-        "shown": SHOWN,
-        "first_number": count - len(rounds) + 1,
-        "standings": standings(game, rounds),
-        "house_rules": house_rules(game),
-        "editable": editable,
-        "confirm": ConfirmForm(version=game.version) if editable else None,
-        "teams": sheet.teams_of(game),
-        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
-        "check_link": check_link(game.preset, game.options),
-    }
+        return page.not_modified(tag)
+    return page.conditional(json.dumps({"version": number}), tag, "application/json")
 
 
 @bp.get("/sw.js")
@@ -371,7 +305,7 @@ def _saved_json(game: Game, round_: Round) -> Response:
     slug = game.view_token
     undo = url_for("table.undo", slug=slug, change_id=change.id) if change else None
     fresh = sheet.get_game(slug, rounds=False) or game
-    live = render_template("table/_live.html", **_page(fresh))
+    live = render_template("table/_live.html", **page.page(fresh))
     return entry.saved(fresh, round_, undo, live)
 
 
@@ -442,7 +376,7 @@ def undo(slug: str, change_id: int) -> Any:
     else:
         message = f"Undone: {change.summary}."
         if entry.wants_json():
-            live = render_template("table/_live.html", **_page(game))
+            live = render_template("table/_live.html", **page.page(game))
             return entry.answer(200, version=game.version, live=live, message=message)
         flash(message, "success")
     return redirect(url_for("table.history", slug=slug), 303)

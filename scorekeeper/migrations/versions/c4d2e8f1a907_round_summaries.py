@@ -1,5 +1,6 @@
 """rounds.summary: each round's scores, running totals and next dealer, small, for the
-game page (filled here for every existing live round, game by game, in order)
+game page (filled here for every existing live round, game by game, in order); an index
+on (game, deleted, position) for the latest live rounds
 
 Revision ID: c4d2e8f1a907
 Revises: b3c1d9e7a512
@@ -77,6 +78,9 @@ def _fill(connection, game):
 def upgrade():
     with op.batch_alter_table("rounds", schema=None) as batch_op:
         batch_op.add_column(sa.Column("summary", sa.JSON(), nullable=True))
+        batch_op.create_index(
+            "ix_rounds_game_live_position", ["game_id", "deleted", "position"], unique=False
+        )
     connection = op.get_bind()
     for game in connection.execute(sa.select(GAMES)).all():
         _fill(connection, game)
@@ -84,4 +88,5 @@ def upgrade():
 
 def downgrade():
     with op.batch_alter_table("rounds", schema=None) as batch_op:
+        batch_op.drop_index("ix_rounds_game_live_position")
         batch_op.drop_column("summary")
