@@ -20,7 +20,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -105,10 +105,16 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     """One round as entered (``mode``, ``input``) and as scored (``figures``: the engine's
     contract-shaped response). Deleted rounds stay, with ``deleted`` set, so nothing a
     player entered is lost. ``position`` orders rounds; ``nonce`` is the saving form's
-    one-time key, unique per game."""
+    one-time key, unique per game. ``summary`` is what the game page shows of a live
+    round, kept beside the full figures so the page never decodes them:
+    ``{"round": {unit: points}, "total": {unit: points}, "dealer": seat}`` (units are
+    the players, or the sides under P1; ``dealer`` the seat that deals the next round)."""
 
     __tablename__ = "rounds"
-    __table_args__ = (UniqueConstraint("game_id", "nonce", name="uq_rounds_nonce"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "nonce", name="uq_rounds_nonce"),
+        Index("ix_rounds_game_live_position", "game_id", "deleted", "position"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -116,12 +122,22 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     mode: Mapped[str] = mapped_column(String(10))
     input: Mapped[dict[str, Any]] = mapped_column(JSON)
     figures: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     nonce: Mapped[str] = mapped_column(String(64))
     deleted: Mapped[bool] = mapped_column(default=False)
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
+
+    @property
+    def totals(self) -> dict[str, Any]:
+        """The summary of a live round (written whenever the round counts): ``round``
+        and ``total`` points per player or side, and ``dealer``, the seat dealing next.
+        Raises ValueError for a deleted round, which has none."""
+        if self.summary is None:
+            raise ValueError(f"round {self.position} has no summary (it does not count)")
+        return self.summary
 
 
 class Change(db.Model):  # type: ignore[name-defined,misc]

@@ -31,7 +31,7 @@
     var get = function (url) {
       var stop = new AbortController();
       var t = setTimeout(function () { stop.abort(); }, 3000);
-      return fetch(url, { cache: "no-store", signal: stop.signal }).then(function (r) {
+      return fetch(url, { cache: "no-cache", signal: stop.signal }).then(function (r) {
         clearTimeout(t);
         if (!r.ok) throw new Error(r.status);
         return r;

@@ -207,23 +207,31 @@ def test_create_app_brings_a_fresh_sqlite_database_to_the_schema(tmp_path):
 
 
 def test_two_workers_starting_at_once_both_find_the_schema(tmp_path):
-    import threading
+    """Three worker processes (as gunicorn starts them) create the app on one fresh
+    SQLite file at once: each finds the schema up to date, none fails."""
+    import subprocess
+    import sys
 
     uri = f"sqlite:///{tmp_path / 'race.sqlite3'}"
-    errors = []
-
-    def start():
-        try:
-            create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
-        except Exception as error:  # noqa: BLE001 - the test reports any failure
-            errors.append(error)
-
-    threads = [threading.Thread(target=start) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    code = (
+        "import sys; from scorekeeper import create_app; from scorekeeper.extensions import db;"
+        "app = create_app({'TESTING': True, 'SECRET_KEY': 'x',"
+        " 'SQLALCHEMY_DATABASE_URI': sys.argv[1]});"
+        "ctx = app.app_context(); ctx.push();"
+        "print(db.session.execute(db.text('select count(*) from games')).scalar())"
+    )
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, uri],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    results = [worker.communicate(timeout=120) for worker in workers]
+    assert [w.returncode for w in workers] == [0, 0, 0], [err for _, err in results]
+    assert [out.strip() for out, _ in results] == ["0", "0", "0"]
 
 
 def test_an_idle_connection_does_not_hold_the_only_worker(tmp_path):

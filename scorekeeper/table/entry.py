@@ -55,16 +55,15 @@ def invalid(form: Any, problems: list[str]) -> Response:
 def latest(game: Game) -> list[dict[str, Any]]:
     """The last rounds that count, each with its number, who went out and each player's
     (or side's) round score in points."""
-    rounds = sheet.live_rounds(game)
-    key = "sides" if sheet.teams_of(game) else "players"
-    first = max(len(rounds) - LATEST, 0)
+    rounds = sheet.latest_rounds(game, LATEST)
+    first = sheet.live_count(game) - len(rounds) + 1
     return [
         {
             "number": number,
             "went_out": r.input.get("went_out"),
-            "scores": {unit: f["round"] for unit, f in r.figures[key].items()},
+            "scores": dict(r.totals["round"]),
         }
-        for number, r in enumerate(rounds[first:], start=first + 1)
+        for number, r in enumerate(rounds, start=first)
     ]
 
 
@@ -75,15 +74,14 @@ def stale(game: Game, message: str) -> Response:
 
 def already_saved(game: Game, round_: Round) -> Response:
     """409: this form (its nonce) saved a round before; it is stored once."""
-    rounds = sheet.live_rounds(game)
-    number = rounds.index(round_) + 1 if round_ in rounds else None
+    number = None if round_.deleted else sheet.round_number(round_)
     message = "That round was already saved (it was sent twice): it is stored once."
     return refused(409, "already_saved", message, number=number, version=game.version)
 
 
 def saved(game: Game, round_: Round, undo: str | None, live: str) -> Response:
     """201: the round stored; the game page's new standings in ``live``."""
-    number = sheet.live_rounds(game).index(round_) + 1
+    number = sheet.round_number(round_)
     return answer(
         201,
         number=number,

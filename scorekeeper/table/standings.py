@@ -1,6 +1,7 @@
 """What the game page shows: standings toward the target, the chart's running totals,
 who deals next, the winner and the settlement, and the house rules in plain words.
-Read-only: built from the rounds' stored figures, nothing is recomputed or committed.
+Read-only: built from the latest rounds' stored summaries (the last round's full figures
+only once the game is over), nothing is recomputed or committed.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from typing import Any
 
 from ..engine.rules import OPTIONS
 from ..engine.scoring import settle
-from ..engine.tally import next_dealer
-from ..models import Game
-from .services import live_rounds, names_of, rules_of, teams_of
+from ..models import Game, Round
+from .reading import latest_rounds, names_of, rules_of, teams_of
 
 
 @dataclass
@@ -50,32 +50,31 @@ class Standings:
         return "win" if self.winner and " & " in self.winner else "wins"
 
 
-def standings(game: Game) -> Standings:
-    """The standings after the game's live rounds (from the stored figures)."""
-    rules, rounds = rules_of(game), live_rounds(game)
-    teams = teams_of(game)
+def standings(game: Game, rounds: list[Round] | None = None) -> Standings:
+    """The standings after the game's live rounds, from the summaries of ``rounds`` (the
+    latest live rounds, oldest first, the game's last among them; all when None): the
+    chart's series run over these rounds, from the totals before the first of them."""
+    rounds = latest_rounds(game, None) if rounds is None else rounds
+    rules, teams = rules_of(game), teams_of(game)
     units = [" & ".join(t) for t in teams] if teams else names_of(game)
-    key = "sides" if teams else "players"
-    series = {u: [0] for u in units}
+    first = rounds[0].summary if rounds else None
+    series = {u: [first["total"][u] - first["round"][u] if first else 0] for u in units}
     for r in rounds:
         for u in units:
-            series[u].append(r.figures[key][u]["total"])
+            series[u].append(r.totals["total"][u])
     totals = {u: values[-1] for u, values in series.items()}
     target = rules.target
     rows = [
         Standing(u, t, max(target - t, 0), min(max(t, 0) / target, 1.0))
         for u, t in sorted(totals.items(), key=lambda item: -item[1])
     ]
-    seat = next_dealer(
-        rules, names_of(game), game.first_dealer, [r.input.get("went_out") for r in rounds]
-    )
+    seat = rounds[-1].totals["dealer"] if rounds else game.first_dealer
     settlement: list[tuple[str, str, int, Decimal | None]] = []
     if game.winner:
         stake = Decimal(game.stake) if game.stake else None
         for pay in settle(totals, game.winner):
             money = pay.points * stake if stake is not None else None
             settlement.append((pay.payer, pay.payee, pay.points, money))
-    deals = 2 if rules.two_deal_game else None
     return Standings(
         rows,
         series,
@@ -83,7 +82,7 @@ def standings(game: Game) -> Standings:
         game.winner,
         settlement,
         target,
-        deals,
+        2 if rules.two_deal_game else None,
         _end_bonus(rounds[-1].figures, units, teams) if rounds and game.winner else {},
     )
 

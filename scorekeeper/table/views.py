@@ -26,18 +26,15 @@ from flask import (
 )
 from markupsafe import Markup
 
-from ..engine.rules import PRESET_TITLES
 from ..hosting import is_loopback_host, share_base
-from ..house_rules import check_link
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
-from . import entry
+from . import entry, page
 from . import services as sheet
-from .forms import ConfirmForm, NewGameForm, net_form
+from .forms import ConfirmForm, NewGameForm
 from .mine import remember
 from .rights import can_edit, grant, require_edit, same_token
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
-from .standings import house_rules, standings
 
 bp = Blueprint("table", __name__)
 
@@ -45,8 +42,8 @@ bp = Blueprint("table", __name__)
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def _game(slug: str, light: bool = False) -> Game:
-    game = sheet.get_game(slug, light=light)
+def _game(slug: str, rounds: bool = True) -> Game:
+    game = sheet.get_game(slug, rounds=rounds)
     if game is None:
         abort(404, description="There is no game at this link.")
     return game
@@ -117,48 +114,31 @@ def create() -> Any:
 
 
 @bp.get("/games/<slug>")
-def show(slug: str) -> str:
-    """The game page: standings, rounds, chart, house rules; refreshes by itself."""
-    game = _game(slug)
+def show(slug: str) -> Response:
+    """The game page: standings, the latest rounds, chart, house rules; refreshes by
+    itself; 304 when the phone's copy is of the game's current version."""
+    game = _game(slug, rounds=False)
     remember(game)
-    return render_template("table/show.html", **_page(game))
+    return page.answer(game, "table/show.html")
 
 
 @bp.get("/games/<slug>/live")
-def live(slug: str) -> str:
-    """The part of the game page that changes, for the page's refresh."""
-    game = _game(slug)
-    return render_template("table/_live.html", **_page(game))
+def live(slug: str) -> Response:
+    """The part of the game page that changes, for the page's refresh (304 as the page)."""
+    game = _game(slug, rounds=False)
+    return page.answer(game, "table/_live.html")
 
 
 @bp.get("/games/<slug>/version")
 def version(slug: str) -> Response:
-    """The game's version as JSON, polled by watching phones."""
+    """The game's version as JSON, polled by watching phones (304 when unchanged)."""
     number = sheet.game_version(slug)
     if number is None:
         abort(404, description="There is no game at this link.")
-    response = Response(json.dumps({"version": number}), mimetype="application/json")
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def _page(game: Game) -> dict[str, Any]:
-    editable = can_edit(game)
-    names = sheet.names_of(game)
-    return {
-        "entry": net_form(names, data={"version": game.version}) if editable else None,
-        "rules": sheet.rules_of(game),
-        "game": game,
-        "names": names,
-        "rounds": sheet.live_rounds(game),
-        "standings": standings(game),
-        "house_rules": house_rules(game),
-        "editable": editable,
-        "confirm": ConfirmForm(version=game.version) if editable else None,
-        "teams": sheet.teams_of(game),
-        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
-        "check_link": check_link(game.preset, game.options),
-    }
+    tag = f"v{number}"
+    if tag in request.if_none_match:
+        return page.not_modified(tag)
+    return page.conditional(json.dumps({"version": number}), tag, "application/json")
 
 
 @bp.get("/sw.js")
@@ -269,7 +249,7 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
         problems=problems,
         names=sheet.names_of(game),
         rules=sheet.rules_of(game),
-        number=(sheet.live_rounds(game).index(round_) + 1) if round_ in game.rounds else None,
+        number=sheet.round_number(round_) if round_ is not None else None,
     ), status
 
 
@@ -324,15 +304,15 @@ def _saved_json(game: Game, round_: Round) -> Response:
     change = sheet.change_of(round_)
     slug = game.view_token
     undo = url_for("table.undo", slug=slug, change_id=change.id) if change else None
-    fresh = sheet.get_game(slug)
-    live = render_template("table/_live.html", **_page(fresh or game))
-    return entry.saved(fresh or game, round_, undo, live)
+    fresh = sheet.get_game(slug, rounds=False) or game
+    live = render_template("table/_live.html", **page.page(fresh))
+    return entry.saved(fresh, round_, undo, live)
 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
 def record_round(slug: str) -> Any:
     """Record a round, by totals or by cards."""
-    return _enter_round(_game(slug, light=request.method == "POST"), None)
+    return _enter_round(_game(slug, rounds=False), None)
 
 
 def _round(game: Game, round_id: int) -> Round:
@@ -396,7 +376,7 @@ def undo(slug: str, change_id: int) -> Any:
     else:
         message = f"Undone: {change.summary}."
         if entry.wants_json():
-            live = render_template("table/_live.html", **_page(game))
+            live = render_template("table/_live.html", **page.page(game))
             return entry.answer(200, version=game.version, live=live, message=message)
         flash(message, "success")
     return redirect(url_for("table.history", slug=slug), 303)

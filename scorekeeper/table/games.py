@@ -1,0 +1,168 @@
+"""Starting a game at a real table: a new game, the same players again, a game imported
+from an export (every round scored once, in order), and a new edit link."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from ..engine.rules import RulesError, ruleset
+from ..extensions import db
+from ..models import Change, Game, Player, Round, new_token, now_utc
+from .errors import ScoresheetError, saving
+from .reading import names_of, previous_round, state_of, teams_of
+from .scoring import score_input, summary_of
+
+
+def _new_game(
+    names: Sequence[str],
+    preset: str,
+    options: Mapping[str, Any],
+    first_dealer: int,
+    stake: Decimal | None,
+    sides: Sequence[int] | None,
+    title: str,
+) -> Game:
+    """A game added to the session, not committed; raises :class:`ScoresheetError`."""
+    try:
+        rules = ruleset(preset, options)
+    except RulesError as error:
+        raise ScoresheetError(error.problems) from None
+    problems = []
+    if not 2 <= len(names) <= rules.max_players or len(set(names)) != len(names):
+        problems.append(("players", f"2 to {rules.max_players} players, each named differently"))
+    if rules.partnership and (sides is None or sorted(sides) != [0, 0, 1, 1]):
+        problems.append(("sides", "partnership play needs two sides of two (P1)"))
+    if problems:
+        raise ScoresheetError(problems)
+    game = Game(
+        title=title,
+        preset=preset,
+        options=dict(options),
+        first_dealer=first_dealer,
+        stake=str(stake) if stake else None,
+    )
+    for seat, name in enumerate(names):
+        side = sides[seat] if rules.partnership and sides else None
+        game.players.append(Player(seat=seat, name=name, side=side))
+    db.session.add(game)
+    return game
+
+
+def start_game(
+    names: Sequence[str],
+    preset: str,
+    options: Mapping[str, Any],
+    *,
+    first_dealer: int = 0,
+    stake: Decimal | None = None,
+    sides: Sequence[int] | None = None,
+    title: str = "",
+) -> Game:
+    """Create and commit a game: players in seat order, ``sides`` 0/1 per seat for
+    partnership rules (P1; partners sit opposite, so seats 0 and 2 against 1 and 3 when
+    not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
+    if sides is None and len(names) == 4:
+        sides = [0, 1, 0, 1]
+    with saving():
+        game = _new_game(names, preset, options, first_dealer, stake, sides, title)
+        db.session.commit()
+    return game
+
+
+def renew_edit_token(game: Game) -> None:
+    """Give ``game`` a new edit token: its old edit link, and every phone that held it,
+    can only watch from now on."""
+    with saving():
+        game.edit_token = new_token()
+        db.session.commit()
+
+
+def play_again(game: Game) -> Game:
+    """A new game with the same players, sides, rules and stake; the next dealer deals."""
+    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
+    last = previous_round(game, None)
+    seat = last.totals["dealer"] if last is not None and last.summary else game.first_dealer
+    return start_game(
+        names_of(game),
+        game.preset,
+        game.options,
+        first_dealer=seat,
+        stake=Decimal(game.stake) if game.stake else None,
+        sides=sides,
+        title=game.title,
+    )
+
+
+def import_game(parts: Mapping[str, Any]) -> Game:
+    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`,
+    every round scored by the engine once, in order, chaining the running totals (linear
+    in the rounds), all in one transaction (nothing is stored when any round is refused;
+    problems name the round)."""
+    try:
+        with saving():
+            game = _new_game(
+                parts["names"],
+                parts["preset"],
+                parts["options"],
+                parts["first_dealer"],
+                parts["stake"],
+                parts["sides"],
+                parts["title"],
+            )
+            chain: tuple[dict[str, int], int] = ({}, game.first_dealer)
+            for number, (mode, data) in enumerate(parts["rounds"], start=1):
+                chain = _import_round(game, number, str(mode), data, chain)
+            db.session.commit()
+    except ScoresheetError:
+        db.session.rollback()
+        raise
+    return game
+
+
+FIGURE_WORDS = {"shown": "shown", "in_hand": "in hand", "adjust": "±", "net": "round score"}
+"""A round's figures as the entry's labels name them ("Ann, shown")."""
+
+
+def _figure_of(where: str) -> str:
+    """``"shown.Ann"`` as ``"Ann, shown: "``; any other place as nothing."""
+    kind, _, name = where.partition(".")
+    return f"{name}, {FIGURE_WORDS[kind]}: " if kind in FIGURE_WORDS and name else ""
+
+
+def _import_round(
+    game: Game, number: int, mode: str, data: Mapping[str, Any], chain: tuple[dict[str, int], int]
+) -> tuple[dict[str, int], int]:
+    """Score and add round ``number`` after ``chain`` (each player's running total, the
+    seat dealing it); the same after it."""
+    totals, dealer = chain
+    try:
+        figures = score_input(game, mode, data, totals, number).to_json()
+    except ScoresheetError as error:
+        raise ScoresheetError(
+            [
+                (f"rounds[{number - 1}].{w}", f"round {number}: {_figure_of(w)}{m}")
+                for w, m in error.problems
+            ]
+        ) from None
+    round_ = Round(
+        game=game,
+        position=number,
+        mode=mode,
+        input=dict(data),
+        figures=figures,
+        summary=summary_of(game, data, figures, dealer),
+        nonce=f"import-{number}",
+        deleted=False,
+    )
+    summary = f"round {number} imported ({mode})"
+    # appended to the game (in the session), not added one by one: adding each would
+    # walk every round already added, and the import would grow quadratic
+    game.changes.append(
+        Change(round=round_, action="record", summary=summary, after=state_of(round_))
+    )
+    if figures["game_over"] and game.finished_at is None:
+        game.winner, game.finished_at = figures["winner"] or "", now_utc()
+    totals = {name: fig["total"] for name, fig in figures["players"].items()}
+    return totals, round_.totals["dealer"]

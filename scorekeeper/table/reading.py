@@ -1,0 +1,136 @@
+"""Reading a game at a real table: its rules, players and sides, and its rounds, either
+all of them or, for the game page and for saving a round, only the latest few (a fixed
+number of small queries, whatever the length of the game)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import joinedload, load_only, selectinload
+
+from ..engine.rules import RuleSet, ruleset
+from ..extensions import db
+from ..models import Game, Round
+
+
+def rules_of(game: Game) -> RuleSet:
+    """The game's :class:`RuleSet`: its preset with its house rules."""
+    return ruleset(game.preset, game.options)
+
+
+def names_of(game: Game) -> list[str]:
+    """The players' names in seat order."""
+    return [p.name for p in game.players]
+
+
+def teams_of(game: Game) -> tuple[tuple[str, ...], ...] | None:
+    """The two sides (P1) as tuples of names, or None without partnership rules."""
+    if not any(p.side is not None for p in game.players):
+        return None
+    return tuple(tuple(p.name for p in game.players if p.side == s) for s in (0, 1))
+
+
+def live_rounds(game: Game) -> list[Round]:
+    """The rounds that count, in order (deleted rounds left out)."""
+    return [r for r in game.rounds if not r.deleted]
+
+
+def get_game(view_token: str, *, rounds: bool = True) -> Game | None:
+    """The game whose view link carries ``view_token``, or None (also when deleted);
+    players loaded with it, and its rounds unless ``rounds`` is False (the game page and
+    saving a round read only the rounds they need, :func:`latest_rounds`)."""
+    options = [joinedload(Game.players)]
+    if rounds:
+        options.append(selectinload(Game.rounds))
+    query = (
+        db.select(Game)
+        .where(Game.view_token == view_token, Game.deleted_at.is_(None))
+        .options(*options)
+    )
+    return db.session.execute(query).unique().scalar_one_or_none()
+
+
+def game_version(view_token: str) -> int | None:
+    """The version of the game at ``view_token`` (one small query), or None."""
+    query = db.select(Game.version).where(Game.view_token == view_token, Game.deleted_at.is_(None))
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def _live(game: Game) -> Select[Round]:
+    return select(Round).where(Round.game_id == game.id, Round.deleted.is_(False))
+
+
+def live_count(game: Game) -> int:
+    """How many rounds count in ``game`` (one COUNT query)."""
+    query = db.select(func.count(Round.id)).where(
+        Round.game_id == game.id, Round.deleted.is_(False)
+    )
+    return int(db.session.execute(query).scalar_one())
+
+
+def latest_rounds(game: Game, limit: int | None) -> list[Round]:
+    """The last ``limit`` rounds that count (all when None), oldest first, each loaded
+    with its mode, version and summary only (input and figures load when used)."""
+    query = (
+        _live(game)
+        .options(load_only(Round.id, Round.position, Round.mode, Round.version, Round.summary))
+        .order_by(Round.position.desc())
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    return list(reversed(db.session.execute(query).scalars().all()))
+
+
+def page_rounds(game: Game, limit: int | None) -> tuple[list[Round], int]:
+    """:func:`latest_rounds` and :func:`live_count` in one query (the count a scalar
+    subquery; both read the index on game, deleted, position): the last ``limit`` live
+    rounds, oldest first, and how many rounds count in all."""
+    count = (
+        db.select(func.count(Round.id))
+        .where(Round.game_id == game.id, Round.deleted.is_(False))
+        .scalar_subquery()
+    )
+    query = (
+        db.select(Round, count)
+        .where(Round.game_id == game.id, Round.deleted.is_(False))
+        .options(load_only(Round.id, Round.position, Round.mode, Round.version, Round.summary))
+        .order_by(Round.position.desc())
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    rows = db.session.execute(query).all()
+    return [r for r, _ in reversed(rows)], int(rows[0][1]) if rows else 0
+
+
+def last_position(game: Game) -> int:
+    """The highest position of any round of ``game``, deleted ones too (0 when none)."""
+    query = db.select(func.max(Round.position)).where(Round.game_id == game.id)
+    return int(db.session.execute(query).scalar_one() or 0)
+
+
+def round_number(round_: Round) -> int:
+    """The number of a live round as the page shows it (deleted rounds not counted)."""
+    query = db.select(func.count(Round.id)).where(
+        Round.game_id == round_.game_id,
+        Round.deleted.is_(False),
+        Round.position <= round_.position,
+    )
+    return int(db.session.execute(query).scalar_one())
+
+
+def previous_round(game: Game, position: int | None) -> Round | None:
+    """The last live round placed before ``position`` (before the end when None), or
+    None when there is none."""
+    query = _live(game)
+    if position is not None:
+        query = query.where(Round.position < position)
+    query = query.order_by(Round.position.desc()).limit(1)
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def state_of(round_: Round | None) -> dict[str, Any] | None:
+    """A round's state as the history keeps it: ``{"mode", "input", "deleted"}``."""
+    if round_ is None:
+        return None
+    return {"mode": round_.mode, "input": round_.input, "deleted": round_.deleted}
