@@ -23,6 +23,7 @@ Modules, each importing only earlier ones:
   ``plays``, ``draws``, ``windows``, ``turns`` (legal moves and making them), ``sampling``
   (one random legal move drawn without listing every move), ``rounds``
   (dealing and ending rounds), ``bots`` and ``strategy`` (bots), ``records`` (game
-  records, shared/game-record.md), ``simulate`` (many games from the command line);
+  records, shared/game-record.md; ``turn_shape`` a record's turns, both ways),
+  ``simulate`` (many games from the command line);
   ``game`` is their one import.
 """

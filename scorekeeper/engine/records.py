@@ -31,17 +31,14 @@ from typing import Any
 from .actions import (
     Action,
     Discard,
-    DrawTwo,
-    EndRound,
     Pass,
-    RummyCall,
-    action_from_json,
 )
 from .cards import Card, CardError, make_pack, parse_card
 from .plays import IllegalMove
 from .rounds import SIMULATION_LIMIT, deal_round, new_game, stop_game
 from .rules import RulesError
 from .state import GameSetupError, GameState, Phase
+from .turn_shape import turn_actions, turns_of
 from .turns import apply_action
 
 FORMAT = "500rum-record/1"
@@ -129,69 +126,6 @@ def _round(stored: dict[str, Any], names: tuple[str, ...], number: int) -> dict[
     out["deal_number"] = number
     out["turns"] = turns_of(stored["log"], names)
     return out
-
-
-def turns_of(log: list[list[Any]], names: Sequence[str]) -> list[dict[str, Any]]:
-    """A round's moves (``[seat, action JSON]`` and ``[-1, event]``) as record turns."""
-    turns: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    reshuffled: list[str] | None = None
-    deadwood = False
-    called: str | None = None
-    for seat, item in log:
-        if seat < 0:
-            if item["event"] == "reshuffle":
-                reshuffled = item["stock"]
-            if item["event"] == "rummy":
-                called = item["card"]
-            deadwood = deadwood or item["event"] == "deadwood"
-            continue
-        kind = item["type"]
-        starts = kind in ("draw", "draw_two", "rummy", "pass") or (
-            kind == "end_round" and not deadwood
-        )
-        if starts or current is None or current["player"] != names[seat]:
-            current = {
-                "player": names[seat],
-                "draw": None,
-                "melds": [],
-                "layoffs": [],
-                "discard": None,
-                "plays": [],
-            }
-            if not starts:
-                current["deadwood" if deadwood else "out_of_turn"] = True
-            if reshuffled is not None:
-                current["reshuffled_stock"] = reshuffled
-                reshuffled = None
-            turns.append(current)
-        _add(current, {**item, "card": called} if kind == "rummy" else item)
-    return turns
-
-
-def _add(turn: dict[str, Any], item: dict[str, Any]) -> None:
-    kind = item["type"]
-    if kind == "draw":
-        turn["draw"] = {k: v for k, v in item.items() if k != "type"}
-    elif kind == "draw_two":
-        turn["draw"] = {"from": "stock", "count": 2}
-    elif kind == "pass":
-        turn["pass"] = True
-    elif kind == "end_round":
-        turn["end_round"] = True
-    elif kind == "rummy":
-        turn["rummy"] = {"index": item["index"], "meld": item["meld"]}
-        if item["meld"] is not None:
-            turn["layoffs"].append({"card": item["card"], "meld": item["meld"]})
-    elif kind == "lay_down":
-        turn["melds"].extend(item["melds"])
-        turn["plays"].append({"melds": item["melds"]})
-    elif kind == "lay_off":
-        layoff = {"card": item["card"], "meld": item["meld"]}
-        turn["layoffs"].append(layoff)
-        turn["plays"].append({"layoff": layoff})
-    elif kind == "discard":
-        turn["discard"] = item["card"]
 
 
 def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
@@ -351,7 +285,7 @@ def _turn_actions(state: GameState, turn: Any, number: int, turn_no: int) -> lis
     if "reshuffled_stock" in turn:
         _set_reshuffle(state, turn["reshuffled_stock"], number, turn_no)
     try:
-        return _actions(turn)
+        return turn_actions(turn)
     except (ValueError, KeyError, TypeError) as error:
         raise RecordError(f"the turn cannot be read: {error}", number, turn_no) from None
 
@@ -377,47 +311,3 @@ def _set_reshuffle(state: GameState, texts: Any, number: int, turn_no: int) -> N
     if Counter(c.text for c in stock) != Counter(c.text for c in state.stock):
         raise RecordError("the reshuffled stock is not the pile's cards (O3)", number, turn_no)
     state.stock = list(reversed(stock))
-
-
-def _actions(turn: dict[str, Any]) -> list[Action]:
-    out: list[Action] = []
-    draw = turn.get("draw")
-    if turn.get("rummy") is not None:
-        call = turn["rummy"]
-        out.append(RummyCall(int(call["index"]), call.get("meld")))
-    elif draw is not None:
-        if draw.get("count") == 2:
-            out.append(DrawTwo())
-        else:
-            out.append(action_from_json({"type": "draw", **draw}))
-    elif turn.get("pass"):
-        out.append(Pass())
-    elif turn.get("end_round") and not turn.get("deadwood"):
-        return [EndRound()]
-    out.extend(_plays(turn))
-    if turn.get("discard") is not None:
-        out.append(Discard(parse_card(turn["discard"])))
-    if turn.get("deadwood") and turn.get("end_round"):
-        out.append(EndRound())
-    return out
-
-
-def _plays(turn: dict[str, Any]) -> list[Action]:
-    if "plays" in turn:
-        out: list[Action] = []
-        for play in turn["plays"]:
-            if "melds" in play:
-                out.append(action_from_json({"type": "lay_down", "melds": play["melds"]}))
-            else:
-                out.append(action_from_json({"type": "lay_off", **play["layoff"]}))
-        return out
-    melds = turn.get("melds") or []
-    called = turn.get("rummy") or {}
-    layoffs: list[Action] = [
-        action_from_json({"type": "lay_off", **x})
-        for x in (turn.get("layoffs") or [])[1 if called.get("meld") is not None else 0 :]
-    ]
-    downs: list[Action] = [action_from_json({"type": "lay_down", "melds": melds})] if melds else []
-    draw = turn.get("draw") or {}
-    first_is_layoff = draw.get("from") == "discard" and layoffs and not melds
-    return layoffs + downs if first_is_layoff else downs + layoffs

@@ -31,6 +31,7 @@ from ..engine.game import (
     legal_actions,
     observation,
 )
+from ..engine.outcome import wins
 from ..engine.rules import OPTIONS, PRESET_TITLES
 from ..models import DigitalGame
 from .moves import button_label
@@ -132,7 +133,7 @@ def prompt(state: GameState, seat: int) -> str:
     """What the person is asked to do now, in words with the rule ids."""
     phase = state.phase
     if phase is Phase.GAME_OVER:
-        return f"The game is over: {state.winner} wins."
+        return f"The game is over: {wins(state.winner) if state.winner else 'nobody wins'}."
     if current_player(state) != seat:
         return f"Waiting for {state.players[state.seat]}."
     view = observation(state, seat)
@@ -204,4 +205,5 @@ def board(game: DigitalGame, state: GameState) -> dict[str, Any]:
         "last_round": rounds[-1] if rounds and (just_ended or game.finished) else None,
         "over": phase is Phase.GAME_OVER,
         "winner": state.winner,
+        "winner_line": wins(state.winner) if state.winner else "",
     }

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from flask import session
 from sqlalchemy import func, update
+from sqlalchemy.orm import load_only
 
 from ..extensions import db
 from ..models import Game, Round, now_utc
@@ -75,8 +76,7 @@ def leader_in_words(game: Game, last: Round | None) -> str:
         return f"{game.winner} won"
     if last is None:
         return "no round yet"
-    units = last.figures.get("sides") or last.figures["players"]
-    totals = {unit: row["total"] for unit, row in units.items()}
+    totals: dict[str, int] = last.totals["total"]
     best = max(totals.values())
     leaders = [unit for unit, total in totals.items() if total == best]
     plural = len(leaders) > 1 or " & " in leaders[0]
@@ -98,9 +98,9 @@ def my_games() -> list[GameCard]:
     ).all()
     counts = {gid: (n, position, when) for gid, n, position, when in stats}
     lasts = db.session.execute(
-        db.select(Round).where(
-            live, Round.position.in_([position for _, position, _ in counts.values()])
-        )
+        db.select(Round)
+        .where(live, Round.position.in_([position for _, position, _ in counts.values()]))
+        .options(load_only(Round.game_id, Round.position, Round.summary))
     ).scalars()
     last_round = {r.game_id: r for r in lasts if counts[r.game_id][1] == r.position}
     cards = [

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ..engine.outcome import wins
 from ..engine.rules import OPTIONS
 from ..engine.scoring import settle
 from ..models import Game, Round
@@ -45,9 +46,10 @@ class Standings:
     end_bonus: dict[str, int] = field(default_factory=dict)
 
     @property
-    def winners_verb(self) -> str:
-        """ "win" for a side (its players joined by " & "), "wins" for a player."""
-        return "win" if self.winner and " & " in self.winner else "wins"
+    def winner_line(self) -> str:
+        """``"Ann wins"`` or ``"Ann & Cat win"`` (:func:`scorekeeper.engine.outcome.wins`),
+        or ``""`` while nobody has won."""
+        return wins(self.winner) if self.winner else ""
 
 
 def standings(game: Game, rounds: list[Round] | None = None) -> Standings:

@@ -55,7 +55,7 @@ def test_leader_in_words_agrees_with_sides_and_ties(app, games):
     game = games.game()
     last = game.rounds[-1]
     assert leader_in_words(game, last) == "Ann & Cat lead with 90"
-    last.figures = {"players": {"Ann": {"total": 40}, "Bob": {"total": 40}}}
+    last.summary = {"round": {}, "total": {"Ann": 40, "Bob": 40}, "dealer": 0}
     assert leader_in_words(game, last) == "Ann and Bob lead with 40"
     assert leader_in_words(game, None) == "no round yet"
     game.winner = "Ann & Cat"
