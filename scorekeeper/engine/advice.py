@@ -28,9 +28,15 @@ from dataclasses import dataclass
 from .candidates import candidate_melds
 from .cards import JOKER, SUITS, Card, declare, format_cards, natural_card
 from .explain import meld_points
-from .melds import IllegalMeld, Meld, extend, extend_with
+from .melds import IllegalMeld, Meld, extend
 from .rules import RuleSet
-from .taking import barred_discard, keeps_a_discard, may_keep_top, may_lay_off_taken
+from .taking import (
+    barred_discard,
+    keeps_a_discard,
+    may_keep_top,
+    may_lay_off_taken,
+    pair_partners,
+)
 
 MAX_USES = 8
 """Most uses listed for one card of the pile: further candidates are counted (``more``),
@@ -101,7 +107,8 @@ def layoff_uses(
     card: Card, others: Sequence[Card], table: Sequence[Meld], rules: RuleSet
 ) -> list[Use]:
     """Lay-offs of ``card`` onto each table meld (L1, L3): alone, or with one card of
-    ``others`` when alone it does not fit (seed 002's pair). A joker is tried as each
+    ``others`` when alone it does not fit (seed 002's pair, :func:`taking.pair_partners`,
+    as the digital game allows it). A joker is tried as each
     card it could stand for (M5). Returns ``[Use]``."""
     uses: list[Use] = []
     for index, meld in enumerate(table):
@@ -115,11 +122,7 @@ def layoff_uses(
                 continue
             except IllegalMeld:
                 pass
-            for partner in dict.fromkeys(c for c in others if not c.is_joker):
-                try:
-                    grown = extend_with(meld, (laid, partner), rules)
-                except IllegalMeld:
-                    continue
+            for partner, grown in pair_partners(meld, laid, others, rules):
                 pair = (laid, partner)
                 uses.append(Use("lay-off", pair, grown, meld_points(grown, rules, pair), index))
     return uses
@@ -181,6 +184,8 @@ def _conditions(
             note,
         )
     minimum = rules.first_meld_minimum
+    if minimum and not has_melded and use.kind == "lay-off":
+        return f"lay a first meld of {minimum} points before laying off (M6)", note
     if minimum and not has_melded:
         short = minimum - use.points
         extra = best_melds_points(left, rules, enough=short) if short > 0 else 0

@@ -18,7 +18,7 @@ from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import run_table
-from .plays import IllegalMove, table_accepts, use_options
+from .plays import IllegalMove, pair_layoffs, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
@@ -93,7 +93,8 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
             return True
         if not lays_off:
             melds = _quick_meld(card, state.hands[seat], pile, index, rules)
-            if melds is not None and (plain or not melds):
+            paired = not melds and not rummy and _may_pair(state, seat, index)
+            if melds is not None and (plain or not melds) and not paired:
                 return melds
     hand = state.hands[seat] + pile[index:]
     saved = state.no_discard
@@ -150,6 +151,21 @@ def _quick_run(held: int, rank: int, runs: bytes, shape: RunShape) -> bool:
     return not runs[held] or run_through(held, rank, shape)
 
 
+def _may_pair(state: GameState, seat: int, index: int) -> bool:
+    """Seed 002's pair: the card at ``index`` of the pile may be taken to be laid off after
+    a partner (:func:`plays.pair_layoffs`; T2 must allow lay-offs); a quick look for a
+    neighbour of its suit first."""
+    if not (state.opened[seat] and state.table and may_lay_off_taken(state.rules)):
+        return False
+    card = state.pile[index]
+    hand = state.hands[seat] + state.pile[index:]
+    if card.is_joker or not any(
+        c.suit == card.suit and abs(c.rank - card.rank) in (1, 12) for c in hand
+    ):
+        return False
+    return bool(pair_layoffs(state, seat, card, hand))
+
+
 def _plain(state: GameState) -> bool:
     """No jokers, no first-meld minimum (M6), no final discard (O2), no sides (P1): the
     rules under which :func:`_takeable` answers in one pass down the pile."""
@@ -188,6 +204,7 @@ def _takeable(state: GameState, seat: int) -> list[int]:
             or card in takes
             or (len(by_rank[card.rank]) >= 2 and _set_through(by_rank[card.rank], card.suit, rules))
             or _quick_run(bits[card.suit], card.rank, runs, shape)
+            or (lay and _may_pair(state, seat, i))
         ):
             out.append(i)
         by_rank[card.rank].append(card.suit)

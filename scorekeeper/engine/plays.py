@@ -20,7 +20,7 @@ from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .rounds import end_round
 from .state import GameState, Phase
-from .taking import keeps_a_discard, may_lay_off_taken
+from .taking import keeps_a_discard, may_lay_off_taken, pair_partners
 
 
 class IllegalMove(ValueError):
@@ -294,11 +294,14 @@ def use_options(
 ) -> list[LayDown | LayOff]:
     """The plays that use the selected ``card`` from ``hand`` (the seat's hand with the
     taken cards): a new meld holding it, or, where T2 allows (or after a "Rummy!" call,
-    X1), a lay-off of it. Empty when the card cannot be used: then it cannot be taken.
+    X1), a lay-off of it, alone or after its partner (:func:`pair_layoffs`). Empty when
+    the card cannot be used: then it cannot be taken.
     ``first``: stop at the first found."""
     out: list[LayDown | LayOff] = []
     if may_lay_off_taken(state.rules, rummy):
         out.extend(layoff_options(state, seat, hand, only=card))
+        if not rummy and not (first and out):
+            out.extend(pair_layoffs(state, seat, card, hand))
         if first and out:
             return out
     if not _could_meld(card, hand, state):
@@ -312,6 +315,24 @@ def use_options(
         holds(m, card) for m in hand_melds(pool, state.rules)
     ):
         out[:0] = laydown_options(state, seat, hand, card, first=first)
+    return out
+
+
+def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> list[LayOff]:
+    """T2 with seed 002's pair: the lay-offs of a partner from ``hand`` that let the
+    selected ``card`` follow it onto the same meld (:func:`taking.pair_partners`), each
+    keeping a card to discard after both (O2). Laid first, the partner leaves the seat
+    in MUST_USE: the card must follow at once."""
+    if not state.opened[seat]:
+        return []
+    out: list[LayOff] = []
+    others = [c for c in hand if c is not card]
+    for index, meld in enumerate(state.table):
+        if may_lay_off_on(state, seat, index):
+            for partner, _ in pair_partners(meld, card, others, state.rules):
+                rest = remove_cards(hand, (partner, card))
+                if rest is not None and keeps_discard(rest, state):
+                    out.append(LayOff(partner, index))
     return out
 
 

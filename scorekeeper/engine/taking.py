@@ -12,9 +12,10 @@ Glossary:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .cards import Card
+from .melds import IllegalMeld, Meld, extend
 from .rules import RuleSet
 
 
@@ -29,6 +30,36 @@ def may_lay_off_taken(rules: RuleSet, rummy: bool = False) -> bool:
     meld: "meld-or-lay-off" (seeds 000, 001, 003, 004), or after a "Rummy!" call (X1);
     never under "new-meld-only" (002: "no picking up to hit")."""
     return rummy or rules.discard_use == "meld-or-lay-off"
+
+
+def pair_partners(
+    meld: Meld, card: Card, others: Iterable[Card], rules: RuleSet
+) -> list[tuple[Card, Meld]]:
+    """Seed 002's pair with T2: the partners that let the selected ``card`` be laid off on
+    ``meld`` when alone it does not fit ("A player may also lay down a pair of cards in
+    sequence of the same suit on a run", 002; "a player may pick up from the discard pile
+    to play a single card or pair of cards on a meld", 002).
+
+    Returns ``[(partner, the meld with both)]``: each distinct natural card of ``others``
+    that fits ``meld`` alone and after which ``card`` fits (L1, M3, M4); empty when
+    ``card`` fits alone or is a joker (a wild joker is laid off alone, M5). The digital
+    game lays the partner off first, then the card (:func:`plays.pair_layoffs`); the
+    checker's advice offers the same pairs."""
+    if card.is_joker:
+        return []
+    try:
+        extend(meld, card, rules)
+        return []
+    except IllegalMeld:
+        pass
+    out: list[tuple[Card, Meld]] = []
+    for partner in dict.fromkeys(c for c in others if not c.is_joker):
+        try:
+            grown = extend(extend(meld, partner, rules), card, rules)
+        except IllegalMeld:
+            continue
+        out.append((partner, grown))
+    return out
 
 
 def barred_discard(rules: RuleSet, taken: Sequence[Card], keep: bool) -> Card | None:

@@ -38,6 +38,7 @@ from .plays import (
     IllegalMove,
     laydown_options,
     layoff_options,
+    pair_layoffs,
     play_cards,
     use_options,
     went_out,
@@ -125,9 +126,25 @@ def _apply_must_use(state: GameState, action: Action) -> None:
                 f"the {card.name} must go into a new meld, not be laid off (no picking up to hit)",
                 "T2",
             )
+        if action.card.physical is not card and not state.rummy:
+            _lay_off_partner(state, action, card)
+            return
     elif not isinstance(action, LayDown):
         raise IllegalMove(f"first use the {card.name} you took from the pile", "T2")
     play_cards(state, action, card)
+
+
+def _lay_off_partner(state: GameState, action: LayOff, card: Card) -> None:
+    """T2 with seed 002's pair: another card goes first only as the partner that lets the
+    selected ``card`` follow (:func:`plays.pair_layoffs`); the card is still to be used."""
+    if action not in pair_layoffs(state, state.seat, card, state.hands[state.seat]):
+        raise IllegalMove(
+            f"the {card.name} taken from the pile must be used at once: another card goes "
+            "first only as its pair on a run",
+            "T2",
+        )
+    play_cards(state, action, None)
+    state.phase, state.must_use = Phase.MUST_USE, card
 
 
 def _legal_play(state: GameState) -> list[Action]:
