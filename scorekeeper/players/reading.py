@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from ..engine.outcome import settle
 from ..extensions import db
-from ..models import DigitalGame, Game, Round
+from ..models import DigitalGame, Game, Player, Round
 from .figures import GameFacts, RoundFacts, settlement_shares
 
 
@@ -37,20 +37,24 @@ def _counted_games(group_id: int) -> Any:
 
 
 def table_facts(group_id: int) -> list[GameFacts]:
-    """The group's games at the table that count."""
-    query = (
-        select(Game)
-        .where(Game.id.in_(_counted_games(group_id)))
-        .options(selectinload(Game.players))
-    )
-    games = db.session.execute(query).scalars().all()
+    """The group's games at the table that count (plain rows, no ORM objects: a group
+    may hold a thousand games)."""
+    counted = _counted_games(group_id)
+    columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
+    games = db.session.execute(select(*columns).where(Game.id.in_(counted))).all()
+    seats: dict[int, list[tuple[str, int | None, int | None]]] = defaultdict(list)
+    players = select(Player.game_id, Player.name, Player.side, Player.member_id)
+    for game_id, name, side, member in db.session.execute(
+        players.where(Player.game_id.in_(counted)).order_by(Player.game_id, Player.seat)
+    ):
+        seats[game_id].append((name, side, member))
     rounds = select(Round.game_id, Round.figures["players"], Round.input["went_out"]).where(
-        Round.game_id.in_(_counted_games(group_id)), Round.deleted.is_(False)
+        Round.game_id.in_(counted), Round.deleted.is_(False)
     )
     by_game: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
-    for game_id, players, went_out in db.session.execute(rounds.order_by(Round.position)):
-        by_game[game_id].append((players, went_out))
-    return [_table_game(game, by_game[game.id]) for game in games]
+    for game_id, figures, went_out in db.session.execute(rounds.order_by(Round.position)):
+        by_game[game_id].append((figures, went_out))
+    return [_table_game(row, seats[row.id], by_game[row.id]) for row in games]
 
 
 def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[str, str]:
@@ -60,19 +64,23 @@ def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[
     return {name: " & ".join(side) for side in sides for name in side}
 
 
-def _table_game(game: Game, rounds: list[tuple[dict[str, Any], Any]]) -> GameFacts:
-    seats = [p.name for p in game.players]
+def _table_game(
+    game: Any,
+    players: list[tuple[str, int | None, int | None]],
+    rounds: list[tuple[dict[str, Any], Any]],
+) -> GameFacts:
+    names = [name for name, _, _ in players]
     sides = None
-    if any(p.side is not None for p in game.players):
-        sides = [[p.name for p in game.players if p.side == s] for s in (0, 1)]
-    members = {p.name: p.member_id for p in game.players if p.member_id is not None}
+    if any(side is not None for _, side, _ in players):
+        sides = [[name for name, side, _ in players if side == s] for s in (0, 1)]
+    members = {name: member for name, _, member in players}
     stake = Decimal(game.stake) if game.stake else None
     return _facts(
         f"t{game.id}",
         "table",
-        game,
-        (seats, sides, members),
-        [(players, went_out) for players, went_out in rounds],
+        (game.created_at, game.title or ""),
+        (names, sides, members),
+        rounds,
         (game.finished_at is not None, game.winner, stake),
     )
 
@@ -96,7 +104,12 @@ def digital_facts(group_id: int) -> list[GameFacts]:
         seats = (state["players"], state.get("teams"), {person: game.member_id})
         found.append(
             _facts(
-                f"d{game.id}", "digital", game, seats, rounds, (game.finished, game.winner, None)
+                f"d{game.id}",
+                "digital",
+                (game.created_at, ""),
+                seats,
+                rounds,
+                (game.finished, game.winner, None),
             )
         )
     return found
@@ -105,14 +118,14 @@ def digital_facts(group_id: int) -> list[GameFacts]:
 def _facts(
     key: str,
     kind: Any,
-    game: Game | DigitalGame,
+    when: tuple[datetime, str],
     seats: tuple[Sequence[str], Sequence[Sequence[str]] | None, Mapping[str, int | None]],
     rounds: list[tuple[dict[str, Any], Any]],
     result: tuple[bool, str | None, Decimal | None],
 ) -> GameFacts:
     """The facts of one game: ``seats`` (names in seat order, sides or None, member id
     per name), its live ``rounds`` (contract ``players`` figures, who went out), and its
-    ``result`` (finished, winner unit, stake)."""
+    ``result`` (finished, winner unit, stake); ``when`` is (started, title)."""
     names, sides, ids = seats
     finished, winner, stake = result
     members = {name: m for name, m in ids.items() if m is not None}
@@ -129,8 +142,8 @@ def _facts(
     return GameFacts(
         key=key,
         kind=kind,
-        when=game.created_at,
-        title=getattr(game, "title", "") or "",
+        when=when[0],
+        title=when[1],
         finished=finished,
         unit=unit,
         score={m: unit_totals[unit[m]] for m in unit},
