@@ -6,6 +6,7 @@ as text and always shown escaped.
 
 from __future__ import annotations
 
+import secrets
 from datetime import date
 from typing import Any
 
@@ -40,6 +41,9 @@ class NewGroupForm(FlaskForm):
     )
     preset = SelectField(
         "Usual rules", choices=select_choices(PRESET_TITLES.items()), default="standard"
+    )
+    nonce = HiddenField(
+        default=lambda: secrets.token_urlsafe(12), validators=[InputRequired(), Length(8, 40)]
     )
 
     def clean_name(self) -> str:

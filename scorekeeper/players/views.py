@@ -14,7 +14,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from markupsafe import Markup
 
 from ..groups import can_add, grant_group, group_by_slug, my_groups, same_token
@@ -69,12 +79,18 @@ def create() -> Any:
     """Make a group: a name and its usual rules; this phone may add to it."""
     form = NewGroupForm()
     if form.validate_on_submit():
+        made = session.get("made_groups", {})
+        if form.nonce.data in made:
+            return redirect(url_for("players.show", slug=made[form.nonce.data]), 303)
         try:
             group = services.create_group(form.clean_name(), form.preset.data)
         except services.GroupError as error:
             form.preset.errors = [str(error)]
         else:
             grant_group(group)
+            session["made_groups"] = dict(list(made.items())[-4:]) | {
+                form.nonce.data: group.view_token
+            }
             flash("Group made. Add its players, then share its links.", "success")
             return redirect(url_for("players.show", slug=group.view_token), 303)
     status = 422 if form.is_submitted() else 200

@@ -31,7 +31,8 @@ class Night:
     slug: str = ""
 
     def make_group(self, name: str = "Friday", players: tuple[str, ...] = ()) -> str:
-        answer = self.client.post("/groups/new", data={"name": name, "preset": "standard"})
+        form = {"name": name, "preset": "standard", "nonce": f"nonce-{name}"}
+        answer = self.client.post("/groups/new", data=form)
         assert answer.status_code == 303, answer.data
         self.slug = answer.headers["Location"].rsplit("/", 1)[-1]
         for player in players:

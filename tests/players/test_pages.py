@@ -83,10 +83,17 @@ def test_a_player_posted_twice_is_added_once(night: Night):
 
 def test_a_group_needs_a_visible_name_and_a_preset(night: Night):
     assert (
-        night.client.post("/groups/new", data={"name": " ", "preset": "standard"}).status_code
+        night.client.post(
+            "/groups/new", data={"name": " ", "preset": "standard", "nonce": "n-12345678"}
+        ).status_code
         == 422
     )
-    assert night.client.post("/groups/new", data={"name": "A", "preset": "nope"}).status_code == 422
+    assert (
+        night.client.post(
+            "/groups/new", data={"name": "A", "preset": "nope", "nonce": "n-12345678"}
+        ).status_code
+        == 422
+    )
     assert count(night.app, Group) == 0
 
 
@@ -218,3 +225,11 @@ def test_unknown_group_player_and_game_are_404(night: Night):
     )
     assert night.client.get(night.url("/versus?a=1&b=1")).status_code == 200
     assert night.client.get(night.url("/versus?a=99999999999999999999&b=1")).status_code == 400
+
+
+def test_a_new_group_posted_twice_is_made_once(night: Night):
+    data = {"name": "Friday", "preset": "standard", "nonce": "same-form-1"}
+    first = night.client.post("/groups/new", data=data)
+    second = night.client.post("/groups/new", data=data)
+    assert first.headers["Location"] == second.headers["Location"]
+    assert count(night.app, Group) == 1
