@@ -84,6 +84,7 @@ def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
     from .play.views import bp as play_bp
+    from .players.views import bp as players_bp
     from .rules.views import bp as rules_bp
     from .table import files as _table_files  # noqa: F401  (its routes join the table blueprint)
     from .table.home import bp as home_bp
@@ -93,6 +94,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(home_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(play_bp)
+    app.register_blueprint(players_bp)
     register_api(app)
 
 

@@ -12,6 +12,9 @@ Glossary:
   saved it; its own ``version`` is bumped by every change to it, so a correction conflicts
   only with another change to the same round.
 - change: one entry of the history: a round's state before and after, so it can be undone.
+- group: the people who play together across game nights, with its own view and edit
+  links; a member is one of its players, kept from game to game. A game (at the table
+  or digital) in a group may be archived there: kept, but left out of every figure.
 """
 
 from __future__ import annotations
@@ -70,6 +73,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     deleted_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("groups.id", ondelete="SET NULL"), default=None, index=True
+    )
+    archived_at: Mapped[datetime | None] = mapped_column(default=None)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -97,6 +104,9 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
     side: Mapped[int | None] = mapped_column(default=None)
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), default=None, index=True
+    )
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -194,3 +204,50 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     winner: Mapped[str | None] = mapped_column(String(90), default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("groups.id", ondelete="SET NULL"), default=None, index=True
+    )
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), default=None
+    )
+    archived_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """The people who play together across game nights (a family, a club). Reached by
+    its view link (``/groups/<view token>``, read only); its edit link carries the right
+    to add players, start and attach games. ``preset`` and ``options`` are its usual
+    rules (those of its latest game), offered to its next game."""
+
+    __tablename__ = "groups"
+    __table_args__ = (
+        UniqueConstraint("view_token", name="uq_groups_view_token"),
+        UniqueConstraint("edit_token", name="uq_groups_edit_token"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    preset: Mapped[str] = mapped_column(String(40), default="standard")
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    view_token: Mapped[str] = mapped_column(String(40), default=new_slug)
+    edit_token: Mapped[str] = mapped_column(String(40), default=new_token)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    members: Mapped[list[Member]] = relationship(
+        back_populates="group", order_by="Member.id", cascade="all, delete-orphan"
+    )
+
+
+class Member(db.Model):  # type: ignore[name-defined,misc]
+    """A player of a group, kept from game to game; a game's seats point at members
+    (``players.member_id``, ``digital_games.member_id``); a guest points at none."""
+
+    __tablename__ = "members"
+    __table_args__ = (UniqueConstraint("group_id", "name", name="uq_members_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    group: Mapped[Group] = relationship(back_populates="members")

@@ -1,8 +1,9 @@
 """The import rules of the package layout (README, "A tour of the code").
 
 - ``engine/`` imports nothing from Flask, SQLAlchemy or WTForms, nor from the web part;
-- a feature package (``table``, ``play``, ``rules``, ``api``) never imports another one:
-  features share through the engine or the one common module, ``house_rules``;
+- a feature package (``table``, ``play``, ``rules``, ``api``, ``players``) never imports
+  another one: features share through the engine or the shared modules (``house_rules``,
+  ``groups``, ``requests``, ...);
 - a feature's ``forms`` never import its ``services``;
 - a feature's ``views`` import the engine only through its public faces (``engine.rules``
   and ``engine.game``), and never commit: services are the only request-path code that
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-FEATURES = ("table", "play", "rules", "api")
+FEATURES = ("table", "play", "rules", "api", "players")
 WEB_LIBRARIES = ("flask", "flask_sqlalchemy", "flask_wtf", "flask_migrate", "sqlalchemy", "wtforms")
 ENGINE_FACES = {"scorekeeper.engine.rules", "scorekeeper.engine.game"}
 

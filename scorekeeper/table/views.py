@@ -26,6 +26,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from ..groups import group_of_new_game, start_in_group, usual_rules, with_picked
 from ..hosting import is_loopback_host, share_base
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
@@ -87,8 +88,15 @@ def refused(error: Any) -> Any:
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def create() -> Any:
-    """Start a game: players, preset, house rules, target, first dealer, stake."""
-    form = NewGameForm()
+    """Start a game: players, preset, house rules, target, first dealer, stake; for a
+    group (``?group=``), its players ticked and its usual rules, guests typed."""
+    group = group_of_new_game(request.args.get("group"))
+    if group is None:
+        form = NewGameForm()
+    elif request.method == "POST":
+        form = NewGameForm(formdata=with_picked(request.form, group))
+    else:
+        form = NewGameForm(data=usual_rules(group))
     status = 200
     if form.validate_on_submit():
         try:
@@ -106,11 +114,13 @@ def create() -> Any:
         except sheet.ScoresheetError as error:
             form.preset.errors = [m for _, m in error.problems]
         else:
+            if group is not None:
+                start_in_group(game, group)
             grant(game)
             flash("Game started. Share the links so other phones can follow.", "success")
             return redirect(url_for("table.show", slug=game.view_token))
     status = 422 if form.is_submitted() and status == 200 else status
-    return render_template("table/new.html", form=form), status
+    return render_template("table/new.html", form=form, group=group), status
 
 
 @bp.get("/games/<slug>")

@@ -1,0 +1,149 @@
+"""Groups where features meet: the table's new-game form starts a game for a group, and
+the players feature reads and changes groups. Features never import each other, so what
+both need lives here: a group's rights on this phone, its players picked for a new game,
+and a game's seats matched to the group's members by name.
+
+Glossary:
+- group: the people who play together (:class:`scorekeeper.models.Group`); its view link
+  reads, its edit link carries the right to add (players, games) on the phone that opened
+  it, kept in the session as the table keeps a game's edit right.
+- member: one of the group's players; a guest is a seat that matches no member.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from flask import session
+from sqlalchemy.orm import selectinload
+from werkzeug.datastructures import MultiDict
+
+from .engine.rules import OPTIONS
+from .extensions import db
+from .house_rules import option_field_name
+from .models import DigitalGame, Game, Group, Member
+from .requests import name_key
+
+KEEP_GROUP_RIGHTS = 20
+"""Group edit rights remembered per phone (session cookie), newest kept."""
+SEATS = 8
+"""Name fields of the new-game form (``player_0`` .. ``player_7``)."""
+
+
+def same_token(given: object, expected: str) -> bool:
+    """Constant-time comparison of a token from a request with the stored one; any other
+    value compares as False, never raises."""
+    if not isinstance(given, str):
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
+
+
+def group_by_slug(slug: str) -> Group | None:
+    """The group whose view link carries ``slug``, its members loaded, or None."""
+    query = db.select(Group).where(Group.view_token == slug).options(selectinload(Group.members))
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def can_add(group: Group) -> bool:
+    """True when this phone opened the group's edit link (or made the group)."""
+    held = session.get("groups", {}).get(str(group.id), "")
+    return same_token(held, group.edit_token)
+
+
+def grant_group(group: Group) -> None:
+    """Remember on this phone the right to add to ``group`` (its edit token)."""
+    rights = {k: v for k, v in dict(session.get("groups", {})).items() if k != str(group.id)}
+    rights[str(group.id)] = group.edit_token
+    session["groups"] = dict(list(rights.items())[-KEEP_GROUP_RIGHTS:])
+    session.permanent = True
+
+
+def my_groups() -> list[Group]:
+    """The groups this phone may add to (from its session), by name."""
+    held = session.get("groups", {})
+    ids = [int(k) for k in held if isinstance(k, str) and k.isdigit() and len(k) < 12]
+    if not ids:
+        return []
+    query = db.select(Group).where(Group.id.in_(ids)).options(selectinload(Group.members))
+    found = db.session.execute(query).scalars()
+    return sorted((g for g in found if can_add(g)), key=lambda g: g.name.casefold())
+
+
+def member_by_name(group: Group, name: str) -> Member | None:
+    """The member named ``name`` but for case and invisible characters, or None."""
+    key = name_key(name)
+    return next((m for m in group.members if name_key(m.name) == key), None)
+
+
+def with_picked(form: MultiDict[str, str], group: Group) -> MultiDict[str, str]:
+    """The new-game form's data with the ticked members (``pick``: member ids, in the
+    group's order) in the first seats, then the guests typed in the name fields (a
+    typed name of a ticked member is not repeated); eight seats at most."""
+    ticked = set(form.getlist("pick"))
+    picked = [m.name for m in group.members if str(m.id) in ticked]
+    taken = {name_key(name) for name in picked}
+    typed = [form.get(f"player_{i}", "") for i in range(SEATS)]
+    guests = [t for t in typed if t.strip() and name_key(t) not in taken]
+    names = (picked + guests)[:SEATS]
+    merged = MultiDict([(k, v) for k, v in form.items(multi=True) if not k.startswith("player_")])
+    for seat, name in enumerate(names):
+        merged.add(f"player_{seat}", name)
+    return merged
+
+
+def link_players(game: Game | DigitalGame, group: Group, names: Iterable[str] = ()) -> None:
+    """Put ``game`` in ``group`` (not committed): each seat of a game at the table, or the
+    person of a digital game, points at the member of the same name; ``names`` are added
+    as members first (a confirmed attach)."""
+    for name in names:
+        if member_by_name(group, name) is None:
+            group.members.append(Member(name=name))
+    db.session.flush()
+    game.group_id = group.id
+    if isinstance(game, DigitalGame):
+        person = game.state["players"][game.human_seat]
+        found = member_by_name(group, person)
+        game.member_id = found.id if found else None
+        return
+    for player in game.players:
+        found = member_by_name(group, player.name)
+        player.member_id = found.id if found else None
+
+
+def start_in_group(game: Game, group: Group) -> None:
+    """A game just started from the group's new-game form joins the group; its rules
+    become the group's usual ones. Commits."""
+    link_players(game, group)
+    group.preset, group.options = game.preset, dict(game.options)
+    db.session.commit()
+
+
+def usual_rules(group: Group) -> dict[str, Any]:
+    """The new-game form's data for the group's usual preset and house rules (those of
+    its latest game): ``preset``, ``target`` and each ``opt_NAME`` as its field holds it."""
+    data: dict[str, Any] = {"preset": group.preset}
+    for name, value in group.options.items():
+        if name not in OPTIONS:
+            continue
+        if name == "target" or OPTIONS[name].minimum is not None:
+            data["target" if name == "target" else option_field_name(name)] = value
+        else:
+            data[option_field_name(name)] = json.dumps(value)
+    return data
+
+
+def group_of_new_game(slug: str | None) -> Group | None:
+    """The group a new game is started for (``?group=<view token>``), when this phone
+    may add to it; else None (the form is the plain one)."""
+    if not slug:
+        return None
+    group = group_by_slug(slug)
+    return group if group is not None and can_add(group) else None
+
+
+def member_names(group: Group) -> Sequence[str]:
+    """The group's players' names, in the order they joined."""
+    return [m.name for m in group.members]

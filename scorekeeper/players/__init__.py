@@ -1,0 +1,1 @@
+"""Players across game nights: groups, profiles, head-to-head and seasons."""

@@ -1,0 +1,116 @@
+"""The forms of groups: a new group, a new player, attaching a game (a link, then the
+names confirmed), archiving a game, and a season's dates (a GET form: it changes
+nothing). Names follow :func:`scorekeeper.requests.clean_name`; HTML in a name is stored
+as text and always shown escaped.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import DateField, HiddenField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ..engine.rules import PRESET_TITLES
+from ..house_rules import select_choices
+from ..requests import NAME_MAX, clean_name, name_problems
+
+GROUP_NAME_MAX = 80
+EARLIEST = date(2000, 1, 1)
+LATEST = date(2999, 12, 31)
+
+
+def _visible(form: Any, field: StringField) -> None:
+    """A name with at least one visible character, after cleaning."""
+    if not clean_name(field.data or ""):
+        raise ValidationError("a name needs at least one visible character")
+
+
+class NewGroupForm(FlaskForm):
+    """A group: its name and its usual rules (a preset; a game's house rules become the
+    group's usual ones when it starts)."""
+
+    name = StringField(
+        "Name of the group",
+        validators=[InputRequired(), Length(max=GROUP_NAME_MAX), _visible],
+        render_kw={"autocomplete": "off", "placeholder": "e.g. Friday family"},
+    )
+    preset = SelectField(
+        "Usual rules", choices=select_choices(PRESET_TITLES.items()), default="standard"
+    )
+    nonce = HiddenField(
+        default=lambda: secrets.token_urlsafe(12), validators=[InputRequired(), Length(8, 40)]
+    )
+
+    def clean_name(self) -> str:
+        """The name as stored."""
+        return clean_name(self.name.data or "")
+
+
+class MemberForm(FlaskForm):
+    """A new player of the group."""
+
+    name = StringField(
+        "New player",
+        validators=[InputRequired(), Length(max=NAME_MAX * 4)],
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": "Name"},
+    )
+
+    def validate_name(self, field: StringField) -> None:
+        """A name that can be stored (visible, not too long)."""
+        problems = name_problems(field.data or "")
+        if problems:
+            raise ValidationError(problems[0])
+
+    def clean_name(self) -> str:
+        """The name as stored."""
+        return clean_name(self.name.data or "")
+
+
+class AttachForm(FlaskForm):
+    """Attach a game: its link (view, edit or share page; or the play page's address),
+    then, once the names are shown, the seats to add as new players and a confirmation."""
+
+    link = StringField(
+        "Link of the game",
+        validators=[InputRequired(), Length(max=400)],
+        render_kw={"autocomplete": "off", "inputmode": "url", "placeholder": "https://…/games/…"},
+    )
+    add = SelectMultipleField(
+        "Add to the group",
+        choices=[],
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+        validate_choice=False,
+    )
+    confirm = HiddenField()
+
+    def confirmed(self) -> bool:
+        """True on the second step (the person saw the names and confirmed)."""
+        return self.confirm.data == "yes"
+
+
+class ConfirmForm(FlaskForm):
+    """A button that changes something (archive, bring back): CSRF only."""
+
+
+class SeasonForm(FlaskForm):
+    """A season's dates, both optional (from the first game, to today)."""
+
+    class Meta:
+        csrf = False
+
+    start = DateField("From", validators=[Optional()])
+    end = DateField("To (included)", validators=[Optional()])
+
+    def validate_end(self, field: DateField) -> None:
+        """Dates in order and within reason."""
+        for value in (self.start.data, field.data):
+            if value is not None and not EARLIEST <= value <= LATEST:
+                raise ValidationError("choose a date between 2000 and 2999")
+        if self.start.data and field.data and field.data < self.start.data:
+            raise ValidationError("the end comes before the start")

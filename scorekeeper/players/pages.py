@@ -1,0 +1,85 @@
+"""What the group's pages show beside the figures: players' names by id, a profile's
+points per game as a small inline SVG chart (drawn on the server, no script), and a
+season as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..models import Group
+from .figures import LeagueRow
+
+WIDTH, HEIGHT, PAD = 320, 120, 8
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet cell may not start with, lest it run as a formula (as the table's
+CSV guards its cells)."""
+
+
+def names(group: Group) -> dict[int, str]:
+    """The group's players' names by member id."""
+    return {m.id: m.name for m in group.members}
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line chart of points per game: ``points`` the polyline ("x,y x,y"), ``dots`` each
+    game's (x, y, points, date), ``zero`` the y of 0 points (None when off the chart),
+    ``high`` and ``low`` the extreme values shown on the axis."""
+
+    points: str
+    dots: list[tuple[float, float, int, str]]
+    zero: float | None
+    high: int
+    low: int
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def chart(series: Sequence[tuple[datetime, int]]) -> Chart | None:
+    """The chart of ``series`` (when, points), oldest first; None with fewer than two."""
+    if len(series) < 2:
+        return None
+    values = [v for _, v in series]
+    high, low = max(values), min(values)
+    span = (high - low) or 1
+    step = (WIDTH - 2 * PAD) / (len(series) - 1)
+
+    def y(value: int) -> float:
+        return round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span, 1)
+
+    dots = [
+        (round(PAD + i * step, 1), y(v), v, when.strftime("%Y-%m-%d"))
+        for i, (when, v) in enumerate(series)
+    ]
+    zero = y(0) if low <= 0 <= high else None
+    return Chart(" ".join(f"{x},{yy}" for x, yy, _, _ in dots), dots, zero, high, low)
+
+
+def _safe(text: str) -> str:
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def season_csv(rows: Sequence[LeagueRow], names: Mapping[int, str]) -> str:
+    """The league table as CSV: place, player, played, won, points, settlement (points)
+    and money (empty without a stake)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "player", "played", "won", "points", "settlement", "money"])
+    for place, row in enumerate(rows, start=1):
+        money = "" if row.money is None else f"{row.money:.2f}"
+        writer.writerow(
+            [
+                place,
+                _safe(names.get(row.member, "?")),
+                row.played,
+                row.won,
+                row.points,
+                f"{row.settlement.normalize():f}",
+                money,
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,163 @@
+"""A group's games as :class:`~.figures.GameFacts`, read from the stored games on every
+request: games at the table from their live rounds' figures (the scoring contract's
+``players``) and who went out, digital games from the engine's saved state (its rounds'
+``scores`` and ``end``). Only games that count are read: in the group, not deleted, not
+archived; in a digital game only the person counts, never a bot.
+
+Two queries for the games at the table and their rounds (one for the digital games),
+whatever the number of games; a round's card list is never read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+
+from ..engine.outcome import settle
+from ..extensions import db
+from ..models import DigitalGame, Game, Player, Round
+from .figures import GameFacts, RoundFacts, settlement_shares
+
+
+def group_facts(group_id: int) -> list[GameFacts]:
+    """Every game of the group that counts, at the table and digital, oldest first."""
+    facts = table_facts(group_id) + digital_facts(group_id)
+    return sorted(facts, key=lambda g: g.when)
+
+
+def _counted_games(group_id: int) -> Any:
+    return select(Game.id).where(
+        Game.group_id == group_id, Game.deleted_at.is_(None), Game.archived_at.is_(None)
+    )
+
+
+def table_facts(group_id: int) -> list[GameFacts]:
+    """The group's games at the table that count (plain rows, no ORM objects: a group
+    may hold a thousand games)."""
+    counted = _counted_games(group_id)
+    columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
+    games = db.session.execute(select(*columns).where(Game.id.in_(counted))).all()
+    seats: dict[int, list[tuple[str, int | None, int | None]]] = defaultdict(list)
+    players = select(Player.game_id, Player.name, Player.side, Player.member_id)
+    for game_id, name, side, member in db.session.execute(
+        players.where(Player.game_id.in_(counted)).order_by(Player.game_id, Player.seat)
+    ):
+        seats[game_id].append((name, side, member))
+    rounds = select(Round.game_id, Round.figures["players"], Round.input["went_out"]).where(
+        Round.game_id.in_(counted), Round.deleted.is_(False)
+    )
+    by_game: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
+    for game_id, figures, went_out in db.session.execute(rounds.order_by(Round.position)):
+        by_game[game_id].append((figures, went_out))
+    return [_table_game(row, seats[row.id], by_game[row.id]) for row in games]
+
+
+def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[str, str]:
+    """Each player's unit: their own name, or their side's names joined by " & " (P1)."""
+    if not sides:
+        return {name: name for name in seats}
+    return {name: " & ".join(side) for side in sides for name in side}
+
+
+def _table_game(
+    game: Any,
+    players: list[tuple[str, int | None, int | None]],
+    rounds: list[tuple[dict[str, Any], Any]],
+) -> GameFacts:
+    names = [name for name, _, _ in players]
+    sides = None
+    if any(side is not None for _, side, _ in players):
+        sides = [[name for name, side, _ in players if side == s] for s in (0, 1)]
+    members = {name: member for name, _, member in players}
+    stake = Decimal(game.stake) if game.stake else None
+    return _facts(
+        f"t{game.id}",
+        "table",
+        (game.created_at, game.title or ""),
+        (names, sides, members),
+        rounds,
+        (game.finished_at is not None, game.winner, stake),
+    )
+
+
+def digital_facts(group_id: int) -> list[GameFacts]:
+    """The group's digital games that count: the person's seat only."""
+    query = select(DigitalGame).where(
+        DigitalGame.group_id == group_id,
+        DigitalGame.archived_at.is_(None),
+        DigitalGame.member_id.is_not(None),
+    )
+    found = []
+    for game in db.session.execute(query).scalars():
+        state = game.state
+        person = state["players"][game.human_seat]
+        rounds = [
+            (r["scores"], (r.get("end") or {}).get("went_out"))
+            for r in state.get("rounds", [])
+            if r.get("scores")
+        ]
+        seats = (state["players"], state.get("teams"), {person: game.member_id})
+        found.append(
+            _facts(
+                f"d{game.id}",
+                "digital",
+                (game.created_at, ""),
+                seats,
+                rounds,
+                (game.finished, game.winner, None),
+            )
+        )
+    return found
+
+
+def _facts(
+    key: str,
+    kind: Any,
+    when: tuple[datetime, str],
+    seats: tuple[Sequence[str], Sequence[Sequence[str]] | None, Mapping[str, int | None]],
+    rounds: list[tuple[dict[str, Any], Any]],
+    result: tuple[bool, str | None, Decimal | None],
+) -> GameFacts:
+    """The facts of one game: ``seats`` (names in seat order, sides or None, member id
+    per name), its live ``rounds`` (contract ``players`` figures, who went out), and its
+    ``result`` (finished, winner unit, stake); ``when`` is (started, title)."""
+    names, sides, ids = seats
+    finished, winner, stake = result
+    members = {name: m for name, m in ids.items() if m is not None}
+    units = _units(names, sides)
+    last = rounds[-1][0] if rounds else {}
+    own = {name: int(last.get(name, {}).get("total", 0)) for name in names}
+    unit_totals = Counter[str]()
+    for name in names:
+        unit_totals[units[name]] += own[name]
+    unit = {m: units[name] for name, m in members.items()}
+    shares: dict[int, Decimal] = {}
+    if finished and winner:
+        shares = settlement_shares(unit, Counter(units.values()), settle(unit_totals, winner))
+    return GameFacts(
+        key=key,
+        kind=kind,
+        when=when[0],
+        title=when[1],
+        finished=finished,
+        unit=unit,
+        score={m: unit_totals[unit[m]] for m in unit},
+        own={m: own[name] for name, m in members.items()},
+        winners=frozenset(m for m in unit if finished and winner == unit[m]),
+        settlement=shares,
+        money={m: v * stake for m, v in shares.items()} if stake is not None else {},
+        rounds=[_round(players, went_out, members) for players, went_out in rounds],
+    )
+
+
+def _round(players: Mapping[str, Any], went_out: Any, members: Mapping[str, int]) -> RoundFacts:
+    return RoundFacts(
+        points={m: int(players[n]["round"]) for n, m in members.items() if n in players},
+        in_hand={m: int(players[n]["in_hand"]) for n, m in members.items() if n in players},
+        went_out=members.get(went_out) if isinstance(went_out, str) else None,
+    )

@@ -1,0 +1,284 @@
+"""Players across game nights (``/groups``): a group's page with its players and games,
+its view and edit links with QR codes, a player's profile, two players head to head, a
+season's league table (and its CSV), and attaching an existing game.
+
+A group is reached by its view link (``/groups/<view token>``, read only); its edit link
+(``/groups/<view token>/edit/<edit token>``) stores on this phone the right to add players,
+start games and attach or archive them, as a game's edit link does.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from markupsafe import Markup
+
+from ..groups import can_add, grant_group, group_by_slug, my_groups, same_token
+from ..hosting import is_loopback_host, share_base
+from ..models import Group
+from ..requests import parse_int
+from . import figures, pages, services
+from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
+from .reading import group_facts
+
+bp = Blueprint("players", __name__, url_prefix="/groups")
+
+
+def _group(slug: str) -> Group:
+    group = group_by_slug(slug)
+    if group is None:
+        abort(404, description="There is no group at this link.")
+    return group
+
+
+def _require_add(group: Group) -> None:
+    if not can_add(group):
+        abort(
+            403,
+            description="This is the group's view link: it shows the figures but cannot "
+            "add players or games. Open the group's edit link to add.",
+        )
+
+
+def _qr(url: str) -> Markup:
+    return Markup(
+        segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
+    )
+
+
+@bp.errorhandler(400)
+@bp.errorhandler(403)
+@bp.errorhandler(404)
+def refused(error: Any) -> Any:
+    """A refusal with its reason (a view link used to add, an unknown group or player)."""
+    return render_template("players/refused.html", error=error), error.code
+
+
+@bp.get("/")
+def index() -> str:
+    """The groups this phone may add to, and a form for a new one."""
+    return render_template("players/index.html", groups=my_groups(), form=NewGroupForm())
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def create() -> Any:
+    """Make a group: a name and its usual rules; this phone may add to it."""
+    form = NewGroupForm()
+    if form.validate_on_submit():
+        made = session.get("made_groups", {})
+        if form.nonce.data in made:
+            return redirect(url_for("players.show", slug=made[form.nonce.data]), 303)
+        try:
+            group = services.create_group(form.clean_name(), form.preset.data)
+        except services.GroupError as error:
+            form.preset.errors = [str(error)]
+        else:
+            grant_group(group)
+            session["made_groups"] = dict(list(made.items())[-4:]) | {
+                form.nonce.data: group.view_token
+            }
+            flash("Group made. Add its players, then share its links.", "success")
+            return redirect(url_for("players.show", slug=group.view_token), 303)
+    status = 422 if form.is_submitted() else 200
+    return render_template("players/new.html", form=form), status
+
+
+@bp.get("/<slug>")
+def show(slug: str) -> str:
+    """The group: its players (each with a profile), its latest games, new game."""
+    group = _group(slug)
+    editable = can_add(group)
+    return render_template(
+        "players/group.html",
+        group=group,
+        editable=editable,
+        member_form=MemberForm() if editable else None,
+        confirm=ConfirmForm(),
+        games=services.recent_games(group),
+    )
+
+
+@bp.get("/<slug>/edit/<token>")
+def join(slug: str, token: str) -> Any:
+    """The group's edit link: this phone may add players and games from now on."""
+    group = _group(slug)
+    if not same_token(token, group.edit_token):
+        abort(403, description="This edit link is not valid for this group.")
+    grant_group(group)
+    flash("This phone can now add players and games to the group.", "success")
+    return redirect(url_for("players.show", slug=slug))
+
+
+@bp.get("/<slug>/share")
+def share(slug: str) -> str:
+    """The group's view link and (for a phone that may add) its edit link, with QR codes."""
+    group = _group(slug)
+    base = share_base()
+    view_url = base + url_for("players.show", slug=slug)
+    edit_url = base + url_for("players.join", slug=slug, token=group.edit_token)
+    editable = can_add(group)
+    return render_template(
+        "players/share.html",
+        group=group,
+        view_url=view_url,
+        view_qr=_qr(view_url),
+        edit_url=edit_url if editable else None,
+        edit_qr=_qr(edit_url) if editable else None,
+        unreachable=is_loopback_host(urlsplit(base).hostname or ""),
+    )
+
+
+@bp.post("/<slug>/players")
+def add_member(slug: str) -> Any:
+    """Add a player to the group."""
+    group = _group(slug)
+    _require_add(group)
+    form = MemberForm()
+    if form.validate_on_submit():
+        try:
+            services.add_member(group, form.clean_name())
+        except services.GroupError as error:
+            flash(f"Not added: {error}.", "error")
+        else:
+            flash(f"{form.clean_name()} joined the group.", "success")
+    else:
+        problems = [e for errors in form.errors.values() for e in errors]
+        flash(f"Not added: {problems[0] if problems else 'reload the page'}.", "error")
+    return redirect(url_for("players.show", slug=slug), 303)
+
+
+@bp.get("/<slug>/players/<id:member_id>")
+def profile(slug: str, member_id: int) -> str:
+    """A player's profile: table games and digital games apart."""
+    group = _group(slug)
+    member = next((m for m in group.members if m.id == member_id), None)
+    if member is None:
+        abort(404, description="There is no such player in this group.")
+    facts = group_facts(group.id)
+    kinds = {
+        kind: figures.profile(member.id, [g for g in facts if g.kind == kind])
+        for kind in ("table", "digital")
+    }
+    return render_template(
+        "players/profile.html",
+        group=group,
+        member=member,
+        kinds=kinds,
+        names=pages.names(group),
+        charts={k: pages.chart(p.series) for k, p in kinds.items()},
+    )
+
+
+@bp.get("/<slug>/versus")
+def versus(slug: str) -> str:
+    """Two players head to head: games together, wins each, average margin."""
+    group = _group(slug)
+    ids = [m.id for m in group.members]
+    a = parse_int(request.args.get("a", "0"), 0, 2**31 - 1, "player")
+    b = parse_int(request.args.get("b", "0"), 0, 2**31 - 1, "player")
+    pair = (a, b) if a in ids and b in ids and a != b else None
+    result = figures.head_to_head(a, b, group_facts(group.id)) if pair else None
+    return render_template(
+        "players/versus.html", group=group, names=pages.names(group), pair=pair, result=result
+    )
+
+
+def _season(group: Group) -> tuple[SeasonForm, list[figures.LeagueRow]]:
+    form = SeasonForm(request.args)
+    rows: list[figures.LeagueRow] = []
+    if form.validate():
+        start, end = form.start.data, form.end.data
+        begin = datetime.combine(start, time(), UTC) if start else None
+        until = datetime.combine(end, time(), UTC) + timedelta(days=1) if end else None
+        facts = group_facts(group.id)
+        rows = figures.league(facts, _naive(begin, facts), _naive(until, facts))
+    return form, rows
+
+
+def _naive(when: datetime | None, facts: list[figures.GameFacts]) -> datetime | None:
+    """``when`` comparable with the stored times (SQLite gives them back naive, in UTC)."""
+    if when is None or not facts or facts[0].when.tzinfo is not None:
+        return when
+    return when.replace(tzinfo=None)
+
+
+@bp.get("/<slug>/season")
+def season(slug: str) -> Any:
+    """The league table of a season (two dates, or since the group's first game)."""
+    group = _group(slug)
+    form, rows = _season(group)
+    status = 200 if not form.errors else 422
+    return render_template(
+        "players/season.html", group=group, form=form, rows=rows, names=pages.names(group)
+    ), status
+
+
+@bp.get("/<slug>/season.csv")
+def season_csv(slug: str) -> Response:
+    """The season's league table as CSV (text cells guarded against spreadsheet formulas)."""
+    group = _group(slug)
+    form, rows = _season(group)
+    if form.errors:
+        abort(400, description="Those dates cannot make a season.")
+    return Response(
+        pages.season_csv(rows, pages.names(group)),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="season.csv"'},
+    )
+
+
+@bp.route("/<slug>/attach", methods=["GET", "POST"])
+def attach(slug: str) -> Any:
+    """Attach an existing game: its link, then its players matched by name, confirmed."""
+    group = _group(slug)
+    _require_add(group)
+    form = AttachForm()
+    game, found = None, []
+    if form.validate_on_submit():
+        game = services.find_game(form.link.data or "")
+        if game is None:
+            form.link.errors = ["no game opens at that link (paste a game's view or play link)"]
+        elif form.confirmed():
+            try:
+                services.attach(group, game, form.add.data or [])
+            except services.GroupError as error:
+                flash(f"Not attached: {error}.", "error")
+            else:
+                flash("Game attached: its figures now count for the group.", "success")
+            return redirect(url_for("players.show", slug=slug), 303)
+        else:
+            found = services.matches(group, game)
+    status = 422 if form.errors else 200
+    return render_template(
+        "players/attach.html", group=group, form=form, game=game, found=found
+    ), status
+
+
+@bp.post("/<slug>/games/<kind>/<id:game_id>/archive")
+def archive(slug: str, kind: str, game_id: int) -> Any:
+    """Archive a game in the group (kept, not counted), or bring it back."""
+    group = _group(slug)
+    _require_add(group)
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description="This form is out of date: reload the page.")
+    game = services.game_of(group, kind, game_id)
+    if game is None:
+        abort(404, description="There is no such game in this group.")
+    archived = request.form.get("archived") == "yes"
+    services.set_archived(game, archived)
+    flash("Game archived: it no longer counts." if archived else "Game counts again.", "success")
+    return redirect(url_for("players.show", slug=slug), 303)

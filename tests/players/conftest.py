@@ -1,0 +1,90 @@
+"""Helpers for the group tests: a game night driven through the test client (a group,
+its players, games started from the group's new-game form) with rounds recorded by the
+table's services, so every figure has a known answer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Member
+from scorekeeper.table import services as sheet
+
+
+def totals(went_out: str | None, shown: dict[str, int], in_hand: dict[str, int]) -> dict[str, Any]:
+    """A round by totals: each player's points shown and left in hand."""
+    return {"went_out": went_out, "shown": shown, "in_hand": in_hand, "adjust": {}}
+
+
+@dataclass
+class Night:
+    """A group on one phone (the test client, which made it and may add to it)."""
+
+    app: Flask
+    client: FlaskClient
+    slug: str = ""
+
+    def make_group(self, name: str = "Friday", players: tuple[str, ...] = ()) -> str:
+        form = {"name": name, "preset": "standard", "nonce": f"nonce-{name}"}
+        answer = self.client.post("/groups/new", data=form)
+        assert answer.status_code == 303, answer.data
+        self.slug = answer.headers["Location"].rsplit("/", 1)[-1]
+        for player in players:
+            assert self.client.post(self.url("/players"), data={"name": player}).status_code == 303
+        return self.slug
+
+    def url(self, path: str = "") -> str:
+        return f"/groups/{self.slug}{path}"
+
+    def member(self, name: str) -> int:
+        with self.app.app_context():
+            query = db.select(Member.id).where(Member.name == name)
+            return int(db.session.execute(query).scalar_one())
+
+    def start(self, picks: tuple[str, ...], guests: tuple[str, ...] = (), **form: str) -> str:
+        """A game from the group's new-game form; returns its view token."""
+        data: dict[str, Any] = {"pick": [str(self.member(p)) for p in picks]}
+        data |= {f"player_{i}": g for i, g in enumerate(guests)}
+        data |= {"preset": "standard", "target": "100", "first_dealer": "0"} | form
+        answer = self.client.post(f"/games/new?group={self.slug}", data=data)
+        assert answer.status_code == 302, answer.data
+        return answer.headers["Location"].rsplit("/", 1)[-1]
+
+    def play(self, view: str, *rounds: dict[str, Any]) -> None:
+        """Record ``rounds`` (by totals) in the game at ``view``."""
+        with self.app.app_context():
+            for n, data in enumerate(rounds):
+                game = sheet.get_game(view)
+                assert game is not None
+                sheet.record_round(
+                    game, "totals", data, f"{view}-{n}-{len(game.rounds)}", game.version
+                )
+
+    def game(self, view: str) -> Game:
+        game = sheet.get_game(view)
+        assert game is not None
+        return game
+
+    def page(self, path: str) -> str:
+        answer = self.client.get(self.url(path))
+        assert answer.status_code == 200, answer.data
+        return answer.get_data(as_text=True)
+
+
+def figure(html: str, label: str, section: str = "table") -> str:
+    """The value shown beside ``label`` in a profile's ``section`` ("table" or "digital")."""
+    part = html.split(f'id="h-{section}"', 1)[1].split("</section>", 1)[0]
+    found = re.search(rf"<dt>{re.escape(label)}</dt><dd>(.*?)</dd>", part, re.S)
+    assert found, f"{label} not on the page"
+    return re.sub(r"<[^>]+>", "", found.group(1)).strip()
+
+
+@pytest.fixture
+def night(app: Flask, client: FlaskClient) -> Night:
+    return Night(app, client)
