@@ -24,10 +24,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import DOUBLE, Card, parse_card
-from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .rules import RuleSet
 
 NOMINATIONS: Final = ("wild", "double", "split")
 """The dealer's choices, in the seed's order."""
@@ -36,15 +38,22 @@ NOMINATION_OPTION: Final = "dealers_joker"
 """The scoring contract's name for a round's nomination in ``rules.options``: "wild",
 "double" or "split" (a fact of one round, not a house rule: it is not a RuleSet option)."""
 
-GAMBIT_OPTIONS: Final[dict[str, Any]] = {
-    "dealers_gambit": True,
-    "jokers": 2,
-    "joker_use": "wild",
-    "joker_points": 0,
-}
-"""X2's options: 54 cards with two jokers (D2; 4 jokers, 56 cards, allowed), jokers wild
-when so nominated (M5) and worth 0 (S5: "The wild joker is worth zero points"; "Jokers
-have a zero value if still in a players hand")."""
+X2_COMPANIONS: Final[dict[str, Any]] = {"jokers": 2, "joker_use": "wild", "joker_points": 0}
+"""What X2 brings with it unless told otherwise: 54 cards with two jokers (D2; 4 jokers,
+56 cards, allowed), jokers wild when so nominated (M5) and worth 0 (S5: "The wild joker
+is worth zero points"; "Jokers have a zero value if still in a players hand")."""
+
+GAMBIT_OPTIONS: Final[dict[str, Any]] = {"dealers_gambit": True} | X2_COMPANIONS
+"""Dealer's gambit's options, as a house rule set names them."""
+
+
+def with_gambit(changes: dict[str, Any]) -> dict[str, Any]:
+    """Option changes with :data:`X2_COMPANIONS` filled in where ``dealers_gambit`` is
+    turned on and they are not given: ``{"dealers_gambit": True}`` plays 54 cards with
+    two wild jokers worth 0. :func:`rules.ruleset` reads every change through it."""
+    if changes.get("dealers_gambit") is True:
+        return X2_COMPANIONS | changes
+    return changes
 
 
 @dataclass
