@@ -143,3 +143,25 @@ def nomination_shown(melds: Sequence[Sequence[Card]]) -> str | None:
     if any(c.stands_for is not None for c in cards):
         return "wild"
     return None
+
+
+def round_rules_stated(
+    rules: RuleSet, stated: object, melds: Sequence[Sequence[Card]]
+) -> tuple[RuleSet, list[tuple[str, str]]]:
+    """The rules of a round a table states (the scoring contract, the checker): the
+    nomination ``stated`` (``rules.options.dealers_joker``: "wild", "double", "split" or
+    None), else the one the ``melds`` show (:func:`nomination_shown`); and the problems,
+    as ``(where, message)``: a nomination without X2, an unknown one, one the melds
+    contradict (``JK=double`` is "double", ``JK=7C`` is "wild")."""
+    where = f"rules.options.{NOMINATION_OPTION}"
+    shown = nomination_shown(melds)
+    if stated is None:
+        return round_rules(rules, shown), []
+    if not rules.dealers_gambit:
+        return rules, [(where, "a nomination belongs to dealer's gambit (X2) only")]
+    if stated not in NOMINATIONS:
+        return rules, [(where, 'the dealer nominates "wild", "double" or "split"')]
+    if shown is not None and shown != stated:
+        message = f"the jokers were nominated {stated}, yet a meld holds a joker {shown}"
+        return round_rules(rules, str(stated)), [(where, message)]
+    return round_rules(rules, str(stated)), []

@@ -251,6 +251,8 @@ def _split(state: GameState, g: DealersJoker, action: Split) -> None:
     state.rummy = False
     state.no_discard = barred_discard(state.rules, taken, False)
     state.log.append((seat, action))
+    removed = [c.text for c in g.aside[len(g.aside) - index :]] if index else []
+    state.log.append((-1, {"event": "split", "removed": removed}))
     state.phase = Phase.MUST_USE
 
 
