@@ -157,7 +157,7 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
         problems.add("deal_number", "deal_number is the deal's number in the game, from 1")
         deal = 1
     play, broken = read_play(players, request, problems, teams, deal)
-    rules = _nominated(rules, request["rules"], play, problems)
+    rules = _nominated(rules, request.get("rules"), play, problems)
     totals = _parse_totals(request.get("totals_before"), players, problems)
     if problems:
         add_rule_problems(rules, play, broken, problems)
@@ -171,7 +171,8 @@ def _nominated(
     """X2: the round's rules once the dealer's nomination is known, stated in
     ``rules.options.dealers_joker`` or shown by the melds
     (:func:`dealers_joker.round_rules_stated`)."""
-    stated = (spec.get("options") or {}).get(NOMINATION_OPTION)
+    options = spec.get("options") if isinstance(spec, dict) else None
+    stated = options.get(NOMINATION_OPTION) if isinstance(options, dict) else None
     round_rules, found = round_rules_stated(rules, stated, [m.cards for m in play.melds])
     for where, message in found:
         problems.add(where, message)
