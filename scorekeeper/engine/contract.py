@@ -165,9 +165,7 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     return rules, play, totals
 
 
-def _nominated(
-    rules: RuleSet, spec: dict[str, Any], play: RoundPlay, problems: Problems
-) -> RuleSet:
+def _nominated(rules: RuleSet, spec: Any, play: RoundPlay, problems: Problems) -> RuleSet:
     """X2: the round's rules once the dealer's nomination is known, stated in
     ``rules.options.dealers_joker`` or shown by the melds
     (:func:`dealers_joker.round_rules_stated`)."""

@@ -291,9 +291,9 @@ def _replay_round(state: GameState, stored: Any, number: int) -> None:
     pack = _deal_pack(state, stored, number)
     state.deal_number = number - 1
     deal_round(state, pack)
-    if "upcard_from" in stored:
-        _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
     for turn_no, turn in enumerate(stored.get("turns", []), start=1):
+        if "upcard_from" in stored and state.phase is Phase.START_PILE:
+            _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
         if len(state.rounds) >= number:
             raise RecordError("the round is already over, yet the record goes on", number, turn_no)
         for action in _turn_actions(state, turn, number, turn_no):
