@@ -15,9 +15,10 @@ from ..engine.rules import OPTIONS, PRESETS
 
 CARD_PATTERN = (
     r"^\s*(?:(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣]"
-    r"|[Jj][Kk](?:=(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣])?)\s*$"
+    r"|[Jj][Kk](?:=(?:(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣]|[Dd][Oo][Uu][Bb][Ll][Ee]))?)\s*$"
 )
-"""A card in the contract's notation: ``7H``, ``10d``, ``T♦``, ``JK``, ``JK=7C``."""
+"""A card in the contract's notation: ``7H``, ``10d``, ``T♦``, ``JK``, ``JK=7C``,
+``JK=double`` (X2)."""
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -186,7 +187,11 @@ def _errors() -> dict[str, Any]:
 
 def _schemas() -> dict[str, Any]:
     return {
-        "Card": {"type": "string", "pattern": CARD_PATTERN, "examples": ["7H", "10D", "JK=7C"]},
+        "Card": {
+            "type": "string",
+            "pattern": CARD_PATTERN,
+            "examples": ["7H", "10D", "JK=7C", "JK=double"],
+        },
         "Rules": {
             "type": ["object", "null"],
             "properties": {
@@ -194,7 +199,15 @@ def _schemas() -> dict[str, Any]:
                 "options": {
                     "type": ["object", "null"],
                     "additionalProperties": False,
-                    "properties": {name: _option_schema(name) for name in OPTIONS},
+                    "properties": {name: _option_schema(name) for name in OPTIONS}
+                    | {
+                        "dealers_joker": {
+                            "enum": ["wild", "double", "split"],
+                            "description": "Dealer's gambit (X2): the dealer's nomination "
+                            "for this round (not a house rule); JK=double in a set is the "
+                            "joker nominated double",
+                        }
+                    },
                 },
             },
         },
