@@ -185,6 +185,22 @@ def _errors() -> dict[str, Any]:
     }
 
 
+def _rules_options() -> dict[str, Any]:
+    """The contract's ``rules.options``: every option by name, and dealer's gambit's
+    nomination for the round (X2, ``dealers_joker``)."""
+    nomination = {
+        "enum": ["wild", "double", "split"],
+        "description": "Dealer's gambit (X2): the dealer's nomination for this round (not a "
+        "house rule); JK=double in a set is the joker nominated double",
+    }
+    return {
+        "type": ["object", "null"],
+        "additionalProperties": False,
+        "properties": {name: _option_schema(name) for name in OPTIONS}
+        | {"dealers_joker": nomination},
+    }
+
+
 def _schemas() -> dict[str, Any]:
     return {
         "Card": {
@@ -196,19 +212,7 @@ def _schemas() -> dict[str, Any]:
             "type": ["object", "null"],
             "properties": {
                 "preset": {"enum": list(PRESETS)},
-                "options": {
-                    "type": ["object", "null"],
-                    "additionalProperties": False,
-                    "properties": {name: _option_schema(name) for name in OPTIONS}
-                    | {
-                        "dealers_joker": {
-                            "enum": ["wild", "double", "split"],
-                            "description": "Dealer's gambit (X2): the dealer's nomination "
-                            "for this round (not a house rule); JK=double in a set is the "
-                            "joker nominated double",
-                        }
-                    },
-                },
+                "options": _rules_options(),
             },
         },
         **_errors(),
