@@ -15,9 +15,10 @@ from ..engine.rules import OPTIONS, PRESETS
 
 CARD_PATTERN = (
     r"^\s*(?:(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣]"
-    r"|[Jj][Kk](?:=(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣])?)\s*$"
+    r"|[Jj][Kk](?:=(?:(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣]|[Dd][Oo][Uu][Bb][Ll][Ee]))?)\s*$"
 )
-"""A card in the contract's notation: ``7H``, ``10d``, ``T♦``, ``JK``, ``JK=7C``."""
+"""A card in the contract's notation: ``7H``, ``10d``, ``T♦``, ``JK``, ``JK=7C``,
+``JK=double`` (X2)."""
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -184,18 +185,34 @@ def _errors() -> dict[str, Any]:
     }
 
 
+def _rules_options() -> dict[str, Any]:
+    """The contract's ``rules.options``: every option by name, and dealer's gambit's
+    nomination for the round (X2, ``dealers_joker``)."""
+    nomination = {
+        "enum": ["wild", "double", "split"],
+        "description": "Dealer's gambit (X2): the dealer's nomination for this round (not a "
+        "house rule); JK=double in a set is the joker nominated double",
+    }
+    return {
+        "type": ["object", "null"],
+        "additionalProperties": False,
+        "properties": {name: _option_schema(name) for name in OPTIONS}
+        | {"dealers_joker": nomination},
+    }
+
+
 def _schemas() -> dict[str, Any]:
     return {
-        "Card": {"type": "string", "pattern": CARD_PATTERN, "examples": ["7H", "10D", "JK=7C"]},
+        "Card": {
+            "type": "string",
+            "pattern": CARD_PATTERN,
+            "examples": ["7H", "10D", "JK=7C", "JK=double"],
+        },
         "Rules": {
             "type": ["object", "null"],
             "properties": {
                 "preset": {"enum": list(PRESETS)},
-                "options": {
-                    "type": ["object", "null"],
-                    "additionalProperties": False,
-                    "properties": {name: _option_schema(name) for name in OPTIONS},
-                },
+                "options": _rules_options(),
             },
         },
         **_errors(),

@@ -89,6 +89,8 @@ class LayDown(_Move):
 
     cards: tuple[Card, ...]
     more: tuple[tuple[Card, ...], ...] = ()
+    dealers_joker: bool = False
+    """X2: one joker of these melds is the dealer's joker from beside the pack."""
 
     @property
     def melds(self) -> tuple[tuple[Card, ...], ...]:
@@ -96,12 +98,15 @@ class LayDown(_Move):
         return (self.cards, *self.more)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"type": "lay_down", "melds": [["7H", "7S", "7D"]]}``."""
-        return {"type": "lay_down", "melds": [[c.text for c in m] for m in self.melds]}
+        """``{"type": "lay_down", "melds": [["7H", "7S", "7D"]]}``, with
+        ``"dealers_joker": true`` when the dealer's joker is in them (X2)."""
+        out = {"type": "lay_down", "melds": [[c.text for c in m] for m in self.melds]}
+        return out | {"dealers_joker": True} if self.dealers_joker else out
 
     def describe(self) -> str:
         """Words for people."""
-        return "lays down " + " and ".join(format_cards(m) for m in self.melds)
+        shown = "lays down " + " and ".join(format_cards(m) for m in self.melds)
+        return shown + " with the dealer's joker" if self.dealers_joker else shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,14 +116,19 @@ class LayOff(_Move):
 
     card: Card
     meld: int
+    dealers_joker: bool = False
+    """X2: the card is the dealer's joker from beside the pack, nominated wild."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"type": "lay_off", "card": "8D", "meld": 0}``."""
-        return {"type": "lay_off", "card": self.card.text, "meld": self.meld}
+        """``{"type": "lay_off", "card": "8D", "meld": 0}`` (``"dealers_joker": true``
+        for the dealer's joker, X2)."""
+        out = {"type": "lay_off", "card": self.card.text, "meld": self.meld}
+        return out | {"dealers_joker": True} if self.dealers_joker else out
 
     def describe(self) -> str:
         """Words for people."""
-        return f"lays off {self.card.display} on meld {self.meld}"
+        whose = "the dealer's joker as " if self.dealers_joker else ""
+        return f"lays off {whose}{self.card.display} on meld {self.meld}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +193,60 @@ class RummyCall(_Move):
         return 'calls "Rummy!"'
 
 
-Action = Draw | DrawTwo | LayDown | LayOff | Discard | Pass | EndRound | RummyCall
+@dataclass(frozen=True, slots=True)
+class Nominate(_Move):
+    """X2: the dealer nominates what the jokers do this hand, ``effect`` "wild", "double"
+    or "split" (seed 002: "the dealer must nominate the effect of the jokers")."""
+
+    effect: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"type": "nominate", "effect": "double"}``."""
+        return {"type": "nominate", "effect": self.effect}
+
+    def describe(self) -> str:
+        """Words for people."""
+        return f"nominates the jokers {self.effect}"
+
+
+@dataclass(frozen=True, slots=True)
+class Split(_Move):
+    """X2, jokers nominated "split": instead of a draw, split the discard pile at the card
+    at ``index`` (from the bottom) with a joker: the dealer's joker (``dealers_joker``)
+    or one from the hand. The cards below it are out of the hand, the card and those above
+    it go to the player, who must use the card at once (T2)."""
+
+    index: int
+    dealers_joker: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"type": "split", "index": 2, "dealers_joker": true}``."""
+        return {"type": "split", "index": self.index, "dealers_joker": self.dealers_joker}
+
+    def describe(self) -> str:
+        """Words for people."""
+        whose = "the dealer's joker" if self.dealers_joker else "a joker"
+        return f"splits the discard pile at card {self.index} with {whose}"
+
+
+@dataclass(frozen=True, slots=True)
+class Block(_Move):
+    """X2: place a joker from the hand face down over the dealer's joker; the dealer may
+    not use it for the rest of the hand."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"type": "block"}``."""
+        return {"type": "block"}
+
+    def describe(self) -> str:
+        """Words for people."""
+        return "blocks the dealer's joker with a joker"
+
+
+Gambit = Nominate | Split | Block
+"""The moves dealer's gambit adds (X2)."""
+
+Action = Draw | DrawTwo | LayDown | LayOff | Discard | Pass | EndRound | RummyCall | Gambit
 """Any move of the game."""
 
 
@@ -208,7 +271,30 @@ def _melds(data: Mapping[str, Any]) -> LayDown:
     if not isinstance(melds, list) or not melds or not all(isinstance(m, list) for m in melds):
         raise ActionError('a lay-down needs "melds": a list of lists of cards')
     parsed = [tuple(_card(c) for c in m) for m in melds]
-    return LayDown(parsed[0], tuple(parsed[1:]))
+    return LayDown(parsed[0], tuple(parsed[1:]), _flag(data))
+
+
+def _flag(data: Mapping[str, Any]) -> bool:
+    value = data.get("dealers_joker", False)
+    if not isinstance(value, bool):
+        raise ActionError('"dealers_joker" is true or false')
+    return value
+
+
+def _gambit(kind: Any, data: Mapping[str, Any]) -> Action:
+    """The X2 moves: nominate, split, block."""
+    if kind == "nominate":
+        effect = data.get("effect")
+        if effect not in ("wild", "double", "split"):
+            raise ActionError('a nomination\'s "effect" is "wild", "double" or "split"')
+        return Nominate(effect)
+    if kind == "split":
+        index = _int(data, "index")
+        assert index is not None
+        return Split(index, _flag(data))
+    if kind == "block":
+        return Block()
+    raise ActionError(f"there is no action of type {kind!r}")
 
 
 def action_from_json(data: Any) -> Action:
@@ -231,7 +317,7 @@ def action_from_json(data: Any) -> Action:
     if kind == "lay_off":
         meld = _int(data, "meld")
         assert meld is not None
-        return LayOff(_card(data.get("card")), meld)
+        return LayOff(_card(data.get("card")), meld, _flag(data))
     if kind == "discard":
         return Discard(_card(data.get("card")))
     if kind == "rummy":
@@ -241,4 +327,4 @@ def action_from_json(data: Any) -> Action:
     simple: dict[str, Action] = {"draw_two": DrawTwo(), "pass": Pass(), "end_round": EndRound()}
     if kind in simple:
         return simple[kind]
-    raise ActionError(f"there is no action of type {kind!r}")
+    return _gambit(kind, data)

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, Pass, RummyCall
-from .cards import Card
+from .cards import DOUBLE, Card
+from .gambit_bots import GambitSense
 from .scoring import card_points
 from .state import GameState, Observation, Phase, observation
 from .strategy import StrongBot, idle_take
@@ -73,9 +74,12 @@ def _near(a: int, b: int) -> bool:
 
 
 def play_points(action: LayDown | LayOff, view: Observation) -> int:
-    """Points a play puts on the table (in-hand values; enough to rank plays)."""
+    """Points a play puts on the table (in-hand values; enough to rank plays; a set under
+    a joker nominated double counts twice, X2)."""
     cards = action.melds if isinstance(action, LayDown) else ((action.card,),)
-    return sum(card_points(c, view.rules)[0] for m in cards for c in m) + 1
+    return (
+        sum(card_points(c, view.rules)[0] * (2 if DOUBLE in m else 1) for m in cards for c in m) + 1
+    )
 
 
 class BasicBot:
@@ -138,9 +142,11 @@ BOTS: dict[str, type] = {"random": RandomBot, "basic": BasicBot, "strong": Stron
 
 
 def make_bot(level: str) -> Bot:
-    """A bot of ``level`` (a key of :data:`BOTS`). Raises ``ValueError`` for another."""
+    """A bot of ``level`` (a key of :data:`BOTS`). Raises ``ValueError`` for another.
+    The basic and strong bots come wrapped in :class:`gambit_bots.GambitSense`, which
+    plays dealer's gambit's moves (X2) and changes nothing else."""
     try:
         bot: Bot = BOTS[level]()
     except KeyError:
         raise ValueError(f"no bot level {level!r}: choose {', '.join(BOTS)}") from None
-    return bot
+    return bot if level == "random" else GambitSense(bot)

@@ -91,14 +91,20 @@ class Card:
 
     @property
     def display(self) -> str:
-        """Text for people, with suit symbols: ``7♥``, ``10♦``, ``JK``, ``JK(7♣)``."""
+        """Text for people, with suit symbols: ``7♥``, ``10♦``, ``JK``, ``JK(7♣)``,
+        ``JK(double)`` (X2)."""
+        if self.rank == 0 and self.text == "JK=double":
+            return "JK(double)"
         if self.rank == 0:
             return "JK" if self.stands_for is None else f"JK({self.stands_for.display})"
         return RANK_TEXT[self.rank] + SUIT_SYMBOLS[self.suit]
 
     @property
     def name(self) -> str:
-        """Words: ``seven of hearts``, ``joker``, ``joker as seven of clubs``."""
+        """Words: ``seven of hearts``, ``joker``, ``joker as seven of clubs``, ``joker
+        doubling the set`` (X2)."""
+        if self.rank == 0 and self.text == "JK=double":
+            return "joker doubling the set"
         if self.rank == 0:
             return "joker" if self.stands_for is None else f"joker as {self.stands_for.name}"
         return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
@@ -111,6 +117,12 @@ class Card:
 
 
 JOKER: Final = Card(0, "")
+DOUBLE: Final = Card(0, "")
+"""A joker nominated "double" under dealer's gambit (X2; seed 002: "The joker doubles the
+value of any set. The joker is placed face up over any meld, whilst it is being melded"):
+written ``JK=double`` in a meld, like ``JK=7C`` for a wild joker (score-contract.md)."""
+object.__setattr__(DOUBLE, "text", "JK=double")
+object.__setattr__(DOUBLE, "order", 99)
 _NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
 _DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
 _CACHE: dict[object, Card] = {}
@@ -146,6 +158,8 @@ def parse_card(text: object) -> Card:
     key = text.strip().upper()
     if key == JOKER_TEXT:
         card = JOKER
+    elif key == "JK=DOUBLE":
+        card = DOUBLE
     elif key.startswith("JK="):
         natural = _parse_natural(key[3:])
         if natural is None:

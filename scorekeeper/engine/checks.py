@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import JOKER, Card, declare, make_pack
+from .cards import DOUBLE, JOKER, Card, declare, make_pack
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .rules import RuleSet
 
@@ -98,7 +98,7 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     return problems
 
 
-_JOKERS = frozenset([JOKER, *(declare(JOKER, card) for card in make_pack() if card.rank)])
+_JOKERS = frozenset([JOKER, DOUBLE, *(declare(JOKER, c) for c in make_pack() if c.rank)])
 """Every joker card: plain, and declared as each natural card (M5)."""
 
 

@@ -8,13 +8,16 @@ score`` are thin wrappers over it.
 Fields added beyond the contract's examples (the contract lets fields be added):
 request ``deal_number`` (1-based, for P5's two-deal game); response ``cards[].rule`` (the
 catalogue id behind the figure), ``notes`` (bonuses explained), ``settlement`` (G3) and
-``outcome`` (the game's state in words).
+``outcome`` (the game's state in words). Under dealer's gambit (X2) ``rules.options``
+may name the round's nomination, ``"dealers_joker": "wild" | "double" | "split"`` (a fact
+of the round, not a house rule); ``JK=double`` in a set is the joker nominated double.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .dealers_joker import NOMINATION_OPTION, round_rules_stated
 from .reading import Problems, add_rule_problems, dedupe, read_play, read_player
 from .rules import RulesError, RuleSet, ruleset
 from .scoring import (
@@ -73,7 +76,7 @@ def _parse_rules(value: Any, problems: Problems) -> RuleSet | None:
         problems.add("rules.options", "options must be an object of option names and values")
         return None
     try:
-        return ruleset(preset, options)
+        return ruleset(preset, {k: v for k, v in options.items() if k != NOMINATION_OPTION})
     except RulesError as error:
         for where, message in error.problems:
             problems.add("rules.preset" if where == "preset" else f"rules.options.{where}", message)
@@ -154,11 +157,24 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
         problems.add("deal_number", "deal_number is the deal's number in the game, from 1")
         deal = 1
     play, broken = read_play(players, request, problems, teams, deal)
+    rules = _nominated(rules, request.get("rules"), play, problems)
     totals = _parse_totals(request.get("totals_before"), players, problems)
     if problems:
         add_rule_problems(rules, play, broken, problems)
         raise ScoreRequestError(dedupe(problems))
     return rules, play, totals
+
+
+def _nominated(rules: RuleSet, spec: Any, play: RoundPlay, problems: Problems) -> RuleSet:
+    """X2: the round's rules once the dealer's nomination is known, stated in
+    ``rules.options.dealers_joker`` or shown by the melds
+    (:func:`dealers_joker.round_rules_stated`)."""
+    options = spec.get("options") if isinstance(spec, dict) else None
+    stated = options.get(NOMINATION_OPTION) if isinstance(options, dict) else None
+    round_rules, found = round_rules_stated(rules, stated, [m.cards for m in play.melds])
+    for where, message in found:
+        problems.add(where, message)
+    return round_rules
 
 
 def layoff_order(request: Any) -> list[int]:

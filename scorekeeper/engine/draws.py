@@ -167,11 +167,13 @@ def _may_pair(state: GameState, seat: int, index: int) -> bool:
 
 
 def _plain(state: GameState) -> bool:
-    """No jokers, no first-meld minimum (M6), no final discard (O2), no sides (P1): the
-    rules under which :func:`_takeable` answers in one pass down the pile."""
+    """No jokers (none wild, none held under X2), no first-meld minimum (M6), no final
+    discard (O2), no sides (P1): the rules under which :func:`_takeable` answers in one
+    pass down the pile."""
     rules = state.rules
     return not (
         rules.joker_use != "none"
+        or rules.dealers_gambit
         or rules.first_meld_minimum
         or rules.discard_to_go_out
         or state.teams is not None

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import Card, format_cards
+from .cards import DOUBLE, Card, format_cards
 from .melds import Meld
 from .rules import RuleSet
 from .scoring import card_points
 
 
 def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None) -> int:
-    """Points (S1-S5, S9) of ``cards`` (default: all) as they lie in ``meld``."""
+    """Points (S1-S5, S9) of ``cards`` (default: all) as they lie in ``meld``; twice
+    over in a set under a joker nominated double (``JK=double``, X2)."""
     chosen = meld.cards if cards is None else tuple(cards)
-    return sum(card_points(c, rules, meld)[0] for c in chosen)
+    times = 2 if DOUBLE in meld.cards else 1
+    return sum(card_points(c, rules, meld)[0] for c in chosen) * times
 
 
 def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:
@@ -30,7 +32,9 @@ def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:
     if meld.kind == "jokers":
         return [("P2", "a set of three or four jokers, the only place a Persian joker goes")]
     reasons: list[tuple[str, str]] = []
-    if meld.kind == "set":
+    if DOUBLE in meld.cards:
+        reasons.append(("X2", "the dealer's joker nominated double: the set counts twice, sealed"))
+    elif meld.kind == "set":
         reasons.append(("M1", f"a set: {len(meld.cards)} cards of one rank (3 or 4 allowed)"))
         suits = [c.natural.suit for c in meld.cards]
         if len(set(suits)) < len(suits):

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from .cards import Card, format_cards
+from .cards import DOUBLE, Card, format_cards
 from .rules import RuleSet
 
 
@@ -249,6 +249,8 @@ def _check_meld_uncached(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
             f"{format_cards(cards) or 'no cards'}: a meld needs at least three cards",
             ("M1", "M3"),
         )
+    if DOUBLE in cards:
+        return _doubled_set(cards, rules)
     jokers = _check_jokers(cards, rules)
     if jokers is not None:
         return jokers
@@ -261,6 +263,28 @@ def _check_meld_uncached(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
         f"{format_cards(cards)} is neither a set (one rank) nor a run (one suit in sequence)",
         ("M1", "M3"),
     )
+
+
+def _doubled_set(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+    """X2, a joker nominated "double" (``JK=double``, last in the meld): seed 002, "The
+    joker doubles the value of any set. The joker is placed face up over any meld, whilst
+    it is being melded. Once the joker has been added to the meld, that set is 'sealed'".
+    Read as a set (M1) of naturals laid with one joker over it: the seed's first and last
+    sentences say "set", and the contract writes ``JK=double`` inside a set. Only where
+    the round's jokers are not wild (:func:`dealers_joker.round_rules`)."""
+    shown = format_cards(cards)
+    if not rules.dealers_gambit or rules.joker_use == "wild":
+        raise IllegalMeld(
+            f"{shown}: a joker doubles a set only under dealer's gambit, nominated double",
+            ("X2",),
+        )
+    rest = tuple(c for c in cards if c is not DOUBLE)
+    if len(rest) != len(cards) - 1:
+        raise IllegalMeld(f"{shown}: one joker doubles a set, not two", ("X2",))
+    meld = check_meld(rest, rules)
+    if meld.kind != "set":
+        raise IllegalMeld(f"{shown}: the doubling joker goes over a set, not a run", ("X2",))
+    return Meld("set", (*meld.cards, DOUBLE), rank=meld.rank)
 
 
 def meld_problem(cards: Sequence[Card], rules: RuleSet) -> IllegalMeld | None:
@@ -289,6 +313,10 @@ def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
 
 def _extend_uncached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     onto = f"{card.display} does not fit {meld.describe()}"
+    if DOUBLE in meld.cards:
+        raise IllegalMeld(f"{onto}: the joker doubling it has sealed the set", ("X2",))
+    if card is DOUBLE:
+        raise IllegalMeld(f"{onto}: a joker doubles a set only as it is melded", ("X2",))
     if meld.kind == "jokers" or card.is_joker:
         grown = _extend_jokers(meld, card, rules, onto)
         if grown is not None:

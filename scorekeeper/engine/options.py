@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .dealers_joker import with_gambit as with_gambit
+
 
 class RulesError(ValueError):
     """An unknown preset, an unknown option or an invalid value.

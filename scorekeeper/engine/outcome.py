@@ -153,9 +153,13 @@ def deals_next(rules: RuleSet, players: int, dealer: int, went_out: int | None) 
     """D5: the seat (0-based) that deals the round after one dealt by ``dealer`` among
     ``players`` seats, ``went_out`` the seat that went out (None when the stock ran out):
     the player to the left (seeds 000, 002), or under "round-winner" the player who went
-    out (002), the deal passing left when nobody did."""
+    out (002), the deal passing left when nobody did. Under dealer's gambit (X2, 002:
+    "Unlike ordinary rummy, dealing is always rotated anti-clockwise") the deal passes to
+    the dealer's right, seat ``dealer - 1``; play still passes left."""
     if rules.next_dealer == "round-winner" and went_out is not None:
         return went_out
+    if rules.dealers_gambit:
+        return (dealer - 1) % players
     return (dealer + 1) % players
 
 

@@ -13,7 +13,15 @@ drawing, O3 "draw from the discard pile"), ``rummy`` (``{"index", "meld"}``, a "
 call, X1), ``out_of_turn`` (T7), ``deadwood`` (O4), ``reshuffled_stock`` (O3 "reshuffle":
 the new stock, next card first); per round ``upcard_from`` (D4: the player who chose the
 first discard from an extra card); at the top ``bots`` (seat levels), per round
-``deal_number``. A round the simulator's guard stopped has ``end.reason``
+``deal_number``. Dealer's gambit (X2) adds per round ``dealers_joker`` (the joker set
+face up beside the pack, ``"JK"``), and per turn ``nominate`` (a turn of the dealer's
+that only nominates: ``"wild"``, ``"double"`` or ``"split"``), ``split`` (in place of the
+draw: ``{"index", "dealers_joker", "removed"}``, the cards under the chosen one that left
+the hand), ``block`` (the player put a joker over the dealer's joker; also in ``plays``
+as ``{"block": true}``, in order) and ``dealers_joker`` (true when the turn used the
+dealer's joker; the play that did has ``"dealers_joker": true`` in ``plays``); a doubled
+set is written with ``JK=double`` last. A reader meeting a round or turn field it does not
+know says so (:class:`RecordError`). A round the simulator's guard stopped has ``end.reason``
 ``"simulation limit"`` and ``scores`` null, and the game's ``final.winner`` is null: the
 game ended unfinished, not by a rule.
 
@@ -34,6 +42,7 @@ from .actions import (
     Pass,
 )
 from .cards import Card, CardError, make_pack, parse_card
+from .dealers_joker import NOMINATION_OPTION
 from .plays import IllegalMove
 from .rounds import SIMULATION_LIMIT, deal_round, new_game, stop_game
 from .rules import RulesError
@@ -56,6 +65,24 @@ TURN_FIELDS = frozenset(
         "out_of_turn",
         "deadwood",
         "reshuffled_stock",
+        "nominate",
+        "split",
+        "block",
+        "dealers_joker",
+    }
+)
+ROUND_FIELDS = frozenset(
+    {
+        "dealer",
+        "hands",
+        "upcard",
+        "stock",
+        "turns",
+        "end",
+        "scores",
+        "deal_number",
+        "upcard_from",
+        "dealers_joker",
     }
 )
 
@@ -146,7 +173,7 @@ def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
         melds.extend({"owner": turn["player"], "cards": m, **final} for m in turn["melds"])
         layoffs.extend({"owner": turn["player"], **x} for x in turn["layoffs"])
     return {
-        "rules": record["rules"],
+        "rules": _round_rules(record["rules"], stored["turns"]),
         "players": players,
         "teams": record.get("teams"),
         "went_out": goer,
@@ -157,6 +184,16 @@ def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
         "totals_before": totals,
         "deal_number": number,
     }
+
+
+def _round_rules(rules: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record's ``rules``, with the round's nomination under X2 in ``options`` as the
+    scoring contract names it (:data:`dealers_joker.NOMINATION_OPTION`)."""
+    nominated = next((t["nominate"] for t in turns if t.get("nominate")), None)
+    if nominated is None:
+        return rules
+    options = dict(rules.get("options") or {}) | {NOMINATION_OPTION: nominated}
+    return {**rules, "options": options}
 
 
 # ---- reading ---------------------------------------------------------------------------
@@ -223,23 +260,40 @@ def _deal_pack(state: GameState, stored: dict[str, Any], number: int) -> list[Ca
     else:
         pack.append(upcard)
     pack.extend(stock)
+    if rules.dealers_gambit:
+        pack.insert(0, _dealers_joker(stored, number))
     full = make_pack(rules.jokers, rules.packs_for(n))
     if Counter(c.text for c in pack) != Counter(c.text for c in full):
         raise RecordError(f"the deal is not the {len(full)}-card pack these rules use (D2)", number)
     return pack
 
 
+def _dealers_joker(stored: dict[str, Any], number: int) -> Card:
+    """X2: the joker the record sets beside the pack (dealt first in the pack, where
+    :func:`rounds.deal_round` takes it out)."""
+    try:
+        joker = parse_card(stored["dealers_joker"])
+    except (KeyError, CardError):
+        joker = None
+    if joker is None or not joker.is_joker:
+        raise RecordError("under dealer's gambit a round names its dealers_joker (X2)", number)
+    return joker
+
+
 def _replay_round(state: GameState, stored: Any, number: int) -> None:
     if not isinstance(stored, dict):
         raise RecordError("a round must be a JSON object", number)
+    unknown = sorted(set(stored) - ROUND_FIELDS)
+    if unknown:
+        raise RecordError(f"this reader does not know the round field(s) {unknown}", number)
     if number > 1 and len(state.rounds) != number - 1:
         raise RecordError("the previous round did not end where the record says", number)
     pack = _deal_pack(state, stored, number)
     state.deal_number = number - 1
     deal_round(state, pack)
-    if "upcard_from" in stored:
-        _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
     for turn_no, turn in enumerate(stored.get("turns", []), start=1):
+        if "upcard_from" in stored and state.phase is Phase.START_PILE:
+            _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
         if len(state.rounds) >= number:
             raise RecordError("the round is already over, yet the record goes on", number, turn_no)
         for action in _turn_actions(state, turn, number, turn_no):

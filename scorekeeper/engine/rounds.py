@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
-from .cards import Card, make_pack
+from .cards import JOKER, Card, make_pack
+from .dealers_joker import DealersJoker, gambit_problems, round_rules
 from .outcome import deals_next
 from .rules import RuleSet, ruleset
 from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
@@ -45,8 +46,8 @@ def new_game(
     ``preset``/``options`` as in :func:`rules.ruleset` (or a ready ``rules``, described
     against ``preset``). Under partnership rules (P1) seats 0 and 2 play 1 and 3.
     Raises :class:`GameSetupError` (players outside 2 to ``max_players``, partnership
-    without 4, more cards to deal than the pack holds, dealer's gambit X2) or
-    :class:`rules.RulesError`.
+    without 4, more cards to deal than the pack holds, dealer's gambit X2 without its
+    jokers, :func:`dealers_joker.gambit_problems`) or :class:`rules.RulesError`.
     """
     names = (
         tuple(f"P{i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
@@ -72,11 +73,9 @@ def _check_setup(rules: RuleSet, names: tuple[str, ...]) -> None:
         raise GameSetupError("each player needs a different, non-empty name")
     if rules.partnership and n != 4:
         raise GameSetupError("partnership play is for 4 players in two sides (P1)")
-    if rules.dealers_gambit:
-        raise GameSetupError(
-            "dealer's gambit (X2) is not played in the digital game: its dealer's joker, "
-            "nominated wild, double or split each deal, needs a person to deal it"
-        )
+    gambit = gambit_problems(rules)
+    if gambit:
+        raise GameSetupError("; ".join(message for _, message in gambit))
     extra = 1 if rules.first_discard == "extra-card-to-left" else 0
     if rules.hand_size(n) * n + 1 + extra > rules.pack_size(n):
         raise GameSetupError(
@@ -113,6 +112,8 @@ def deal_round(state: GameState, pack: list[Card] | None = None) -> None:
     state.deal_number += 1
     n, rules = state.n, state.rules
     cards = list(pack) if pack is not None else shuffled_pack(state)
+    if rules.dealers_gambit:
+        cards.remove(JOKER)  # X2: the dealer's joker, set beside the pack
     cards.reverse()
     size = rules.hand_size(n)
     hands: list[list[Card]] = [[] for _ in range(n)]
@@ -135,6 +136,19 @@ def deal_round(state: GameState, pack: list[Card] | None = None) -> None:
         state.phase = Phase.DRAW
     state.deal["stock"] = [c.text for c in reversed(state.stock)]
     state.seat = state.turn_seat = left
+    if rules.dealers_gambit:
+        _set_beside(state)
+
+
+def _set_beside(state: GameState) -> None:
+    """X2 (seed 002): "After shuffling and dealing that joker is placed face-up at the side
+    of the pack closest to the dealer", and the dealer "must nominate the effect of the
+    jokers for that hand" before anyone looks at their cards: the NOMINATE phase."""
+    state.gambit = DealersJoker(state.dealer, beside=JOKER)
+    state.rules = round_rules(state.rules, None)
+    state.deal["dealers_joker"] = JOKER.text
+    state.phase = Phase.NOMINATE
+    state.seat = state.dealer
 
 
 def opened_before(state: GameState, seat: int) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal
 
-from .options import META, OptionInfo
+from .options import META, OptionInfo, with_gambit
 from .options import PRESET_TITLES as PRESET_TITLES
 from .options import RulesError as RulesError
 
@@ -138,8 +138,8 @@ class RuleSet:
     - P5 ``two_deal_game`` = False; True: the game ends after two deals and the better side
       gets 50 (000, 002).
     - X1 ``rummy_call`` = "off"; "lay-off-only" (002); "play-then-turn" (003).
-    - X2 ``dealers_gambit`` = False; True: the dealer's joker is wild, double or split
-      each deal (002).
+    - X2 ``dealers_gambit`` = False; True: the dealer's joker is wild, double or split each
+      deal (002), with 2 jokers worth 0 unless given (:func:`dealers_joker.with_gambit`).
     """
 
     # D: pack, players, deal
@@ -387,7 +387,7 @@ def ruleset(
     preset, unknown option or invalid value, and every combination that cannot be played
     (jokers in the pack with no joker rule, dividing pip values by five, ...).
     """
-    changes = dict(options or {}) | overrides
+    changes = with_gambit(dict(options or {}) | overrides)
     bad = [
         (name, f"{name} must be a plain value, not {type(value).__name__}")
         for name, value in changes.items()

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .cards import Card
+from .cards import DOUBLE, Card
 from .checks import (
     LayoffPlay,
     MeldPlay,
@@ -49,7 +49,7 @@ from .outcome import (
     unit_totals,
 )
 from .rules import RuleSet
-from .values import card_points, card_values, hand_points, points_in_place
+from .values import CardValues, card_points, card_values, hand_points, points_in_place
 
 __all__ = [
     "CardScore",
@@ -176,6 +176,8 @@ def _count_meld(
     cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
 ) -> tuple[tuple[int, str, str], ...]:
     values = card_values(rules)
+    if DOUBLE in cards:
+        return _doubled(cards, final, values)
     four = len(cards) == 4
     if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
         return ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
@@ -186,6 +188,21 @@ def _count_meld(
             for p, why, rule in points
         ]
     return tuple(points)
+
+
+def _doubled(
+    cards: tuple[Card, ...], final: Meld, values: CardValues
+) -> tuple[tuple[int, str, str], ...]:
+    """X2, a set under the dealer's joker nominated "double" (seed 002: "The joker
+    doubles the value of any set"): each card counts twice, the joker itself 0."""
+    out = []
+    for card in cards:
+        if card is DOUBLE:
+            out.append((0, "the joker doubling the set counts 0", "X2, S5"))
+        else:
+            p, why, rule = points_in_place(values, card, final)
+            out.append((2 * p, f"{why}, doubled by the dealer's joker", f"{rule}, X2"))
+    return tuple(out)
 
 
 def _meld_cards(

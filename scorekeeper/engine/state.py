@@ -26,6 +26,7 @@ from typing import Any
 
 from .actions import Action, Discard, action_from_json
 from .cards import Card, parse_card
+from .dealers_joker import DealersJoker, round_rules
 from .melds import Meld, check_meld, extend
 from .rules import RuleSet, ruleset
 from .scoring import RoundScore
@@ -36,6 +37,7 @@ FORMAT = "500rum-state/1"
 class Phase(enum.Enum):
     """What the current seat does next."""
 
+    NOMINATE = "nominate"  # X2: the dealer nominates what the jokers do this hand
     START_PILE = "start_pile"  # D4: the seat dealt an extra card chooses the first discard
     DRAW = "draw"  # T1, T6, O3: draw (or pass / end the round with the stock gone)
     MUST_USE = "must_use"  # T2: use the card selected from the pile before anything else
@@ -66,7 +68,9 @@ class GameState:
     dicts, with scores), ``scores`` (the full scoring, card by card, of each round finished
     since this state was made or loaded: not saved, the record keeps the figures), ``log``
     (this round's moves as ``(seat, action)`` or ``(-1, event dict)``),
-    ``deal`` (this round's deal as a record dict).
+    ``deal`` (this round's deal as a record dict), ``gambit`` (the dealer's joker under
+    X2, :class:`dealers_joker.DealersJoker`; ``rules`` are then the round's rules,
+    :func:`dealers_joker.round_rules`).
     """
 
     rules: RuleSet
@@ -101,6 +105,7 @@ class GameState:
     reshuffles: int = 0
     went_out: int | None = None
     winner: str | None = None
+    gambit: DealersJoker | None = None
     scratch: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     scores: list[RoundScore] = field(default_factory=list, compare=False, repr=False)
 
@@ -151,6 +156,7 @@ class GameState:
             "reshuffles": self.reshuffles,
             "went_out": self.went_out,
             "winner": self.winner,
+            "gambit": self.gambit.to_json() if self.gambit else None,
         }
 
     @classmethod
@@ -186,7 +192,10 @@ class GameState:
             reshuffles=data["reshuffles"],
             went_out=data["went_out"],
             winner=data["winner"],
+            gambit=DealersJoker.from_json(data["gambit"]) if data.get("gambit") else None,
         )
+        if state.gambit is not None:
+            state.rules = round_rules(rules, state.gambit.nomination)
         state.table = rebuild_table(state)
         return state
 
@@ -247,7 +256,8 @@ class Observation:
     ``phase``/``current`` whose decision; ``must_use`` the card this seat must use now;
     ``no_discard`` a card it may not discard; ``opened`` per seat (M6); ``moves`` this
     round's moves as ``(seat, action)`` (a stock draw shows no card); ``discarded`` every
-    card discarded this round in order (including those since taken).
+    card discarded this round in order (including those since taken); ``gambit`` the
+    dealer's joker under X2 (public: it lies face up beside the pack).
     """
 
     seat: int
@@ -272,6 +282,7 @@ class Observation:
     opened: tuple[bool, ...]
     teams: tuple[tuple[int, ...], ...] | None
     moves: tuple[tuple[int, Any], ...] = ()
+    gambit: DealersJoker | None = None
 
     @property
     def table(self) -> tuple[MeldView, ...]:
@@ -322,6 +333,7 @@ class Observation:
             "no_discard": self.no_discard.text if self.no_discard else None,
             "opened": list(self.opened),
             "discarded": _texts(self.discarded),
+            "gambit": self.gambit.to_json() if self.gambit else None,
         }
 
 
@@ -353,6 +365,7 @@ def observation(state: GameState, seat: int) -> Observation:
         opened=tuple(state.opened),
         teams=state.teams,
         moves=tuple(m for m in state.log if m[0] >= 0),
+        gambit=state.gambit,
     )
 
 

@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .actions import Action, Discard, DrawTwo, EndRound, Pass, RummyCall, action_from_json
+from .actions import (
+    Action,
+    Block,
+    Discard,
+    DrawTwo,
+    EndRound,
+    Nominate,
+    Pass,
+    RummyCall,
+    Split,
+    action_from_json,
+)
 from .cards import parse_card
 
 
@@ -28,10 +39,12 @@ def turns_of(log: list[list[Any]], names: Sequence[str]) -> list[dict[str, Any]]
                 reshuffled = item["stock"]
             if item["event"] == "rummy":
                 called = item["card"]
+            if item["event"] == "split" and current is not None:
+                current["split"]["removed"] = item["removed"]
             deadwood = deadwood or item["event"] == "deadwood"
             continue
         kind = item["type"]
-        starts = kind in ("draw", "draw_two", "rummy", "pass") or (
+        starts = kind in ("draw", "draw_two", "rummy", "pass", "nominate", "split") or (
             kind == "end_round" and not deadwood
         )
         if starts or current is None or current["player"] != names[seat]:
@@ -69,13 +82,36 @@ def _add(turn: dict[str, Any], item: dict[str, Any]) -> None:
             turn["layoffs"].append({"card": item["card"], "meld": item["meld"]})
     elif kind == "lay_down":
         turn["melds"].extend(item["melds"])
-        turn["plays"].append({"melds": item["melds"]})
+        turn["plays"].append({"melds": item["melds"], **_dealers(turn, item)})
     elif kind == "lay_off":
         layoff = {"card": item["card"], "meld": item["meld"]}
         turn["layoffs"].append(layoff)
-        turn["plays"].append({"layoff": layoff})
+        turn["plays"].append({"layoff": layoff, **_dealers(turn, item)})
     elif kind == "discard":
         turn["discard"] = item["card"]
+    else:
+        _add_gambit(turn, item)
+
+
+def _add_gambit(turn: dict[str, Any], item: dict[str, Any]) -> None:
+    """X2's turn fields: ``nominate`` (the dealer's nomination), ``split`` (``index``,
+    ``dealers_joker``, the cards ``removed``), ``block`` (in ``plays`` too, in order)."""
+    kind = item["type"]
+    if kind == "nominate":
+        turn["nominate"] = item["effect"]
+    elif kind == "split":
+        turn["split"] = {"index": item["index"], "dealers_joker": item["dealers_joker"]}
+    elif kind == "block":
+        turn["block"] = True
+        turn["plays"].append({"block": True})
+
+
+def _dealers(turn: dict[str, Any], item: dict[str, Any]) -> dict[str, bool]:
+    """X2: a play holding the dealer's joker says so, and so does its turn."""
+    if not item.get("dealers_joker"):
+        return {}
+    turn["dealers_joker"] = True
+    return {"dealers_joker": True}
 
 
 def turn_actions(turn: dict[str, Any]) -> list[Action]:
@@ -84,7 +120,12 @@ def turn_actions(turn: dict[str, Any]) -> list[Action]:
     Raises the actions' own errors (``ActionError``, ``CardError``) for a bad entry."""
     out: list[Action] = []
     draw = turn.get("draw")
-    if turn.get("rummy") is not None:
+    if turn.get("nominate") is not None:
+        return [Nominate(str(turn["nominate"]))]
+    if turn.get("split") is not None:
+        split = turn["split"]
+        out.append(Split(int(split["index"]), bool(split.get("dealers_joker"))))
+    elif turn.get("rummy") is not None:
         call = turn["rummy"]
         out.append(RummyCall(int(call["index"]), call.get("meld")))
     elif draw is not None:
@@ -108,10 +149,13 @@ def _plays(turn: dict[str, Any]) -> list[Action]:
     if "plays" in turn:
         out: list[Action] = []
         for play in turn["plays"]:
+            flag = {"dealers_joker": True} if play.get("dealers_joker") else {}
             if "melds" in play:
-                out.append(action_from_json({"type": "lay_down", "melds": play["melds"]}))
+                out.append(action_from_json({"type": "lay_down", "melds": play["melds"], **flag}))
+            elif play.get("block"):
+                out.append(Block())
             else:
-                out.append(action_from_json({"type": "lay_off", **play["layoff"]}))
+                out.append(action_from_json({"type": "lay_off", **play["layoff"], **flag}))
         return out
     melds = turn.get("melds") or []
     called = turn.get("rummy") or {}

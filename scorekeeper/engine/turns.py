@@ -21,6 +21,8 @@ What ``legal_actions`` lists:
 - OUT_OF_TURN (T7): :class:`Pass`, and the lay-downs and lay-offs of PLAY (no discard).
 - DEADWOOD (O4): :class:`EndRound`, and each lay-off onto the melds of the player who went
   out.
+- Under dealer's gambit (X2) :func:`gambit.gambit_legal` adds its moves: the nomination
+  (NOMINATE), splits (DRAW), plays with the dealer's joker, doubled sets and a block.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from .actions import (
 )
 from .cards import Card
 from .draws import apply_draw, legal_draw
+from .gambit import apply_gambit, gambit_legal
 from .plays import (
     IllegalMove,
     laydown_options,
@@ -71,7 +74,8 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every legal move of the current seat (see the module docstring for what is listed);
     empty when the game is over."""
     handler = _LEGAL.get(state.phase)
-    return handler(state) if handler else []
+    out = handler(state) if handler else []
+    return out + gambit_legal(state) if state.gambit is not None else out
 
 
 def apply_action(state: GameState, action: Action) -> None:
@@ -79,6 +83,8 @@ def apply_action(state: GameState, action: Action) -> None:
     the reason and the rule id when it is not legal now; the state is then unchanged."""
     if state.phase is Phase.GAME_OVER:
         raise IllegalMove("the game is over", "G1")
+    if state.gambit is not None and apply_gambit(state, action):
+        return
     handler = _APPLY[state.phase]
     handler(state, action)
 

@@ -21,6 +21,7 @@ from ..engine.game import (
     Draw,
     DrawTwo,
     EndRound,
+    Gambit,
     GameState,
     LayDown,
     LayOff,
@@ -122,11 +123,33 @@ def _extras(state: GameState, legal: list[Any]) -> tuple[list[tuple[str, str]], 
     hints: list[tuple[str, str]] = []
     for action in legal:
         pair = (json.dumps(action.to_json()), button_label(state, action))
-        if isinstance(action, Pass | EndRound | RummyCall):
+        if isinstance(action, Pass | EndRound | RummyCall | Gambit):
             others.append(pair)
         elif isinstance(action, LayDown | LayOff) and pair not in hints:
             hints.append(pair)
     return others, hints[:MAX_HINTS]
+
+
+def dealers_joker(state: GameState) -> dict[str, Any] | None:
+    """X2: the dealer's joker as the table sees it: ``dealer`` (name), ``nomination``
+    (None until made), ``where`` in words (beside the pack, used, blocked by a player),
+    ``out`` (how many cards are out of the hand: blocked jokers, split cards); None
+    without dealer's gambit."""
+    g = state.gambit
+    if g is None or state.phase is Phase.GAME_OVER:
+        return None
+    if g.blocked_by is not None:
+        where = f"blocked by {state.players[g.blocked_by]}"
+    elif g.beside is not None:
+        where = "face up beside the pack"
+    else:
+        where = f"used ({g.used})"
+    return {
+        "dealer": state.players[g.dealer],
+        "nomination": g.nomination,
+        "where": where,
+        "out": len(g.aside),
+    }
 
 
 def prompt(state: GameState, seat: int) -> str:
@@ -141,6 +164,8 @@ def prompt(state: GameState, seat: int) -> str:
     pile_top = state.pile[-1].display if state.pile else "a card"
     went_out = state.players[state.went_out] if state.went_out is not None else "A player"
     return {
+        Phase.NOMINATE: "You deal: before anyone looks at their cards, nominate what the "
+        "jokers do this hand: wild, double or split (X2).",
         Phase.START_PILE: "You were dealt an extra card: choose a card of your hand to "
         "start the discard pile (D4).",
         Phase.DRAW: "Your turn: draw from the stock, or take a card of the discard pile "
@@ -192,6 +217,7 @@ def board(game: DigitalGame, state: GameState) -> dict[str, Any]:
         "takeable": takeable,
         "others": others,
         "hints": hints,
+        "dealers_joker": dealers_joker(state),
         "prompt": prompt(state, seat),
         "round": state.deal_number,
         "target": state.rules.target,

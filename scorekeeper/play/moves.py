@@ -26,6 +26,7 @@ from ..engine.cards import Card, CardError, parse_card, sort_key
 from ..engine.game import (
     Action,
     ActionError,
+    Block,
     Discard,
     Draw,
     DrawTwo,
@@ -33,9 +34,11 @@ from ..engine.game import (
     GameState,
     LayDown,
     LayOff,
+    Nominate,
     Pass,
     Phase,
     RummyCall,
+    Split,
     action_from_json,
     legal_actions,
 )
@@ -244,9 +247,18 @@ def button_label(state: GameState, action: Action) -> str:
     if isinstance(action, RummyCall):
         return rummy_words(state, action).replace("calls", "Call", 1)
     if isinstance(action, LayDown):
-        return "Lay down " + " and ".join(" ".join(c.display for c in m) for m in action.melds)
+        shown = "Lay down " + " and ".join(" ".join(c.display for c in m) for m in action.melds)
+        return shown + " with the dealer's joker" if action.dealers_joker else shown
     if isinstance(action, LayOff):
-        return f"Lay off {action.card.display} on {meld_label(state, action.meld)}"
+        whose = "the dealer's joker as " if action.dealers_joker else ""
+        return f"Lay off {whose}{action.card.display} on {meld_label(state, action.meld)}"
+    if isinstance(action, Nominate):
+        return f"Nominate the jokers {action.effect}"
+    if isinstance(action, Split):
+        whose = "the dealer's joker" if action.dealers_joker else "your joker"
+        return f"Split the pile at {state.pile[action.index].display} with {whose}"
+    if isinstance(action, Block):
+        return "Block the dealer's joker with your joker"
     if isinstance(action, DrawTwo):
         return "Draw two from the stock"
     return action.describe().capitalize()

@@ -17,6 +17,7 @@ from typing import Any
 from ..engine.advice import PileChoice, advise
 from ..engine.cards import JOKER, Card, CardError, parse_cards
 from ..engine.contract import ScoreRequestError, score
+from ..engine.dealers_joker import round_rules_stated
 from ..engine.explain import layoff_reasons, meld_points, meld_reasons
 from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from ..engine.rules import RuleSet
@@ -76,6 +77,7 @@ def check_meld_question(rules: RuleSet, cards_text: str) -> Answer:
     cards = read_cards(cards_text, "cards", answer, most=26, least=1)
     if cards is None:
         return answer
+    rules = round_rules_stated(rules, None, [cards])[0]
     try:
         meld = check_meld(cards, rules)
     except IllegalMeld as problem:
@@ -95,6 +97,7 @@ def check_layoff_question(rules: RuleSet, meld_text: str, cards_text: str) -> An
     laid = read_cards(cards_text, "cards", answer, most=2, least=1)
     if meld_cards is None or laid is None:
         return answer
+    rules = round_rules_stated(rules, None, [meld_cards, laid])[0]
     try:
         meld = check_meld(meld_cards, rules)
     except IllegalMeld as problem:

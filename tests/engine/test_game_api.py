@@ -76,7 +76,7 @@ def test_setups_the_game_cannot_play_are_refused() -> None:
     with pytest.raises(GameSetupError, match="P1"):
         new_game(3, preset="partnership")
     with pytest.raises(GameSetupError, match="X2"):
-        new_game(3, options={"dealers_gambit": True})
+        new_game(3, options={"dealers_gambit": True, "jokers": 0, "joker_use": "none"})
 
 
 def test_a_state_saved_as_json_restores_equal_and_plays_on() -> None:

@@ -41,11 +41,17 @@ HOUSE_RULES: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS] + [
     ("standard", {"seven_card_straight": True, "min_run": 3}),
     ("classic", {"discard_use": "new-meld-only", "same_suit_in_set": "allowed"}),
     ("modern", {"ace_in_run": "round-the-corner", "min_run": 4}),
+    ("standard", {"dealers_gambit": True, "target": 250}),
+    ("modern", {"dealers_gambit": True, "jokers": 4}),
+    ("classic", {"dealers_gambit": True, "first_discard": "extra-card-to-left"}),
 ]
 
 
 def places(state: GameState) -> Counter[str]:
-    """Every card of the round where it is: hands, stock, pile, melds, lay-offs."""
+    """Every card of the round where it is: hands, stock, pile, melds, lay-offs, and under
+    dealer's gambit (X2) the dealer's joker beside the pack and the cards set aside (a
+    blocked joker and the joker over it, a joker spent on a split, the split's inner
+    cards)."""
     cards: Counter[str] = Counter()
     for hand in state.hands:
         cards.update(c.text for c in hand)
@@ -54,6 +60,9 @@ def places(state: GameState) -> Counter[str]:
     for meld in state.laid:
         cards.update(c.physical.text for c in meld)
     cards.update(c.physical.text for _, c, _ in state.layoffs)
+    if state.gambit is not None:
+        cards.update(c.text for c in state.gambit.aside)
+        cards.update([state.gambit.beside.text] if state.gambit.beside else [])
     return cards
 
 

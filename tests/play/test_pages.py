@@ -93,7 +93,7 @@ def test_the_new_game_page_offers_presets_house_rules_and_bot_levels(client) -> 
         ({"bot_0": ""}, "choose at least one bot"),
         ({"opt_divide_by_five": "true"}, "dividing by five (S9)"),
         ({"preset": "partnership"}, "partnership play is for 4 players"),
-        ({"opt_dealers_gambit": "true"}, "dealer&#39;s gambit (X2)"),
+        ({"opt_dealers_gambit": "true", "opt_jokers": "1"}, "plays with 2 jokers (54 cards) or 4"),
         ({"seed": "-4"}, "Number must be between"),
         ({"preset": "nonsense"}, "Not a valid choice"),
     ],

@@ -229,3 +229,17 @@ def test_discard_question_refuses_more_cards_than_the_pack_holds(client):
     assert "at most 4 jokers in all" in html and 'id="answer"' not in html
     html = get(client, "/check/discard", pile="7H 7H", hand="7H 2D")
     assert "more times than the packs hold (2)" in html
+
+
+def test_dealers_gambit_a_doubled_set_counts_twice_and_takes_no_lay_off(client):
+    """002: "The joker doubles the value of any set ... Once the joker has been added to
+    the meld, that set is 'sealed' and no further cards can laid off onto it." """
+    x2 = {"preset": "standard", "opt_dealers_gambit": "true"}
+    found, answer = answer_of(get(client, "/check/meld", **x2, cards="KS KH KD JK=double"))
+    assert found == "yes" and "60" in answer and "X2" in answer
+    found, answer = answer_of(
+        get(client, "/check/layoff", **x2, meld="KS KH KD JK=double", cards="KC")
+    )
+    assert found == "no" and "sealed" in answer
+    found, answer = answer_of(get(client, "/check/meld", **x2, cards="9H JK=10H JH"))
+    assert found == "yes" and "19" in answer

@@ -1,0 +1,89 @@
+"""Dealer's gambit (X2, seed 002) at /play through Flask's test client: a person plays it
+through the generic moves (the action JSON of the page's buttons), the board shows the
+dealer's joker, its nomination and a block."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.engine.game import GameState, Nominate, make_bot, observation
+from scorekeeper.engine.records import replay
+from scorekeeper.engine.turns import legal_actions
+
+from .test_pages import PlayActions, text
+
+
+@pytest.fixture
+def play(app: Flask, client: FlaskClient) -> PlayActions:
+    return PlayActions(app, client)
+
+
+def test_the_new_game_form_offers_dealers_gambit_and_a_target_of_250(client) -> None:
+    """002: "some people only play to a smaller score of 250 points" (G1)."""
+    page = text(client.get("/play"))
+    assert "Dealer&#39;s gambit" in page or "Dealer's gambit" in page
+    assert 'name="opt_target"' in page
+    response = client.post(
+        "/play",
+        data={
+            "name": "Sam",
+            "preset": "standard",
+            "bot_0": "basic",
+            "bot_1": "strong",
+            "seed": "4",
+            "opt_dealers_gambit": "true",
+            "opt_target": "250",
+        },
+    )
+    assert response.status_code == 302
+
+
+def test_a_person_nominates_through_the_page_and_sees_the_dealers_joker(play) -> None:
+    """002: "After dealing but before any of the players look at their cards the dealer
+    must nominate the effect of the jokers for that hand"."""
+    slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="strong", seed="2")
+    for _ in range(400):
+        state = play.state(slug)
+        if state.phase.value == "nominate" and state.seat == 0:
+            break
+        action = make_bot("basic").choose(
+            observation(state, state.seat), legal_actions(state), random.Random(1)
+        )
+        assert play.act(slug, action.to_json()).status_code == 200
+    else:
+        raise AssertionError("the person never dealt")
+    page = text(play.client.get(f"/play/{slug}"))
+    assert "nominate what the jokers do this hand" in page
+    assert "Nominate the jokers double" in page
+    assert "Dealer's joker (Sam): face up beside the pack" in page
+    play.act(slug, Nominate("double").to_json())
+    page = text(play.client.get(f"/play/{slug}"))
+    assert "jokers this hand: double" in page
+
+
+def test_a_whole_x2_game_is_played_by_a_person_and_its_record_replays(play) -> None:
+    """The person's every move goes through the JSON moves; the downloaded record
+    replays (game-record.md, with X2's fields)."""
+    slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="random", seed="9")
+    rng = random.Random(3)
+    bot = make_bot("basic")
+    seen = set()
+    for _ in range(3000):
+        game = play.game(slug)
+        if game.finished:
+            break
+        state = GameState.from_json(game.state)
+        legal = legal_actions(state)
+        action = bot.choose(observation(state, state.seat), legal, rng)
+        seen.add(type(action).__name__)
+        response = play.act(slug, action.to_json())
+        assert response.status_code == 200, response.get_json()
+    assert play.game(slug).finished and "Nominate" in seen
+    record = json.loads(text(play.client.get(f"/play/{slug}/record")))
+    assert all(r["dealers_joker"] == "JK" for r in record["rounds"])
+    assert replay(record).totals == GameState.from_json(play.game(slug).state).totals
