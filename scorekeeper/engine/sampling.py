@@ -9,7 +9,8 @@ Glossary:
 of ``rng``, so random play gives the same games either way, only faster. In the PLAY
 phase the lay-downs are searched only when the hand may hold a meld
 (:func:`moves.may_hold_meld`) and the discards are counted, not listed; other phases
-(short lists) draw from :func:`turns.legal_actions`.
+(short lists) and dealer's gambit (X2, whose moves :func:`turns.legal_actions` adds last)
+draw from :func:`turns.legal_actions`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     """A legal move of the current seat drawn uniformly with ``rng`` (see the module
     docstring: exactly ``legal[rng.randrange(len(legal))]`` of :func:`legal_actions`).
     Raises ValueError when there is no legal move (the game is over)."""
-    if state.phase is Phase.PLAY:
+    if state.phase is Phase.PLAY and state.gambit is None:
         return _random_play(state, rng)
     legal = legal_actions(state)
     return legal[rng.randrange(len(legal))]

@@ -50,7 +50,12 @@ ROWS: Final[dict[str, tuple[str, str]]] = {
     "T5": ("End of a turn", "Discard one card."),
     "T6": ("Drawing two from the stock", "The Boathouse Rum variation."),
     "T7": ("Melding on others' turns", "Whether a player may meld out of turn."),
-    "L1": ("Laying off onto", "Any meld on the table: one's own or an opponent's."),
+    "L1": (
+        "Laying off onto",
+        "Any meld on the table: one's own or an opponent's; one card, or a pair in sequence on "
+        "a run (002), also a card just taken from the pile where T2 lets it be laid off: its "
+        "partner goes first, then the card.",
+    ),
     "L2": ("Where laid-off cards stay", "In front of the player who laid them off."),
     "L3": ("Naming the meld", "The player says which meld a laid-off card extends."),
     "L4": ("Partners", "In partnership play, partners lay off on each other's melds."),
@@ -89,7 +94,19 @@ ROWS: Final[dict[str, tuple[str, str]]] = {
         "Taking a discard that plays onto the table out of turn; not on the discard of the "
         "turn that took the last stock card where the round then ends (O3).",
     ),
-    "X2": ("Dealer's gambit", "The dealer's joker: wild, double or split, each deal."),
+    "X2": (
+        "Dealer's gambit",
+        "The dealer's joker: wild, double or split, each deal. How this app reads it: the "
+        "dealer nominates first, before any other move, and the nomination holds for every "
+        "joker of that hand (a dealt joker works for whoever holds it). The dealer uses the "
+        "dealer's joker only in their own turn. Double goes over a set as it is laid down: "
+        "the set counts twice, the joker 0, and nothing more is laid off on it. Split is "
+        "taken instead of a draw: the chosen card and every card above it go to the player, "
+        "who uses the chosen card at once; the cards below it leave the hand. Another player "
+        "blocks in their own turn, after drawing, with a joker from their hand. The deal "
+        "passes to the dealer's right; play still goes to the left. Jokers left in a hand "
+        "count 0; a game to 250 is a choice of the target.",
+    ),
 }
 """Every catalogue row: ``id -> (title, plain words)``, in the catalogue's order."""
 
@@ -273,6 +290,9 @@ X1 rummy_call play-then-turn
   003: That player is then entitled to draw the relevant cards from the discard pile (and any cards on top of them, as usual) and play them. They then take their turn as normal
 X2 dealers_gambit true
   002: After dealing but before any of the players look at their cards the dealer must nominate the effect of the jokers for that hand.
+  002: Once the joker has been added to the meld, that set is 'sealed' and no further cards can laid off onto it.
+  002: The dealer's joker can be 'blocked' at any time in the game by placing another joker face down over it.
+  002: Unlike ordinary rummy, dealing is always rotated anti-clockwise.
   002: some people only play to a smaller score of 250 points.
 """
 """Quotes as text: a line ``ROW OPTION VALUE``, then one indented ``SEED: quote`` per quote."""
