@@ -4,7 +4,7 @@
      replaces #board-root; a refusal (message and rule id) or a question (which meld,
      which joker) is shown in #notice; nothing reloads.
    - Bots' moves: the answer's frames (the public board after each move) are shown in
-     #public one after another (STEP_MS each) with the move in words in #ticker; a tap on
+     #public one after another (STEP_MS each, or #play[data-step-ms]) with the move in words in #ticker; a tap on
      them, or any move of the person's, skips to the end. The hand and the action bar are
      the final ones from the start, so the person's turn never waits for them.
    - The hand: "By suit" / "By rank" sort it, dragging a card (SortableJS) moves it; the
@@ -123,7 +123,7 @@
       text.textContent = (frames[i].who ? frames[i].who + " " : "") + frames[i].text;
       ticker.hidden = false;
       i += 1;
-      anim.timer = window.setTimeout(next, STEP_MS);
+      anim.timer = window.setTimeout(next, Number(play.dataset.stepMs) || STEP_MS);
     };
     next();
   };
