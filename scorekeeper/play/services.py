@@ -180,21 +180,26 @@ def start_game(
         state={},
         version=1,
     )
+    _first_moves(game, state)
+    db.session.commit()
+    return game
+
+
+def _first_moves(game: DigitalGame, state: GameState) -> None:
+    """The bots that play before the person move; the new game is added to the session
+    with its round in play and any round they finished."""
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
-    paused = run_bots(state, game.bots, steps, scored)
+    game.paused = run_bots(state, game.bots, steps, scored)
     for said in steps:
         said["v"] = 1
     game.state = store.current_json(state)
     game.moves = steps
-    game.paused = paused
     game.finished = is_terminal(state)
     game.winner = state.winner
     db.session.add(game)
     db.session.flush()
     store.append_rounds(game, store.fresh_rounds(state), scored)
-    db.session.commit()
-    return game
 
 
 # ---- moving ----------------------------------------------------------------------------

@@ -68,8 +68,6 @@ class StoredRounds(list[dict[str, Any]]):
         self._load()
         return list(super().__iter__()) == other
 
-    __hash__ = None  # type: ignore[assignment]
-
     @overload
     def __getitem__(self, index: SupportsIndex) -> dict[str, Any]: ...
 

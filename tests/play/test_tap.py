@@ -164,3 +164,40 @@ def test_the_migration_moves_existing_games_rounds_into_rows(tmp_path) -> None:
         with db.engine.connect() as conn:
             back = conn.execute(sa.text("SELECT state, scored FROM digital_games")).one()
         assert json.loads(back.state) == old and json.loads(back.scored) == scored
+
+
+def test_stored_rounds_are_read_only_when_read_and_appends_are_fresh() -> None:
+    reads: list[int] = []
+
+    def fetch() -> list[dict[str, Any]]:
+        reads.append(1)
+        return [{"n": 1}, {"n": 2}]
+
+    rounds = store.StoredRounds(fetch)
+    rounds.append({"n": 3})
+    assert reads == [] and rounds.fresh() == [{"n": 3}]
+    assert len(rounds) == 3 and rounds[-1] == {"n": 3} and reads == [1]
+    assert [r["n"] for r in rounds] == [1, 2, 3] and rounds == [{"n": 1}, {"n": 2}, {"n": 3}]
+    rounds.append({"n": 4})
+    assert rounds.fresh() == [{"n": 3}, {"n": 4}] and reads == [1]
+
+
+class _Nominate:
+    """A move some house rule might add, with no control of its own on the page."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "nominate", "seat": 1}
+
+    def describe(self) -> str:
+        return "nominate Ada"
+
+
+def test_a_legal_move_without_a_control_is_offered_as_a_labelled_button(play, monkeypatch):
+    from scorekeeper.play import board
+
+    slug = play.start()
+    real = board.legal_actions
+    monkeypatch.setattr(board, "legal_actions", lambda state: [*real(state), _Nominate()])
+    page = play.client.get(f"/play/{slug}").get_data(as_text=True)
+    value = json.dumps({"type": "nominate", "seat": 1}).replace('"', "&#34;")
+    assert f'<button name="do" value="{value}">Nominate ada</button>' in page
