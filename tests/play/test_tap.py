@@ -201,3 +201,16 @@ def test_a_legal_move_without_a_control_is_offered_as_a_labelled_button(play, mo
     page = play.client.get(f"/play/{slug}").get_data(as_text=True)
     value = json.dumps({"type": "nominate", "seat": 1}).replace('"', "&#34;")
     assert f'<button name="do" value="{value}">Nominate ada</button>' in page
+
+
+def test_without_javascript_next_round_is_a_form(play) -> None:
+    slug = play.start()
+    _stage(play, slug, ["5H", "6H", "7H", "9C"])
+    play.move(slug, "lay_down", ("5H", "6H", "7H"))
+    play.move(slug, "discard", ("9C",))
+    assert play.game(slug).paused
+    page = play.refused(play.move(slug, "stock"))
+    assert "Next round" in page and 'href="/rules#D5"' in page
+    response = play.move(slug, "next_round")
+    assert response.status_code == 303 and not play.game(slug).paused
+    assert 'class="dock"' in play.client.get(f"/play/{slug}").get_data(as_text=True)
