@@ -177,13 +177,15 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
 
     ``seed`` is the shuffle seed as decimal text (64 random bits unless given on
     purpose), never shown before the game is over. ``state`` is the engine's saved game
-    (:meth:`GameState.to_json`), rewritten after every move together with ``version``
-    (bumped each time: a move based on an older version is refused). ``human_seat`` is
-    the person's seat; ``bots`` holds each seat's bot level in seat order (None for the
-    person). ``moves`` are the moves made since the
-    person's previous decision, described for people (``{"who", "text", "cards", "kind"}``);
-    ``scored`` holds each finished round's card-by-card scoring (the scoring contract's
-    response shape).
+    (:meth:`GameState.to_json`) WITHOUT its finished rounds (``rounds``): the round in
+    play, bounded in size, rewritten after every move together with ``version`` (bumped
+    each time: a move based on an older version is refused). Each finished round is a
+    :class:`DigitalRound` row, written once (the game's append-only log). ``human_seat``
+    is the person's seat; ``bots`` holds each seat's bot level in seat order (None for
+    the person). ``moves`` are the moves made since the person's previous decision,
+    described for people (``{"who", "text", "cards", "kind"}``). ``paused`` is True from
+    the end of a round until the person taps "Next round" (the next deal is already in
+    ``state``, not shown until then).
     """
 
     __tablename__ = "digital_games"
@@ -198,8 +200,8 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     bots: Mapped[list[str | None]] = mapped_column(JSON, default=list)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     moves: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    scored: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     version: Mapped[int] = mapped_column(default=1)
+    paused: Mapped[bool] = mapped_column(default=False)
     finished: Mapped[bool] = mapped_column(default=False)
     winner: Mapped[str | None] = mapped_column(String(90), default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc, index=True)
@@ -251,3 +253,20 @@ class Member(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
 
     group: Mapped[Group] = relationship(back_populates="members")
+
+
+class DigitalRound(db.Model):  # type: ignore[name-defined,misc]
+    """A finished round of a digital game (``number`` from 1), written once when it ends:
+    ``record`` is the engine's record of the round (an item of ``GameState.rounds``: the
+    deal, the moves, the end and the scores, shared/game-record.md), ``scored`` its
+    scoring card by card (the scoring contract's response shape; None for a round the
+    simulator stopped unscored)."""
+
+    __tablename__ = "digital_rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_digital_rounds_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("digital_games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column()
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    scored: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)

@@ -1,54 +1,233 @@
-/* The digital game's page (/play/<slug>): small enhancements, the page works without them.
-   - ol[data-animate]: the newest moves (li[data-new]) appear one after another (0.8 s
-     apart) so you can follow the bots; "Show all at once" skips ahead.
-   - hand cards (checkboxes): buttons with data-needs="1" (discard, lay off here) are
-     enabled with exactly one card selected, data-needs="3" (lay down) with three or more;
-     the discard button names the card.
-   - a form is sent once: a second tap while it is on its way does nothing. */
+/* The digital game's page (/play/<slug>) as an app; every form still works without it.
+   - Moves in place: a form's button is sent as a small JSON call to #play[data-tap]
+     ({version, do, cards}, CSRF token in the X-CSRFToken header). The answer's board
+     replaces #board-root; a refusal (message and rule id) or a question (which meld,
+     which joker) is shown in #notice; nothing reloads.
+   - Bots' moves: the answer's frames (the public board after each move) are shown in
+     #public one after another (STEP_MS each, or #play[data-step-ms]) with the move in words in #ticker; a tap on
+     them, or any move of the person's, skips to the end. The hand and the action bar are
+     the final ones from the start, so the person's turn never waits for them.
+   - The hand: "By suit" / "By rank" sort it, dragging a card (SortableJS) moves it; the
+     order is kept on this phone per game (localStorage) and new cards come last.
+   - Selection: buttons with data-needs="1" (discard, lay off) need exactly one card
+     selected, data-needs="3" (meld) three or more; the discard button names the card. */
 (function () {
   "use strict";
-  var list = document.querySelector("ol[data-animate]");
-  if (list) {
-    var items = Array.prototype.slice.call(list.querySelectorAll("li[data-new]"));
-    var all = document.querySelector("[data-show-all]");
-    var shown = 1;
-    var timer = null;
-    var finish = function () {
-      items.forEach(function (li) { li.hidden = false; });
-      if (all) all.hidden = true;
-      if (timer) clearInterval(timer);
-    };
-    if (items.length > 1) {
-      items.forEach(function (li, i) { li.hidden = i > 0; });
-      if (all) { all.hidden = false; all.addEventListener("click", finish); }
-      timer = setInterval(function () {
-        if (shown >= items.length) { finish(); return; }
-        items[shown].hidden = false;
-        items[shown].classList.add("fresh");
-        shown += 1;
-      }, 800);
-    }
-  }
-  var board = document.getElementById("board");
-  if (!board) return;
-  var picks = board.querySelectorAll("input.pick");
-  var update = function () {
-    var chosen = Array.prototype.filter.call(picks, function (p) { return p.checked; });
-    board.querySelectorAll("button[data-needs]").forEach(function (b) {
+  var play = document.getElementById("play");
+  var root = document.getElementById("board-root");
+  if (!play || !root) return;
+  var STEP_MS = 280;
+  var orderKey = "play-hand:" + play.dataset.game;
+  var busy = false;
+  var anim = null;
+  var lastButton = null;
+
+  var all = function (selector, within) {
+    return Array.prototype.slice.call((within || root).querySelectorAll(selector));
+  };
+  var one = function (selector) { return root.querySelector(selector); };
+
+  /* ---- selection ---- */
+  var updateButtons = function () {
+    var picked = all("input.pick:checked");
+    all("button[data-needs]").forEach(function (b) {
+      if (b.dataset.off === undefined) b.dataset.off = b.disabled ? "1" : "";
       var need = Number(b.dataset.needs);
-      b.disabled = need === 1 ? chosen.length !== 1 : chosen.length < need;
+      var enough = need === 1 ? picked.length === 1 : picked.length >= need;
+      b.disabled = b.dataset.off === "1" || !enough;
       if (b.dataset.verb) {
-        var label = chosen.length === 1 ? board.querySelector("label[for='" + chosen[0].id + "']") : null;
+        var label = picked.length === 1 ? picked[0].nextElementSibling : null;
         b.textContent = b.dataset.verb + (label ? " " + label.dataset.display : "");
       }
     });
   };
-  board.addEventListener("change", update);
-  update();
-  document.querySelectorAll("form[method=post]").forEach(function (f) {
-    f.addEventListener("submit", function (e) {
-      if (f.dataset.sending) { e.preventDefault(); return; }
-      f.dataset.sending = "1";
+
+  /* ---- the hand's order ---- */
+  var field = { by_suit: "bySuit", by_rank: "byRank" };
+  var loadOrder = function () {
+    try { return JSON.parse(window.localStorage.getItem(orderKey) || "null"); } catch (e) { return null; }
+  };
+  var saveOrder = function (mode) {
+    var order = all(".hand .hcard").map(function (c) { return c.dataset.card; });
+    try { window.localStorage.setItem(orderKey, JSON.stringify({ mode: mode, order: order })); } catch (e) { /* private mode: order kept until reload */ }
+  };
+  var markSort = function (mode) {
+    all("[data-sort]").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.sort === mode)); });
+  };
+  var ranked = function (cards, saved) {
+    if (!saved || field[saved.mode]) {
+      var key = field[(saved && saved.mode) || "by_suit"];
+      return cards.slice().sort(function (a, b) { return Number(a.dataset[key]) - Number(b.dataset[key]); });
+    }
+    var places = {};
+    (saved.order || []).forEach(function (text, i) { (places[text] = places[text] || []).push(i); });
+    var rank = cards.map(function (c, i) {
+      var p = places[c.dataset.card];
+      return p && p.length ? p.shift() : 1000 + i;
     });
+    return cards.map(function (c, i) { return i; })
+      .sort(function (a, b) { return rank[a] - rank[b]; })
+      .map(function (i) { return cards[i]; });
+  };
+  var arrange = function (saved) {
+    var hand = one("[data-hand]");
+    if (!hand) return;
+    ranked(all(".hcard", hand), saved).forEach(function (c) { hand.appendChild(c); });
+    markSort(saved ? saved.mode : "by_suit");
+  };
+  var wireHand = function () {
+    var sorts = one("[data-sorts]");
+    if (sorts) sorts.hidden = false;
+    arrange(loadOrder());
+    var hand = one("[data-hand]");
+    if (hand && window.Sortable) {
+      window.Sortable.create(hand, {
+        draggable: ".hcard", animation: 120, forceFallback: true, fallbackTolerance: 8,
+        delay: 160, delayOnTouchOnly: true,
+        onEnd: function () { saveOrder("custom"); markSort("custom"); }
+      });
+    }
+  };
+
+  /* ---- the dock's height, so the page scrolls clear of it ---- */
+  var fitDock = function () {
+    var dock = document.getElementById("dock");
+    var height = dock ? dock.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--dock-h", Math.ceil(height) + "px");
+  };
+
+  var wire = function () { wireHand(); updateButtons(); fitDock(); };
+
+  /* ---- the bots' moves, frame by frame ---- */
+  var finish = function () {
+    if (!anim) return;
+    window.clearTimeout(anim.timer);
+    anim.pub.innerHTML = anim.final;
+    anim.pub.classList.remove("replay");
+    anim.ticker.hidden = true;
+    anim = null;
+    updateButtons();
+  };
+  var animate = function (frames) {
+    var pub = document.getElementById("public");
+    var ticker = document.getElementById("ticker");
+    if (!pub || !ticker) return;
+    anim = { pub: pub, ticker: ticker, final: pub.innerHTML, timer: null };
+    var text = ticker.querySelector("[data-ticker-text]");
+    var i = 0;
+    var next = function () {
+      if (!anim) return;
+      if (i >= frames.length) { finish(); return; }
+      pub.innerHTML = frames[i].html;
+      pub.classList.add("replay");
+      text.textContent = (frames[i].who ? frames[i].who + " " : "") + frames[i].text;
+      ticker.hidden = false;
+      i += 1;
+      anim.timer = window.setTimeout(next, Number(play.dataset.stepMs) || STEP_MS);
+    };
+    next();
+  };
+
+  /* ---- notices: a refusal with its rule, or a question ---- */
+  var notice = function () { return document.getElementById("notice"); };
+  var say = function (message, rule, stale) {
+    var box = notice();
+    if (!box) return;
+    box.textContent = "";
+    var flash = document.createElement("div");
+    flash.className = "flash flash-error refusal";
+    var strong = document.createElement("strong");
+    strong.textContent = "Not allowed: ";
+    flash.appendChild(strong);
+    flash.appendChild(document.createTextNode(message + " "));
+    if (rule) {
+      var link = document.createElement("a");
+      link.className = "rule-id";
+      link.href = "/rules#" + rule;
+      link.textContent = "rule " + rule;
+      flash.appendChild(link);
+    }
+    if (stale) {
+      var reload = document.createElement("a");
+      reload.href = window.location.pathname;
+      reload.className = "button small";
+      reload.textContent = "Reload";
+      flash.appendChild(reload);
+    }
+    box.appendChild(flash);
+  };
+  var ask = function (choices) {
+    var box = notice();
+    if (!box) return;
+    box.textContent = "";
+    var panel = document.createElement("div");
+    panel.className = "panel choices";
+    var title = document.createElement("p");
+    title.textContent = "Which do you mean?";
+    panel.appendChild(title);
+    choices.forEach(function (choice) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = choice.label;
+      b.addEventListener("click", function () { send({ do: choice.value, cards: [] }); });
+      panel.appendChild(b);
+    });
+    box.appendChild(panel);
+  };
+
+  /* ---- a move as a JSON call ---- */
+  var show = function (data) {
+    root.innerHTML = data.board;
+    wire();
+    if (data.frames && data.frames.length) animate(data.frames);
+  };
+  var send = function (body) {
+    if (busy) return;
+    finish();
+    var token = one("input[name=csrf_token]");
+    var version = one("input[name=version]");
+    body.version = version ? Number(version.value) : 0;
+    busy = true;
+    root.classList.add("sending");
+    var done = function () { busy = false; root.classList.remove("sending"); };
+    window.fetch(play.dataset.tap, {
+      method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": token ? token.value : "" }
+    }).then(function (response) {
+      return response.json().then(function (data) { return { status: response.status, data: data }; });
+    }).then(function (answer) {
+      done();
+      if (answer.data.board !== undefined) show(answer.data);
+      else if (answer.data.choices) ask(answer.data.choices);
+      else say(answer.data.error || "that move was not made.", answer.data.rule, answer.status === 409);
+    }, function () {
+      done();
+      say("the move did not reach the server: check the connection and tap again.", null, false);
+    });
+  };
+
+  root.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest("button") : null;
+    if (button) lastButton = button;
+    if (anim && (e.target.closest("#public") || e.target.closest("[data-skip]"))) {
+      e.preventDefault();
+      finish();
+      return;
+    }
+    var sort = e.target.closest("[data-sort]");
+    if (sort) {
+      arrange({ mode: sort.dataset.sort });
+      saveOrder(sort.dataset.sort);
+    }
+  }, true);
+  root.addEventListener("change", updateButtons);
+  root.addEventListener("submit", function (e) {
+    if (!window.fetch) return;
+    e.preventDefault();
+    var button = e.submitter || lastButton;
+    var cards = all("input.pick:checked", e.target).map(function (p) { return p.value; });
+    send({ do: button ? button.value : "", cards: cards });
   });
+  window.addEventListener("resize", fitDock);
+  wire();
 })();

@@ -3,10 +3,15 @@ legal moves, shaped for the templates (no rules decided here).
 
 Glossary:
 - board: a dict for ``templates/play/game.html``: ``players`` (name, level, cards in hand,
-  cards seen taken, total, dealer, current, you), ``hand`` (sorted), ``pile`` (bottom
-  first), ``table`` (melds with owner and lay-offs), ``can`` (which buttons this phase
-  offers), ``others`` (extra moves as ``(action JSON, label)``: pass, end the round,
-  "Rummy!" calls), ``hints`` (the lay-downs and lay-offs the engine lists), ``prompt``.
+  cards seen taken, total, dealer, current, you), ``hand`` (sorted by suit, each card
+  with its place ``by_suit`` and ``by_rank``), ``pile`` (bottom first), ``table`` (melds
+  with owner and lay-offs), ``owners`` (the table's melds grouped by owner), ``can``
+  (which buttons this phase offers), ``legal`` (which of Draw, Meld, Lay off, Discard the
+  engine allows now), ``others`` (every other legal move as ``(action JSON, label)``:
+  pass, end the round, "Rummy!" calls, and any move without a control of its own),
+  ``hints`` (the lay-downs and lay-offs the engine lists), ``prompt``.
+- public board: the part every seat sees (players, pile, stock, table), also drawn
+  after each bot move (:func:`public`).
 """
 
 from __future__ import annotations
@@ -18,16 +23,13 @@ from typing import Any
 
 from ..engine.cards import Card, sort_key
 from ..engine.game import (
+    Discard,
     Draw,
     DrawTwo,
-    EndRound,
-    Gambit,
     GameState,
     LayDown,
     LayOff,
-    Pass,
     Phase,
-    RummyCall,
     current_player,
     legal_actions,
     observation,
@@ -110,23 +112,55 @@ def _as_it_stands(
     return out
 
 
+def _rank_key(card: Card) -> tuple[int, int]:
+    return (card.rank or 99, sort_key(card)[0])
+
+
 def _hand(state: GameState, seat: int) -> list[dict[str, Any]]:
     view = observation(state, seat)
+    by_suit = sorted(view.hand, key=sort_key)
+    by_rank = sorted(range(len(by_suit)), key=lambda i: _rank_key(by_suit[i]))
+    rank_place = {slot: place for place, slot in enumerate(by_rank)}
     return [
-        card_dict(c, must=c is view.must_use, keep=c is view.no_discard, slot=i, joker=c.rank == 0)
-        for i, c in enumerate(sorted(view.hand, key=sort_key))
+        card_dict(
+            c,
+            must=c is view.must_use,
+            keep=c is view.no_discard,
+            slot=i,
+            joker=c.rank == 0,
+            by_suit=i,
+            by_rank=rank_place[i],
+        )
+        for i, c in enumerate(by_suit)
     ]
 
 
-def _extras(state: GameState, legal: list[Any]) -> tuple[list[tuple[str, str]], ...]:
+def _controlled(action: Any, can: dict[str, bool]) -> bool:
+    """True when the page has a control of its own for ``action`` (draw, the pile's cards,
+    discard); lay-downs and lay-offs are listed among the hints."""
+    if isinstance(action, Draw):
+        return can["stock"] if action.source == "stock" else can["draw"]
+    if isinstance(action, DrawTwo):
+        return can["stock"]
+    if isinstance(action, Discard):
+        return can["discard"]
+    return isinstance(action, LayDown | LayOff)
+
+
+def _extras(
+    state: GameState, legal: list[Any], can: dict[str, bool]
+) -> tuple[list[tuple[str, str]], ...]:
+    """The hints (lay-downs and lay-offs) and every other legal move without a control of
+    its own, as ``(action JSON, label)``: a move any rule adds is always offered."""
     others: list[tuple[str, str]] = []
     hints: list[tuple[str, str]] = []
     for action in legal:
         pair = (json.dumps(action.to_json()), button_label(state, action))
-        if isinstance(action, Pass | EndRound | RummyCall | Gambit):
+        if isinstance(action, LayDown | LayOff):
+            if pair not in hints:
+                hints.append(pair)
+        elif not _controlled(action, can) and pair not in others:
             others.append(pair)
-        elif isinstance(action, LayDown | LayOff) and pair not in hints:
-            hints.append(pair)
     return others, hints[:MAX_HINTS]
 
 
@@ -149,6 +183,16 @@ def dealers_joker(state: GameState) -> dict[str, Any] | None:
         "nomination": g.nomination,
         "where": where,
         "out": len(g.aside),
+    }
+
+
+def _legal(legal: list[Any]) -> dict[str, bool]:
+    """Which of the action bar's moves the engine allows now (highlighted)."""
+    return {
+        "draw": any(isinstance(a, Draw | DrawTwo) for a in legal),
+        "meld": any(isinstance(a, LayDown) for a in legal),
+        "lay_off": any(isinstance(a, LayOff) for a in legal),
+        "discard": any(isinstance(a, Discard) for a in legal),
     }
 
 
@@ -194,41 +238,57 @@ def _buttons(state: GameState, mine: bool, legal: list[Any]) -> dict[str, bool]:
     }
 
 
-def board(game: DigitalGame, state: GameState) -> dict[str, Any]:
-    """Everything the play page shows (see the module glossary)."""
-    seat = game.human_seat
-    mine = current_player(state) == seat
-    phase = state.phase
-    legal = legal_actions(state) if mine else []
-    others, hints = _extras(state, legal)
-    takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
-    rounds = game.scored
-    just_ended = any(s.get("kind") == "round" for s in game.moves)
+def public(game: DigitalGame, state: GameState) -> dict[str, Any]:
+    """What every seat sees: players, the discard pile, the stock, the table (grouped by
+    owner too), the round and the turn, and the dealer's joker under X2."""
+    table = _table(state, game.human_seat)
     return {
         "players": _players(game, state),
-        "you": state.players[seat],
-        "hand": _hand(state, seat),
         "pile": [card_dict(c, index=i) for i, c in enumerate(state.pile)],
         "stock": len(state.stock),
-        "table": _table(state, seat),
+        "table": table,
+        "owners": [
+            (name, [m for m in table if m["owner"] == name])
+            for name in state.players
+            if any(m["owner"] == name for m in table)
+        ],
+        "round": state.deal_number,
+        "target": state.rules.target,
+        "dealers_joker": dealers_joker(state),
+    }
+
+
+def board(
+    game: DigitalGame, state: GameState, ending: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Everything the play page shows (see the module glossary); ``ending`` the last
+    round's end (:func:`.ending.ending`) while the game pauses after it or is over."""
+    seat = game.human_seat
+    mine = current_player(state) == seat and not game.paused
+    phase = state.phase
+    legal = legal_actions(state) if mine else []
+    can = _buttons(state, mine, legal)
+    others, hints = _extras(state, legal, can)
+    takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
+    return public(game, state) | {
+        "you": state.players[seat],
+        "hand": _hand(state, seat),
         "phase": phase.value,
         "mine": mine,
-        "can": _buttons(state, mine, legal),
+        "can": can,
+        "legal": _legal(legal),
         "takeable": takeable,
         "others": others,
         "hints": hints,
-        "dealers_joker": dealers_joker(state),
         "prompt": prompt(state, seat),
-        "round": state.deal_number,
-        "target": state.rules.target,
         "preset": PRESET_TITLES.get(game.preset, game.preset),
         "options": [
             (OPTIONS[name].id, OPTIONS[name].title, OPTIONS[name].label(value))
             for name, _, value in state.rules.differences(game.preset)
         ],
-        "rounds": rounds,
         "names": list(state.players),
-        "last_round": rounds[-1] if rounds and (just_ended or game.finished) else None,
+        "ending": ending,
+        "paused": game.paused,
         "over": phase is Phase.GAME_OVER,
         "winner": state.winner,
         "winner_line": wins(state.winner) if state.winner else "",

@@ -94,9 +94,8 @@ def action_for(
             raise ChoiceError(f"that is not a move: {error}") from None
     if kind == "stock":
         return DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
-    if kind in ("take", "lay_off") and number is None:
-        what = "a card of the discard pile" if kind == "take" else "a meld on the table"
-        raise ChoiceError(f"choose {what}")
+    if kind == "take" and number is None:
+        raise ChoiceError("choose a card of the discard pile")
     if kind == "take":
         return Draw("discard", number)
     selection = parse_selection(cards)
@@ -106,7 +105,6 @@ def action_for(
         verb = "lay off" if kind == "lay_off" else "discard"
         raise ChoiceError(f"tap one card of your hand to {verb} (you chose {len(selection)})")
     if kind == "lay_off":
-        assert number is not None
         return _lay_off(state, selection[0], number)
     if kind == "discard":
         return Discard(selection[0])
@@ -150,18 +148,22 @@ def _lay_down(state: GameState, selection: list[Card]) -> Action:
     return LayDown(tuple(sorted(selection, key=sort_key)))
 
 
-def _lay_off(state: GameState, card: Card, meld: int) -> Action:
+def _lay_off(state: GameState, card: Card, meld: int | None) -> Action:
+    """The lay-off of ``card`` on table meld ``meld`` (any meld that takes it when None:
+    the person picks when several do)."""
     matches = _distinct(
         [
             a
             for a in legal_actions(state)
-            if isinstance(a, LayOff) and a.meld == meld and a.card.physical is card.physical
+            if isinstance(a, LayOff) and meld in (None, a.meld) and a.card.physical is card.physical
         ]
     )
     if len(matches) == 1:
         return matches[0]
     if matches:
         raise Ambiguous(matches)
+    if meld is None:
+        raise ChoiceError(f"{card.display} lays off on no meld on the table", "L1")
     return LayOff(card, meld)
 
 

@@ -9,21 +9,27 @@ Glossary:
   round or of the game: the person's moves this turn after the bots' moves before it.
   Each carries ``v``, the version that made it; the page reveals the newest one after
   another.
-- scored: per finished round, its scoring in the scoring contract's response shape: every
-  card's points, why, and the rule (the engine's own scoring of the round, kept as it
-  ended the round: every round is scored once).
+- scored: per round finished by a request, its scoring in the scoring contract's response
+  shape: every card's points, why, and the rule (the engine's own scoring of the round,
+  kept with the round in the log, :mod:`.store`: every round is scored once).
+- pause: after a round ends the bots stop and the game waits (``game.paused``) until the
+  person taps "Next round" (:func:`next_round`); the next deal is made by the engine at
+  once but shown only then.
+- watch: an optional callback told of every move as it is made (the state just after
+  it, and the step), for a page that shows the board move by move.
 - version: bumped by every saved move. A move names the version it was made on; if the
   game has moved on meanwhile (another tab or phone), it is refused (:class:`StaleGame`)
   and nothing changes.
 
-Every request reads the game from the database; nothing is kept in process memory.
+Every request reads the game from the database (:mod:`.store`); nothing is kept in
+process memory.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import CursorResult, update
@@ -46,6 +52,7 @@ from ..engine.records import seat_record
 from ..engine.rules import RulesError
 from ..extensions import db
 from ..models import DigitalGame, now_utc
+from . import store
 from .moves import describe
 from .seats import BOT_NAMES, MAX_BOTS
 
@@ -57,6 +64,7 @@ SEED_BITS = 64
 from a finished round's deal. A seed given on purpose is kept as given."""
 MAX_STEPS = 80
 """Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
+Watch = Callable[[GameState, dict[str, Any]], None]
 
 
 class PlayError(ValueError):
@@ -103,8 +111,20 @@ def games_by_slugs(slugs: Sequence[str]) -> list[DigitalGame]:
 
 
 def load_state(game: DigitalGame) -> GameState:
-    """The engine's state of ``game`` as last saved."""
-    return GameState.from_json(game.state)
+    """The engine's state of ``game`` as last saved (the finished rounds read only if
+    the engine looks at them, :func:`.store.load_state`)."""
+    return store.load_state(game)
+
+
+def scored_rounds(game: DigitalGame) -> list[dict[str, Any]]:
+    """Every finished round's scoring, card by card, oldest first."""
+    return store.scored_rounds(game)
+
+
+def last_round(game: DigitalGame) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
+    """The newest finished round as ``(number, engine record, scoring)``, or None."""
+    row = store.last_round(game)
+    return (row.number, row.record, row.scored) if row is not None else None
 
 
 def record_of(game: DigitalGame) -> dict[str, Any]:
@@ -112,7 +132,7 @@ def record_of(game: DigitalGame) -> dict[str, Any]:
     as the person's seat has seen it: before the game is over, no seed, no stock order
     and no other seat's hand (:func:`records.seat_record`)."""
     bots = [level or "person" for level in game.bots]
-    return seat_record(load_state(game), game.human_seat, bots=bots)
+    return seat_record(store.full_state(game), game.human_seat, bots=bots)
 
 
 # ---- starting --------------------------------------------------------------------------
@@ -160,61 +180,63 @@ def start_game(
         state={},
         version=1,
     )
-    steps: list[dict[str, Any]] = []
-    scored: list[dict[str, Any]] = []
-    run_bots(state, game.bots, steps, scored)
-    for said in steps:
-        said["v"] = 1
-    _fill(game, state, steps, scored)
-    db.session.add(game)
+    _first_moves(game, state)
     db.session.commit()
     return game
 
 
-def _fill(
-    game: DigitalGame, state: GameState, steps: list[dict[str, Any]], scored: list[dict[str, Any]]
-) -> None:
-    game.state = state.to_json()
+def _first_moves(game: DigitalGame, state: GameState) -> None:
+    """The bots that play before the person move; the new game is added to the session
+    with its round in play and any round they finished."""
+    steps: list[dict[str, Any]] = []
+    scored: list[dict[str, Any]] = []
+    game.paused = run_bots(state, game.bots, steps, scored)
+    for said in steps:
+        said["v"] = 1
+    game.state = store.current_json(state)
     game.moves = steps
-    game.scored = scored
     game.finished = is_terminal(state)
     game.winner = state.winner
+    db.session.add(game)
+    db.session.flush()
+    store.append_rounds(game, store.fresh_rounds(state), scored)
 
 
 # ---- moving ----------------------------------------------------------------------------
 
 
 def step(
-    state: GameState, action: Action, steps: list[dict[str, Any]], scored: list[dict[str, Any]]
-) -> None:
+    state: GameState,
+    action: Action,
+    steps: list[dict[str, Any]],
+    scored: list[dict[str, Any]],
+    watch: Watch | None = None,
+) -> bool:
     """Make ``action`` for the current seat (raises ``IllegalMove``, state unchanged),
-    describe it into ``steps``, and when it ends a round add the round's scoring to
-    ``scored`` and the round's (and the game's) end to ``steps``."""
+    describe it into ``steps`` and tell ``watch``; when it ends a round add the round's
+    scoring to ``scored`` and the round's (and the game's) end to ``steps``, and return
+    True."""
     said = describe(state, state.seat, action)
-    rounds, reshuffles = len(state.rounds), state.reshuffles
+    number, ended, reshuffles = state.deal_number, len(state.scores), state.reshuffles
     apply_action(state, action)
     steps.append(said)
     if state.reshuffles > reshuffles:
         steps.append(_event("The discard pile is shuffled into a new stock (O3)."))
-    if len(state.rounds) == rounds:
-        return
-    scored.append(round_scoring(state))
-    end = state.rounds[-1]["end"]
+    if len(state.scores) == ended:
+        if watch is not None:
+            watch(state, said)
+        return False
+    scored.append(state.scores[-1].to_json())
+    end = store.fresh_rounds(state)[-1]["end"]
     how = f"{end['went_out']} went out" if end["went_out"] else f"the {end['reason']}"
-    steps.append(_event(f"Round {len(state.rounds)} is over: {how}.", "round"))
+    steps.append(_event(f"Round {number} is over: {how}.", "round"))
     if is_terminal(state):
         steps.append(_event(f"The game is over: {state.winner} wins.", "game"))
+    return True
 
 
 def _event(text: str, kind: str = "event") -> dict[str, Any]:
     return {"who": "", "kind": kind, "text": text, "cards": [], "groups": []}
-
-
-def round_scoring(state: GameState) -> dict[str, Any]:
-    """The last finished round's scoring, card by card, in the scoring contract's response
-    shape (as stored): the engine's own :class:`~scorekeeper.engine.scoring.RoundScore`
-    of the round, kept in ``state.scores`` when the round ended."""
-    return state.scores[-1].to_json()
 
 
 def run_bots(
@@ -222,48 +244,88 @@ def run_bots(
     bots: Sequence[str | None],
     steps: list[dict[str, Any]],
     scored: list[dict[str, Any]],
-) -> None:
-    """Let the bots move until the person is asked or the game is over. Each bot move is
-    seeded by the game's seed and the move's place in the game, so a replay bot plays
-    the same move in any worker process."""
+    watch: Watch | None = None,
+) -> bool:
+    """Let the bots move until the person is asked, a round ends or the game is over;
+    True when they stopped at a round's end with the game going on (the pause). Each bot
+    move is seeded by the game's seed and the move's place in the game, so a replay bot
+    plays the same move in any worker process."""
     for count in range(MAX_BOT_STEPS):
         seat = current_player(state)
         if seat is None or bots[seat] is None:
-            return
+            return False
         level = bots[seat]
         assert level is not None
         rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
         action = bot_move(state, make_bot(level), rng, legal_actions(state))
-        step(state, action, steps, scored)
+        if step(state, action, steps, scored, watch):
+            return not is_terminal(state)
     raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
 
 
-def play_move(game: DigitalGame, version: int, action: Action) -> DigitalGame:
-    """Make the person's ``action`` on ``game`` as it was at ``version``, then the bots'
-    moves; save it all as the next version. Raises :class:`StaleGame` (the game moved on),
-    :class:`PlayError` (game over, not the person's turn, or the engine's refusal with its
-    message and rule id); nothing is saved then."""
+def _ready(game: DigitalGame, version: int) -> GameState:
+    """The game's state for a move at ``version``; raises :class:`StaleGame` or
+    :class:`PlayError` when no move may be made now."""
     if version != game.version:
         raise StaleGame()
+    if game.paused:
+        raise PlayError('the round is over: tap "Next round" to deal the next one', "D5")
     state = load_state(game)
     if is_terminal(state):
         raise PlayError("the game is over: start a new one to play again", "G1")
+    return state
+
+
+def play_move(
+    game: DigitalGame, version: int, action: Action, watch: Watch | None = None
+) -> DigitalGame:
+    """Make the person's ``action`` on ``game`` as it was at ``version``, then the bots'
+    moves (each told to ``watch``); save it all as the next version. Raises
+    :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's
+    end waiting for "Next round", not the person's turn, or the engine's refusal with its
+    message and rule id); nothing is saved then."""
+    state = _ready(game, version)
     if current_player(state) != game.human_seat:
         raise PlayError("it is not your turn", "T1")
     steps: list[dict[str, Any]] = []
-    scored = list(game.scored)
+    scored: list[dict[str, Any]] = []
     try:
-        step(state, action, steps, scored)
+        ended = step(state, action, steps, scored, watch)
     except IllegalMove as refused:
         raise PlayError(refused.message, refused.rule) from None
     made = len(steps)
-    run_bots(state, game.bots, steps, scored)
+    paused = not is_terminal(state) if ended else run_bots(state, game.bots, steps, scored, watch)
+    _save(game, state, version, _shown(game, steps, made, version), scored, paused)
+    return game
+
+
+def next_round(game: DigitalGame, version: int, watch: Watch | None = None) -> DigitalGame:
+    """End the pause after a round (the person tapped "Next round"): the next deal, already
+    made, is shown and the bots that play before the person move. Raises
+    :class:`StaleGame` or :class:`PlayError` (no round is waiting)."""
+    if version == game.version and not game.paused:
+        raise PlayError("there is no finished round waiting: play on", "D5")
+    if version != game.version:
+        raise StaleGame()
+    game.paused = False
+    state = _ready(game, version)
+    steps: list[dict[str, Any]] = []
+    scored: list[dict[str, Any]] = []
+    paused = run_bots(state, game.bots, steps, scored, watch)
+    _save(game, state, version, _shown(game, steps, 0, version), scored, paused)
+    return game
+
+
+def _shown(
+    game: DigitalGame, steps: list[dict[str, Any]], made: int, version: int
+) -> list[dict[str, Any]]:
+    """The steps the page shows after this move: those made now (at ``version + 1``),
+    after the earlier ones when the person's turn goes on (no bot moved)."""
     for said in steps:
         said["v"] = version + 1
-    if len(steps) == made:  # the person's turn goes on: keep what led up to it
-        steps = [*game.moves, *steps][-MAX_STEPS:]
-    _save(game, state, version, steps, scored)
-    return game
+    if made and len(steps) == made:
+        return [*game.moves, *steps][-MAX_STEPS:]
+    return steps
 
 
 def _save(
@@ -272,14 +334,16 @@ def _save(
     version: int,
     steps: list[dict[str, Any]],
     scored: list[dict[str, Any]],
+    paused: bool,
 ) -> None:
-    """Write the new state as ``version + 1`` only if the stored version is still
-    ``version`` (one UPDATE, so two posts at once cannot both win)."""
+    """Write the round in play as ``version + 1`` only if the stored version is still
+    ``version`` (one UPDATE, so two posts at once cannot both win), and append the rounds
+    finished to the log."""
     values = {
-        "state": state.to_json(),
+        "state": store.current_json(state),
         "moves": steps,
-        "scored": scored,
         "version": version + 1,
+        "paused": paused,
         "finished": is_terminal(state),
         "winner": state.winner,
         "updated_at": now_utc(),
@@ -293,5 +357,6 @@ def _save(
     if result.rowcount != 1:
         db.session.rollback()
         raise StaleGame()
+    store.append_rounds(game, store.fresh_rounds(state), scored)
     db.session.commit()
     db.session.refresh(game)

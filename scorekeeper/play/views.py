@@ -1,9 +1,10 @@
 """The digital game: play 500 Rum against bots on a phone, at ``/play``.
 
 A game lives at ``/play/<slug>``: anyone with the link plays it, from any phone or tab.
-Every move is a POST carrying the game's version (a form, or JSON for scripts); the
-engine decides, the page shows. The bots' moves come back as a list of steps the page
-reveals one after another.
+Every move is a POST carrying the game's version: a form (without JavaScript), a tap as
+JSON from the page (``/tap``, CSRF token in a header: the board comes back and is
+swapped in place, the bots' moves as frames shown one by one, :mod:`.live`), or JSON
+for scripts (``/move.json``); the engine decides, the page shows.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..engine.game import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import services
+from . import live, services
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -101,14 +102,12 @@ def _page(
     game: DigitalGame, error: services.PlayError | None = None, choices: Any = None
 ) -> dict[str, Any]:
     state = services.load_state(game)
-    animate = request.args.get("step") == str(game.version)
     return {
         "game": game,
-        "b": board(game, state),
+        "b": live.page_board(game, state),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,
         "choices": choices,
-        "animate": animate and error is None and not choices,
     }
 
 
@@ -132,6 +131,8 @@ def move(slug: str) -> Any:
         kind, number, raw = parse_do(form.do.data or "")
     except ValueError as problem:
         return _refuse(game, services.PlayError(f"that is not a move: {problem}"), 400)
+    if kind == "next_round":
+        return _next_round(game, parse_int(form.version.data))
     try:
         action = action_for(state, kind, form.cards.data or [], number, raw)
     except ChoiceError as problem:
@@ -148,14 +149,45 @@ def move(slug: str) -> Any:
     return redirect(url_for("play.show", slug=game.slug, step=game.version), 303)
 
 
+def _next_round(game: DigitalGame, version: int) -> Any:
+    try:
+        services.next_round(game, version)
+    except services.StaleGame as stale:
+        return render_template("play/stale.html", game=game, error=stale), 409
+    except services.PlayError as refused:
+        return _back(game, error={"message": refused.message, "rule": refused.rule})
+    return redirect(url_for("play.show", slug=game.slug), 303)
+
+
 def _refuse(game: DigitalGame, error: services.PlayError, status: int) -> tuple[str, int]:
     return render_template("play/game.html", **_page(game, error=error)), status
+
+
+@bp.post("/<slug>/tap")
+def tap(slug: str) -> tuple[Response, int]:
+    """A tap on the play page as JSON (CSRF token in the ``X-CSRFToken`` header): the move,
+    then the bots'; answers with the board to swap in and the bots' moves as frames, or
+    the refusal with its rule (:mod:`.live`)."""
+    if not request.is_json:
+        return _json_error("send the move as JSON (Content-Type: application/json)", None, 415)
+    game = services.get_game(slug)
+    if game is None:
+        return _json_error("there is no game at this link", None, 404)
+    try:
+        body = load_json(request.get_data())
+    except HTTPException as error:
+        return _json_error(str(error.description), None, error.code or 400)
+    answer, status = live.answer(game, body)
+    response = jsonify(answer)
+    response.headers["Cache-Control"] = "no-store"
+    return response, status
 
 
 @bp.post("/<slug>/move.json")
 def move_json(slug: str) -> tuple[Response, int]:
     """A move as JSON, for scripts: ``{"version": 3, "action": {...}}`` (an action as
-    ``action.to_json()`` gives it) -> ``{"version", "steps", "finished"}``; errors
+    ``action.to_json()`` gives it), or ``{"version": 3, "do": "next_round"}`` after a
+    round's end -> ``{"version", "steps", "paused", "finished"}``; errors
     ``{"error", "rule"}`` with 400, 404, 409, 415 or 422. Only a JSON body is read (a
     cross-site form cannot send one), so no CSRF token is needed."""
     if not request.is_json:
@@ -171,15 +203,19 @@ def move_json(slug: str) -> tuple[Response, int]:
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
     try:
-        action = action_for(state, "action", [], None, body.get("action"))
-        services.play_move(game, parse_int(body["version"]), action)
+        if body.get("do") == "next_round":
+            services.next_round(game, parse_int(body["version"]))
+        else:
+            action = action_for(state, "action", [], None, body.get("action"))
+            services.play_move(game, parse_int(body["version"]), action)
     except ChoiceError as bad:
         return _json_error(bad.message, bad.rule, 400)
     except services.StaleGame as stale:
         return _json_error(stale.message, None, 409)
     except services.PlayError as refused:
         return _json_error(refused.message, refused.rule, 422)
-    return jsonify(version=game.version, steps=game.moves, finished=game.finished), 200
+    body = {"version": game.version, "steps": game.moves, "paused": game.paused}
+    return jsonify(body | {"finished": game.finished}), 200
 
 
 csrf.exempt(move_json)  # a JSON body from a script, never a browser form
@@ -197,13 +233,14 @@ def state_json(slug: str) -> tuple[Response, int]:
     body = {
         "version": game.version,
         "finished": game.finished,
+        "paused": game.paused,
         "winner": game.winner,
         "seat": seat,
         "bots": game.bots,
         "view": observation(state, seat).to_json(),
         "legal": [a.to_json() for a in legal_actions(state)] if mine else [],
         "steps": game.moves,
-        "rounds": game.scored,
+        "rounds": services.scored_rounds(game),
     }
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
@@ -222,7 +259,8 @@ def rounds(slug: str) -> str:
     """Every finished round's scores, card by card, with the rule for each."""
     game = _game(slug)
     state = services.load_state(game)
-    return render_template("play/rounds.html", game=game, b=board(game, state))
+    scored = services.scored_rounds(game)
+    return render_template("play/rounds.html", game=game, b=board(game, state), rounds=scored)
 
 
 @bp.get("/<slug>/record")

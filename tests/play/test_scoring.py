@@ -15,8 +15,11 @@ def _bots_only(preset: str, options: dict, seed: int, players: int) -> list[dict
     state = new_game([f"P{i}" for i in range(players)], preset=preset, options=options, seed=seed)
     steps: list[dict] = []
     scored: list[dict] = []
-    run_bots(state, ["basic" if i % 2 else "random" for i in range(players)], steps, scored)
-    assert is_terminal(state)
+    bots = ["basic" if i % 2 else "random" for i in range(players)]
+    pauses = 0
+    while run_bots(state, bots, steps, scored):  # the bots stop at each round's end
+        pauses += 1
+    assert is_terminal(state) and pauses == len(state.rounds) - 1
     assert [s["players"] for s in scored] == [r["scores"] for r in state.rounds]
     assert sum(1 for s in steps if s["kind"] == "round") == len(state.rounds)
     assert steps[-1]["kind"] == "game" and state.winner in steps[-1]["text"]
@@ -63,7 +66,8 @@ def test_each_round_is_scored_once_and_its_explanation_is_that_scoring(monkeypat
     monkeypatch.setattr(contract, "score", refuse)
     state = new_game(["Ann", "Bob", "Cat"], preset="add-opponents-hand", seed=11)
     scored: list[dict] = []
-    run_bots(state, ["random", "basic", "random"], [], scored)
+    while run_bots(state, ["random", "basic", "random"], [], scored):
+        pass
     assert len(made) == len(state.rounds) == len(scored) > 1
     assert scored == [result.to_json() for result in made]
     monkeypatch.undo()

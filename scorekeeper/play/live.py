@@ -1,0 +1,121 @@
+"""The play page's moves in place: a tap sent as a small JSON call, answered with the board
+to show and the bots' moves as frames, so the page never reloads between moves.
+
+Glossary:
+- tap: the JSON body the page sends (``{"version": 7, "do": "discard", "cards": ["7H"]}``,
+  ``do`` as in :func:`.forms.parse_do`: ``stock``, ``take:<i>``, ``lay_down``,
+  ``lay_off`` or ``lay_off:<i>``, ``discard``, ``next_round``, or an action as JSON),
+  with the CSRF token in the ``X-CSRFToken`` header.
+- frame: one move as the page shows it: ``who`` and ``text`` (the move in words) and
+  ``html``, the public board (players, table, pile, stock) just after that move; the page
+  applies each in turn, then the final board.
+- answer: ``{"version", "board", "frames", "paused", "finished"}`` (200); a question
+  ``{"choices": [{"value", "label"}]}`` (200, nothing changed) when the tap fits several
+  moves (M5 jokers, a card that lays off on several melds); a refusal ``{"error",
+  "rule"}`` with 400, 409 (stale) or 422.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import render_template
+
+from ..engine.game import GameState
+from ..models import DigitalGame
+from ..requests import MAX_VERSION, is_int
+from . import services
+from .board import board, public
+from .ending import ending
+from .forms import MoveForm, parse_do
+from .moves import Ambiguous, ChoiceError, action_for, button_label
+
+Answer = tuple[dict[str, Any], int]
+
+
+def refusal(message: str, rule: str | None, status: int) -> Answer:
+    """A refused tap: the message for the person and the rule that says no."""
+    return {"error": message, "rule": rule}, status
+
+
+def page_board(game: DigitalGame, state: GameState) -> dict[str, Any]:
+    """The board of ``game`` with the last round's end while the game pauses after it
+    (or is over)."""
+    shown = None
+    if game.paused or game.finished:
+        last = services.last_round(game)
+        if last is not None:
+            number, record, scored = last
+            shown = ending(number, record, scored, state.players)
+    return board(game, state, shown)
+
+
+def render_board(game: DigitalGame, **extra: Any) -> str:
+    """The swappable part of the play page (``play/_board.html``)."""
+    state = services.load_state(game)
+    form = MoveForm(version=game.version, formdata=None)
+    b = page_board(game, state)
+    return render_template("play/_board.html", game=game, b=b, form=form, **extra)
+
+
+class Frames:
+    """A watch (:data:`services.Watch`) that draws the public board after each move."""
+
+    def __init__(self, game: DigitalGame) -> None:
+        self.game = game
+        self.frames: list[dict[str, Any]] = []
+
+    def __call__(self, state: GameState, step: dict[str, Any]) -> None:
+        html = render_template("play/_public.html", b=public(self.game, state), frame=True)
+        self.frames.append({"who": step["who"], "text": step["text"], "html": html})
+
+
+def _tap(body: Any) -> tuple[int, str, list[str]]:
+    """``(version, do, cards)`` of a tap; raises ChoiceError for a malformed one."""
+    if not isinstance(body, dict) or not is_int(body.get("version"), 0, MAX_VERSION):
+        raise ChoiceError('send {"version": <the game\'s version>, "do": ..., "cards": [...]}')
+    do = body.get("do")
+    if isinstance(do, dict):
+        do = json.dumps(do)
+    cards = body.get("cards") or []
+    if not isinstance(do, str) or not isinstance(cards, list):
+        raise ChoiceError('"do" names a move and "cards" lists card texts')
+    return int(body["version"]), do, [str(c) for c in cards][:60]
+
+
+def answer(game: DigitalGame, body: Any) -> Answer:
+    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show."""
+    try:
+        version, do, cards = _tap(body)
+        kind, number, raw = parse_do(do)
+    except (ChoiceError, ValueError) as bad:
+        message = bad.message if isinstance(bad, ChoiceError) else f"that is not a move: {bad}"
+        return refusal(message, None, 400)
+    frames = Frames(game)
+    try:
+        if kind == "next_round":
+            services.next_round(game, version, frames)
+        else:
+            state = services.load_state(game)
+            action = action_for(state, kind, cards, number, raw)
+            services.play_move(game, version, action, frames)
+    except Ambiguous as many:
+        picks = [
+            {"value": json.dumps(a.to_json()), "label": button_label(state, a)}
+            for a in many.actions
+        ]
+        return {"choices": picks}, 200
+    except ChoiceError as problem:
+        return refusal(problem.message, problem.rule, 422)
+    except services.StaleGame as stale:
+        return refusal(stale.message, None, 409)
+    except services.PlayError as refused:
+        return refusal(refused.message, refused.rule, 422)
+    return {
+        "version": game.version,
+        "board": render_board(game),
+        "frames": frames.frames,
+        "paused": game.paused,
+        "finished": game.finished,
+    }, 200
