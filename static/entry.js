@@ -1,11 +1,13 @@
 /* The game page's round entry (templates/table/_entry.html), a plain form upgraded:
    - the whole value is selected on focus; typed figures are kept in localStorage
      ("sk:draft:<game>") until the server has confirmed the round;
-   - shown / in hand: the one player with nothing in hand is marked as gone out, unless
-     someone was tapped;
    - a debounced preview: the form posted with action=preview, the server's HTML shown;
-   - Save round: a fetch (Accept: application/json); the new standings replace #live, a
-     toast "Round N saved · Undo" stays 10 s (Undo posts to the history's undo);
+     who went out is sent only when tapped, and otherwise marked as the server's answer
+     says (shown / in hand: the one player with nothing in hand, rule O1 decided there);
+   - Save round: a fetch (Accept: application/json); the parts of #live the round changed
+     (standings, next dealer, the new row, the chart) are swapped in, or all of #live
+     when the server sends it; a toast "Round N saved · Undo" stays 10 s (Undo posts to
+     the history's undo);
    - offline (or the server unreachable): the round is queued ("sk:queue:<game>") with its
      nonce and version, shown as "waiting to sync", and sent once when the server answers
      again; a stale version shows both versions and waits for the person's choice.
@@ -34,7 +36,7 @@
   };
   var pairs = function (action) {
     var out = [];
-    new FormData(form).forEach(function (v, k) { if (k !== "csrf_token") out.push([k, String(v)]); });
+    new FormData(form).forEach(function (v, k) { if (k !== "csrf_token" && (k !== "went_out" || tapped)) out.push([k, String(v)]); });
     return out.map(function (p) { return p[0] === "action" ? ["action", action] : p; });
   };
   var chosen = function () { return form.querySelector("input[name=went_out]:checked"); };
@@ -61,8 +63,18 @@
     preview.innerHTML = ""; say(""); mark({}); tapped = false;
     store(draftKey, null);
   };
-  var showLive = function (html, version) {
-    live.innerHTML = html; live.dataset.version = String(version);
+  var patch = function (parts, shown) {
+    var put = function (sel, html) { var e = live.querySelector(sel); if (e) e.outerHTML = html; };
+    put(":scope > .standings", parts.standings); put(":scope > .dealer", parts.dealer); put(".chart", parts.chart);
+    var older = live.querySelector(".older"), rows = live.querySelector("table.rounds tbody");
+    if (older) older.remove();
+    if (parts.older) live.querySelector(".rounds-panel .scroll").insertAdjacentHTML("beforebegin", parts.older);
+    rows.insertAdjacentHTML("beforeend", parts.row);
+    while (rows.rows.length > shown) rows.deleteRow(0);
+  };
+  var showLive = function (html, version, parts, shown) {
+    if (parts) patch(parts, shown); else live.innerHTML = html;
+    live.dataset.version = String(version);
     if (!load(queueKey, []).length) field("version").value = String(version);
     setNumber(numberNow() + load(queueKey, []).length);
     form.hidden = !!live.querySelector(".over");
@@ -106,7 +118,7 @@
     });
   };
 
-  var saved = function (j) { showLive(j.live, j.version); toast(j.message, j.undo); };
+  var saved = function (j) { showLive(j.live, j.version, j.parts, j.shown); toast(j.message, j.undo); };
   var shift = function () { var q = load(queueKey, []); q.shift(); store(queueKey, q); showQueue(); };
   var showConflict = function (item, j) {
     var theirs = (j.latest || []).filter(function (r) { return r.number === item.number; })[0];
@@ -179,15 +191,14 @@
     });
     tapped = !!chosen();
   };
-  var infer = function () {
-    if (tapped || field("mode").value !== "totals") return;
-    var empty = names.map(function (n, i) { return Number(field("in_hand-" + i).value || 0) === 0 ? i : -1; }).filter(function (i) { return i >= 0; });
-    var typedAny = $(".totals-only input.num").some(function (i) { return i.value !== ""; });
-    $("input[name=went_out]").forEach(function (r) { r.checked = typedAny && empty.length === 1 && r.value === String(empty[0]); });
+  var shownOut = function (seat) {
+    if (tapped) return;
+    $("input[name=went_out]").forEach(function (r) { r.checked = seat !== null && seat !== undefined && r.value === String(seat); });
   };
   var ask = function () {
-    if (!typed()) { preview.innerHTML = ""; say(""); return; }
+    if (!typed()) { preview.innerHTML = ""; say(""); shownOut(null); return; }
     post(url, pairs("preview")).then(function (j) {
+      shownOut(j.went_out);
       if (j.html !== undefined) { preview.innerHTML = j.html; say(""); mark({}); } else { say(j.message); mark(j.fields); }
     }, function () { /* offline: the preview comes back with the server */ });
   };
@@ -202,7 +213,6 @@
   });
   form.addEventListener("change", function (e) { if (e.target.name === "went_out") tapped = e.isTrusted; });
   form.addEventListener("input", function () {
-    infer();
     store(draftKey, pairs("save"));
     clearTimeout(timer);
     timer = setTimeout(ask, 350);

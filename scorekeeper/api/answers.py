@@ -8,6 +8,7 @@ themselves are the engine's (melds M1 to M5, lay-offs L1 to L4, explained by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from werkzeug.exceptions import UnprocessableEntity
@@ -125,23 +126,38 @@ def score_answer(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
         return error.body, 422
 
 
+def _verdict(
+    key: str,
+    word: str,
+    build: Callable[[], Meld],
+    reasons: Callable[[Meld], list[tuple[str, str]]],
+    rules: RuleSet,
+) -> dict[str, Any]:
+    """A meld or lay-off check's answer: ``{key: True, "message": "word: ...", "meld",
+    "rules"}`` with the meld ``build`` makes and the rules that allow it (``reasons``),
+    or ``{key: False, "message", "meld": None, "rules"}`` with those that say no."""
+    try:
+        meld = build()
+    except IllegalMeld as problem:
+        why = [(rule, problem.message) for rule in problem.rules]
+        return {key: False, "message": problem.message, "meld": None, "rules": _reasons(why)}
+    return {
+        key: True,
+        "message": f"{word}: {meld.describe()}",
+        "meld": _meld_json(meld, rules),
+        "rules": _reasons(reasons(meld)),
+    }
+
+
 def meld_answer(data: dict[str, Any]) -> dict[str, Any]:
     """``/meld-check``: is the meld ``data["cards"]`` legal under ``data["rules"]``, and
     which rules say so or say no (M1 to M5). Raises :class:`Unprocessable` for bad rules
     or cards."""
     rules = _rules(data)
     cards = _cards(data.get("cards"), "cards", MAX_MELD_CARDS)
-    try:
-        meld = check_meld(cards, rules)
-    except IllegalMeld as problem:
-        why = [(rule, problem.message) for rule in problem.rules]
-        return {"legal": False, "message": problem.message, "meld": None, "rules": _reasons(why)}
-    return {
-        "legal": True,
-        "message": f"legal: {meld.describe()}",
-        "meld": _meld_json(meld, rules),
-        "rules": _reasons(meld_reasons(meld, rules)),
-    }
+    return _verdict(
+        "legal", "legal", lambda: check_meld(cards, rules), lambda m: meld_reasons(m, rules), rules
+    )
 
 
 def layoff_answer(data: dict[str, Any]) -> dict[str, Any]:
@@ -155,17 +171,13 @@ def layoff_answer(data: dict[str, Any]) -> dict[str, Any]:
         meld = check_meld(cards, rules)
     except IllegalMeld as problem:
         raise Unprocessable([{"where": "meld", "message": problem.message}]) from None
-    try:
-        grown = extend_with(meld, laid, rules)
-    except IllegalMeld as problem:
-        why = [(rule, problem.message) for rule in problem.rules]
-        return {"fits": False, "message": problem.message, "meld": None, "rules": _reasons(why)}
-    return {
-        "fits": True,
-        "message": f"fits: {grown.describe()}",
-        "meld": _meld_json(grown, rules),
-        "rules": _reasons(layoff_reasons(grown, laid, rules)),
-    }
+    return _verdict(
+        "fits",
+        "fits",
+        lambda: extend_with(meld, laid, rules),
+        lambda grown: layoff_reasons(grown, laid, rules),
+        rules,
+    )
 
 
 def _option_json(name: str) -> dict[str, Any]:

@@ -77,6 +77,19 @@ def unit_of(play: RoundPlay) -> dict[str, str]:
     return {p: " & ".join(team) for team in play.teams for p in team}
 
 
+def went_out_by_hand(in_hand: Mapping[str, int | None]) -> str | None:
+    """Who went out, read from the points each player has left in hand (``None`` or 0
+    for nothing): the one player with nothing in hand, or None when no player or several
+    have nothing (then the table must say who went out, or that the stock ran out).
+
+    O1 (every seed, 000 to 004): a player goes out by melding, laying off or discarding
+    the last card, so the player who went out holds nothing; in a round counted as
+    shown and in hand, the one empty hand tells who it was. ``in_hand`` maps any key
+    (a name, a seat) to points; the key is returned."""
+    empty = [who for who, points in in_hand.items() if not points]
+    return empty[0] if len(empty) == 1 else None
+
+
 def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     problems: list[tuple[str, str]] = []
     n = len(play.players)

@@ -2,12 +2,18 @@
 sent it (``Accept: application/json``) instead of a plain form.
 
 Answers (every figure the engine's, rendered by the server):
-- preview, 200: ``{"html"}``, the round's scores as they would be saved;
-- saved, 201: ``{"number", "version", "undo", "live", "over", "message"}``: the round's
-  number, the game's new version, the undo URL of the change, the game page's changing
-  part as HTML, and whether the game is over;
+- preview, 200: ``{"html", "went_out"}``, the round's scores as they would be saved and
+  the seat who went out as the server counts it: told, or inferred from the hands (O1,
+  :func:`scorekeeper.engine.checks.went_out_by_hand`); the page's script shows it;
+- saved, 201: ``{"number", "version", "undo", "over", "message", "shown"}``: the round's
+  number, the game's new version, the undo URL of the change, whether the game is over,
+  the rounds the page shows; and either ``parts`` (the parts of the game page's changing
+  part a new round changes, as HTML: ``standings``, ``dealer``, ``older``, ``row``,
+  ``chart``) or, when the page's layout changes (the first round, the game over),
+  ``live``, the whole changing part;
 - refused, 4xx: ``{"error", "message"}`` and, by ``error``: ``"invalid"`` (422) with
-  ``fields`` (field name: messages) and ``problems``; ``"stale"`` (409) with the game's
+  ``fields`` (field name: messages), ``problems`` and ``went_out`` (as a preview's);
+  ``"stale"`` (409) with the game's
   ``version`` and its ``latest`` rounds (``{"number", "went_out", "scores"}``);
   ``"already_saved"`` (409) with the ``number`` of the round that form saved;
   ``"refused"`` (400, 403, 404) for an out-of-date form, a view link or no such game.
@@ -17,10 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, flash, jsonify, render_template, request
 
 from ..models import Game, Round
+from . import page
 from . import services as sheet
+from .round_inputs import place_errors
 
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
@@ -49,7 +57,8 @@ def invalid(form: Any, problems: list[str]) -> Response:
     """422: the messages by field (form field names) and those that fit no field."""
     fields = {name: list(f.errors) for name, f in form._fields.items() if f.errors}
     message = "; ".join(problems + [m for ms in fields.values() for m in ms])
-    return refused(422, "invalid", message, fields=fields, problems=problems)
+    went_out = form.went_out.data
+    return refused(422, "invalid", message, fields=fields, problems=problems, went_out=went_out)
 
 
 def latest(game: Game) -> list[dict[str, Any]]:
@@ -79,15 +88,48 @@ def already_saved(game: Game, round_: Round) -> Response:
     return refused(409, "already_saved", message, number=number, version=game.version)
 
 
-def saved(game: Game, round_: Round, undo: str | None, live: str) -> Response:
-    """201: the round stored; the game page's new standings in ``live``."""
-    number = sheet.round_number(round_)
-    return answer(
-        201,
-        number=number,
-        version=game.version,
-        undo=undo,
-        live=live,
-        over=game.finished_at is not None,
-        message=f"Round {number} saved",
-    )
+def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
+    """201: the round stored; the game page's new standings: the parts of its changing
+    part that a new round changes (:func:`.page.parts`), or all of it (``live``) when
+    its layout changes (the first round, the game over)."""
+    body: dict[str, Any] = {
+        "number": round_.number,
+        "version": game.version,
+        "undo": undo,
+        "over": game.finished_at is not None,
+        "message": f"Round {round_.number} saved",
+        "shown": page.SHOWN,
+    }
+    if body["over"] or not round_.earlier:
+        body["live"] = render_template("table/_live.html", **page.page(game))
+    else:
+        body["parts"] = page.parts(game, round_)
+    return answer(201, **body)
+
+
+def refusal(
+    game: Game, round_: Round | None, form: Any, fields: Any, error: sheet.ScoresheetError
+) -> tuple[Any, Any, Any]:
+    """A refused round post as the view answers it, ``(status or JSON answer, preview,
+    problems)``: the JSON refusal, or the form again with its messages (each engine
+    problem by its field, ``fields`` as :func:`.round_inputs.read_round` gave them)."""
+    as_json = wants_json()
+    if isinstance(error, sheet.AlreadySaved):
+        if as_json:
+            return already_saved(game, error.round), None, []
+        flash(
+            "That round was already saved (the form was sent twice): it is stored once.", "success"
+        )
+        return 303, None, []
+    if isinstance(error, sheet.StaleVersion):
+        form.version.data = str(game.version)
+        if round_ is not None:
+            form.round_version.data = str(round_.version)
+        if as_json:
+            return stale(game, error.problems[0][1]), None, []
+        return 409, None, [m for _, m in error.problems]
+    if isinstance(error, sheet.SaveFailed):
+        if as_json:
+            return refused(503, "unavailable", error.problems[0][1]), None, []
+        return 503, None, [m for _, m in error.problems]
+    return 422, None, place_errors(form, fields, error.problems)

@@ -29,6 +29,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import TextInput
 
+from ..engine.checks import went_out_by_hand
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import (
     NUMERIC,
@@ -261,9 +262,9 @@ def _totals_class(seats: int, seven_card: bool) -> type:
 
     class TotalsForm(_RoundBase):
         def inferred_out(self) -> str | None:
-            """The one seat with nothing in hand (empty counts as 0), if exactly one."""
-            empty = [str(i) for i in range(seats) if not self[f"in_hand-{i}"].data]
-            return empty[0] if len(empty) == 1 else None
+            """The one seat with nothing in hand (empty counts as 0), if exactly one
+            (:func:`~scorekeeper.engine.checks.went_out_by_hand`, O1)."""
+            return went_out_by_hand({str(i): self[f"in_hand-{i}"].data for i in range(seats)})
 
     for i in range(seats):
         setattr(TotalsForm, f"shown-{i}", _points("Shown"))

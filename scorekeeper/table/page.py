@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, render_template, request, session
+from flask import Response, current_app, get_template_attribute, render_template, request, session
 
 from ..engine.rules import PRESET_TITLES
 from ..house_rules import check_link
@@ -15,7 +15,7 @@ from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .rights import can_edit
-from .standings import house_rules, standings
+from .standings import from_summaries, house_rules, standings
 
 SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
@@ -79,3 +79,23 @@ def answer(game: Game, template: str) -> Response:
     if fresh:
         return not_modified(tag)
     return conditional(render_template(template, **page(game)), tag)
+
+
+def parts(game: Game, saved: sheet.Saved) -> dict[str, str]:
+    """The parts of the game page's changing part (``_live.html``) that a new round
+    changes, drawn from the summaries a save read (:attr:`sheet.Saved.earlier`, the
+    ``SHOWN - 1`` rounds before it) with no query: ``standings``, ``dealer``, ``older``
+    (the caption over the latest rounds, ``""`` when every round is shown), the new
+    round's table ``row`` and the ``chart`` of the shown rounds."""
+    summaries = [*saved.earlier, saved.summary]
+    st = from_summaries(game, summaries)
+    first = saved.number - len(summaries) + 1
+    macros = current_app.jinja_env.get_template("table/_parts.html").module
+    row = {"id": saved.id, "mode": saved.mode, "summary": saved.summary}
+    return {
+        "standings": str(macros.standings_part(st)),  # type: ignore[attr-defined]
+        "dealer": str(macros.dealer_part(st, saved.number)),  # type: ignore[attr-defined]
+        "older": str(macros.older_part(game, first, saved.number, SHOWN)).strip(),  # type: ignore[attr-defined]
+        "row": str(macros.round_row(game, row, saved.number, st.series, {}, can_edit(game))),  # type: ignore[attr-defined]
+        "chart": str(get_template_attribute("_macros.html", "chart")(st)),
+    }

@@ -4,9 +4,11 @@ number of small queries, whatever the length of the game)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import BindParameter, Integer, Select, bindparam, func, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from ..engine.rules import RuleSet, ruleset
@@ -134,3 +136,47 @@ def state_of(round_: Round | None) -> dict[str, Any] | None:
     if round_ is None:
         return None
     return {"mode": round_.mode, "input": round_.input, "deleted": round_.deleted}
+
+
+@dataclass(frozen=True)
+class Tail:
+    """What saving a round reads of a game, in one query: ``count``, the rounds that
+    count; ``top``, the highest position of any round (deleted ones too, 0 when none);
+    ``summaries``, the :attr:`Round.summary` of the latest live rounds, oldest first
+    (the last live round's last)."""
+
+    count: int
+    top: int
+    summaries: list[dict[str, Any]]
+
+
+@cache
+def _tail_query() -> Select[Any]:
+    """The statement of :func:`tail`, built once (parameters ``game`` and ``limit``)."""
+    rounds = Round.__table__
+    game: BindParameter[int] = bindparam("game", type_=Integer)
+    live = (rounds.c.game_id == game) & rounds.c.deleted.is_(False)
+    count = select(func.count(rounds.c.id)).where(live).scalar_subquery()
+    top = select(func.max(rounds.c.position)).where(rounds.c.game_id == game).scalar_subquery()
+    return (
+        select(rounds.c.summary, count, top)
+        .where(live)
+        .order_by(rounds.c.position.desc())
+        .limit(bindparam("limit"))
+    )
+
+
+def tail(game: Game, limit: int) -> Tail:
+    """The last ``limit`` live rounds' summaries, how many rounds count and the highest
+    position, in one query (two when no round counts yet)."""
+    rows = db.session.execute(_tail_query(), {"game": game.id, "limit": limit}).all()
+    if not rows:
+        return Tail(0, last_position(game), [])
+    return Tail(int(rows[0][1]), int(rows[0][2]), [row[0] for row in reversed(rows)])
+
+
+def last_figures(game: Game) -> dict[str, Any]:
+    """The figures of the game's last live round (``{}`` when none)."""
+    query = select(Round.figures).where(Round.game_id == game.id, Round.deleted.is_(False))
+    found = db.session.execute(query.order_by(Round.position.desc()).limit(1)).scalar()
+    return found or {}

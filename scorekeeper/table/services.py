@@ -24,10 +24,12 @@ new round reads only the last one), then commits; any problem rolls it all back.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..models import Change, Game, Round, now_utc
@@ -43,7 +45,7 @@ from .games import renew_edit_token as renew_edit_token
 from .games import start_game as start_game
 from .reading import game_version as game_version
 from .reading import get_game as get_game
-from .reading import last_position, previous_round, state_of
+from .reading import last_figures, previous_round, state_of, tail
 from .reading import latest_rounds as latest_rounds
 from .reading import live_count as live_count
 from .reading import live_rounds as live_rounds
@@ -174,61 +176,101 @@ def _existing(game: Game, nonce: str) -> Round | None:
     return db.session.execute(query).scalar_one_or_none()
 
 
-def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int) -> Round:
+@dataclass(frozen=True)
+class Saved:
+    """A round just stored: its ``id``, its ``number`` among the live rounds, its
+    ``mode``, the id of its ``change`` in the history (for Undo), its ``summary``
+    (:attr:`Round.summary`), and ``earlier``, the summaries of the latest live rounds
+    before it, oldest first."""
+
+    id: int
+    number: int
+    mode: str
+    change: int
+    summary: dict[str, Any]
+    earlier: list[dict[str, Any]]
+
+
+def record_round(
+    game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int, keep: int = 0
+) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
-    round (the only one read), in one transaction; a net or totals round makes its mode
-    the game's ``entry_mode``.
+    round, in one transaction; a net or totals round makes its mode the game's
+    ``entry_mode``. Reads one query (:func:`.reading.tail`: the last live round's summary,
+    and those of the ``keep`` latest live rounds, handed back in :attr:`Saved.earlier`),
+    then writes the round, its history entry and the game's next version.
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
-    earlier = _existing(game, nonce)
-    if earlier is not None:
-        raise AlreadySaved(earlier)
     if game.finished_at is not None:
+        earlier = _existing(game, nonce)
+        if earlier is not None:
+            raise AlreadySaved(earlier)
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
-    round_, number = _scored_round(game, mode, data, nonce)
-    if mode in ENTRY_MODES:
-        game.entry_mode = mode
-    if round_.figures["game_over"]:
-        game.winner, game.finished_at = round_.figures["winner"] or "", now_utc()
-    summary = f"round {number} entered ({mode})"
-    db.session.add(round_)
+    before = tail(game, max(keep, 1))
+    number = before.count + 1
+    last = before.summaries[-1] if before.summaries else None
+    figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
+    dealer = last["dealer"] if last is not None else game.first_dealer
+    summary = summary_of(game, data, figures, dealer)
+    row = {"position": before.top + 1, "mode": mode, "input": dict(data), "nonce": nonce}
+    row |= {"figures": figures, "summary": summary}
     try:
-        _commit_change(game, round_, "record", None, summary, version)
+        with saving():
+            round_id, change_id = _store(game, row, f"round {number} entered ({mode})", version)
     except (StaleVersion, IntegrityError):
         db.session.rollback()
         earlier = _existing(game, nonce)  # saved by another request since this one read
         if earlier is not None:
             raise AlreadySaved(earlier) from None
         raise StaleVersion() from None
-    return round_
+    shown = before.summaries[len(before.summaries) - keep :] if keep else []
+    return Saved(round_id, number, mode, change_id, summary, shown)
 
 
-def _scored_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str) -> tuple[Round, int]:
-    """A new round after the game's last live round, scored, with its summary (not
-    added to the session, nor to ``game.rounds``: that would load every round), and
-    its number."""
-    previous = previous_round(game, None)
-    number = round_number(previous) + 1 if previous is not None else 1
-    figures = score_input(game, mode, data, _totals_of(previous), number).to_json()
-    dealer = previous.totals["dealer"] if previous is not None else game.first_dealer
-    round_ = Round(
-        game_id=game.id,
-        position=last_position(game) + 1,
-        mode=mode,
-        input=dict(data),
-        figures=figures,
-        summary=summary_of(game, data, figures, dealer),
-        nonce=nonce,
-        deleted=False,
+def _totals_before(game: Game, last: dict[str, Any] | None) -> dict[str, int]:
+    """Each player's running total before a new round: the last live round's summary,
+    or its full figures when the units are sides (P1)."""
+    if last is None:
+        return {}
+    if teams_of(game) is None:
+        return dict(last["total"])
+    return {name: fig["total"] for name, fig in last_figures(game)["players"].items()}
+
+
+def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
+    """Insert a new round (``row``: its columns) and its history entry, take the game's
+    next version (:class:`StaleVersion` when ``version`` is not current) and commit: three
+    statements in SQL, the ORM's unit of work left out. Returns the round's and the
+    change's ids."""
+    connection = db.session.connection()
+    when = now_utc()
+    rounds, changes = Round.__table__, Change.__table__
+    round_id = connection.execute(
+        insert(rounds).returning(rounds.c.id),
+        row | {"game_id": game.id, "deleted": False, "version": 1, "created_at": when},
+    ).scalar_one()
+    after = {"mode": row["mode"], "input": row["input"], "deleted": False}
+    change_id = connection.execute(
+        insert(changes).returning(changes.c.id),
+        {"game_id": game.id, "round_id": round_id, "action": "record", "summary": summary[:200]}
+        | {"before": None, "after": after, "undone_by": None, "created_at": when},
+    ).scalar_one()
+    values: dict[str, Any] = {"version": version + 1, "updated_at": when}
+    if row["mode"] in ENTRY_MODES:
+        values["entry_mode"] = row["mode"]
+    if row["figures"]["game_over"]:
+        values |= {"winner": row["figures"]["winner"] or "", "finished_at": when}
+    games = Game.__table__
+    bumped = connection.execute(
+        update(games).where(games.c.id == game.id, games.c.version == version).values(values)
     )
-    return round_, number
-
-
-def change_of(round_: Round) -> Change | None:
-    """The newest change of ``round_`` (for an undo button right after a save)."""
-    query = db.select(Change).where(Change.round_id == round_.id).order_by(Change.id.desc())
-    return db.session.execute(query.limit(1)).scalar_one_or_none()
+    if bumped.rowcount != 1:
+        raise StaleVersion()
+    db.session.commit()
+    for key, value in values.items():
+        set_committed_value(game, key, value)
+    return int(round_id), int(change_id)
 
 
 def correct_round(

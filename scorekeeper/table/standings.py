@@ -57,20 +57,29 @@ def standings(game: Game, rounds: list[Round] | None = None) -> Standings:
     latest live rounds, oldest first, the game's last among them; all when None): the
     chart's series run over these rounds, from the totals before the first of them."""
     rounds = latest_rounds(game, None) if rounds is None else rounds
+    last = rounds[-1].figures if rounds and game.winner else None
+    return from_summaries(game, [r.totals for r in rounds], last)
+
+
+def from_summaries(
+    game: Game, summaries: list[dict[str, Any]], last: dict[str, Any] | None = None
+) -> Standings:
+    """:func:`standings` from the rounds' summaries (:attr:`Round.summary`, oldest first)
+    and, once the game is over, the last round's figures ``last`` (its P5 end bonus)."""
     rules, teams = rules_of(game), teams_of(game)
     units = [" & ".join(t) for t in teams] if teams else names_of(game)
-    first = rounds[0].summary if rounds else None
+    first = summaries[0] if summaries else None
     series = {u: [first["total"][u] - first["round"][u] if first else 0] for u in units}
-    for r in rounds:
+    for summary in summaries:
         for u in units:
-            series[u].append(r.totals["total"][u])
+            series[u].append(summary["total"][u])
     totals = {u: values[-1] for u, values in series.items()}
     target = rules.target
     rows = [
         Standing(u, t, max(target - t, 0), min(max(t, 0) / target, 1.0))
         for u, t in sorted(totals.items(), key=lambda item: -item[1])
     ]
-    seat = rounds[-1].totals["dealer"] if rounds else game.first_dealer
+    seat = summaries[-1]["dealer"] if summaries else game.first_dealer
     settlement: list[tuple[str, str, int, Decimal | None]] = []
     if game.winner:
         stake = Decimal(game.stake) if game.stake else None
@@ -85,7 +94,7 @@ def standings(game: Game, rounds: list[Round] | None = None) -> Standings:
         settlement,
         target,
         2 if rules.two_deal_game else None,
-        _end_bonus(rounds[-1].figures, units, teams) if rounds and game.winner else {},
+        _end_bonus(last, units, teams) if last is not None and game.winner else {},
     )
 
 

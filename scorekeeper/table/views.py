@@ -267,56 +267,45 @@ def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tup
     """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
         return 422, None, ["Some figures need fixing: see the messages by the fields."]
-    names = sheet.names_of(game)
-    data, fields, early = read_round(form, mode, names)
+    data, fields, early = read_round(form, mode, sheet.names_of(game))
     if early:
         return 422, None, place_errors(form, {k: k for k, _ in early}, early)
     try:
         if request.form.get("action") != "save":
-            figures = sheet.preview_round(game, mode, data, replacing=round_)
-            if entry.wants_json():
-                html = render_template("table/_preview.html", preview=figures, names=names)
-                return entry.answer(200, html=html), None, []
-            form.meld_names = meld_names(fields, names)
-            return 200, figures, []
-        if round_ is None:
-            saved = sheet.record_round(game, mode, data, form.nonce.data, _version(form.version))
-            if entry.wants_json():
-                return _saved_json(game, saved), None, []
-            flash("Round saved.", "success")
-        else:
-            sheet.correct_round(game, round_, mode, data, _version(form.round_version))
-            flash("Round corrected; the totals after it were recomputed.", "success")
-        return 303, None, []
-    except sheet.AlreadySaved as error:
-        if entry.wants_json():
-            return entry.already_saved(game, error.round), None, []
-        flash(
-            "That round was already saved (the form was sent twice): it is stored once.", "success"
-        )
-        return 303, None, []
-    except sheet.StaleVersion as error:
-        form.version.data = str(game.version)
-        if round_ is not None:
-            form.round_version.data = str(round_.version)
-        if entry.wants_json():
-            return entry.stale(game, error.problems[0][1]), None, []
-        return 409, None, [m for _, m in error.problems]
-    except sheet.SaveFailed as error:
-        if entry.wants_json():
-            return entry.refused(503, "unavailable", error.problems[0][1]), None, []
-        return 503, None, [m for _, m in error.problems]
+            return _preview(game, round_, mode, data, form, fields)
+        return _save(game, round_, mode, data, form), None, []
     except sheet.ScoresheetError as error:
-        return 422, None, place_errors(form, fields, error.problems)
+        return entry.refusal(game, round_, form, fields, error)
 
 
-def _saved_json(game: Game, round_: Round) -> Response:
-    change = sheet.change_of(round_)
-    slug = game.view_token
-    undo = url_for("table.undo", slug=slug, change_id=change.id) if change else None
-    fresh = sheet.get_game(slug, rounds=False) or game
-    live = render_template("table/_live.html", **page.page(fresh))
-    return entry.saved(fresh, round_, undo, live)
+def _preview(
+    game: Game, round_: Round | None, mode: str, data: Any, form: Any, fields: Any
+) -> tuple[Any, Any, Any]:
+    """The figures a posted round would get; as JSON for the page's script, with who
+    went out as the server counted it (told, or inferred: :func:`.forms` O1)."""
+    figures = sheet.preview_round(game, mode, data, replacing=round_)
+    names = sheet.names_of(game)
+    if entry.wants_json():
+        html = render_template("table/_preview.html", preview=figures, names=names)
+        return entry.answer(200, html=html, went_out=form.went_out.data), None, []
+    form.meld_names = meld_names(fields, names)
+    return 200, figures, []
+
+
+def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> Any:
+    """Store a posted round, new or corrected: 303, or the JSON answer (:mod:`.entry`)."""
+    if round_ is not None:
+        sheet.correct_round(game, round_, mode, data, _version(form.round_version))
+        flash("Round corrected; the totals after it were recomputed.", "success")
+        return 303
+    nonce, version = form.nonce.data, _version(form.version)
+    if not entry.wants_json():
+        sheet.record_round(game, mode, data, nonce, version)
+        flash("Round saved.", "success")
+        return 303
+    saved = sheet.record_round(game, mode, data, nonce, version, keep=page.SHOWN - 1)
+    undo = url_for("table.undo", slug=game.view_token, change_id=saved.change)
+    return entry.saved(game, saved, undo)
 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])

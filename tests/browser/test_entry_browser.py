@@ -101,8 +101,8 @@ def test_shown_in_hand_infers_who_went_out(page):
             _type(page, f"{name}, shown", shown)
         if hand:
             _type(page, f"{name}, in hand", hand)
-    assert page.is_checked("input[name=went_out][value='0']")
     page.wait_for_selector(".preview-list")
+    page.wait_for_selector("input[name=went_out][value='0']:checked", state="attached")
     shot(page, "entry-04-shown-in-hand-390")
     page.get_by_role("button", name="Save round").click()
     page.wait_for_selector(".toast:has-text('Round 1 saved')")

@@ -184,3 +184,21 @@ def _old_game(engine: sa.Engine) -> None:
                     "d": n == 1,
                 },
             )
+
+
+def test_a_save_from_the_game_page_reads_the_game_and_its_tail_and_writes_three_rows(app, client):
+    slug, edit = _long_game(app, 30)
+    client.get(f"/games/{slug}/edit/{edit}")
+    page = client.get(f"/games/{slug}").get_data(as_text=True)
+    hidden = dict(re.findall(r'<input id="(\w+)" name="\w+" type="hidden" value="([^"]*)"', page))
+    seen: list[str] = []
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+    data = hidden | {"mode": "net", "action": "save", "went_out": "1", "net-1": "40"}
+    answer = client.post(
+        f"/games/{slug}/rounds/new", data=data, headers={"Accept": "application/json"}
+    )
+    assert answer.status_code == 201 and answer.get_json()["number"] == 31
+    verbs = [s.split()[0] for s in seen]
+    assert verbs == ["SELECT", "SELECT", "INSERT", "INSERT", "UPDATE"], seen
+    assert "LIMIT" in seen[1] and "FROM rounds" in seen[1]

@@ -244,3 +244,30 @@ def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
     found = re.findall(r"<div class=\"picker\" data-card-picker( data-jokers=\"\w+\")?", page)
     assert found and {f.strip() for f in found} == {picker}
     assert ("JK=7C" in page) == (preset == "modern")
+
+
+def test_a_later_save_answers_only_the_parts_it_changed(games, client):
+    games.start(NAMES)
+    _net(games, [85, -20, 30, 0])
+    body = _net(games, [10, 0, 0, 5]).get_json()
+    assert body["number"] == 2 and "live" not in body and body["shown"] == 20
+    parts = body["parts"]
+    assert ">95<" in parts["standings"] and "round 3" in parts["dealer"]
+    assert parts["row"].startswith("<tr><td>2</td>") and 'aria-label="Edit round 2"' in parts["row"]
+    assert "<svg" in parts["chart"] and parts["older"] == ""
+    page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
+    assert parts["row"] in page and parts["standings"] in page and parts["dealer"] in page
+
+
+def test_preview_tells_who_went_out_as_the_server_infers_it(games):
+    games.start(NAMES)
+    data = _entry(games) | {"mode": "totals", "action": "preview"}
+    data |= {"shown-0": "40", "in_hand-1": "15", "in_hand-2": "5", "in_hand-3": "10"}
+    answer = games.client.post(_path(games), data=data, headers=JSON)
+    assert answer.status_code == 200 and answer.get_json()["went_out"] == "0"
+    data["in_hand-3"] = ""
+    refused = games.client.post(_path(games), data=data, headers=JSON)
+    assert refused.status_code == 422 and refused.get_json()["went_out"] is None
+    told = games.client.post(_path(games), data=data | {"went_out": "3"}, headers=JSON)
+    assert told.get_json()["went_out"] == "3"
+    _nothing_written(games)
