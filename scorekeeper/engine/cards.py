@@ -114,6 +114,8 @@ JOKER: Final = Card(0, "")
 _NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
 _DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
 _CACHE: dict[object, Card] = {}
+JOKERS: Final = frozenset([JOKER, *_DECLARED.values()])
+"""Every joker card: plain, and declared as each natural card (M5)."""
 
 
 def _parse_natural(text: str) -> Card | None:

@@ -15,7 +15,7 @@ id of the rule that says no.
 from __future__ import annotations
 
 from .actions import LayDown, LayOff
-from .cards import Card
+from .cards import JOKERS, Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .rounds import end_round
@@ -140,6 +140,8 @@ def layoff_options(
     if not state.opened[seat] or not state.table:
         return []
     takes = table_accepts(state)
+    if only is None and takes.keys().isdisjoint(hand) and JOKERS.isdisjoint(hand):
+        return []  # no natural card any meld takes, no joker: the loop below finds none
     out: list[LayOff] = []
     keep_check = state.rules.discard_to_go_out or state.no_discard is not None
     seen: set[int] = set()
