@@ -145,7 +145,6 @@ def layoff_options(
     out: list[LayOff] = []
     keep_check = state.rules.discard_to_go_out or state.no_discard is not None
     seen: set[int] = set()
-    owners = state.owners
     for card in hand if only is None else (only,):
         if id(card) in seen or (only is None and card is state.must_use):
             continue
@@ -155,12 +154,21 @@ def layoff_options(
         targets = _layoff_targets(state, card, takes)
         if not targets or (keep_check and not _keeps_after(state, hand, card)):
             continue
-        out.extend(
-            LayOff(laid, index)
-            for index, laid in targets
-            if (onto is None or owners[index] == onto) and may_lay_off_on(state, seat, index)
-        )
+        out.extend(_allowed(state, seat, targets, onto))
     return out
+
+
+def _allowed(
+    state: GameState, seat: int, targets: list[tuple[int, Card]], onto: int | None
+) -> list[LayOff]:
+    """The lay-offs onto ``targets`` that ``seat`` may make (L4), onto melds owned by
+    ``onto`` only when it is given."""
+    owners = state.owners
+    return [
+        LayOff(laid, index)
+        for index, laid in targets
+        if (onto is None or owners[index] == onto) and may_lay_off_on(state, seat, index)
+    ]
 
 
 def _layoff_targets(
