@@ -126,6 +126,9 @@ object.__setattr__(DOUBLE, "order", 99)
 _NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
 _DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
 _CACHE: dict[object, Card] = {}
+JOKERS: Final = frozenset([JOKER, DOUBLE, *_DECLARED.values()])
+"""Every joker card: plain, the dealer's joker nominated double (X2), and declared as each
+natural card (M5)."""
 
 
 def _parse_natural(text: str) -> Card | None:

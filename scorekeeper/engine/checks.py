@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import DOUBLE, JOKER, Card, declare, make_pack
+from .cards import JOKERS, Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .rules import RuleSet
 
@@ -111,8 +111,7 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     return problems
 
 
-_JOKERS = frozenset([JOKER, DOUBLE, *(declare(JOKER, c) for c in make_pack() if c.rank)])
-"""Every joker card: plain, and declared as each natural card (M5)."""
+_JOKERS = JOKERS
 
 
 def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
@@ -120,6 +119,9 @@ def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     everything = [c for meld in play.melds for c in meld.cards]
     everything += [layoff.card for layoff in play.layoffs]
     everything += [c for hand in play.hands.values() for c in hand]
+    distinct = set(everything)
+    if len(distinct) == len(everything) and distinct.isdisjoint(_JOKERS):
+        return []  # each card once, no joker (so none declared in a hand): nothing to say
     counts = Counter(everything)
     jokers = sum(counts[card] for card in counts.keys() & _JOKERS)
     in_hand_declared = any(c.stands_for for hand in play.hands.values() for c in hand)

@@ -15,7 +15,7 @@ id of the rule that says no.
 from __future__ import annotations
 
 from .actions import LayDown, LayOff
-from .cards import Card
+from .cards import JOKERS, Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
 from .rounds import end_round
@@ -140,10 +140,11 @@ def layoff_options(
     if not state.opened[seat] or not state.table:
         return []
     takes = table_accepts(state)
+    if only is None and takes.keys().isdisjoint(hand) and JOKERS.isdisjoint(hand):
+        return []  # no natural card any meld takes, no joker: the loop below finds none
     out: list[LayOff] = []
     keep_check = state.rules.discard_to_go_out or state.no_discard is not None
     seen: set[int] = set()
-    owners = state.owners
     for card in hand if only is None else (only,):
         if id(card) in seen or (only is None and card is state.must_use):
             continue
@@ -153,12 +154,21 @@ def layoff_options(
         targets = _layoff_targets(state, card, takes)
         if not targets or (keep_check and not _keeps_after(state, hand, card)):
             continue
-        out.extend(
-            LayOff(laid, index)
-            for index, laid in targets
-            if (onto is None or owners[index] == onto) and may_lay_off_on(state, seat, index)
-        )
+        out.extend(_allowed(state, seat, targets, onto))
     return out
+
+
+def _allowed(
+    state: GameState, seat: int, targets: list[tuple[int, Card]], onto: int | None
+) -> list[LayOff]:
+    """The lay-offs onto ``targets`` that ``seat`` may make (L4), onto melds owned by
+    ``onto`` only when it is given."""
+    owners = state.owners
+    return [
+        LayOff(laid, index)
+        for index, laid in targets
+        if (onto is None or owners[index] == onto) and may_lay_off_on(state, seat, index)
+    ]
 
 
 def _layoff_targets(

@@ -55,11 +55,7 @@ def _random_play(state: GameState, rng: random.Random) -> Action:
 
 def _discardable(hand: list[Card], banned: Card | None) -> list[Card]:
     """The different cards of ``hand`` that may be discarded (T5, O2, T3), in hand order."""
-    seen: set[int] = set()
-    out: list[Card] = []
-    for card in hand:
-        if id(card) not in seen:
-            seen.add(id(card))
-            if banned is None or may_discard(hand, card, banned):
-                out.append(card)
-    return out
+    distinct = list(dict.fromkeys(hand))  # cards compare and hash by identity
+    if banned is None:
+        return distinct
+    return [card for card in distinct if may_discard(hand, card, banned)]

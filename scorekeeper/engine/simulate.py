@@ -123,18 +123,9 @@ class Summary:
 
     def to_json(self) -> dict[str, Any]:
         """The figures as a JSON-able dict."""
-        games = len(self.results) or 1
         rounds = [r.rounds for r in self.results] or [0]
         turns = [r.turns for r in self.results] or [0]
         scores = [s for r in self.results for s in r.round_scores] or [0]
-        seat_wins = Counter(s for r in self.results for s in r.winners)
-        bot_wins: Counter[str] = Counter()
-        bot_games: Counter[str] = Counter()
-        for r in self.results:
-            for level in set(r.bots):
-                bot_games[level] += 1
-            for level in {r.bots[s] for s in r.winners}:
-                bot_wins[level] += 1
         return {
             "preset": self.preset,
             "players": self.players,
@@ -145,16 +136,28 @@ class Summary:
             "stopped_at_guard": sum(1 for r in self.results if r.stopped),
             "average_rounds_per_game": statistics.fmean(rounds),
             "average_round_score": statistics.fmean(scores),
-            "rounds": {"min": min(rounds), "median": statistics.median(rounds), "max": max(rounds)},
-            "turns": {
-                "average": statistics.fmean(turns),
-                "min": min(turns),
-                "median": statistics.median(turns),
-                "max": max(turns),
-            },
-            "wins_by_seat": {str(s + 1): seat_wins[s] / games for s in range(self.players)},
-            "wins_by_bot": {b: bot_wins[b] / bot_games[b] for b in sorted(bot_games)},
+            "rounds": _spread(rounds),
+            "turns": {"average": statistics.fmean(turns), **_spread(turns)},
+            "wins_by_seat": self._wins_by_seat(),
+            "wins_by_bot": self._wins_by_bot(),
         }
+
+    def _wins_by_seat(self) -> dict[str, float]:
+        """Each seat's share of the games (seats numbered from 1)."""
+        games = len(self.results) or 1
+        seat_wins = Counter(s for r in self.results for s in r.winners)
+        return {str(s + 1): seat_wins[s] / games for s in range(self.players)}
+
+    def _wins_by_bot(self) -> dict[str, float]:
+        """Each bot level's share of the games it played, by level name."""
+        bot_wins: Counter[str] = Counter()
+        bot_games: Counter[str] = Counter()
+        for r in self.results:
+            for level in set(r.bots):
+                bot_games[level] += 1
+            for level in {r.bots[s] for s in r.winners}:
+                bot_wins[level] += 1
+        return {b: bot_wins[b] / bot_games[b] for b in sorted(bot_games)}
 
     def table(self) -> str:
         """The figures as a plain-text table for people."""
@@ -178,6 +181,11 @@ class Summary:
         for level, share in data["wins_by_bot"].items():
             lines.append(f"  {level:<28}{share:>8.1%}")
         return "\n".join(lines)
+
+
+def _spread(values: Sequence[int]) -> dict[str, float]:
+    """``min``, ``median`` and ``max`` of ``values``."""
+    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
 def _three(figures: Mapping[str, float]) -> str:

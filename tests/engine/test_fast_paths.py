@@ -14,12 +14,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine.cards import make_pack, parse_cards
+from scorekeeper.engine.cards import make_pack, parse_card, parse_cards
+from scorekeeper.engine.checks import RoundPlay, check_round
 from scorekeeper.engine.contract import parse_request
 from scorekeeper.engine.draws import _quick_run, run_through
 from scorekeeper.engine.game import LayDown, apply_action, is_terminal, legal_actions, new_game
 from scorekeeper.engine.melds import run_shape
 from scorekeeper.engine.moves import hand_melds, may_hold_meld, run_table
+from scorekeeper.engine.plays import layoff_options
 from scorekeeper.engine.rules import PRESETS, ruleset
 from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.scoring import score_round
@@ -130,3 +132,43 @@ def test_the_run_table_answers_as_run_through_for_every_suit_holding() -> None:
         for held in range(0, 1 << 14, 2):
             for rank in range(1, 14):
                 assert _quick_run(held, rank, runs, shape) == run_through(held, rank, shape)
+
+
+@FAST
+@given(st.sampled_from(HOUSE_RULES), st.integers(0, 2**31 - 1), st.integers(0, 4))
+def test_the_lay_offs_of_a_hand_are_those_of_its_cards_one_by_one(
+    choice: tuple[str, dict[str, Any]], seed: int, extra: int
+) -> None:
+    """layoff_options' quick "no card of the hand fits" answer is what asking about each
+    card of the hand alone finds, at every PLAY step of random games."""
+    preset, options = choice
+    state = new_game(players_for(preset, extra), preset=preset, options=options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(300):
+        if is_terminal(state):
+            break
+        if state.phase is Phase.PLAY:
+            seat, hand = state.seat, state.hands[state.seat]
+            one_by_one = [
+                lay_off
+                for card in dict.fromkeys(hand)
+                if card is not state.must_use
+                for lay_off in layoff_options(state, seat, hand, only=card)
+            ]
+            assert layoff_options(state, seat, hand) == one_by_one
+        apply_action(state, random_action(state, rng))
+
+
+def test_the_pack_check_finds_a_card_twice_and_a_joker_named_in_hand() -> None:
+    standard = parse_request(
+        {"players": ["Ann", "Bob"], "went_out": "Ann", "hands": {"Ann": [], "Bob": ["7H"]}}
+    )[0]
+    twice = RoundPlay(("Ann", "Bob"), hands={"Ann": (), "Bob": tuple(parse_cards("7H 7H"))})
+    assert (
+        "hands.Bob[1]",
+        "7♥ appears more often than the pack allows: a single pack has one",
+    ) in check_round(standard, twice)
+    named = RoundPlay(("Ann", "Bob"), hands={"Ann": (), "Bob": (parse_card("JK=7C"),)})
+    assert ("hands.Bob[0]", "in a hand a joker is just JK") in check_round(standard, named)
+    once = RoundPlay(("Ann", "Bob"), hands={"Ann": (), "Bob": tuple(parse_cards("7H 8H"))})
+    assert check_round(standard, once) == []
