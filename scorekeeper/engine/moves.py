@@ -322,3 +322,31 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
 def holds(meld: Sequence[Card], card: Card) -> bool:
     """True when ``meld`` includes the physical ``card`` (a declared joker is a joker)."""
     return any(c.physical is card for c in meld)
+
+
+def could_meld_with(card: Card, hand: Sequence[Card], rules: RuleSet) -> bool:
+    """A quick test that ``hand`` may hold a meld with ``card`` (before listing melds):
+    False only when no set (M1) or run (M3, within two ranks, M4's corner counted) with
+    ``card`` can be there and no wild joker (M5) is held."""
+    if card.rank == 0:
+        return rules.joker_use != "none"
+    wild = rules.joker_use == "wild"
+    same_rank = -1
+    near = 0
+    for c in hand:
+        if c.rank == 0:
+            if wild:
+                return True
+        elif c is card:
+            same_rank += 1
+        else:
+            if c.rank == card.rank:
+                same_rank += 1
+            elif c.suit == card.suit and _near(c.rank, card.rank):
+                near += 1
+    return same_rank >= 2 or near >= 2
+
+
+def _near(a: int, b: int) -> bool:
+    d = abs(a - b)
+    return d <= 2 or d >= 11

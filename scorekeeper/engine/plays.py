@@ -17,7 +17,15 @@ from __future__ import annotations
 from .actions import LayDown, LayOff
 from .cards import JOKERS, Card
 from .melds import IllegalMeld, Meld, check_meld, extend
-from .moves import accepts, hand_melds, holds, joker_layoffs, meld_points, remove_cards
+from .moves import (
+    accepts,
+    could_meld_with,
+    hand_melds,
+    holds,
+    joker_layoffs,
+    meld_points,
+    remove_cards,
+)
 from .rounds import end_round
 from .state import GameState, Phase
 from .taking import keeps_a_discard, may_lay_off_taken, pair_partners
@@ -314,7 +322,7 @@ def use_options(
             out.extend(pair_layoffs(state, seat, card, hand))
         if first and out:
             return out
-    if not _could_meld(card, hand, state):
+    if not could_meld_with(card, hand, state.rules):
         return out
     pool = hand
     if card.rank:
@@ -344,33 +352,6 @@ def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> l
                 if rest is not None and keeps_discard(rest, state):
                     out.append(LayOff(partner, index))
     return out
-
-
-def _could_meld(card: Card, hand: list[Card], state: GameState) -> bool:
-    """A quick test that ``hand`` may hold a meld with ``card`` (before listing melds)."""
-    rules = state.rules
-    if card.rank == 0:
-        return rules.joker_use != "none"
-    wild = rules.joker_use == "wild"
-    same_rank = -1
-    near = 0
-    for c in hand:
-        if c.rank == 0:
-            if wild:
-                return True
-        elif c is card:
-            same_rank += 1
-        else:
-            if c.rank == card.rank:
-                same_rank += 1
-            elif c.suit == card.suit and _near(c.rank, card.rank):
-                near += 1
-    return same_rank >= 2 or near >= 2
-
-
-def _near(a: int, b: int) -> bool:
-    d = abs(a - b)
-    return d <= 2 or d >= 11
 
 
 def play_cards(state: GameState, action: LayDown | LayOff, must: Card | None) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .cards import Card, CardError, known_cards, parse_card
 from .checks import LayoffPlay, MeldPlay, RoundError, RoundPlay, check_round, fitting_order
+from .dealers_joker import round_rules_stated
 from .rules import RuleSet
 from .scoring import RoundScore, score_round
 
@@ -264,8 +265,10 @@ def score_sheet(
     """Score a round ``written`` on a score sheet, which does not note the order of the
     lay-offs: they are scored in an order that fits (:func:`.checks.fitting_order`).
     Raises :class:`RoundError` listing every problem in the order of the round's fields,
-    a lay-off named by the index it was written at."""
+    a lay-off named by the index it was written at. Under dealer's gambit (X2) the
+    round's nomination is the one its melds show (:func:`dealers_joker.round_rules_stated`)."""
     play = read_round(rules, players, written, teams, deal_number)
+    rules, _ = round_rules_stated(rules, None, [m.cards for m in play.melds])
     order = fitting_order(rules, play)
     play = replace(play, layoffs=tuple(play.layoffs[i] for i in order))
     try:

@@ -512,3 +512,16 @@ def test_cards_round_states_the_final_turn_for_the_500_point_straight(games, cli
     again = client.get(f"/games/{games.slug}/rounds/{round_id}/edit").get_data(as_text=True)
     box = re.search(r'<input[^>]*name="final-0-0"[^>]*>', again)
     assert box is not None and "checked" in box.group(0)
+
+
+def test_dealers_gambit_game_to_250_with_a_doubled_set_by_cards(games):
+    # Seed 002, dealer's gambit: "The joker doubles the value of any set", "Jokers have a
+    # zero value if still in a players hand", "some people only play to a smaller score
+    # of 250 points" (X2, S5, G1).
+    games.start(opt_dealers_gambit="true", target="250")
+    fields = {"meld-0-0": "7H 7S 7D JK=double", "hand-1": "KC JK", "hand-2": "2S"}
+    preview = games.cards(0, fields, action="preview")
+    assert preview.status_code == 200, preview.data
+    assert games.cards(0, fields).status_code == 303
+    assert games.totals_now() == {"Ann": 42, "Bob": -10, "Cat": -2}
+    assert games.rounds()[0]["request"]["rules"]["options"]["target"] == 250
