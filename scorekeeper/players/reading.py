@@ -4,24 +4,28 @@ request: games at the table from their live rounds' figures (the scoring contrac
 ``scores`` and ``end``). Only games that count are read: in the group, not deleted, not
 archived; in a digital game only the person counts, never a bot.
 
-Two queries for the games at the table and their rounds (one for the digital games),
-whatever the number of games; a round's card list is never read.
+At the table the database does the counting: two queries give the games and each
+player's total in their last live round, and one more sums a player's round figures
+(:func:`table_tally`); the rounds' JSON is read inside the database (SQLite's
+json_extract, PostgreSQL's json_extract_path_text), never decoded in Python, and a
+round's card list is never read.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Integer, and_, case, cast, func, literal, select
 
 from ..engine.outcome import settle
 from ..extensions import db
 from ..models import DigitalGame, Game, Player, Round
-from .figures import GameFacts, RoundFacts, settlement_shares
+from .figures import GameFacts, RoundFacts, RoundTally, settlement_shares
 
 
 def group_facts(group_id: int) -> list[GameFacts]:
@@ -36,25 +40,73 @@ def _counted_games(group_id: int) -> Any:
     )
 
 
+def _json_text(column: Any, *path: Any) -> Any:
+    """The value at ``path`` (keys: text or columns, e.g. a player's name) inside a JSON
+    ``column``, computed by the database: SQLite's json_extract, PostgreSQL's
+    json_extract_path_text (text there: cast it for numbers)."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        return func.json_extract_path_text(column, *path)
+    where: Any = literal("$")
+    for key in path:
+        where = (
+            where
+            + "."
+            + (literal(json.dumps(key)) if isinstance(key, str) else func.json_quote(key))
+        )
+    return func.json_extract(column, where)
+
+
+def _figure(key: str) -> Any:
+    """A player's contract figure ``key`` in a round (the round and player joined)."""
+    return cast(_json_text(Round.figures, "players", Player.name, key), Integer)
+
+
 def table_facts(group_id: int) -> list[GameFacts]:
-    """The group's games at the table that count (plain rows, no ORM objects: a group
-    may hold a thousand games)."""
+    """The group's games at the table that count, without their rounds (see
+    :func:`table_tally`): each player's own total is their figure in the game's last live
+    round. Plain rows, no ORM objects, no JSON decoded in Python: a group may hold a
+    thousand games."""
     counted = _counted_games(group_id)
     columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
     games = db.session.execute(select(*columns).where(Game.id.in_(counted))).all()
-    seats: dict[int, list[tuple[str, int | None, int | None]]] = defaultdict(list)
-    players = select(Player.game_id, Player.name, Player.side, Player.member_id)
-    for game_id, name, side, member in db.session.execute(
-        players.where(Player.game_id.in_(counted)).order_by(Player.game_id, Player.seat)
-    ):
-        seats[game_id].append((name, side, member))
-    rounds = select(Round.game_id, Round.figures["players"], Round.input["went_out"]).where(
-        Round.game_id.in_(counted), Round.deleted.is_(False)
+    live = and_(Round.game_id == Player.game_id, Round.deleted.is_(False))
+    last = select(func.max(Round.position)).where(live).correlate(Player).scalar_subquery()
+    seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
+    query = (
+        select(Player.game_id, Player.name, Player.side, Player.member_id, _figure("total"))
+        .outerjoin(Round, and_(live, Round.position == last))
+        .where(Player.game_id.in_(counted))
+        .order_by(Player.game_id, Player.seat)
     )
-    by_game: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
-    for game_id, figures, went_out in db.session.execute(rounds.order_by(Round.position)):
-        by_game[game_id].append((figures, went_out))
-    return [_table_game(row, seats[row.id], by_game[row.id]) for row in games]
+    for game_id, name, side, member, total in db.session.execute(query):
+        seats[game_id].append((name, side, member, total))
+    return [_table_game(row, seats[row.id]) for row in games]
+
+
+def table_tally(group_id: int, member: int) -> RoundTally:
+    """``member``'s round figures over the live rounds of the group's table games that
+    count, summed by the database (one query, one row)."""
+    went_out = _json_text(Round.input, "went_out") == Player.name
+    points, in_hand = _figure("round"), _figure("in_hand")
+    query = (
+        select(
+            func.count(points),
+            func.sum(case((went_out, 1), else_=0)),
+            func.sum(points),
+            func.max(points),
+            func.sum(case((went_out, 0), else_=in_hand)),
+            func.sum(case((went_out, 0), else_=1)),
+        )
+        .join(Player, Player.game_id == Round.game_id)
+        .where(
+            Player.member_id == member,
+            Round.game_id.in_(_counted_games(group_id)),
+            Round.deleted.is_(False),
+            points.is_not(None),
+        )
+    )
+    rounds, gone, total, best, left, left_rounds = db.session.execute(query).one()
+    return RoundTally(rounds, gone or 0, total or 0, best, left or 0, left_rounds or 0)
 
 
 def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[str, str]:
@@ -65,22 +117,21 @@ def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[
 
 
 def _table_game(
-    game: Any,
-    players: list[tuple[str, int | None, int | None]],
-    rounds: list[tuple[dict[str, Any], Any]],
+    game: Any, players: list[tuple[str, int | None, int | None, int | None]]
 ) -> GameFacts:
-    names = [name for name, _, _ in players]
+    names = [name for name, _, _, _ in players]
     sides = None
-    if any(side is not None for _, side, _ in players):
-        sides = [[name for name, side, _ in players if side == s] for s in (0, 1)]
-    members = {name: member for name, _, member in players}
+    if any(side is not None for _, side, _, _ in players):
+        sides = [[name for name, side, _, _ in players if side == s] for s in (0, 1)]
+    members = {name: member for name, _, member, _ in players}
+    own = {name: total or 0 for name, _, _, total in players}
     stake = Decimal(game.stake) if game.stake else None
     return _facts(
         f"t{game.id}",
         "table",
         (game.created_at, game.title or ""),
         (names, sides, members),
-        rounds,
+        (own, []),
         (game.finished_at is not None, game.winner, stake),
     )
 
@@ -102,13 +153,15 @@ def digital_facts(group_id: int) -> list[GameFacts]:
             if r.get("scores")
         ]
         seats = (state["players"], state.get("teams"), {person: game.member_id})
+        last = rounds[-1][0] if rounds else {}
+        own = {name: int(last.get(name, {}).get("total", 0)) for name in state["players"]}
         found.append(
             _facts(
                 f"d{game.id}",
                 "digital",
                 (game.created_at, ""),
                 seats,
-                rounds,
+                (own, rounds),
                 (game.finished, game.winner, None),
             )
         )
@@ -120,18 +173,18 @@ def _facts(
     kind: Any,
     when: tuple[datetime, str],
     seats: tuple[Sequence[str], Sequence[Sequence[str]] | None, Mapping[str, int | None]],
-    rounds: list[tuple[dict[str, Any], Any]],
+    play: tuple[Mapping[str, int], list[tuple[dict[str, Any], Any]]],
     result: tuple[bool, str | None, Decimal | None],
 ) -> GameFacts:
     """The facts of one game: ``seats`` (names in seat order, sides or None, member id
-    per name), its live ``rounds`` (contract ``players`` figures, who went out), and its
+    per name), its ``play``: each player's own total by name and its live rounds
+    (contract ``players`` figures, who went out; may be left empty), and its
     ``result`` (finished, winner unit, stake); ``when`` is (started, title)."""
     names, sides, ids = seats
+    own, rounds = play
     finished, winner, stake = result
     members = {name: m for name, m in ids.items() if m is not None}
     units = _units(names, sides)
-    last = rounds[-1][0] if rounds else {}
-    own = {name: int(last.get(name, {}).get("total", 0)) for name in names}
     unit_totals = Counter[str]()
     for name in names:
         unit_totals[units[name]] += own[name]
