@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Integer, and_, case, cast, func, literal, select
+from sqlalchemy.orm import aliased
 
 from ..engine.outcome import settle
 from ..extensions import db
@@ -56,9 +57,16 @@ def _json_text(column: Any, *path: Any) -> Any:
     return func.json_extract(column, where)
 
 
-def _figure(key: str) -> Any:
-    """A player's contract figure ``key`` in a round (the round and player joined)."""
-    return cast(_json_text(Round.figures, "players", Player.name, key), Integer)
+def _figure(key: str, player: Any = Player) -> Any:
+    """A ``player``'s contract figure ``key`` in a round (the round and player joined)."""
+    return cast(_json_text(Round.figures, "players", player.name, key), Integer)
+
+
+def _last_round(player: Any) -> Any:
+    """The join condition of a ``player``'s game and its last live round."""
+    live = and_(Round.game_id == player.game_id, Round.deleted.is_(False))
+    last = select(func.max(Round.position)).where(live).correlate(player).scalar_subquery()
+    return and_(live, Round.position == last)
 
 
 def table_facts(group_id: int) -> list[GameFacts]:
@@ -69,18 +77,62 @@ def table_facts(group_id: int) -> list[GameFacts]:
     counted = _counted_games(group_id)
     columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
     games = db.session.execute(select(*columns).where(Game.id.in_(counted))).all()
-    live = and_(Round.game_id == Player.game_id, Round.deleted.is_(False))
-    last = select(func.max(Round.position)).where(live).correlate(Player).scalar_subquery()
     seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
     query = (
         select(Player.game_id, Player.name, Player.side, Player.member_id, _figure("total"))
-        .outerjoin(Round, and_(live, Round.position == last))
+        .outerjoin(Round, _last_round(Player))
         .where(Player.game_id.in_(counted))
         .order_by(Player.game_id, Player.seat)
     )
     for game_id, name, side, member, total in db.session.execute(query):
         seats[game_id].append((name, side, member, total))
     return [_table_game(row, seats[row.id]) for row in games]
+
+
+def member_facts(group_id: int, member: int) -> list[GameFacts]:
+    """The group's table games that count in which ``member`` sat, as far as a profile
+    needs them: only ``member`` and their partner (P1) in ``unit``, ``member``'s own
+    total, the winners; no settlement, no rounds (see :func:`table_tally`)."""
+    me, mate = aliased(Player), aliased(Player)
+    counted = _counted_games(group_id)
+    query = (
+        select(Game.id, Game.created_at, Game.title, Game.winner, Game.finished_at)
+        .add_columns(me.name, me.seat, _figure("total", me).label("total"))
+        .join(me, me.game_id == Game.id)
+        .outerjoin(Round, _last_round(me))
+        .where(me.member_id == member, Game.id.in_(counted))
+    )
+    mates = select(mate.game_id, mate.name, mate.seat, mate.member_id).join(
+        me, and_(me.game_id == mate.game_id, me.side == mate.side, me.id != mate.id)
+    )
+    partner = {
+        row.game_id: row
+        for row in db.session.execute(mates.where(me.member_id == member, me.game_id.in_(counted)))
+    }
+    return [_member_game(member, row, partner.get(row.id)) for row in db.session.execute(query)]
+
+
+def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
+    seats = [(row.seat, row.name, member)]
+    if mate is not None:
+        seats = sorted([*seats, (mate.seat, mate.name, mate.member_id)])
+    side = " & ".join(name for _, name, _ in seats)
+    unit = {m: side for _, _, m in seats if m is not None}
+    finished = row.finished_at is not None
+    return GameFacts(
+        key=f"t{row.id}",
+        kind="table",
+        when=row.created_at,
+        title=row.title or "",
+        finished=finished,
+        unit=unit,
+        score={},
+        own={member: row.total or 0},
+        winners=frozenset(m for m in unit if finished and row.winner == side),
+        settlement={},
+        money={},
+        rounds=[],
+    )
 
 
 def table_tally(group_id: int, member: int) -> RoundTally:
