@@ -41,6 +41,12 @@ def _counted_games(group_id: int) -> Any:
     )
 
 
+def _rows(query: Any) -> Any:
+    """The rows of a plain ``query`` (columns only), run on the session's connection
+    without the ORM's result processing."""
+    return db.session.connection().execute(query)
+
+
 def _json_text(column: Any, *path: Any) -> Any:
     """The value at ``path`` (keys: text or columns, e.g. a player's name) inside a JSON
     ``column``, computed by the database: SQLite's json_extract, PostgreSQL's
@@ -76,7 +82,7 @@ def table_facts(group_id: int) -> list[GameFacts]:
     thousand games."""
     counted = _counted_games(group_id)
     columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
-    games = db.session.execute(select(*columns).where(Game.id.in_(counted))).all()
+    games = _rows(select(*columns).where(Game.id.in_(counted))).all()
     seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
     query = (
         select(Player.game_id, Player.name, Player.side, Player.member_id, _figure("total"))
@@ -84,7 +90,7 @@ def table_facts(group_id: int) -> list[GameFacts]:
         .where(Player.game_id.in_(counted))
         .order_by(Player.game_id, Player.seat)
     )
-    for game_id, name, side, member, total in db.session.execute(query):
+    for game_id, name, side, member, total in _rows(query):
         seats[game_id].append((name, side, member, total))
     return [_table_game(row, seats[row.id]) for row in games]
 
@@ -107,9 +113,9 @@ def member_facts(group_id: int, member: int) -> list[GameFacts]:
     )
     partner = {
         row.game_id: row
-        for row in db.session.execute(mates.where(me.member_id == member, me.game_id.in_(counted)))
+        for row in _rows(mates.where(me.member_id == member, me.game_id.in_(counted)))
     }
-    return [_member_game(member, row, partner.get(row.id)) for row in db.session.execute(query)]
+    return [_member_game(member, row, partner.get(row.id)) for row in _rows(query)]
 
 
 def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
@@ -157,7 +163,7 @@ def table_tally(group_id: int, member: int) -> RoundTally:
             points.is_not(None),
         )
     )
-    rounds, gone, total, best, left, left_rounds = db.session.execute(query).one()
+    rounds, gone, total, best, left, left_rounds = _rows(query).one()
     return RoundTally(rounds, gone or 0, total or 0, best, left or 0, left_rounds or 0)
 
 
