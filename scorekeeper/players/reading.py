@@ -18,9 +18,10 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, case, cast, func, literal, select
+from sqlalchemy import Integer, and_, bindparam, case, cast, func, literal, select
 from sqlalchemy.orm import aliased
 
 from ..engine.outcome import settle
@@ -35,23 +36,28 @@ def group_facts(group_id: int) -> list[GameFacts]:
     return sorted(facts, key=lambda g: g.when)
 
 
-def _counted_games(group_id: int) -> Any:
+def _counted_games(group_id: Any) -> Any:
     return select(Game.id).where(
         Game.group_id == group_id, Game.deleted_at.is_(None), Game.archived_at.is_(None)
     )
 
 
-def _rows(query: Any) -> Any:
-    """The rows of a plain ``query`` (columns only), run on the session's connection
-    without the ORM's result processing."""
-    return db.session.connection().execute(query)
+def _rows(query: Any, **values: int) -> Any:
+    """The rows of a plain ``query`` (columns only) with its bound ``values``, run on the
+    session's connection without the ORM's result processing."""
+    return db.session.connection().execute(query, values)
 
 
-def _json_text(column: Any, *path: Any) -> Any:
+def _dialect() -> str:
+    """The name of the session's database dialect ("sqlite", "postgresql")."""
+    return str(db.session.get_bind().dialect.name)
+
+
+def _json_text(dialect: str, column: Any, *path: Any) -> Any:
     """The value at ``path`` (keys: text or columns, e.g. a player's name) inside a JSON
     ``column``, computed by the database: SQLite's json_extract, PostgreSQL's
     json_extract_path_text (text there: cast it for numbers)."""
-    if db.session.get_bind().dialect.name == "postgresql":
+    if dialect == "postgresql":
         return func.json_extract_path_text(column, *path)
     where: Any = literal("$")
     for key in path:
@@ -63,9 +69,9 @@ def _json_text(column: Any, *path: Any) -> Any:
     return func.json_extract(column, where)
 
 
-def _figure(key: str, player: Any = Player) -> Any:
+def _figure(dialect: str, key: str, player: Any = Player) -> Any:
     """A ``player``'s contract figure ``key`` in a round (the round and player joined)."""
-    return cast(_json_text(Round.figures, "players", player.name, key), Integer)
+    return cast(_json_text(dialect, Round.figures, "players", player.name, key), Integer)
 
 
 def _last_round(player: Any) -> Any:
@@ -85,7 +91,9 @@ def table_facts(group_id: int) -> list[GameFacts]:
     games = _rows(select(*columns).where(Game.id.in_(counted))).all()
     seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
     query = (
-        select(Player.game_id, Player.name, Player.side, Player.member_id, _figure("total"))
+        select(
+            Player.game_id, Player.name, Player.side, Player.member_id, _figure(_dialect(), "total")
+        )
         .outerjoin(Round, _last_round(Player))
         .where(Player.game_id.in_(counted))
         .order_by(Player.game_id, Player.seat)
@@ -99,23 +107,33 @@ def member_facts(group_id: int, member: int) -> list[GameFacts]:
     """The group's table games that count in which ``member`` sat, as far as a profile
     needs them: only ``member`` and their partner (P1) in ``unit``, ``member``'s own
     total, the winners; no settlement, no rounds (see :func:`table_tally`)."""
+    query, mates, _ = _profile_queries(_dialect())
+    partner = {row.game_id: row for row in _rows(mates, group_id=group_id, member=member)}
+    rows = _rows(query, group_id=group_id, member=member)
+    return [_member_game(member, row, partner.get(row.id)) for row in rows]
+
+
+@cache
+def _profile_queries(dialect: str) -> tuple[Any, Any, Any]:
+    """A profile's statements for ``dialect``, built once (the SQL, never any figure; the
+    group and the member are bound at each run): the member's games with their own
+    total, their partners in those games, and their round tally."""
     me, mate = aliased(Player), aliased(Player)
-    counted = _counted_games(group_id)
-    query = (
+    counted = _counted_games(bindparam("group_id"))
+    member: Any = bindparam("member")
+    games = (
         select(Game.id, Game.created_at, Game.title, Game.winner, Game.finished_at)
-        .add_columns(me.name, me.seat, _figure("total", me).label("total"))
+        .add_columns(me.name, me.seat, _figure(dialect, "total", me).label("total"))
         .join(me, me.game_id == Game.id)
         .outerjoin(Round, _last_round(me))
         .where(me.member_id == member, Game.id.in_(counted))
     )
-    mates = select(mate.game_id, mate.name, mate.seat, mate.member_id).join(
-        me, and_(me.game_id == mate.game_id, me.side == mate.side, me.id != mate.id)
+    mates = (
+        select(mate.game_id, mate.name, mate.seat, mate.member_id)
+        .join(me, and_(me.game_id == mate.game_id, me.side == mate.side, me.id != mate.id))
+        .where(me.member_id == member, me.game_id.in_(counted))
     )
-    partner = {
-        row.game_id: row
-        for row in _rows(mates.where(me.member_id == member, me.game_id.in_(counted)))
-    }
-    return [_member_game(member, row, partner.get(row.id)) for row in _rows(query)]
+    return games, mates, _tally_query(dialect, member, counted)
 
 
 def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
@@ -144,9 +162,17 @@ def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
 def table_tally(group_id: int, member: int) -> RoundTally:
     """``member``'s round figures over the live rounds of the group's table games that
     count, summed by the database (one query, one row)."""
-    went_out = _json_text(Round.input, "went_out") == Player.name
-    points, in_hand = _figure("round"), _figure("in_hand")
-    query = (
+    query = _profile_queries(_dialect())[2]
+    rounds, gone, total, best, left, left_rounds = _rows(
+        query, group_id=group_id, member=member
+    ).one()
+    return RoundTally(rounds, gone or 0, total or 0, best, left or 0, left_rounds or 0)
+
+
+def _tally_query(dialect: str, member: Any, counted: Any) -> Any:
+    went_out = _json_text(dialect, Round.input, "went_out") == Player.name
+    points, in_hand = _figure(dialect, "round"), _figure(dialect, "in_hand")
+    return (
         select(
             func.count(points),
             func.sum(case((went_out, 1), else_=0)),
@@ -158,13 +184,11 @@ def table_tally(group_id: int, member: int) -> RoundTally:
         .join(Player, Player.game_id == Round.game_id)
         .where(
             Player.member_id == member,
-            Round.game_id.in_(_counted_games(group_id)),
+            Round.game_id.in_(counted),
             Round.deleted.is_(False),
             points.is_not(None),
         )
     )
-    rounds, gone, total, best, left, left_rounds = _rows(query).one()
-    return RoundTally(rounds, gone or 0, total or 0, best, left or 0, left_rounds or 0)
 
 
 def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[str, str]:
