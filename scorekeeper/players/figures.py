@@ -107,8 +107,51 @@ def _longest_streak(results: Iterable[bool]) -> int:
     return best
 
 
-def profile(member: int, games: Iterable[GameFacts]) -> Profile:
-    """``member``'s figures over ``games`` (in any order; taken oldest first)."""
+@dataclass(frozen=True)
+class RoundTally:
+    """A player's round figures summed over some rounds: ``rounds`` counted, ``went_out``
+    of them gone out, ``points`` the round scores summed and ``best`` the highest (None
+    with no round), ``left`` the points left in hand summed over the ``left_rounds``
+    rounds not gone out."""
+
+    rounds: int = 0
+    went_out: int = 0
+    points: int = 0
+    best: int | None = None
+    left: int = 0
+    left_rounds: int = 0
+
+    def __add__(self, other: RoundTally) -> RoundTally:
+        bests = [b for b in (self.best, other.best) if b is not None]
+        return RoundTally(
+            self.rounds + other.rounds,
+            self.went_out + other.went_out,
+            self.points + other.points,
+            max(bests) if bests else None,
+            self.left + other.left,
+            self.left_rounds + other.left_rounds,
+        )
+
+
+def tally(member: int, rounds: Iterable[RoundFacts]) -> RoundTally:
+    """``member``'s :class:`RoundTally` over the ``rounds`` they scored in."""
+    mine = [r for r in rounds if member in r.points]
+    points = [r.points[member] for r in mine]
+    left = [r.in_hand.get(member, 0) for r in mine if r.went_out != member]
+    return RoundTally(
+        rounds=len(mine),
+        went_out=sum(r.went_out == member for r in mine),
+        points=sum(points),
+        best=max(points) if points else None,
+        left=sum(left),
+        left_rounds=len(left),
+    )
+
+
+def profile(member: int, games: Iterable[GameFacts], counted: RoundTally | None = None) -> Profile:
+    """``member``'s figures over ``games`` (in any order; taken oldest first). The round
+    figures come from the games' rounds, plus ``counted``: rounds already tallied (by
+    the database) that the games do not carry."""
     mine = sorted((g for g in games if member in g.unit), key=lambda g: g.when)
     done = [g for g in mine if g.finished]
     result = Profile(played=len(done), in_play=len(mine) - len(done))
@@ -116,7 +159,9 @@ def profile(member: int, games: Iterable[GameFacts]) -> Profile:
     result.win_rate = _ratio(result.won, result.played)
     result.streak = _longest_streak(member in g.winners for g in done)
     result.series = [(g.when, g.own[member]) for g in done]
-    _round_figures(result, member, [r for g in mine for r in g.rounds if member in r.points])
+    _round_figures(
+        result, tally(member, [r for g in mine for r in g.rounds]) + (counted or RoundTally())
+    )
     partners: Counter[int] = Counter()
     shared_wins: Counter[int] = Counter()
     for game in done:
@@ -127,16 +172,14 @@ def profile(member: int, games: Iterable[GameFacts]) -> Profile:
     return result
 
 
-def _round_figures(result: Profile, member: int, rounds: Sequence[RoundFacts]) -> None:
-    """Fill the round figures of ``result`` from ``member``'s ``rounds``."""
-    result.rounds = len(rounds)
-    result.went_out = sum(r.went_out == member for r in rounds)
-    points = [r.points[member] for r in rounds]
-    left = [r.in_hand.get(member, 0) for r in rounds if r.went_out != member]
-    result.average_round = _ratio(sum(points), len(points))
-    result.best_round = max(points) if points else None
-    result.go_out_rate = _ratio(result.went_out, result.rounds)
-    result.average_left = _ratio(sum(left), len(left))
+def _round_figures(result: Profile, rounds: RoundTally) -> None:
+    """Fill the round figures of ``result`` from a player's tallied ``rounds``."""
+    result.rounds = rounds.rounds
+    result.went_out = rounds.went_out
+    result.average_round = _ratio(rounds.points, rounds.rounds)
+    result.best_round = rounds.best
+    result.go_out_rate = _ratio(rounds.went_out, rounds.rounds)
+    result.average_left = _ratio(rounds.left, rounds.left_rounds)
 
 
 @dataclass

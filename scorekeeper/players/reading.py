@@ -4,24 +4,30 @@ request: games at the table from their live rounds' figures (the scoring contrac
 ``scores`` and ``end``). Only games that count are read: in the group, not deleted, not
 archived; in a digital game only the person counts, never a bot.
 
-Two queries for the games at the table and their rounds (one for the digital games),
-whatever the number of games; a round's card list is never read.
+At the table the database does the counting: two queries give the games and each
+player's total in their last live round, and one more sums a player's round figures
+(:func:`table_tally`); the rounds' JSON is read inside the database (SQLite's
+json_extract, PostgreSQL's json_extract_path_text), never decoded in Python, and a
+round's card list is never read.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Integer, and_, bindparam, case, cast, func, literal, select
+from sqlalchemy.orm import aliased
 
 from ..engine.outcome import settle
 from ..extensions import db
 from ..models import DigitalGame, Game, Player, Round
-from .figures import GameFacts, RoundFacts, settlement_shares
+from .figures import GameFacts, RoundFacts, RoundTally, settlement_shares
 
 
 def group_facts(group_id: int) -> list[GameFacts]:
@@ -30,31 +36,159 @@ def group_facts(group_id: int) -> list[GameFacts]:
     return sorted(facts, key=lambda g: g.when)
 
 
-def _counted_games(group_id: int) -> Any:
+def _counted_games(group_id: Any) -> Any:
     return select(Game.id).where(
         Game.group_id == group_id, Game.deleted_at.is_(None), Game.archived_at.is_(None)
     )
 
 
+def _rows(query: Any, **values: int) -> Any:
+    """The rows of a plain ``query`` (columns only) with its bound ``values``, run on the
+    session's connection without the ORM's result processing."""
+    return db.session.connection().execute(query, values)
+
+
+def _dialect() -> str:
+    """The name of the session's database dialect ("sqlite", "postgresql")."""
+    return str(db.session.get_bind().dialect.name)
+
+
+def _json_text(dialect: str, column: Any, *path: Any) -> Any:
+    """The value at ``path`` (keys: text or columns, e.g. a player's name) inside a JSON
+    ``column``, computed by the database: SQLite's json_extract, PostgreSQL's
+    json_extract_path_text (text there: cast it for numbers)."""
+    if dialect == "postgresql":
+        return func.json_extract_path_text(column, *path)
+    where: Any = literal("$")
+    for key in path:
+        where = (
+            where
+            + "."
+            + (literal(json.dumps(key)) if isinstance(key, str) else func.json_quote(key))
+        )
+    return func.json_extract(column, where)
+
+
+def _figure(dialect: str, key: str, player: Any = Player) -> Any:
+    """A ``player``'s contract figure ``key`` in a round (the round and player joined)."""
+    return cast(_json_text(dialect, Round.figures, "players", player.name, key), Integer)
+
+
+def _last_round(player: Any) -> Any:
+    """The join condition of a ``player``'s game and its last live round."""
+    live = and_(Round.game_id == player.game_id, Round.deleted.is_(False))
+    last = select(func.max(Round.position)).where(live).correlate(player).scalar_subquery()
+    return and_(live, Round.position == last)
+
+
 def table_facts(group_id: int) -> list[GameFacts]:
-    """The group's games at the table that count (plain rows, no ORM objects: a group
-    may hold a thousand games)."""
+    """The group's games at the table that count, without their rounds (see
+    :func:`table_tally`): each player's own total is their figure in the game's last live
+    round. Plain rows, no ORM objects, no JSON decoded in Python: a group may hold a
+    thousand games."""
     counted = _counted_games(group_id)
     columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
-    games = db.session.execute(select(*columns).where(Game.id.in_(counted))).all()
-    seats: dict[int, list[tuple[str, int | None, int | None]]] = defaultdict(list)
-    players = select(Player.game_id, Player.name, Player.side, Player.member_id)
-    for game_id, name, side, member in db.session.execute(
-        players.where(Player.game_id.in_(counted)).order_by(Player.game_id, Player.seat)
-    ):
-        seats[game_id].append((name, side, member))
-    rounds = select(Round.game_id, Round.figures["players"], Round.input["went_out"]).where(
-        Round.game_id.in_(counted), Round.deleted.is_(False)
+    games = _rows(select(*columns).where(Game.id.in_(counted))).all()
+    seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
+    query = (
+        select(
+            Player.game_id, Player.name, Player.side, Player.member_id, _figure(_dialect(), "total")
+        )
+        .outerjoin(Round, _last_round(Player))
+        .where(Player.game_id.in_(counted))
+        .order_by(Player.game_id, Player.seat)
     )
-    by_game: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
-    for game_id, figures, went_out in db.session.execute(rounds.order_by(Round.position)):
-        by_game[game_id].append((figures, went_out))
-    return [_table_game(row, seats[row.id], by_game[row.id]) for row in games]
+    for game_id, name, side, member, total in _rows(query):
+        seats[game_id].append((name, side, member, total))
+    return [_table_game(row, seats[row.id]) for row in games]
+
+
+def member_facts(group_id: int, member: int) -> list[GameFacts]:
+    """The group's table games that count in which ``member`` sat, as far as a profile
+    needs them: only ``member`` and their partner (P1) in ``unit``, ``member``'s own
+    total, the winners; no settlement, no rounds (see :func:`table_tally`)."""
+    query, mates, _ = _profile_queries(_dialect())
+    partner = {row.game_id: row for row in _rows(mates, group_id=group_id, member=member)}
+    rows = _rows(query, group_id=group_id, member=member)
+    return [_member_game(member, row, partner.get(row.id)) for row in rows]
+
+
+@cache
+def _profile_queries(dialect: str) -> tuple[Any, Any, Any]:
+    """A profile's statements for ``dialect``, built once (the SQL, never any figure; the
+    group and the member are bound at each run): the member's games with their own
+    total, their partners in those games, and their round tally."""
+    me, mate = aliased(Player), aliased(Player)
+    counted = _counted_games(bindparam("group_id"))
+    member: Any = bindparam("member")
+    games = (
+        select(Game.id, Game.created_at, Game.title, Game.winner, Game.finished_at)
+        .add_columns(me.name, me.seat, _figure(dialect, "total", me).label("total"))
+        .join(me, me.game_id == Game.id)
+        .outerjoin(Round, _last_round(me))
+        .where(me.member_id == member, Game.id.in_(counted))
+    )
+    mates = (
+        select(mate.game_id, mate.name, mate.seat, mate.member_id)
+        .join(me, and_(me.game_id == mate.game_id, me.side == mate.side, me.id != mate.id))
+        .where(me.member_id == member, me.game_id.in_(counted))
+    )
+    return games, mates, _tally_query(dialect, member, counted)
+
+
+def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
+    seats = [(row.seat, row.name, member)]
+    if mate is not None:
+        seats = sorted([*seats, (mate.seat, mate.name, mate.member_id)])
+    side = " & ".join(name for _, name, _ in seats)
+    unit = {m: side for _, _, m in seats if m is not None}
+    finished = row.finished_at is not None
+    return GameFacts(
+        key=f"t{row.id}",
+        kind="table",
+        when=row.created_at,
+        title=row.title or "",
+        finished=finished,
+        unit=unit,
+        score={},
+        own={member: row.total or 0},
+        winners=frozenset(m for m in unit if finished and row.winner == side),
+        settlement={},
+        money={},
+        rounds=[],
+    )
+
+
+def table_tally(group_id: int, member: int) -> RoundTally:
+    """``member``'s round figures over the live rounds of the group's table games that
+    count, summed by the database (one query, one row)."""
+    query = _profile_queries(_dialect())[2]
+    rounds, gone, total, best, left, left_rounds = _rows(
+        query, group_id=group_id, member=member
+    ).one()
+    return RoundTally(rounds, gone or 0, total or 0, best, left or 0, left_rounds or 0)
+
+
+def _tally_query(dialect: str, member: Any, counted: Any) -> Any:
+    went_out = _json_text(dialect, Round.input, "went_out") == Player.name
+    points, in_hand = _figure(dialect, "round"), _figure(dialect, "in_hand")
+    return (
+        select(
+            func.count(points),
+            func.sum(case((went_out, 1), else_=0)),
+            func.sum(points),
+            func.max(points),
+            func.sum(case((went_out, 0), else_=in_hand)),
+            func.sum(case((went_out, 0), else_=1)),
+        )
+        .join(Player, Player.game_id == Round.game_id)
+        .where(
+            Player.member_id == member,
+            Round.game_id.in_(counted),
+            Round.deleted.is_(False),
+            points.is_not(None),
+        )
+    )
 
 
 def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[str, str]:
@@ -65,22 +199,21 @@ def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[
 
 
 def _table_game(
-    game: Any,
-    players: list[tuple[str, int | None, int | None]],
-    rounds: list[tuple[dict[str, Any], Any]],
+    game: Any, players: list[tuple[str, int | None, int | None, int | None]]
 ) -> GameFacts:
-    names = [name for name, _, _ in players]
+    names = [name for name, _, _, _ in players]
     sides = None
-    if any(side is not None for _, side, _ in players):
-        sides = [[name for name, side, _ in players if side == s] for s in (0, 1)]
-    members = {name: member for name, _, member in players}
+    if any(side is not None for _, side, _, _ in players):
+        sides = [[name for name, side, _, _ in players if side == s] for s in (0, 1)]
+    members = {name: member for name, _, member, _ in players}
+    own = {name: total or 0 for name, _, _, total in players}
     stake = Decimal(game.stake) if game.stake else None
     return _facts(
         f"t{game.id}",
         "table",
         (game.created_at, game.title or ""),
         (names, sides, members),
-        rounds,
+        (own, []),
         (game.finished_at is not None, game.winner, stake),
     )
 
@@ -102,13 +235,15 @@ def digital_facts(group_id: int) -> list[GameFacts]:
             if r.get("scores")
         ]
         seats = (state["players"], state.get("teams"), {person: game.member_id})
+        last = rounds[-1][0] if rounds else {}
+        own = {name: int(last.get(name, {}).get("total", 0)) for name in state["players"]}
         found.append(
             _facts(
                 f"d{game.id}",
                 "digital",
                 (game.created_at, ""),
                 seats,
-                rounds,
+                (own, rounds),
                 (game.finished, game.winner, None),
             )
         )
@@ -120,18 +255,18 @@ def _facts(
     kind: Any,
     when: tuple[datetime, str],
     seats: tuple[Sequence[str], Sequence[Sequence[str]] | None, Mapping[str, int | None]],
-    rounds: list[tuple[dict[str, Any], Any]],
+    play: tuple[Mapping[str, int], list[tuple[dict[str, Any], Any]]],
     result: tuple[bool, str | None, Decimal | None],
 ) -> GameFacts:
     """The facts of one game: ``seats`` (names in seat order, sides or None, member id
-    per name), its live ``rounds`` (contract ``players`` figures, who went out), and its
+    per name), its ``play``: each player's own total by name and its live rounds
+    (contract ``players`` figures, who went out; may be left empty), and its
     ``result`` (finished, winner unit, stake); ``when`` is (started, title)."""
     names, sides, ids = seats
+    own, rounds = play
     finished, winner, stake = result
     members = {name: m for name, m in ids.items() if m is not None}
     units = _units(names, sides)
-    last = rounds[-1][0] if rounds else {}
-    own = {name: int(last.get(name, {}).get("total", 0)) for name in names}
     unit_totals = Counter[str]()
     for name in names:
         unit_totals[units[name]] += own[name]

@@ -33,7 +33,7 @@ from ..models import Group
 from ..requests import parse_int
 from . import figures, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
-from .reading import group_facts
+from .reading import digital_facts, group_facts, member_facts, table_tally
 
 bp = Blueprint("players", __name__, url_prefix="/groups")
 
@@ -168,10 +168,10 @@ def profile(slug: str, member_id: int) -> str:
     member = next((m for m in group.members if m.id == member_id), None)
     if member is None:
         abort(404, description="There is no such player in this group.")
-    facts = group_facts(group.id)
+    games, rounds = member_facts(group.id, member.id), table_tally(group.id, member.id)
     kinds = {
-        kind: figures.profile(member.id, [g for g in facts if g.kind == kind])
-        for kind in ("table", "digital")
+        "table": figures.profile(member.id, games, rounds),
+        "digital": figures.profile(member.id, digital_facts(group.id)),
     }
     return render_template(
         "players/profile.html",
