@@ -85,7 +85,7 @@ def test_records_are_written_and_replay(capsys: pytest.CaptureFixture[str], tmp_
         (("--players", "1"), "2 to 8 players"),
         (("--bots", "genius"), "no bot level"),
         (("--option", "min_run=9"), "min_run"),
-        (("--option", "dealers_gambit=true"), "X2"),
+        (("--option", "dealers_gambit=true", "--option", "jokers=1"), "X2"),
     ],
 )
 def test_bad_settings_exit_2_with_a_message(

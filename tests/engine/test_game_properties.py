@@ -138,7 +138,7 @@ def test_basic_bots_play_whole_games_that_end_and_replay(
     preset, options = choice
     players = players_for(preset, extra)
     state = play(preset, options, players, seed, ["basic"], max_rounds=400)
-    assert is_terminal(state)
+    assert is_terminal(state), (preset, options, players, seed)
     check_scores_and_record(state)
 
 
