@@ -12,7 +12,6 @@ Glossary:
 
 from __future__ import annotations
 
-import hmac
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -26,19 +25,12 @@ from .extensions import db
 from .house_rules import option_field_name
 from .models import DigitalGame, Game, Group, Member
 from .requests import name_key
+from .web import same_token
 
 KEEP_GROUP_RIGHTS = 20
 """Group edit rights remembered per phone (session cookie), newest kept."""
 SEATS = 8
 """Name fields of the new-game form (``player_0`` .. ``player_7``)."""
-
-
-def same_token(given: object, expected: str) -> bool:
-    """Constant-time comparison of a token from a request with the stored one; any other
-    value compares as False, never raises."""
-    if not isinstance(given, str):
-        return False
-    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
 
 
 def group_by_slug(slug: str) -> Group | None:

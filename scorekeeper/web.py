@@ -1,6 +1,7 @@
 """App-wide web pieces wired by :func:`scorekeeper.app.create_app`: the session cookie's
 ``Secure`` flag, the page (or JSON) shown when the database fails, and an error log
-without secrets.
+without secrets; and two every feature uses: comparing an edit token, guarding a CSV
+cell.
 
 A database that fails (unreachable, read-only, full, locked too long) gives a 503 that
 says nothing was lost and to try again; a form that was being sent is shown again with
@@ -9,6 +10,7 @@ what was typed, ready to send once more (a fresh CSRF token, the same values).
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
@@ -22,6 +24,23 @@ UNAVAILABLE = (
     "was lost). Try again in a moment."
 )
 NOT_RESENT = frozenset({"csrf_token"})
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a CSV cell."""
+
+
+def same_token(given: object, expected: str) -> bool:
+    """Constant-time comparison of a token from a request (a game's or a group's edit
+    link) with the stored one; any text (non-ASCII included) or other value compares as
+    False, never raises."""
+    if not isinstance(given, str):
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (a leading quote when ``text``
+    starts with one of :data:`FORMULA_START`)."""
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 class TokenSafeSessions(SecureCookieSessionInterface):

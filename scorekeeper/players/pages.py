@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..models import Group
+from ..web import spreadsheet_cell
 from .figures import LeagueRow
 
 WIDTH, HEIGHT, PAD = 320, 120, 8
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet cell may not start with, lest it run as a formula (as the table's
 CSV guards its cells)."""
 
@@ -59,10 +59,6 @@ def chart(series: Sequence[tuple[datetime, int]]) -> Chart | None:
     return Chart(" ".join(f"{x},{yy}" for x, yy, _, _ in dots), dots, zero, high, low)
 
 
-def _safe(text: str) -> str:
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
 def season_csv(rows: Sequence[LeagueRow], names: Mapping[int, str]) -> str:
     """The league table as CSV: place, player, played, won, points, settlement (points)
     and money (empty without a stake)."""
@@ -74,7 +70,7 @@ def season_csv(rows: Sequence[LeagueRow], names: Mapping[int, str]) -> str:
         writer.writerow(
             [
                 place,
-                _safe(names.get(row.member, "?")),
+                spreadsheet_cell(names.get(row.member, "?")),
                 row.played,
                 row.won,
                 row.points,

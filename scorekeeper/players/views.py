@@ -27,10 +27,11 @@ from flask import (
 )
 from markupsafe import Markup
 
-from ..groups import can_add, grant_group, group_by_slug, my_groups, same_token
+from ..groups import can_add, grant_group, group_by_slug, my_groups
 from ..hosting import is_loopback_host, share_base
 from ..models import Group
 from ..requests import parse_int
+from ..web import same_token
 from . import figures, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
 from .reading import digital_facts, group_facts, member_facts, table_tally

@@ -26,6 +26,7 @@ from werkzeug.datastructures import MultiDict
 from ..engine.rules import RulesError, ruleset
 from ..models import Game
 from ..requests import clean_name
+from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake
 from .forms import cards_form, net_form, totals_form
 from .round_inputs import MOST_SLOTS, cards_data, cards_slots, net_data, read_round, totals_data
@@ -34,8 +35,6 @@ from .services import live_rounds, names_of, teams_of
 FORMAT = "500rum-scoresheet/1"
 MAX_ROUNDS = 1000
 """Rounds an imported game may have at most (a game to 500 takes a few dozen)."""
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet cell may not start with, lest it run as a formula."""
 
 
 def export_json(game: Game) -> dict[str, Any]:
@@ -83,8 +82,8 @@ def export_csv(game: Game) -> str:
                 [
                     number,
                     r.mode,
-                    _safe(name),
-                    _safe(went_out),
+                    spreadsheet_cell(name),
+                    spreadsheet_cell(went_out),
                     f["shown"],
                     f["in_hand"],
                     f["bonus"],
@@ -93,11 +92,6 @@ def export_csv(game: Game) -> str:
                 ]
             )
     return out.getvalue()
-
-
-def _safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula."""
-    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 class BadExport(ValueError):

@@ -8,23 +8,14 @@ older link and every phone holding the old one can only watch.
 
 from __future__ import annotations
 
-import hmac
-
 from flask import abort, session
 
 from ..models import Game
+from ..web import same_token
 from .mine import remember
 
 KEEP_EDIT_RIGHTS = 40
 """Edit rights remembered per phone (session cookie), newest kept."""
-
-
-def same_token(given: object, expected: str) -> bool:
-    """Constant-time comparison of a token from a request with the stored one; any text
-    (non-ASCII included) or other value compares as False, never raises."""
-    if not isinstance(given, str):
-        return False
-    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
 
 
 def can_edit(game: Game) -> bool:

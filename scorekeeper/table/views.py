@@ -30,11 +30,12 @@ from ..groups import group_of_new_game, start_in_group, usual_rules, with_picked
 from ..hosting import is_loopback_host, share_base
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
+from ..web import same_token
 from . import entry, page
 from . import services as sheet
 from .forms import ConfirmForm, NewGameForm
 from .mine import remember
-from .rights import can_edit, grant, require_edit, same_token
+from .rights import can_edit, grant, require_edit
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 
 bp = Blueprint("table", __name__)
