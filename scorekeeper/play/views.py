@@ -163,20 +163,31 @@ def _refuse(game: DigitalGame, error: services.PlayError, status: int) -> tuple[
     return render_template("play/game.html", **_page(game, error=error)), status
 
 
+def _json_move(slug: str) -> tuple[DigitalGame, Any] | tuple[None, tuple[Response, int]]:
+    """A move's JSON request read: ``(game, body)``, or ``(None, error answer)`` when it
+    is not JSON (415), names no game (404) or breaks the JSON limits (400/413)."""
+    if not request.is_json:
+        return None, _json_error(
+            "send the move as JSON (Content-Type: application/json)", None, 415
+        )
+    game = services.get_game(slug)
+    if game is None:
+        return None, _json_error("there is no game at this link", None, 404)
+    try:
+        return game, load_json(request.get_data())
+    except HTTPException as error:
+        return None, _json_error(str(error.description), None, error.code or 400)
+
+
 @bp.post("/<slug>/tap")
 def tap(slug: str) -> tuple[Response, int]:
     """A tap on the play page as JSON (CSRF token in the ``X-CSRFToken`` header): the move,
     then the bots'; answers with the board to swap in and the bots' moves as frames, or
     the refusal with its rule (:mod:`.live`)."""
-    if not request.is_json:
-        return _json_error("send the move as JSON (Content-Type: application/json)", None, 415)
-    game = services.get_game(slug)
-    if game is None:
-        return _json_error("there is no game at this link", None, 404)
-    try:
-        body = load_json(request.get_data())
-    except HTTPException as error:
-        return _json_error(str(error.description), None, error.code or 400)
+    read = _json_move(slug)
+    if not isinstance(read[0], DigitalGame):
+        return read[1]
+    game, body = read
     answer, status = live.answer(game, body)
     response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
@@ -190,15 +201,10 @@ def move_json(slug: str) -> tuple[Response, int]:
     round's end -> ``{"version", "steps", "paused", "finished"}``; errors
     ``{"error", "rule"}`` with 400, 404, 409, 415 or 422. Only a JSON body is read (a
     cross-site form cannot send one), so no CSRF token is needed."""
-    if not request.is_json:
-        return _json_error("send the move as JSON (Content-Type: application/json)", None, 415)
-    game = services.get_game(slug)
-    if game is None:
-        return _json_error("there is no game at this link", None, 404)
-    try:
-        body = load_json(request.get_data())
-    except HTTPException as error:
-        return _json_error(str(error.description), None, error.code or 400)
+    read = _json_move(slug)
+    if not isinstance(read[0], DigitalGame):
+        return read[1]
+    game, body = read
     if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
