@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import PHONE, shot
 
 NAMES = ["Ann", "Bob", "Cat", "Dee"]
@@ -236,7 +238,7 @@ def test_without_javascript_the_entry_is_a_plain_form(browser, live_server):
     assert page.url == game and _totals(page) == [-15, 60, 0, 0]
     page.get_by_label("Ann, round score", exact=True).fill("abc")
     page.get_by_role("button", name="Save round").click()
-    assert "Not a valid integer value" in page.inner_text("main")
+    expect(page.locator("main")).to_contain_text("Not a valid integer value")
     assert page.get_by_label("Ann, round score", exact=True).input_value() == "abc"
     context.close()
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import shot
 
 
@@ -73,7 +75,6 @@ def test_three_players_play_to_500(page, browser, live_server):
     page.wait_for_selector(".flash-success")
     assert _totals(page) == ["120", "25", "-30"]
     # the watching phone refreshes by itself (expect polls without eval: the CSP forbids it)
-    from playwright.sync_api import expect
 
     expect(view.locator(".standing .total").first).to_have_text("120")
     shot(view, "games-06-watcher-follows")
@@ -125,7 +126,7 @@ def test_three_players_play_to_500(page, browser, live_server):
     shot(page, "games-13-history")
     page.go_back()
     page.get_by_role("link", name="Share / QR").click()
-    assert page.locator(".qr svg").count() == 2
+    expect(page.locator(".qr svg")).to_have_count(2)
     shot(page, "games-14-share")
     view.wait_for_selector(".over")
     shot(view, "games-15-watcher-game-over")

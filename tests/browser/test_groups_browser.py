@@ -7,6 +7,7 @@ tests/browser/screenshots/groups-*.png."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 from tests.browser.test_home_browser import _axe_problems
@@ -32,7 +33,7 @@ def _new_game(page, group_url: str, preset: str | None) -> None:
     (None) the group's usual rules, which must be the quick preset by then."""
     page.goto(group_url)
     page.get_by_role("link", name="New game").click()
-    assert page.locator("input[name=pick]:checked").count() == 3
+    expect(page.locator("input[name=pick]:checked")).to_have_count(3)
     if preset:
         page.select_option("#preset", preset)
     else:

@@ -7,10 +7,12 @@ accessibility violation on any page, with a game that has rounds. Screenshots at
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from scorekeeper.extensions import db
@@ -156,7 +158,8 @@ def test_share_page_uses_public_url_never_loopback(served, phone):
         links = page.locator("input[readonly]").evaluate_all("els => els.map(e => e.value)")
         assert len(links) == 2 and all(link.startswith(PUBLIC_URL + "/games/") for link in links)
         page.get_by_role("button", name="Copy view link").click()
-        assert page.locator("[data-copied]").first.inner_text() != ""
+        # the Clipboard API answers in a promise: wait for the words to appear
+        expect(page.locator("[data-copied]").first).to_have_text(re.compile(r"\S"))
         shot(page, f"home-04-share-{width}")
 
 

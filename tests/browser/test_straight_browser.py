@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import shot
 
 
@@ -21,5 +23,5 @@ def test_by_cards_form_marks_the_final_turn_for_the_500_point_straight(page):
     page.select_option("#went_out_by", value="discard")
     page.fill("#hand-1", "KD")
     page.get_by_role("button", name="Preview").click()
-    assert "Rummy Master" in page.inner_text("#preview")
+    expect(page.locator("#preview")).to_contain_text("Rummy Master")
     shot(page, "straight-01-cards-form-final-turn")
