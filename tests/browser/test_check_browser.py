@@ -4,6 +4,7 @@ game's house rules loaded from a link."""
 from __future__ import annotations
 
 from flask import render_template_string
+from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS, shot
 
@@ -79,8 +80,8 @@ def test_house_rules_link_round_the_corner_meld_and_rule_link(page):
     assert page.locator("#cp-cards").input_value() == "KS AS 2S"
     page.get_by_role("button", name="Check").click()
     answer = page.locator("#answer")
-    assert "Legal: a run of K♠ A♠ 2♠" in answer.inner_text()
-    assert "turns the corner" in answer.inner_text()
+    expect(answer).to_contain_text("Legal: a run of K♠ A♠ 2♠")
+    expect(answer).to_contain_text("turns the corner")
     shot(page, "check-meld-answer")
     answer.get_by_role("link", name="M4").click()
     page.wait_for_url("**/rules?**#M4")
