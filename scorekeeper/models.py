@@ -213,6 +213,27 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
         ForeignKey("members.id", ondelete="SET NULL"), default=None
     )
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
+    host_token: Mapped[str | None] = mapped_column(String(40), default=None)
+
+
+class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
+    """A person's seat at a digital game shared by several phones (a game with a
+    ``host_token``): ``token`` is the seat's secret (its link and QR code), ``joined_at``
+    and ``last_seen`` when a phone first and last reached the server from the seat
+    (seconds since the epoch, None before anyone sat down), ``away`` True while a bot
+    plays for the person (after the grace period at their turn, until they return).
+    Bot seats have no row: their levels are in ``DigitalGame.bots``."""
+
+    __tablename__ = "digital_seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_digital_seats_seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("digital_games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column()
+    token: Mapped[str] = mapped_column(String(40), default=new_token)
+    joined_at: Mapped[float | None] = mapped_column(default=None)
+    last_seen: Mapped[float | None] = mapped_column(default=None)
+    away: Mapped[bool] = mapped_column(default=False)
 
 
 class Group(db.Model):  # type: ignore[name-defined,misc]
