@@ -7,7 +7,29 @@
      every POLL_MS) and reopens the stream after a while; coming back to the page
      (visibilitychange) checks at once.
    - Turn notice: the status line (whose turn, who a bot plays for), the document title
-     ("Your turn · ...") and a short vibration where the browser allows it. */
+     ("Your turn · ...") and a short vibration where the browser allows it.
+   - The seats page (#table-seats[data-refresh]): who has joined, read again every
+     LIST_MS (each read is also the host phone's contact, so no bot plays for the host
+     while the others scan their codes). */
+(function () {
+  "use strict";
+  var list = document.getElementById("table-seats");
+  if (!list || !window.fetch || !window.DOMParser) return;
+  var LIST_MS = 3000;
+  window.setInterval(function () {
+    window.fetch(list.dataset.refresh, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var fresh = new window.DOMParser().parseFromString(html, "text/html");
+        fresh.querySelectorAll("[data-seat]").forEach(function (seat) {
+          var here = list.querySelector("[data-seat='" + seat.dataset.seat + "'] [data-status]");
+          var now = seat.querySelector("[data-status]");
+          if (here && now) here.textContent = now.textContent;
+        });
+      }, function () {});
+  }, LIST_MS);
+})();
 (function () {
   "use strict";
   var seating = document.getElementById("seating");

@@ -37,7 +37,8 @@ from . import live, services, table_seats
 from .views import bp
 
 CHECK_EVERY = 1.0
-"""Seconds between a stream's contact stamps and catch-ups."""
+"""Seconds between a stream's contact stamps and catch-ups at most (a quarter of the
+grace period when that is shorter)."""
 KEEP_ALIVE = 10.0
 """Seconds between comment lines on a quiet stream (proxies close silent connections)."""
 
@@ -76,7 +77,7 @@ def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
     yield "retry: 1000\n\n"
     last, checked, spoke = since, 0.0, time.monotonic()
     while time.monotonic() < end:
-        if time.monotonic() - checked >= CHECK_EVERY:
+        if time.monotonic() - checked >= min(CHECK_EVERY, table_seats.grace() / 4):
             _check(slug)
             checked = time.monotonic()
         version = _version(game_id)

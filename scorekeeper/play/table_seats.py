@@ -42,7 +42,8 @@ from .seats import BOT_NAMES
 STANDIN = "basic"
 """The level of the bot that plays for a person who is away."""
 TOUCH_EVERY = 2.0
-"""Seconds between two stamps of a seat's ``last_seen`` (fewer writes from polls)."""
+"""Seconds between two stamps of a seat's ``last_seen`` at most (fewer writes from polls;
+a quarter of the grace period when that is shorter)."""
 KEEP_SEATS = 12
 """Seats (and host rights) remembered per phone, newest kept."""
 
@@ -185,7 +186,8 @@ def sitting(game: DigitalGame) -> Sitting:
     host = same_token(dict(session.get("hosts") or {}).get(game.slug), game.host_token)
     if seat is not None:
         row = next(r for r in rows if r.seat == seat)
-        if row.away or row.last_seen is None or _now() - row.last_seen >= TOUCH_EVERY:
+        every = min(TOUCH_EVERY, grace() / 4)
+        if row.away or row.last_seen is None or _now() - row.last_seen >= every:
             touch(game, seat)
             row.away = False
     return Sitting(seat, playing_bots(game, rows), host, True)

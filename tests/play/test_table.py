@@ -157,7 +157,7 @@ def test_a_move_off_turn_is_refused_with_the_rule_and_the_turn_moves_on(table) -
     turn = current_player(state)
     assert turn is not None
     other = next(seat for seat in table.phones if seat != turn)
-    refused = table.act(other, {"type": "draw", "source": "stock"})
+    refused = table.act(other, {"type": "draw", "from": "stock"})
     assert refused.status_code == 422
     assert refused.get_json()["rule"] == "T1"
     assert f"it is {state.players[turn]}'s turn" in refused.get_json()["error"]
