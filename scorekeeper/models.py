@@ -20,6 +20,7 @@ Glossary:
 from __future__ import annotations
 
 import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -185,7 +186,10 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     the person). ``moves`` are the moves made since the person's previous decision,
     described for people (``{"who", "text", "cards", "kind"}``). ``paused`` is True from
     the end of a round until the person taps "Next round" (the next deal is already in
-    ``state``, not shown until then).
+    ``state``, not shown until then). A table of several phones has a ``host_token``
+    (the host's secret) and a :class:`DigitalSeat` per person; ``moved_at`` is when the
+    game last moved (seconds since the epoch), the start of the grace period of a person
+    whose turn it is.
     """
 
     __tablename__ = "digital_games"
@@ -214,6 +218,7 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     )
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
     host_token: Mapped[str | None] = mapped_column(String(40), default=None)
+    moved_at: Mapped[float | None] = mapped_column(default=time.time)
 
 
 class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -286,12 +287,11 @@ def play_move(
     bots: Sequence[str | None] | None = None,
 ) -> DigitalGame:
     """Make the person's ``action`` on ``game`` as it was at ``version``, then the bots'
-    moves (each told to ``watch``); save it all as the next version. ``seat`` is the
-    person's seat (``game.human_seat`` unless given: a table of several phones), ``bots``
-    who plays for a bot now (``game.bots`` unless given: a bot standing in for a person
-    who is away). Raises :class:`StaleGame` (the game moved on), :class:`PlayError` (game
-    over, a round's end waiting for "Next round", not the person's turn, or the engine's
-    refusal with its message and rule id); nothing is saved then."""
+    moves (each told to ``watch``); save it all as the next version. ``seat``: the person's
+    (else ``game.human_seat``), ``bots``: who a bot plays now (else ``game.bots``). Raises
+    :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's end
+    waiting for "Next round", not the person's turn, or the engine's refusal with its
+    message and rule id); nothing is saved then."""
     state = _ready(game, version)
     turn = current_player(state)
     if turn != (game.human_seat if seat is None else seat):
@@ -334,9 +334,8 @@ def next_round(
 
 
 def let_bots_play(game: DigitalGame, bots: Sequence[str | None]) -> bool:
-    """Let the bots in ``bots`` (a bot standing in for a person who is away, a seat the
-    host gave to a bot) make the moves now due, as the next version; False when none is
-    due (paused, over, a person's turn) or another request made them first."""
+    """Let ``bots`` (stand-ins for people away, seats given to bots) make the moves due
+    now, as the next version; False when none is due or another request made them."""
     if game.paused or game.finished:
         return False
     version = game.version
@@ -385,6 +384,7 @@ def _save(
         "finished": is_terminal(state),
         "winner": state.winner,
         "updated_at": now_utc(),
+        "moved_at": time.time(),
     }
     result: CursorResult[Any] = db.session.execute(  # type: ignore[assignment]
         update(DigitalGame)

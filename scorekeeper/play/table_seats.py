@@ -25,7 +25,6 @@ import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC
 from typing import Any
 
 from flask import current_app, session
@@ -232,8 +231,7 @@ def sit_down(game: DigitalGame, seat: int, token: str) -> bool:
 
 def _since(game: DigitalGame) -> float:
     """When the game last moved (the turn in play began), in seconds since the epoch."""
-    stamp = game.updated_at
-    return (stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)).timestamp()
+    return game.moved_at or _now()
 
 
 def catch_up(game: DigitalGame) -> bool:
@@ -302,7 +300,7 @@ def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
     done = db.session.execute(
         update(DigitalGame)
         .where(DigitalGame.id == game.id, DigitalGame.version == version)
-        .values(bots=bots, version=version + 1)
+        .values(bots=bots, version=version + 1, moved_at=_now())
         .execution_options(synchronize_session=False)
     )
     if getattr(done, "rowcount", 1) != 1:

@@ -1,8 +1,9 @@
 """digital_seats: a digital game played on several phones (one per person, bots in the
 other seats). ``digital_games.host_token`` is the host's secret (NULL for a one-person
-game, which keeps working unchanged: one person seat, ``human_seat``, and bots); each
-person's seat of a shared table has a row with its own secret token, when the person
-last reached the server (seconds since the epoch) and whether a bot is playing for them.
+game, which keeps working unchanged: one person seat, ``human_seat``, and bots) and
+``moved_at`` when the game last moved (seconds since the epoch: the turn in play began
+then); each person's seat of a shared table has a row with its own secret token, when
+the person last reached the server and whether a bot is playing for them.
 
 Revision ID: e7a4b2c9d310
 Revises: d5e9a3c7b214
@@ -22,6 +23,7 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("digital_games", schema=None) as batch_op:
         batch_op.add_column(sa.Column("host_token", sa.String(length=40), nullable=True))
+        batch_op.add_column(sa.Column("moved_at", sa.Float(), nullable=True))
     op.create_table(
         "digital_seats",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -40,4 +42,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("digital_seats")
     with op.batch_alter_table("digital_games", schema=None) as batch_op:
+        batch_op.drop_column("moved_at")
         batch_op.drop_column("host_token")
