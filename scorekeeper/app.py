@@ -51,7 +51,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
     )
     return {
         "SQLALCHEMY_DATABASE_URI": database,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 22},
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "SEND_FILE_MAX_AGE_DEFAULT": 3600,

@@ -343,7 +343,7 @@ def seat_list(game: DigitalGame) -> list[dict[str, Any]]:
     else None), ``seen`` (seconds since contact, or None)."""
     state = services.load_state(game)
     rows = {r.seat: r for r in seat_rows(game)}
-    now = _now()
+    seen = {seat: round(_now() - r.last_seen) for seat, r in rows.items() if r.last_seen}
     return [
         {
             "seat": seat,
@@ -351,11 +351,7 @@ def seat_list(game: DigitalGame) -> list[dict[str, Any]]:
             "level": game.bots[seat],
             "row": rows.get(seat),
             "side": state.unit_of(seat) if state.teams else None,
-            "seen": (
-                round(now - rows[seat].last_seen)
-                if seat in rows and rows[seat].last_seen is not None
-                else None
-            ),
+            "seen": seen.get(seat),
         }
         for seat, name in enumerate(state.players)
     ]
