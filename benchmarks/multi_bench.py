@@ -24,6 +24,7 @@ import argparse
 import http.client
 import json
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -61,7 +62,7 @@ def serve(port: int, threads: int, database: str, cwd: Path) -> Any:
         "scorekeeper:create_app()",
     ]
     env = os.environ | {"DATABASE_URL": database, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(command, cwd=cwd, env=env)
+    process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
@@ -230,7 +231,7 @@ def phase(tables: int, args: Any, directory: Path) -> dict[str, float]:
             "idle_cpu_per_table": idle / tables,
         }
     finally:
-        server.kill()  # its streams would hold a graceful stop for 30 s
+        os.killpg(server.pid, signal.SIGKILL)  # master and worker: no graceful wait
         server.wait(timeout=10)
 
 

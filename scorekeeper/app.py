@@ -64,6 +64,9 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
         "MIGRATE_ON_START": True,
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+        "PLAY_GRACE_SECONDS": float(os.environ.get("PLAY_GRACE_SECONDS", "60")),
+        "PLAY_STREAM_SECONDS": float(os.environ.get("PLAY_STREAM_SECONDS", "25")),
+        "PLAY_POLL_SECONDS": float(os.environ.get("PLAY_POLL_SECONDS", "0.15")),
     }
 
 

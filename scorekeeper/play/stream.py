@@ -12,7 +12,8 @@ process (and PostgreSQL or SQLite shared by several) serves any phone.
 - ``GET /play/<slug>/version``: the polling fallback (a phone whose stream dropped):
   ``{"version": 7}`` with an ETag (304 when unchanged); also a contact and a catch-up.
 - ``GET /play/<slug>/board.json``: what the phone swaps in after a change: the board
-  from its own seat (never another seat's cards), the table's status line.
+  from its own seat (never another seat's cards), the table's status line (no catch-up
+  here: it answers a change the stream or the poll already saw).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from ..models import DigitalGame
 from . import live, services, table_seats
 from .views import bp
 
-CHECK_EVERY = 1.0
+CHECK_EVERY = 5.0
 """Seconds between a stream's contact stamps and catch-ups at most (a quarter of the
 grace period when that is shorter)."""
 KEEP_ALIVE = 10.0
@@ -122,7 +123,6 @@ def version(slug: str) -> Any:
 def board_json(slug: str) -> tuple[Response, int]:
     """The board from this phone's seat to swap in, and the table's status line."""
     game, seat = _seated_game(slug)
-    table_seats.catch_up(game)
     status = table_seats.table_status(game, seat)
     body = {"board": live.render_board(game, seat), **status}
     response = jsonify(body)

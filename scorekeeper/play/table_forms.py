@@ -17,7 +17,7 @@ PERSON = "person"
 
 
 def _seat_field(index: int) -> SelectField:
-    levels = [("", "no one"), (PERSON, "a person (own phone)")]
+    levels = [("", "no one"), (PERSON, "a person")]
     levels += [(k, f"{k} bot") for k in bot_levels()]
     default = PERSON if index < 2 else ("basic" if index == 2 else "")
     return SelectField(f"Seat {index + 2}", choices=select_choices(levels), default=default)

@@ -24,11 +24,11 @@ SEED = "15"
 
 @pytest.fixture
 def table_server(tmp_path) -> Iterator[str]:
-    """The app served from a thread, with a short grace period (3 s) for the stand-in."""
+    """The app served from a thread, with a short grace period (5 s) for the stand-in."""
     app = make_app(
         str(tmp_path / "table.sqlite3"),
         WTF_CSRF_ENABLED=True,
-        PLAY_GRACE_SECONDS=3,
+        PLAY_GRACE_SECONDS=5,
         PLAY_STREAM_SECONDS=8,
     )
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -65,6 +65,7 @@ class Phones:
     def set_up(self) -> list[str]:
         host = self.phone()
         host.goto("/play/table")
+        shot(host, "table-new")
         host.fill("#name", "Hana")
         host.select_option("#seat_0", "person")
         host.fill("#who_0", "Ivo")

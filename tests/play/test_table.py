@@ -231,3 +231,20 @@ def test_a_one_person_game_is_unchanged(table_app) -> None:
     assert table_app.test_client().get(f"/play/{slug}/state.json").status_code == 200
     assert client.get(f"/play/{slug}/seats").status_code == 404
     assert b'id="seating"' not in client.get(f"/play/{slug}").data
+
+
+def test_the_seats_migration_keeps_a_one_person_game_playing(tmp_path) -> None:
+    from flask_migrate import downgrade, upgrade
+
+    app = make_app(str(tmp_path / "m.sqlite3"))
+    client = app.test_client()
+    response = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
+    slug = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
+    with app.app_context():
+        downgrade(revision="d5e9a3c7b214")  # the schema before seats
+        upgrade()
+        db.session.remove()
+    state = client.get(f"/play/{slug}/state.json").get_json()
+    body = {"version": state["version"], "action": state["legal"][0]}
+    assert client.post(f"/play/{slug}/move.json", json=body).status_code == 200
+    assert client.get(f"/play/{slug}").status_code == 200
