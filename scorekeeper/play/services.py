@@ -338,8 +338,7 @@ def let_bots_play(game: DigitalGame, bots: Sequence[str | None]) -> bool:
     now, as the next version; False when none is due or another request made them."""
     if game.paused or game.finished:
         return False
-    version = game.version
-    state = load_state(game)
+    state, version = load_state(game), game.version
     seat = current_player(state)
     if seat is None or bots[seat] is None:
         return False
