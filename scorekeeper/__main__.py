@@ -44,10 +44,14 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %({scorekeeper.route}e)s" %(s)s %(b)s %(
 the path, so no link's secret is written to the log."""
 
 
-THREADS = 12
+THREADS = 32
 """Threads per worker: a connection opened without a request holds one for at most 5 s
 (gunicorn then parks it in its poller until the keep-alive ends), so a few idle phones
-never stall the others. Below SQLAlchemy's 15 connections per process."""
+never stall the others. A table game's event stream (``/play/<slug>/events``) holds a
+thread for at most ``PLAY_STREAM_SECONDS`` (25 s, then the browser reconnects) while it
+sleeps between version checks, so 32 threads leave room for requests beside a few
+tables' streams; the database pool matches it (``SQLALCHEMY_ENGINE_OPTIONS``), and a
+stream holds a connection only during each check."""
 
 
 def gunicorn_command(host: str, port: int, workers: int) -> list[str]:

@@ -51,7 +51,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
     )
     return {
         "SQLALCHEMY_DATABASE_URI": database,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 22},
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "SEND_FILE_MAX_AGE_DEFAULT": 3600,
@@ -64,6 +64,9 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
         "MIGRATE_ON_START": True,
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+        "PLAY_GRACE_SECONDS": float(os.environ.get("PLAY_GRACE_SECONDS", "60")),
+        "PLAY_STREAM_SECONDS": float(os.environ.get("PLAY_STREAM_SECONDS", "25")),
+        "PLAY_POLL_SECONDS": float(os.environ.get("PLAY_POLL_SECONDS", "0.15")),
     }
 
 
@@ -83,6 +86,8 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
+    from .play import stream as _play_stream  # noqa: F401  (its routes join the play blueprint)
+    from .play import table_views as _play_table  # noqa: F401  (the same)
     from .play.views import bp as play_bp
     from .players.views import bp as players_bp
     from .rules.views import bp as rules_bp

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 import segno
 from flask import current_app, request
+from markupsafe import Markup
 
 SIOCGIFADDR = 0x8915
 """Linux's ioctl that reads an interface's IPv4 address."""
@@ -158,3 +159,10 @@ def announce(url: str, out: TextIO = sys.stdout) -> None:
         out.write("\nNo network address found: other phones cannot reach this machine.\n")
     out.write("\n")
     out.flush()
+
+
+def qr_svg(url: str) -> Markup:
+    """``url`` as a QR code to scan across the table: inline SVG markup (the share pages,
+    a table game's seat links)."""
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
+    return Markup(svg)

@@ -20,6 +20,7 @@ Glossary:
 from __future__ import annotations
 
 import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -185,7 +186,10 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     the person). ``moves`` are the moves made since the person's previous decision,
     described for people (``{"who", "text", "cards", "kind"}``). ``paused`` is True from
     the end of a round until the person taps "Next round" (the next deal is already in
-    ``state``, not shown until then).
+    ``state``, not shown until then). A table of several phones has a ``host_token``
+    (the host's secret) and a :class:`DigitalSeat` per person; ``moved_at`` is when the
+    game last moved (seconds since the epoch), the start of the grace period of a person
+    whose turn it is.
     """
 
     __tablename__ = "digital_games"
@@ -213,6 +217,28 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
         ForeignKey("members.id", ondelete="SET NULL"), default=None
     )
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
+    host_token: Mapped[str | None] = mapped_column(String(40), default=None)
+    moved_at: Mapped[float | None] = mapped_column(default=time.time)
+
+
+class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
+    """A person's seat at a digital game shared by several phones (a game with a
+    ``host_token``): ``token`` is the seat's secret (its link and QR code), ``joined_at``
+    and ``last_seen`` when a phone first and last reached the server from the seat
+    (seconds since the epoch, None before anyone sat down), ``away`` True while a bot
+    plays for the person (after the grace period at their turn, until they return).
+    Bot seats have no row: their levels are in ``DigitalGame.bots``."""
+
+    __tablename__ = "digital_seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_digital_seats_seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("digital_games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column()
+    token: Mapped[str] = mapped_column(String(40), default=new_token)
+    joined_at: Mapped[float | None] = mapped_column(default=None)
+    last_seen: Mapped[float | None] = mapped_column(default=None)
+    away: Mapped[bool] = mapped_column(default=False)
 
 
 class Group(db.Model):  # type: ignore[name-defined,misc]

@@ -9,6 +9,8 @@
      the final ones from the start, so the person's turn never waits for them.
    - The hand: "By suit" / "By rank" sort it, dragging a card (SortableJS) moves it; the
      order is kept on this phone per game (localStorage) and new cards come last.
+   - A table of phones: a "play:board" event on #play ({board}, from static/seats.js)
+     swaps in the board after another phone's move.
    - Selection: buttons with data-needs="1" (discard, lay off) need exactly one card
      selected, data-needs="3" (meld) three or more; the discard button names the card. */
 (function () {
@@ -229,5 +231,11 @@
     send({ do: button ? button.value : "", cards: cards });
   });
   window.addEventListener("resize", fitDock);
+  /* a table of several phones: static/seats.js hands over the board after another's move */
+  play.addEventListener("play:board", function (e) {
+    if (busy) return;
+    finish();
+    show(e.detail);
+  });
   wire();
 })();

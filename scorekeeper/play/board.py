@@ -57,22 +57,22 @@ def card_dict(card: Card, **flags: Any) -> dict[str, Any]:
     return {"text": card.text, "display": card.display, "name": card.name, **face, **flags}
 
 
-def _players(game: DigitalGame, state: GameState) -> list[dict[str, Any]]:
-    view = observation(state, game.human_seat)
+def _players(game: DigitalGame, state: GameState, seat: int) -> list[dict[str, Any]]:
+    view = observation(state, seat)
     turn = current_player(state)
     return [
         {
             "name": name,
-            "seat": seat,
-            "level": game.bots[seat],
-            "you": seat == game.human_seat,
-            "cards": view.hand_sizes[seat] if view.hand_sizes else 0,
-            "known": [card_dict(c) for c in view.known[seat]] if view.known else [],
-            "total": view.totals[seat],
-            "dealer": seat == view.dealer,
-            "current": seat == turn,
+            "seat": place,
+            "level": game.bots[place],
+            "you": place == seat,
+            "cards": view.hand_sizes[place] if view.hand_sizes else 0,
+            "known": [card_dict(c) for c in view.known[place]] if view.known else [],
+            "total": view.totals[place],
+            "dealer": place == view.dealer,
+            "current": place == turn,
         }
-        for seat, name in enumerate(state.players)
+        for place, name in enumerate(state.players)
     ]
 
 
@@ -238,12 +238,14 @@ def _buttons(state: GameState, mine: bool, legal: list[Any]) -> dict[str, bool]:
     }
 
 
-def public(game: DigitalGame, state: GameState) -> dict[str, Any]:
+def public(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
     """What every seat sees: players, the discard pile, the stock, the table (grouped by
-    owner too), the round and the turn, and the dealer's joker under X2."""
-    table = _table(state, game.human_seat)
+    owner too), the round and the turn, and the dealer's joker under X2; ``seat`` the
+    viewer's (``game.human_seat`` unless given)."""
+    seat = game.human_seat if seat is None else seat
+    table = _table(state, seat)
     return {
-        "players": _players(game, state),
+        "players": _players(game, state, seat),
         "pile": [card_dict(c, index=i) for i, c in enumerate(state.pile)],
         "stock": len(state.stock),
         "table": table,
@@ -259,18 +261,23 @@ def public(game: DigitalGame, state: GameState) -> dict[str, Any]:
 
 
 def board(
-    game: DigitalGame, state: GameState, ending: dict[str, Any] | None = None
+    game: DigitalGame,
+    state: GameState,
+    ending: dict[str, Any] | None = None,
+    seat: int | None = None,
 ) -> dict[str, Any]:
-    """Everything the play page shows (see the module glossary); ``ending`` the last
-    round's end (:func:`.ending.ending`) while the game pauses after it or is over."""
-    seat = game.human_seat
+    """Everything the play page shows (see the module glossary) from ``seat`` (the
+    person's, ``game.human_seat`` unless given: one phone of a shared table); ``ending``
+    the last round's end (:func:`.ending.ending`) while the game pauses after it or is
+    over."""
+    seat = game.human_seat if seat is None else seat
     mine = current_player(state) == seat and not game.paused
     phase = state.phase
     legal = legal_actions(state) if mine else []
     can = _buttons(state, mine, legal)
     others, hints = _extras(state, legal, can)
     takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
-    return public(game, state) | {
+    return public(game, state, seat) | {
         "you": state.players[seat],
         "hand": _hand(state, seat),
         "phase": phase.value,

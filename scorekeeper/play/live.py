@@ -39,35 +39,37 @@ def refusal(message: str, rule: str | None, status: int) -> Answer:
     return {"error": message, "rule": rule}, status
 
 
-def page_board(game: DigitalGame, state: GameState) -> dict[str, Any]:
-    """The board of ``game`` with the last round's end while the game pauses after it
-    (or is over)."""
+def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
+    """The board of ``game`` seen from ``seat`` (the person's unless given) with the last
+    round's end while the game pauses after it (or is over)."""
     shown = None
     if game.paused or game.finished:
         last = services.last_round(game)
         if last is not None:
             number, record, scored = last
             shown = ending(number, record, scored, state.players)
-    return board(game, state, shown)
+    return board(game, state, shown, seat)
 
 
-def render_board(game: DigitalGame, **extra: Any) -> str:
-    """The swappable part of the play page (``play/_board.html``)."""
+def render_board(game: DigitalGame, seat: int | None = None, **extra: Any) -> str:
+    """The swappable part of the play page (``play/_board.html``) seen from ``seat``."""
     state = services.load_state(game)
     form = MoveForm(version=game.version, formdata=None)
-    b = page_board(game, state)
+    b = page_board(game, state, seat)
     return render_template("play/_board.html", game=game, b=b, form=form, **extra)
 
 
 class Frames:
     """A watch (:data:`services.Watch`) that draws the public board after each move."""
 
-    def __init__(self, game: DigitalGame) -> None:
+    def __init__(self, game: DigitalGame, seat: int | None = None) -> None:
         self.game = game
+        self.seat = seat
         self.frames: list[dict[str, Any]] = []
 
     def __call__(self, state: GameState, step: dict[str, Any]) -> None:
-        html = render_template("play/_public.html", b=public(self.game, state), frame=True)
+        b = public(self.game, state, self.seat)
+        html = render_template("play/_public.html", b=b, frame=True)
         self.frames.append({"who": step["who"], "text": step["text"], "html": html})
 
 
@@ -84,22 +86,23 @@ def _tap(body: Any) -> tuple[int, str, list[str]]:
     return int(body["version"]), do, [str(c) for c in cards][:60]
 
 
-def answer(game: DigitalGame, body: Any) -> Answer:
-    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show."""
+def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = None) -> Answer:
+    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show;
+    ``seat`` and ``bots`` as in :func:`.services.play_move` (a table of several phones)."""
     try:
         version, do, cards = _tap(body)
         kind, number, raw = parse_do(do)
     except (ChoiceError, ValueError) as bad:
         message = bad.message if isinstance(bad, ChoiceError) else f"that is not a move: {bad}"
         return refusal(message, None, 400)
-    frames = Frames(game)
+    frames = Frames(game, seat)
     try:
         if kind == "next_round":
-            services.next_round(game, version, frames)
+            services.next_round(game, version, frames, bots)
         else:
             state = services.load_state(game)
             action = action_for(state, kind, cards, number, raw)
-            services.play_move(game, version, action, frames)
+            services.play_move(game, version, action, frames, seat, bots)
     except Ambiguous as many:
         picks = [
             {"value": json.dumps(a.to_json()), "label": button_label(state, a)}
@@ -114,7 +117,7 @@ def answer(game: DigitalGame, body: Any) -> Answer:
         return refusal(refused.message, refused.rule, 422)
     return {
         "version": game.version,
-        "board": render_board(game),
+        "board": render_board(game, seat),
         "frames": frames.frames,
         "paused": game.paused,
         "finished": game.finished,

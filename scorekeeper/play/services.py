@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -127,12 +128,13 @@ def last_round(game: DigitalGame) -> tuple[int, dict[str, Any], dict[str, Any] |
     return (row.number, row.record, row.scored) if row is not None else None
 
 
-def record_of(game: DigitalGame) -> dict[str, Any]:
+def record_of(game: DigitalGame, seat: int | None = None) -> dict[str, Any]:
     """The game record (shared/game-record.md) of ``game`` so far, bot levels included,
-    as the person's seat has seen it: before the game is over, no seed, no stock order
-    and no other seat's hand (:func:`records.seat_record`)."""
+    as the person's seat (``seat``, else ``game.human_seat``) has seen it: before the game
+    is over, no seed, no stock order and no other seat's hand (:func:`records.seat_record`)."""
     bots = [level or "person" for level in game.bots]
-    return seat_record(store.full_state(game), game.human_seat, bots=bots)
+    viewer = game.human_seat if seat is None else seat
+    return seat_record(store.full_state(game), viewer, bots=bots)
 
 
 # ---- starting --------------------------------------------------------------------------
@@ -180,12 +182,12 @@ def start_game(
         state={},
         version=1,
     )
-    _first_moves(game, state)
+    first_moves(game, state)
     db.session.commit()
     return game
 
 
-def _first_moves(game: DigitalGame, state: GameState) -> None:
+def first_moves(game: DigitalGame, state: GameState) -> None:
     """The bots that play before the person move; the new game is added to the session
     with its round in play and any round they finished."""
     steps: list[dict[str, Any]] = []
@@ -277,16 +279,24 @@ def _ready(game: DigitalGame, version: int) -> GameState:
 
 
 def play_move(
-    game: DigitalGame, version: int, action: Action, watch: Watch | None = None
+    game: DigitalGame,
+    version: int,
+    action: Action,
+    watch: Watch | None = None,
+    seat: int | None = None,
+    bots: Sequence[str | None] | None = None,
 ) -> DigitalGame:
     """Make the person's ``action`` on ``game`` as it was at ``version``, then the bots'
-    moves (each told to ``watch``); save it all as the next version. Raises
-    :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's
-    end waiting for "Next round", not the person's turn, or the engine's refusal with its
+    moves (each told to ``watch``); save it all as the next version. ``seat``: the person's
+    (else ``game.human_seat``), ``bots``: who a bot plays now (else ``game.bots``). Raises
+    :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's end
+    waiting for "Next round", not the person's turn, or the engine's refusal with its
     message and rule id); nothing is saved then."""
     state = _ready(game, version)
-    if current_player(state) != game.human_seat:
-        raise PlayError("it is not your turn", "T1")
+    turn = current_player(state)
+    if turn != (game.human_seat if seat is None else seat):
+        whose = f"it is {state.players[turn]}'s turn" if turn is not None else "nobody's turn"
+        raise PlayError(f"it is not your turn: {whose}", "T1")
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
     try:
@@ -294,15 +304,22 @@ def play_move(
     except IllegalMove as refused:
         raise PlayError(refused.message, refused.rule) from None
     made = len(steps)
-    paused = not is_terminal(state) if ended else run_bots(state, game.bots, steps, scored, watch)
+    players = game.bots if bots is None else bots
+    paused = not is_terminal(state) if ended else run_bots(state, players, steps, scored, watch)
     _save(game, state, version, _shown(game, steps, made, version), scored, paused)
     return game
 
 
-def next_round(game: DigitalGame, version: int, watch: Watch | None = None) -> DigitalGame:
+def next_round(
+    game: DigitalGame,
+    version: int,
+    watch: Watch | None = None,
+    bots: Sequence[str | None] | None = None,
+) -> DigitalGame:
     """End the pause after a round (the person tapped "Next round"): the next deal, already
-    made, is shown and the bots that play before the person move. Raises
-    :class:`StaleGame` or :class:`PlayError` (no round is waiting)."""
+    made, is shown and the bots that play before the person move (``bots`` as in
+    :func:`play_move`). Raises :class:`StaleGame` or :class:`PlayError` (no round is
+    waiting)."""
     if version == game.version and not game.paused:
         raise PlayError("there is no finished round waiting: play on", "D5")
     if version != game.version:
@@ -311,9 +328,28 @@ def next_round(game: DigitalGame, version: int, watch: Watch | None = None) -> D
     state = _ready(game, version)
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
-    paused = run_bots(state, game.bots, steps, scored, watch)
+    paused = run_bots(state, game.bots if bots is None else bots, steps, scored, watch)
     _save(game, state, version, _shown(game, steps, 0, version), scored, paused)
     return game
+
+
+def let_bots_play(game: DigitalGame, bots: Sequence[str | None]) -> bool:
+    """Let ``bots`` (stand-ins for people away, seats given to bots) make the moves due
+    now, as the next version; False when none is due or another request made them."""
+    if game.paused or game.finished:
+        return False
+    state, version = load_state(game), game.version
+    seat = current_player(state)
+    if seat is None or bots[seat] is None:
+        return False
+    steps: list[dict[str, Any]] = []
+    scored: list[dict[str, Any]] = []
+    paused = run_bots(state, bots, steps, scored)
+    try:
+        _save(game, state, version, _shown(game, steps, 0, version), scored, paused)
+    except StaleGame:
+        return False
+    return True
 
 
 def _shown(
@@ -347,6 +383,7 @@ def _save(
         "finished": is_terminal(state),
         "winner": state.winner,
         "updated_at": now_utc(),
+        "moved_at": time.time(),
     }
     result: CursorResult[Any] = db.session.execute(  # type: ignore[assignment]
         update(DigitalGame)

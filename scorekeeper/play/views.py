@@ -30,7 +30,7 @@ from ..engine.game import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import live, services
+from . import live, services, table_seats
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -48,16 +48,26 @@ def _game(slug: str) -> DigitalGame:
     return game
 
 
+def _seated(game: DigitalGame) -> table_seats.Sitting:
+    """Who this phone is at ``game``; 403 at a table game where it has no seat (another
+    seat's cards are never shown, :mod:`.table_seats`)."""
+    sitting = table_seats.sitting(game)
+    if sitting.seat is None:
+        abort(403, description="This is a table of several phones: open your seat's link.")
+    return sitting
+
+
 def _remember(game: DigitalGame) -> None:
     played = [s for s in session.get("played", []) if s != game.slug]
     session["played"] = [*played, game.slug][-KEEP_GAMES:]
     session.permanent = True
 
 
+@bp.errorhandler(403)
 @bp.errorhandler(404)
 def not_found(error: Any) -> tuple[str, int]:
-    """An unknown game: say so, with a way to start one."""
-    return render_template("play/refused.html", error=error), 404
+    """An unknown game, or a table game's page on a phone with no seat there: say so."""
+    return render_template("play/refused.html", error=error), error.code or 404
 
 
 # ---- starting ----------------------------------------------------------------------------
@@ -89,22 +99,30 @@ def index() -> Any:
 def show(slug: str) -> str:
     """The game: your hand, the pile, the stock, the table, the bots' moves, the scores."""
     game = _game(slug)
+    sitting = _seated(game)
+    table_seats.catch_up(game)
     _remember(game)
     notice = session.pop("play_notice", None)
     if not isinstance(notice, dict) or notice.get("slug") != slug:
         notice = {}
     error = notice.get("error")
     refusal = services.PlayError(error["message"], error.get("rule")) if error else None
-    return render_template("play/game.html", **_page(game, refusal, notice.get("choices")))
+    page = _page(game, refusal, notice.get("choices"), sitting)
+    return render_template("play/game.html", **page)
 
 
 def _page(
-    game: DigitalGame, error: services.PlayError | None = None, choices: Any = None
+    game: DigitalGame,
+    error: services.PlayError | None = None,
+    choices: Any = None,
+    sitting: table_seats.Sitting | None = None,
 ) -> dict[str, Any]:
     state = services.load_state(game)
     return {
         "game": game,
-        "b": live.page_board(game, state),
+        "sitting": sitting,
+        "status": table_seats.table_status(game, sitting.seat) if sitting else None,
+        "b": live.page_board(game, state, sitting.seat if sitting else None),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,
         "choices": choices,
@@ -122,17 +140,18 @@ def move(slug: str) -> Any:
     """Make a move (form or JSON), then the bots'; back to the game page, which says why
     when the move was refused."""
     game = _game(slug)
+    sitting = _seated(game)
     form = MoveForm()
     if not form.validate():
         problem = next(iter(form.errors.values()))[0]
-        return _refuse(game, services.PlayError(str(problem)), 400)
+        return _refuse(game, services.PlayError(str(problem)), 400, sitting)
     state = services.load_state(game)
     try:
         kind, number, raw = parse_do(form.do.data or "")
     except ValueError as problem:
-        return _refuse(game, services.PlayError(f"that is not a move: {problem}"), 400)
+        return _refuse(game, services.PlayError(f"that is not a move: {problem}"), 400, sitting)
     if kind == "next_round":
-        return _next_round(game, parse_int(form.version.data))
+        return _next_round(game, parse_int(form.version.data), sitting.bots)
     try:
         action = action_for(state, kind, form.cards.data or [], number, raw)
     except ChoiceError as problem:
@@ -141,7 +160,8 @@ def move(slug: str) -> Any:
         picks = [(json.dumps(a.to_json()), button_label(state, a)) for a in many.actions]
         return _back(game, choices=picks)
     try:
-        services.play_move(game, parse_int(form.version.data), action)
+        version = parse_int(form.version.data)
+        services.play_move(game, version, action, None, sitting.seat, sitting.bots)
     except services.StaleGame as stale:
         return render_template("play/stale.html", game=game, error=stale), 409
     except services.PlayError as refused:
@@ -149,9 +169,9 @@ def move(slug: str) -> Any:
     return redirect(url_for("play.show", slug=game.slug, step=game.version), 303)
 
 
-def _next_round(game: DigitalGame, version: int) -> Any:
+def _next_round(game: DigitalGame, version: int, bots: Any) -> Any:
     try:
-        services.next_round(game, version)
+        services.next_round(game, version, None, bots)
     except services.StaleGame as stale:
         return render_template("play/stale.html", game=game, error=stale), 409
     except services.PlayError as refused:
@@ -159,13 +179,16 @@ def _next_round(game: DigitalGame, version: int) -> Any:
     return redirect(url_for("play.show", slug=game.slug), 303)
 
 
-def _refuse(game: DigitalGame, error: services.PlayError, status: int) -> tuple[str, int]:
-    return render_template("play/game.html", **_page(game, error=error)), status
+def _refuse(
+    game: DigitalGame, error: services.PlayError, status: int, sitting: table_seats.Sitting
+) -> tuple[str, int]:
+    return render_template("play/game.html", **_page(game, error, None, sitting)), status
 
 
 def _json_move(slug: str) -> tuple[DigitalGame, Any] | tuple[None, tuple[Response, int]]:
     """A move's JSON request read: ``(game, body)``, or ``(None, error answer)`` when it
-    is not JSON (415), names no game (404) or breaks the JSON limits (400/413)."""
+    is not JSON (415), names no game (404), comes from a phone with no seat at a table
+    game (403) or breaks the JSON limits (400/413)."""
     if not request.is_json:
         return None, _json_error(
             "send the move as JSON (Content-Type: application/json)", None, 415
@@ -173,6 +196,8 @@ def _json_move(slug: str) -> tuple[DigitalGame, Any] | tuple[None, tuple[Respons
     game = services.get_game(slug)
     if game is None:
         return None, _json_error("there is no game at this link", None, 404)
+    if table_seats.sitting(game).seat is None:
+        return None, _json_error("open your seat's link to play at this table", None, 403)
     try:
         return game, load_json(request.get_data())
     except HTTPException as error:
@@ -188,7 +213,8 @@ def tap(slug: str) -> tuple[Response, int]:
     if not isinstance(read[0], DigitalGame):
         return read[1]
     game, body = read
-    answer, status = live.answer(game, body)
+    sitting = table_seats.sitting(game)
+    answer, status = live.answer(game, body, sitting.seat, sitting.bots)
     response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
     return response, status
@@ -205,15 +231,17 @@ def move_json(slug: str) -> tuple[Response, int]:
     if not isinstance(read[0], DigitalGame):
         return read[1]
     game, body = read
+    sitting = table_seats.sitting(game)
     if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
     try:
         if body.get("do") == "next_round":
-            services.next_round(game, parse_int(body["version"]))
+            services.next_round(game, parse_int(body["version"]), None, sitting.bots)
         else:
             action = action_for(state, "action", [], None, body.get("action"))
-            services.play_move(game, parse_int(body["version"]), action)
+            version = parse_int(body["version"])
+            services.play_move(game, version, action, None, sitting.seat, sitting.bots)
     except ChoiceError as bad:
         return _json_error(bad.message, bad.rule, 400)
     except services.StaleGame as stale:
@@ -233,8 +261,10 @@ def state_json(slug: str) -> tuple[Response, int]:
     game = services.get_game(slug)
     if game is None:
         return _json_error("there is no game at this link", None, 404)
+    seat = table_seats.sitting(game).seat
+    if seat is None:
+        return _json_error("open your seat's link to see this table", None, 403)
     state = services.load_state(game)
-    seat = game.human_seat
     mine = current_player(state) == seat
     body = {
         "version": game.version,
@@ -264,16 +294,19 @@ def _json_error(message: str, rule: str | None, status: int) -> tuple[Response, 
 def rounds(slug: str) -> str:
     """Every finished round's scores, card by card, with the rule for each."""
     game = _game(slug)
+    seat = _seated(game).seat
     state = services.load_state(game)
     scored = services.scored_rounds(game)
-    return render_template("play/rounds.html", game=game, b=board(game, state), rounds=scored)
+    b = board(game, state, None, seat)
+    return render_template("play/rounds.html", game=game, b=b, rounds=scored)
 
 
 @bp.get("/<slug>/record")
 def record(slug: str) -> Response:
     """The game record (shared/game-record.md) as a JSON download."""
     game = _game(slug)
-    body = json.dumps(services.record_of(game), indent=1, ensure_ascii=False)
+    record = services.record_of(game, _seated(game).seat)
+    body = json.dumps(record, indent=1, ensure_ascii=False)
     response = Response(body, mimetype="application/json")
     name = f"500rum-{game.created_at:%Y%m%d}-{game.slug[:6]}.json"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'

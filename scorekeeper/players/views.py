@@ -13,7 +13,6 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -28,7 +27,7 @@ from flask import (
 from markupsafe import Markup
 
 from ..groups import can_add, grant_group, group_by_slug, my_groups
-from ..hosting import is_loopback_host, share_base
+from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import Group
 from ..requests import parse_int
 from ..web import same_token
@@ -56,9 +55,7 @@ def _require_add(group: Group) -> None:
 
 
 def _qr(url: str) -> Markup:
-    return Markup(
-        segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
-    )
+    return qr_svg(url)
 
 
 @bp.errorhandler(400)

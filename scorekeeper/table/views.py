@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -27,7 +26,7 @@ from flask import (
 from markupsafe import Markup
 
 from ..groups import group_of_new_game, start_in_group, usual_rules, with_picked
-from ..hosting import is_loopback_host, share_base
+from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
 from ..web import same_token
@@ -65,9 +64,7 @@ def _confirmed_version() -> int:
 
 
 def _qr(url: str) -> Markup:
-    return Markup(
-        segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=True)
-    )
+    return qr_svg(url)
 
 
 bp.add_app_template_filter(where_in_words, "where")

@@ -1,0 +1,65 @@
+"""The form of a new table game on several phones: the host's name, the rules (as for a
+game against bots) and each other seat: a person (named by the host) or a bot (its
+level), or left empty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wtforms import SelectField, StringField
+from wtforms.validators import Length, Optional
+
+from ..house_rules import select_choices
+from .forms import NewPlayForm
+from .seats import MAX_BOTS, bot_levels
+
+PERSON = "person"
+
+
+def _seat_field(index: int) -> SelectField:
+    levels = [("", "no one"), (PERSON, "a person")]
+    levels += [(k, f"{k} bot") for k in bot_levels()]
+    default = PERSON if index < 2 else ("basic" if index == 2 else "")
+    return SelectField(f"Seat {index + 2}", choices=select_choices(levels), default=default)
+
+
+def _who_field(index: int) -> StringField:
+    return StringField(
+        f"Name in seat {index + 2}",
+        validators=[Optional(), Length(max=40)],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+    )
+
+
+class NewTableForm(NewPlayForm):
+    """A table game: the host (seat 1), then seats 2 to 8, each ``seat_<i>`` a person
+    (``who_<i>`` their name) or a bot level or nobody; the rules as :class:`NewPlayForm`."""
+
+    def seat_rows(self) -> list[tuple[Any, Any]]:
+        """``(kind field, name field)`` per seat after the host's, in order."""
+        return [(self[f"seat_{i}"], self[f"who_{i}"]) for i in range(MAX_BOTS)]
+
+    def seats(self) -> list[tuple[str, str | None]]:
+        """The chosen seats as ``(name, level)``: level None for a person."""
+        return [
+            ((who.data or "").strip(), None if kind.data == PERSON else kind.data)
+            for kind, who in self.seat_rows()
+            if kind.data
+        ]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Field checks, another seat taken, then the rule set as the engine sees it."""
+        if not self.seats():
+            self.seat_0.errors.append("choose who sits in at least one other seat")
+            return False
+        self.bot_0.data = self.bot_0.data or "basic"
+        return super().validate(extra_validators)
+
+    def field_for(self, where: str | None) -> Any:
+        """The field a problem about ``where`` goes next to (the seats for D1)."""
+        return self.seat_0 if where == "seats" else super().field_for(where)
+
+
+for _i in range(MAX_BOTS):
+    setattr(NewTableForm, f"seat_{_i}", _seat_field(_i))
+    setattr(NewTableForm, f"who_{_i}", _who_field(_i))

@@ -1,0 +1,138 @@
+/* A table game on several phones (/play/<slug> with #seating): live updates and the
+   turn notice. The server is the only judge; this only asks it what changed.
+   - Server-sent events from #seating[data-events] say the game's version; when it is
+     newer than the board's (input[name=version]), the board from this phone's seat is
+     fetched (data-board) and handed to static/play.js ("play:board" on #play).
+   - When the stream drops (a locked screen, a proxy), the page polls data-poll (ETag,
+     every POLL_MS) and reopens the stream after a while; coming back to the page
+     (visibilitychange) checks at once.
+   - Turn notice: the status line (whose turn, who a bot plays for), the document title
+     ("Your turn · ...") and a short vibration where the browser allows it.
+   - The seats page (#table-seats[data-refresh]): who has joined, read again every
+     LIST_MS (each read is also the host phone's contact, so no bot plays for the host
+     while the others scan their codes). */
+(function () {
+  "use strict";
+  var list = document.getElementById("table-seats");
+  if (!list || !window.fetch || !window.DOMParser) return;
+  var LIST_MS = 3000;
+  window.setInterval(function () {
+    window.fetch(list.dataset.refresh, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var fresh = new window.DOMParser().parseFromString(html, "text/html");
+        fresh.querySelectorAll("[data-seat]").forEach(function (seat) {
+          var here = list.querySelector("[data-seat='" + seat.dataset.seat + "'] [data-status]");
+          var now = seat.querySelector("[data-status]");
+          if (here && now) here.textContent = now.textContent;
+        });
+      }, function () {});
+  }, LIST_MS);
+})();
+(function () {
+  "use strict";
+  var seating = document.getElementById("seating");
+  var play = document.getElementById("play");
+  var root = document.getElementById("board-root");
+  if (!seating || !play || !root || !window.fetch) return;
+  var POLL_MS = 2000;
+  var REOPEN_MS = 15000;
+  var baseTitle = document.title.replace(/^Your turn · /, "");
+  var wasMine = seating.dataset.mine === "yes";
+  var stream = null;
+  var pollTimer = null;
+  var etag = null;
+  var fetching = false;
+  var again = false;
+  var live = seating.querySelector("[data-live]");
+
+  var shownVersion = function () {
+    var input = root.querySelector("input[name=version]");
+    return input ? Number(input.value) : Number(seating.dataset.version || 0);
+  };
+
+  var notice = function (data) {
+    var line = seating.querySelector("[data-turn]");
+    if (line) {
+      line.textContent = data.text;
+      line.classList.toggle("mine", !!data.mine);
+    }
+    seating.dataset.version = data.version;
+    document.title = (data.mine ? "Your turn · " : "") + baseTitle;
+    if (data.mine && !wasMine && navigator.vibrate) {
+      try { navigator.vibrate(180); } catch (e) { /* not allowed before a tap */ }
+    }
+    wasMine = !!data.mine;
+  };
+
+  var refresh = function () {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    var picked = Array.prototype.map.call(root.querySelectorAll("input.pick:checked"), function (p) { return p.value; });
+    window.fetch(seating.dataset.board, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        fetching = false;
+        if (!data) return;
+        if (data.version !== shownVersion()) {
+          play.dispatchEvent(new CustomEvent("play:board", { detail: { board: data.board } }));
+          picked.forEach(function (value) {
+            var box = root.querySelector("input.pick[value='" + value + "']");
+            if (box) box.checked = true;
+          });
+          root.dispatchEvent(new Event("change"));
+        }
+        notice(data);
+        if (again) { again = false; refresh(); }
+      }, function () { fetching = false; });
+  };
+
+  var heard = function (version) {
+    if (version !== Number(seating.dataset.version)) refresh();
+  };
+
+  var poll = function () {
+    var headers = { "Accept": "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    window.fetch(seating.dataset.poll, { credentials: "same-origin", headers: headers })
+      .then(function (r) {
+        if (r.status === 304) return null;
+        etag = r.headers.get("ETag");
+        return r.ok ? r.json() : null;
+      })
+      .then(function (data) { if (data) heard(data.version); }, function () {});
+  };
+
+  var startPolling = function () {
+    if (pollTimer) return;
+    if (live) live.textContent = "checking every few seconds";
+    pollTimer = window.setInterval(poll, POLL_MS);
+    window.setTimeout(open, REOPEN_MS);
+  };
+  var stopPolling = function () {
+    if (pollTimer) window.clearInterval(pollTimer);
+    pollTimer = null;
+  };
+
+  var open = function () {
+    if (!window.EventSource) { startPolling(); return; }
+    if (stream) stream.close();
+    stream = new window.EventSource(seating.dataset.events + "?since=" + shownVersion());
+    stream.addEventListener("version", function (e) {
+      stopPolling();
+      if (live) live.textContent = "live";
+      try { heard(JSON.parse(e.data).version); } catch (err) { /* a malformed event: ignore */ }
+    });
+    stream.addEventListener("open", function () { stopPolling(); if (live) live.textContent = "live"; });
+    stream.addEventListener("error", function () {
+      if (stream && stream.readyState === window.EventSource.CLOSED) { stream = null; startPolling(); }
+      else poll();
+    });
+  };
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { poll(); if (!stream) open(); }
+  });
+  open();
+})();

@@ -1,0 +1,193 @@
+"""A table game served by two server processes at once (issue 14): each process its own
+memory, one database (the same SQLite file, or PostgreSQL when a server can be started);
+a move made through one process reaches a phone's event stream served by the other."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import make_app
+from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
+
+SERVE = """
+import json, sys
+from werkzeug.serving import make_server
+from scorekeeper import create_app
+app = create_app(json.loads(sys.argv[1]))
+server = make_server("127.0.0.1", 0, app, threaded=True)
+print(server.server_port, flush=True)
+server.serve_forever()
+"""
+
+
+def _config(database: str) -> dict[str, Any]:
+    return {
+        "SECRET_KEY": "two-processes",
+        "SQLALCHEMY_DATABASE_URI": database,
+        "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
+        "PLAY_STREAM_SECONDS": 3,
+        "PLAY_GRACE_SECONDS": 600,
+    }
+
+
+def _two_servers(database: str) -> Iterator[list[str]]:
+    """Two processes serving the app on ``database``; yields their base URLs."""
+    root = Path(__file__).resolve().parents[2]
+    env = os.environ | {"PYTHONPATH": str(root)}
+    env.pop("DATABASE_URL", None)
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", SERVE, json.dumps(_config(database))],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        for _ in range(2)
+    ]
+    try:
+        ports = [p.stdout.readline().strip() for p in processes if p.stdout]
+        assert all(ports), "a server process did not start"
+        yield [f"http://127.0.0.1:{port}" for port in ports]
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
+            if process.stdout:
+                process.stdout.close()
+
+
+class Phone:
+    """A phone: its own cookies (its seat), talking to one server process."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(CookieJar()), _NoRedirect()
+        )
+
+    def get(self, path: str) -> Any:
+        return self.opener.open(self.base + path, timeout=10)
+
+    def post(self, path: str, form: dict[str, str] | None = None, body: Any = None) -> Any:
+        if body is not None:
+            data, kind = json.dumps(body).encode(), "application/json"
+        else:
+            data, kind = (
+                urllib.parse.urlencode(form or {}).encode(),
+                "application/x-www-form-urlencoded",
+            )
+        request = urllib.request.Request(self.base + path, data, {"Content-Type": kind})
+        return self.opener.open(request, timeout=10)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any) -> None:
+        return None
+
+
+def _opened(phone: Phone, path: str, form: dict[str, str] | None = None) -> str:
+    try:
+        response = phone.post(path, form) if form is not None else phone.get(path)
+    except urllib.error.HTTPError as redirect:
+        assert redirect.code in (302, 303), redirect.code
+        return redirect.headers["Location"]
+    raise AssertionError(f"{path} did not redirect ({response.status})")
+
+
+def _listen(phone: Phone, path: str, heard: queue.Queue[tuple[float, int]]) -> None:
+    with phone.get(path) as stream:
+        for raw in stream:
+            line = raw.decode().strip()
+            if line.startswith("data:"):
+                heard.put((time.monotonic(), json.loads(line[5:])["version"]))
+
+
+def _state_of(phone: Phone, slug: str) -> dict[str, Any]:
+    with phone.get(f"/play/{slug}/state.json") as response:
+        return json.loads(response.read())
+
+
+def _a_move_pushed_across_processes(bases: list[str]) -> None:
+    host, ivo = Phone(bases[0]), Phone(bases[1])
+    fields = {"name": "Hana", "preset": "standard", "seed": "4", "seat_0": "person"}
+    seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "basic"})
+    slug = seats_page.split("/")[2]
+    with host.get(f"/play/{slug}/seats") as response:
+        html = response.read().decode()
+    start = html.index(f"/play/{slug}/sit/1/")
+    _opened(ivo, html[start : html.index('"', start)])  # Ivo sits down through process B
+    state = _state_of(host, slug)
+    mover, listener = (host, ivo) if state["legal"] else (ivo, host)
+    legal, version = _state_of(mover, slug)["legal"], state["version"]
+    heard: queue.Queue[tuple[float, int]] = queue.Queue()
+    path = f"/play/{slug}/events?since={version}"
+    thread = threading.Thread(target=_listen, args=(listener, path, heard), daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    moved = time.monotonic()
+    body = {"version": version, "action": legal[0]}
+    with mover.post(f"/play/{slug}/move.json", body=body) as response:
+        answer = json.loads(response.read())
+    at, pushed = heard.get(timeout=5)
+    assert mover.base != listener.base  # the move through one process, the stream the other
+    assert pushed == answer["version"] > version
+    assert at - moved < 2.0
+    thread.join(timeout=10)
+
+
+def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_sqlite(tmp_path) -> None:
+    path = tmp_path / "two.sqlite3"
+    make_app(str(path))  # migrated once, before both processes start
+    for bases in _two_servers(f"sqlite:///{path}"):
+        _a_move_pushed_across_processes(bases)
+
+
+def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_postgresql(
+    postgres_url,  # noqa: F811
+) -> None:
+    for bases in _two_servers(postgres_url):
+        _a_move_pushed_across_processes(bases)
+
+
+def test_a_table_game_on_postgresql_plays_stands_in_and_streams(postgres_url, monkeypatch) -> None:  # noqa: F811
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+    from tests.play.test_table import Table, _play_to_a_person
+
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    app = create_app(
+        _config(postgres_url)
+        | {"TESTING": True, "PLAY_GRACE_SECONDS": 1, "PLAY_STREAM_SECONDS": 0.5}
+    )
+    try:
+        table = Table(app)
+        table.join(1)
+        table.join(2)
+        _play_to_a_person(table)
+        version = table.version()
+        body = table.phones[1].get(f"/play/{table.slug}/events?since=0").get_data(as_text=True)
+        assert f'"version": {version}' in body
+        time.sleep(1.3)  # nobody's phone in touch: the stand-ins play
+        assert table.phones[0].get(f"/play/{table.slug}/version").get_json()["version"] > version
+        assert (
+            "A bot is playing for"
+            in table.phones[0].get(f"/play/{table.slug}/board.json").get_json()["text"]
+        )
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
