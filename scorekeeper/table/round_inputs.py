@@ -63,11 +63,13 @@ def posted_counts(
     (:func:`round_form`, validated, then :func:`net_input` or :func:`totals_input`)
     reads it, without building the form: ``(input, nonce, version)``. None whenever any
     field is not plainly valid (a figure that is no whole number, who went out neither
-    told nor shown by the hands, an out-of-date version, cards' rows): the form then
-    reads the post and says what is wrong, by its field."""
+    told nor shown by the hands, an out-of-date version, a correction's round version,
+    cards' rows): the form then reads the post and says what is wrong, by its field."""
     nonce, version = values.get("nonce") or "", values.get("version") or ""
     plain = mode in ("net", "totals") and 8 <= len(nonce) <= 64
-    if not plain or not is_int(version, 0, MAX_VERSION) or "meld_slots" in values:
+    if not plain or not is_int(version, 0, MAX_VERSION) or values.get("round_version"):
+        return None
+    if "meld_slots" in values or "layoff_slots" in values:
         return None
     kinds = ("net",) if mode == "net" else ("shown", "in_hand", "adjust")
     try:

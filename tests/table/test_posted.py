@@ -46,7 +46,9 @@ def _post(mode, figures, went_out, extra) -> MultiDict:
     figures=st.lists(FIGURES, min_size=9, max_size=9),
     went_out=SEATS,
     seven=st.booleans(),
-    ticked=st.sampled_from([[], [("seven", "y")], [("seven", "")], [("seven", "false")]]),
+    ticked=st.sampled_from(
+        [[], [("seven", "y")], [("seven", "")], [("seven", "false")], [("round_version", "x")]]
+    ),
     nonce=st.sampled_from(["n" * 12] * 6 + [None, "", "short", "n" * 8, "n" * 64, "n" * 65]),
     version=st.sampled_from(["3"] * 6 + [None, "", "-1", "x", "99999999999999999999"]),
 )
@@ -98,6 +100,7 @@ def test_a_plain_round_is_read_without_the_form(app, mode, fields, expected):
         {"net-0": "10"},  # who went out not told (net figures do not show it)
         {"net-0": "10", "went_out": "7"},  # no such seat
         {"net-0": "10", "went_out": "0", "meld_slots": "2"},  # a cards form's rows
+        {"net-0": "10", "went_out": "0", "round_version": "x"},  # a correction's field
     ],
 )
 def test_anything_the_form_must_explain_is_left_to_it(fields):
