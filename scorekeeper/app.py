@@ -51,7 +51,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
     )
     return {
         "SQLALCHEMY_DATABASE_URI": database,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 22},
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 22},
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "SEND_FILE_MAX_AGE_DEFAULT": 3600,
@@ -72,7 +72,9 @@ def _defaults(app: Flask) -> dict[str, Any]:
 
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """Defaults, then ``instance/config.py`` (or ``test_config``), then the secret key
-    (generated into ``instance/`` on first run)."""
+    (generated into ``instance/`` on first run). A database server's connections are
+    checked before use (``pool_pre_ping``: it may have dropped them); a SQLite file's
+    need no such round trip."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(_defaults(app))
     if test_config is None:
@@ -81,6 +83,10 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    server = not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": server} | app.config.get(
+        "SQLALCHEMY_ENGINE_OPTIONS", {}
+    )
 
 
 def _register_blueprints(app: Flask) -> None:

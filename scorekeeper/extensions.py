@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -25,6 +26,15 @@ csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address)
 """Rate limits per client address (``RATELIMIT_*`` settings; storage
 ``RATELIMIT_STORAGE_URI``, in memory by default)."""
+RATE_LIMITED = frozenset({"api", "table.import_game"})
+"""The blueprints and endpoints that carry a rate limit (the JSON API, an import);
+every other request is let through before the limiter looks up any limit."""
+
+
+@limiter.request_filter
+def _without_limit() -> bool:
+    """True (no limit looked up) outside :data:`RATE_LIMITED`."""
+    return request.blueprint not in RATE_LIMITED and request.endpoint not in RATE_LIMITED
 
 
 @event.listens_for(Engine, "connect")

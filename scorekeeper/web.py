@@ -11,10 +11,12 @@ what was typed, ready to send once more (a fresh CSRF token, the same values).
 from __future__ import annotations
 
 import hmac
+import time
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, jsonify, render_template, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
@@ -24,6 +26,9 @@ UNAVAILABLE = (
     "was lost). Try again in a moment."
 )
 NOT_RESENT = frozenset({"csrf_token"})
+REFRESH_AFTER = 24 * 3600
+"""Seconds after which an unchanged permanent session cookie is signed and sent again
+(its expiry pushed back); before that a request leaves the phone's cookie as it is."""
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula in a CSV cell."""
 
@@ -43,14 +48,64 @@ def spreadsheet_cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
+class SignedSession(SecureCookieSession):
+    """The session as read from the phone's cookie, with ``signed_at``, when that cookie
+    was signed (seconds since the epoch; None for a new session)."""
+
+    signed_at: float | None = None
+
+
 class TokenSafeSessions(SecureCookieSessionInterface):
     """The signed session cookie, ``Secure`` whenever the request came over https (set
     ``TRUSTED_PROXIES`` behind a proxy that ends TLS), so a phone on the LAN over plain
-    http still keeps its edit rights."""
+    http still keeps its edit rights. An unchanged permanent session is sent again only
+    once its cookie is :data:`REFRESH_AFTER` old (its expiry then pushed back, so a phone
+    in use keeps its rights), not re-signed on every request; its serializer is built
+    once per set of keys."""
+
+    session_class = SignedSession
+
+    def __init__(self) -> None:
+        self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer | None] = {}
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure when configured so or when this request is https."""
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer of the session, kept for the app's current keys."""
+        keys = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        if keys not in self._serializers:
+            self._serializers[keys] = super().get_signing_serializer(app)
+        return self._serializers[keys]
+
+    def open_session(self, app: Flask, request: Request) -> SignedSession | None:
+        """The session from the cookie (empty when missing, forged or expired), with
+        the time its cookie was signed."""
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        session = self.session_class(data)
+        session.signed_at = signed.timestamp()
+        return session
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """When the session changed, or it is permanent and its cookie is older than
+        :data:`REFRESH_AFTER` (with ``SESSION_REFRESH_EACH_REQUEST``, Flask's default)."""
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        signed = getattr(session, "signed_at", None)
+        return signed is None or time.time() - signed >= REFRESH_AFTER
 
 
 def wants_json() -> bool:

@@ -1,6 +1,9 @@
 """The app factory: configuration, instance folder, secret key."""
 
+import time
+
 from scorekeeper import create_app
+from scorekeeper.web import REFRESH_AFTER
 
 
 def test_factory_uses_test_config(app):
@@ -35,3 +38,45 @@ def test_sqlite_runs_in_write_ahead_mode_for_several_workers(app):
             mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
             timeout = connection.exec_driver_sql("PRAGMA busy_timeout").scalar()
     assert mode == "wal" and timeout == 5000
+
+
+def _start(client) -> str:
+    """A game started from this client (its session now holds the edit right)."""
+    form = {"player_0": "Ann", "player_1": "Bob", "preset": "standard", "first_dealer": "0"}
+    return client.post("/games/new", data=form).headers["Location"]
+
+
+def test_an_unchanged_session_is_not_signed_again_until_a_day_old(app, monkeypatch):
+    client = app.test_client()
+    page = _start(client)
+    assert client.get(page).headers.get("Set-Cookie")  # the flash shown and dropped
+    again = client.get(page)
+    assert again.status_code == 200 and again.headers.get("Set-Cookie") is None
+    kept = client.get_cookie("session").value
+    later = time.time() + REFRESH_AFTER + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    refreshed = client.get(page)
+    assert "Expires=" in refreshed.headers["Set-Cookie"]
+    assert client.get_cookie("session").value != kept
+    assert 'id="entry"' in client.get(page).get_data(as_text=True)  # the edit right kept
+
+
+def test_sqlite_connections_are_not_pinged_but_a_servers_are(tmp_path):
+    sqlite = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "MIGRATE_ON_START": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a.db",
+        }
+    )
+    server = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "MIGRATE_ON_START": False,
+            "SQLALCHEMY_DATABASE_URI": "postgresql://u@localhost/none",
+        }
+    )
+    assert sqlite.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is False
+    assert server.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, flash, jsonify, render_template, request
+from flask import Response, flash, jsonify, render_template, request, url_for
 
 from ..models import Game, Round
 from . import page
 from . import services as sheet
-from .round_inputs import place_errors
+from .round_inputs import place_errors, posted_counts
 
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
@@ -105,6 +105,27 @@ def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
     else:
         body["parts"] = page.parts(game, round_)
     return answer(201, **body)
+
+
+def quick_save(game: Game, mode: str) -> Response | None:
+    """Save a new net or totals round that the game page's script posted, read straight
+    from its fields (:func:`.round_inputs.posted_counts`, no form built; the CSRF token
+    was checked before the view by ``CSRFProtect``): the 201 answer of :func:`saved`.
+    None when the post needs the form's way (a field not plainly valid, or a round the
+    game or the engine refuses; nothing was written): the view then reads it with the
+    form, which gives each message by its field."""
+    names = sheet.names_of(game)
+    seven_card = sheet.rules_of(game).seven_card_straight
+    posted = posted_counts(request.form, names, mode, seven_card)
+    if posted is None:
+        return None
+    data, nonce, version = posted
+    try:
+        stored = sheet.record_round(game, mode, data, nonce, version, keep=page.SHOWN - 1)
+    except sheet.ScoresheetError:
+        return None
+    undo = url_for("table.undo", slug=game.view_token, change_id=stored.change)
+    return saved(game, stored, undo)
 
 
 def refusal(

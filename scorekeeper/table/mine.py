@@ -51,8 +51,12 @@ def _keep(key: str, tokens: list[str], limit: int = KEEP_GAMES) -> None:
 
 
 def remember(game: Game) -> None:
-    """Put ``game`` on this phone's list (or move it to the most recent place)."""
-    mine = [t for t in _tokens("mine") if t != game.view_token]
+    """Put ``game`` on this phone's list (or move it to the most recent place); the
+    session is left untouched when it is already there."""
+    mine = _tokens("mine")
+    if mine and mine[-1] == game.view_token and session.permanent:
+        return
+    mine = [t for t in mine if t != game.view_token]
     _keep("mine", [*mine, game.view_token])
 
 

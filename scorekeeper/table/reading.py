@@ -4,11 +4,11 @@ number of small queries, whatever the length of the game)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from sqlalchemy import BindParameter, Integer, Select, bindparam, func, select
+from sqlalchemy import BindParameter, Integer, Select, String, bindparam, func, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from ..engine.rules import RuleSet, ruleset
@@ -38,19 +38,23 @@ def live_rounds(game: Game) -> list[Round]:
     return [r for r in game.rounds if not r.deleted]
 
 
+@cache
+def _game_query(rounds: bool) -> Select[tuple[Game]]:
+    """The statement of :func:`get_game`, built once (parameter ``slug``)."""
+    options = [joinedload(Game.players)]
+    if rounds:
+        options.append(selectinload(Game.rounds))
+    slug: BindParameter[str] = bindparam("slug", type_=String)
+    found = (Game.view_token == slug) & Game.deleted_at.is_(None)
+    return db.select(Game).where(found).options(*options)
+
+
 def get_game(view_token: str, *, rounds: bool = True) -> Game | None:
     """The game whose view link carries ``view_token``, or None (also when deleted);
     players loaded with it, and its rounds unless ``rounds`` is False (the game page and
     saving a round read only the rounds they need, :func:`latest_rounds`)."""
-    options = [joinedload(Game.players)]
-    if rounds:
-        options.append(selectinload(Game.rounds))
-    query = (
-        db.select(Game)
-        .where(Game.view_token == view_token, Game.deleted_at.is_(None))
-        .options(*options)
-    )
-    return db.session.execute(query).unique().scalar_one_or_none()
+    found = db.session.execute(_game_query(rounds), {"slug": view_token})
+    return found.unique().scalar_one_or_none()
 
 
 def game_version(view_token: str) -> int | None:
@@ -84,25 +88,49 @@ def latest_rounds(game: Game, limit: int | None) -> list[Round]:
     return list(reversed(db.session.execute(query).scalars().all()))
 
 
-def page_rounds(game: Game, limit: int | None) -> tuple[list[Round], int]:
-    """:func:`latest_rounds` and :func:`live_count` in one query (the count a scalar
-    subquery; both read the index on game, deleted, position): the last ``limit`` live
-    rounds, oldest first, and how many rounds count in all."""
-    count = (
-        db.select(func.count(Round.id))
-        .where(Round.game_id == game.id, Round.deleted.is_(False))
-        .scalar_subquery()
-    )
-    query = (
-        db.select(Round, count)
-        .where(Round.game_id == game.id, Round.deleted.is_(False))
-        .options(load_only(Round.id, Round.position, Round.mode, Round.version, Round.summary))
-        .order_by(Round.position.desc())
-    )
-    if limit is not None:
-        query = query.limit(limit)
-    rows = db.session.execute(query).all()
-    return [r for r, _ in reversed(rows)], int(rows[0][1]) if rows else 0
+@dataclass(frozen=True)
+class ShownRound:
+    """A live round as the game page lists it, read without the ORM: its ``id``,
+    ``position``, ``mode``, ``version`` and :attr:`Round.summary`; ``figures`` (the full
+    figures) only for the last round of a game that is over (its outcome, P5's bonus),
+    else None."""
+
+    id: int
+    position: int
+    mode: str
+    version: int
+    summary: dict[str, Any]
+    figures: dict[str, Any] | None = None
+
+    @property
+    def totals(self) -> dict[str, Any]:
+        """The summary (as :attr:`Round.totals`)."""
+        return self.summary
+
+
+@cache
+def _page_query(limited: bool) -> Select[Any]:
+    """The statement of :func:`page_rounds`, built once (parameters ``game`` and, when
+    ``limited``, ``limit``)."""
+    rounds = Round.__table__
+    game: BindParameter[int] = bindparam("game", type_=Integer)
+    live = (rounds.c.game_id == game) & rounds.c.deleted.is_(False)
+    count = select(func.count(rounds.c.id)).where(live).scalar_subquery()
+    columns = (rounds.c.id, rounds.c.position, rounds.c.mode, rounds.c.version, rounds.c.summary)
+    query = select(*columns, count).where(live).order_by(rounds.c.position.desc())
+    return query.limit(bindparam("limit")) if limited else query
+
+
+def page_rounds(game: Game, limit: int | None) -> tuple[list[ShownRound], int]:
+    """The last ``limit`` live rounds (all when None), oldest first, and how many rounds
+    count in all, in one query (the count a scalar subquery; both read the index on
+    game, deleted, position); once the game is over, the last round's figures too."""
+    params = {"game": game.id} if limit is None else {"game": game.id, "limit": limit}
+    rows = db.session.execute(_page_query(limit is not None), params).all()
+    shown = [ShownRound(*row[:5]) for row in reversed(rows)]
+    if shown and game.winner:
+        shown[-1] = replace(shown[-1], figures=last_figures(game))
+    return shown, int(rows[0][5]) if rows else 0
 
 
 def last_position(game: Game) -> int:

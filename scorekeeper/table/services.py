@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -238,6 +239,22 @@ def _totals_before(game: Game, last: dict[str, Any] | None) -> dict[str, int]:
     return {name: fig["total"] for name, fig in last_figures(game)["players"].items()}
 
 
+@cache
+def _inserts() -> tuple[Any, Any]:
+    """The statements inserting a round and a change, each returning its id (built once)."""
+    rounds, changes = Round.__table__, Change.__table__
+    return insert(rounds).returning(rounds.c.id), insert(changes).returning(changes.c.id)
+
+
+@cache
+def _bump_statement(columns: tuple[str, ...]) -> Any:
+    """The UPDATE taking a game's next version and setting ``columns`` (built once per
+    set of columns; parameters ``game``, ``seen`` and one per column)."""
+    games = Game.__table__
+    found = (games.c.id == bindparam("game")) & (games.c.version == bindparam("seen"))
+    return update(games).where(found).values({c: bindparam(f"new_{c}") for c in columns})
+
+
 def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
     """Insert a new round (``row``: its columns) and its history entry, take the game's
     next version (:class:`StaleVersion` when ``version`` is not current) and commit: three
@@ -245,14 +262,14 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
     change's ids."""
     connection = db.session.connection()
     when = now_utc()
-    rounds, changes = Round.__table__, Change.__table__
+    add_round, add_change = _inserts()
     round_id = connection.execute(
-        insert(rounds).returning(rounds.c.id),
+        add_round,
         row | {"game_id": game.id, "deleted": False, "version": 1, "created_at": when},
     ).scalar_one()
     after = {"mode": row["mode"], "input": row["input"], "deleted": False}
     change_id = connection.execute(
-        insert(changes).returning(changes.c.id),
+        add_change,
         {"game_id": game.id, "round_id": round_id, "action": "record", "summary": summary[:200]}
         | {"before": None, "after": after, "undone_by": None, "created_at": when},
     ).scalar_one()
@@ -261,10 +278,8 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
         values["entry_mode"] = row["mode"]
     if row["figures"]["game_over"]:
         values |= {"winner": row["figures"]["winner"] or "", "finished_at": when}
-    games = Game.__table__
-    bumped = connection.execute(
-        update(games).where(games.c.id == game.id, games.c.version == version).values(values)
-    )
+    params = {"game": game.id, "seen": version} | {f"new_{k}": v for k, v in values.items()}
+    bumped = connection.execute(_bump_statement(tuple(values)), params)
     if bumped.rowcount != 1:
         raise StaleVersion()
     db.session.commit()

@@ -6,15 +6,17 @@ only once the game is over), nothing is recomputed or committed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from ..engine.outcome import wins
 from ..engine.rules import OPTIONS
 from ..engine.scoring import settle
 from ..models import Game, Round
-from .reading import latest_rounds, names_of, rules_of, teams_of
+from .reading import ShownRound, latest_rounds, names_of, rules_of, teams_of
 
 
 @dataclass
@@ -26,6 +28,46 @@ class Standing:
     total: int
     needed: int
     progress: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The running totals as an SVG line chart, ``width`` by ``height`` units: the
+    heights of the target's line and of zero's (text, one decimal), and each unit's
+    polyline points (``"x,y x,y "``), in the order of :attr:`Standings.series`."""
+
+    width: int
+    height: int
+    target_y: str
+    zero_y: str
+    lines: list[str]
+
+
+CHART_SIZE = (340, 170, 6)
+"""The chart's width, height and padding, in SVG units."""
+
+
+def chart_of(st: Standings) -> Chart:
+    """The chart of ``st``'s series: rounds spread evenly across, points scaled between
+    the highest and lowest total (the target and 0 always within, the target only when
+    the game has one)."""
+    w, h, pad = CHART_SIZE
+    values = [t for totals in st.series.values() for t in totals]
+    values += [0] if st.deals else [st.target, 0]
+    hi, lo = max(values), min(values)
+    span = (hi - lo) or 1
+    n = len(next(iter(st.series.values()), []))
+    step = (w - 2 * pad) / ((n - 1) or 1)
+    height = h - 2 * pad
+
+    def y(total: int) -> float:
+        return pad + height * (hi - total) / span
+
+    lines = [
+        "".join(f"{pad + i * step:.1f},{y(t):.1f} " for i, t in enumerate(totals))
+        for totals in st.series.values()
+    ]
+    return Chart(w, h, f"{y(st.target):.1f}", f"{y(0):.1f}", lines)
 
 
 @dataclass
@@ -45,6 +87,11 @@ class Standings:
     deals: int | None = None
     end_bonus: dict[str, int] = field(default_factory=dict)
 
+    @cached_property
+    def chart(self) -> Chart:
+        """The chart of :attr:`series` (:func:`chart_of`)."""
+        return chart_of(self)
+
     @property
     def winner_line(self) -> str:
         """``"Ann wins"`` or ``"Ann & Cat win"`` (:func:`scorekeeper.engine.outcome.wins`),
@@ -52,7 +99,7 @@ class Standings:
         return wins(self.winner) if self.winner else ""
 
 
-def standings(game: Game, rounds: list[Round] | None = None) -> Standings:
+def standings(game: Game, rounds: Sequence[Round | ShownRound] | None = None) -> Standings:
     """The standings after the game's live rounds, from the summaries of ``rounds`` (the
     latest live rounds, oldest first, the game's last among them; all when None): the
     chart's series run over these rounds, from the totals before the first of them."""

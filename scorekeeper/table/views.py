@@ -234,6 +234,10 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
         if request.method == "POST":
             abort(400, description="A round is entered as net, totals or cards.")
         mode = default
+    if round_ is None and request.form.get("action") == "save" and entry.wants_json():
+        quick = entry.quick_save(game, mode)
+        if quick is not None:
+            return quick
     form = _round_form(game, mode, round_)
     preview: dict[str, Any] | None = None
     problems: list[str] = []
