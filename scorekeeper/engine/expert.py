@@ -8,8 +8,8 @@ Glossary:
 - sample: a deal of the unseen cards fitting everything the seat has seen
   (:func:`hidden.sample_state`: cards taken from the pile are in that hand, cards passed
   over make their partners less likely).
-- rollout: from a sample, the candidate is made, then every seat plays on by the strong
-  bot's policy for :attr:`ExpertBot.horizon` more turns or to the round's end.
+- rollout: from a sample, the candidate is made, then every seat plays on greedily
+  (:mod:`rollout`, fast) for :attr:`ExpertBot.horizon` more turns or to the round's end.
 - outcome: at a round's end the round's scores (S1 to S10, the scorekeeper's scoring);
   before, each seat's standing: points on the table plus melds in hand, less a share of
   its deadwood (S7). The side's outcome (P1 partnership: the side) less the average of
@@ -45,6 +45,7 @@ from .cards import Card
 from .gambit_bots import GambitSense, x2_choice
 from .hidden import SampleError, sample_state
 from .moves import remove_cards
+from .rollout import play_greedy
 from .scoring import card_points
 from .state import GameState, Observation, Phase, observation
 from .strategy import Context, StrongBot, best_melds, danger, hand_value, idle_take
@@ -153,9 +154,7 @@ class ExpertBot:
                 break
             if state.turns >= stop:
                 break
-            seat = state.seat
-            move = self.policy.choose(observation(state, seat), legal_actions(state), rng)
-            apply_action(state, move)
+            play_greedy(state)
         return outcome(state, me, scored)
 
 
@@ -228,3 +227,26 @@ def outcome(state: GameState, me: int, scored: int) -> float:
         units[unit] = units.get(unit, 0.0) + figure
     mine = units.pop(state.unit_of(me))
     return mine - sum(units.values()) / max(1, len(units))
+
+
+def advise(
+    state: GameState,
+    rng: random.Random,
+    samples: int = SAMPLES,
+    played: Action | None = None,
+) -> Decision:
+    """What the expert would do for the current seat of ``state`` (from that seat's view
+    only), without making it; ``played`` (a legal move) is weighed too, so
+    ``decision.values`` says what it was expected to be worth."""
+    view = observation(state, state.seat)
+    return ExpertBot(samples).decide(view, legal_actions(state), rng, also=played)
+
+
+def cost(decision: Decision, played: Action) -> float | None:
+    """The expected points ``played`` gave up against the expert's move (0 when they are
+    the same move; None when ``played`` was not weighed)."""
+    if played == decision.action:
+        return 0.0
+    if played not in decision.values or decision.action not in decision.values:
+        return None
+    return decision.values[decision.action] - decision.values[played]

@@ -6,9 +6,10 @@ Glossary:
   ``do`` as in :func:`.forms.parse_do`: ``stock``, ``take:<i>``, ``lay_down``,
   ``lay_off`` or ``lay_off:<i>``, ``discard``, ``next_round``, or an action as JSON),
   with the CSRF token in the ``X-CSRFToken`` header.
-- frame: one move as the page shows it: ``who`` and ``text`` (the move in words) and
-  ``html``, the public board (players, table, pile, stock) just after that move; the page
-  applies each in turn, then the final board.
+- frame: one move as the page shows it: ``who`` and ``text`` (the move in words), ``why``
+  (a bot's reason in one sentence, else empty) and ``html``, the public board (players,
+  table, pile, stock) just after that move; the page applies each in turn, then the final
+  board.
 - answer: ``{"version", "board", "frames", "paused", "finished"}`` (200); a question
   ``{"choices": [{"value", "label"}]}`` (200, nothing changed) when the tap fits several
   moves (M5 jokers, a card that lays off on several melds); a refusal ``{"error",
@@ -68,7 +69,8 @@ class Frames:
 
     def __call__(self, state: GameState, step: dict[str, Any]) -> None:
         html = render_template("play/_public.html", b=public(self.game, state), frame=True)
-        self.frames.append({"who": step["who"], "text": step["text"], "html": html})
+        frame = {"who": step["who"], "text": step["text"], "html": html}
+        self.frames.append(frame | {"why": step.get("why", "")})
 
 
 def _tap(body: Any) -> tuple[int, str, list[str]]:

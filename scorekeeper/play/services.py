@@ -41,7 +41,7 @@ from ..engine.game import (
     GameState,
     IllegalMove,
     apply_action,
-    bot_move,
+    bot_move_why,
     current_player,
     is_terminal,
     legal_actions,
@@ -211,12 +211,15 @@ def step(
     steps: list[dict[str, Any]],
     scored: list[dict[str, Any]],
     watch: Watch | None = None,
+    why: str = "",
 ) -> bool:
     """Make ``action`` for the current seat (raises ``IllegalMove``, state unchanged),
-    describe it into ``steps`` and tell ``watch``; when it ends a round add the round's
-    scoring to ``scored`` and the round's (and the game's) end to ``steps``, and return
-    True."""
+    describe it into ``steps`` (with ``why``, a bot's reason, when given) and tell
+    ``watch``; when it ends a round add the round's scoring to ``scored`` and the round's
+    (and the game's) end to ``steps``, and return True."""
     said = describe(state, state.seat, action)
+    if why:
+        said["why"] = why
     number, ended, reshuffles = state.deal_number, len(state.scores), state.reshuffles
     apply_action(state, action)
     steps.append(said)
@@ -249,7 +252,7 @@ def run_bots(
     """Let the bots move until the person is asked, a round ends or the game is over;
     True when they stopped at a round's end with the game going on (the pause). Each bot
     move is seeded by the game's seed and the move's place in the game, so a replay bot
-    plays the same move in any worker process."""
+    plays the same move in any worker process; each says why (``step["why"]``)."""
     for count in range(MAX_BOT_STEPS):
         seat = current_player(state)
         if seat is None or bots[seat] is None:
@@ -257,8 +260,8 @@ def run_bots(
         level = bots[seat]
         assert level is not None
         rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
-        action = bot_move(state, make_bot(level), rng, legal_actions(state))
-        if step(state, action, steps, scored, watch):
+        action, why = bot_move_why(state, make_bot(level), rng, legal_actions(state))
+        if step(state, action, steps, scored, watch, why):
             return not is_terminal(state)
     raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
 
