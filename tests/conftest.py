@@ -13,7 +13,8 @@ from scorekeeper import create_app
 
 
 def make_app(db_path: str, **config: object) -> Flask:
-    """An app on the SQLite file ``db_path``, migrated to the newest schema."""
+    """An app on the SQLite file ``db_path``, migrated to the newest schema; the expert's
+    review of each move in /play is off unless ``PLAY_REVIEW_SAMPLES`` is given."""
     app = create_app(
         {
             "TESTING": True,
@@ -21,6 +22,7 @@ def make_app(db_path: str, **config: object) -> Flask:
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_path}",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
+            "PLAY_REVIEW_SAMPLES": 0,
             **config,
         }
     )

@@ -26,7 +26,7 @@ from flask import render_template
 from ..engine.game import GameState
 from ..models import DigitalGame
 from ..requests import MAX_VERSION, is_int
-from . import services
+from . import hints, services
 from .board import board, public
 from .ending import ending
 from .forms import MoveForm, parse_do
@@ -42,13 +42,14 @@ def refusal(message: str, rule: str | None, status: int) -> Answer:
 
 def page_board(game: DigitalGame, state: GameState) -> dict[str, Any]:
     """The board of ``game`` with the last round's end while the game pauses after it
-    (or is over)."""
+    (or is over), with the review of the person's moves in it (:func:`.hints.reviews`)."""
     shown = None
     if game.paused or game.finished:
         last = services.last_round(game)
         if last is not None:
             number, record, scored = last
             shown = ending(number, record, scored, state.players)
+            shown["review"] = hints.reviews(game, number)
     return board(game, state, shown)
 
 

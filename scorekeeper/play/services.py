@@ -53,6 +53,7 @@ from ..engine.rules import RulesError
 from ..extensions import db
 from ..models import DigitalGame, now_utc
 from . import store
+from .hints import review_move
 from .moves import describe
 from .seats import BOT_NAMES, MAX_BOTS
 
@@ -286,16 +287,20 @@ def play_move(
     moves (each told to ``watch``); save it all as the next version. Raises
     :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's
     end waiting for "Next round", not the person's turn, or the engine's refusal with its
-    message and rule id); nothing is saved then."""
+    message and rule id); nothing is saved then. A move that differed from the expert's
+    is kept for the round's review (:func:`.hints.review_move`)."""
     state = _ready(game, version)
     if current_player(state) != game.human_seat:
         raise PlayError("it is not your turn", "T1")
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
+    noted = review_move(game, state, action)
     try:
         ended = step(state, action, steps, scored, watch)
     except IllegalMove as refused:
         raise PlayError(refused.message, refused.rule) from None
+    if noted is not None:
+        db.session.add(noted)
     made = len(steps)
     paused = not is_terminal(state) if ended else run_bots(state, game.bots, steps, scored, watch)
     _save(game, state, version, _shown(game, steps, made, version), scored, paused)

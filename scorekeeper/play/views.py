@@ -30,7 +30,7 @@ from ..engine.game import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import live, services
+from . import hints, live, services
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -95,7 +95,22 @@ def show(slug: str) -> str:
         notice = {}
     error = notice.get("error")
     refusal = services.PlayError(error["message"], error.get("rule")) if error else None
-    return render_template("play/game.html", **_page(game, refusal, notice.get("choices")))
+    page = _page(game, refusal, notice.get("choices"))
+    if request.args.get("hint"):
+        page["hint"] = hints.hint(game, services.load_state(game))
+    return render_template("play/game.html", **page)
+
+
+@bp.get("/<slug>/hint.json")
+def hint(slug: str) -> tuple[Response, int]:
+    """What the expert would do now in the person's seat, and why (nothing is played)."""
+    game = services.get_game(slug)
+    if game is None:
+        return _json_error("there is no game at this link", None, 404)
+    said = hints.hint(game, services.load_state(game))
+    response = jsonify(said)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 409 if "error" in said else 200
 
 
 def _page(
