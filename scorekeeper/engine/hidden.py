@@ -61,9 +61,13 @@ def unseen(view: Observation) -> list[Card]:
 
 def passed_over(view: Observation) -> list[list[tuple[Card, float]]]:
     """Per seat, the cards it passed over or discarded this round, each with its weight
-    (:data:`PASSED`, :data:`DISCARDED`), from the public moves."""
+    (:data:`PASSED`, :data:`DISCARDED`), from the public moves (the upcard is the pile's
+    bottom card while no one has taken it)."""
     out: list[list[tuple[Card, float]]] = [[] for _ in view.players]
-    top: Card | None = view.pile[0] if len(view.pile) == 1 and not view.moves else None
+    bottom_taken = any(
+        isinstance(a, Draw) and a.source == "discard" and a.index == 0 for _, a in view.moves
+    )
+    top: Card | None = view.pile[0] if view.pile and not bottom_taken else None
     for seat, action in view.moves:
         if isinstance(action, Discard):
             out[seat].append((action.card, DISCARDED))
