@@ -32,6 +32,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import CursorResult, update
 
 from ..engine.game import (
@@ -253,7 +254,8 @@ def run_bots(
     """Let the bots move until the person is asked, a round ends or the game is over;
     True when they stopped at a round's end with the game going on (the pause). Each bot
     move is seeded by the game's seed and the move's place in the game, so a replay bot
-    plays the same move in any worker process; each says why (``step["why"]``)."""
+    plays the same move in any worker process; each says why (``step["why"]``). An expert
+    bot samples ``PLAY_EXPERT_SAMPLES`` deals per decision (the app's config)."""
     for count in range(MAX_BOT_STEPS):
         seat = current_player(state)
         if seat is None or bots[seat] is None:
@@ -261,7 +263,8 @@ def run_bots(
         level = bots[seat]
         assert level is not None
         rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
-        action, why = bot_move_why(state, make_bot(level), rng, legal_actions(state))
+        bot = make_bot(level, current_app.config.get("PLAY_EXPERT_SAMPLES"))
+        action, why = bot_move_why(state, bot, rng, legal_actions(state))
         if step(state, action, steps, scored, watch, why):
             return not is_terminal(state)
     raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
