@@ -8,9 +8,9 @@
     box.textContent = "";
     if (data.error) { box.textContent = data.error; return; }
     var lead = document.createElement("b");
-    lead.textContent = "The expert would: ";
+    lead.textContent = "The expert's move: ";
     box.appendChild(lead);
-    box.appendChild(document.createTextNode(data.move + ". " + data.why));
+    box.appendChild(document.createTextNode(data.why));
   };
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("[data-hint]") : null;

@@ -9,7 +9,7 @@ Glossary:
   expected to score this round less the others', averaged over sampled deals.
 
 :func:`explain` gives the sentence for any bot's move (``"took the 7♦ to make 5♦ 6♦ 7♦
-(+18)"``, ``"discarded K♠: loose, 10 points in hand; no one collects kings, 2 left
+(+18)"``, ``"discarded K♠: a loose card, 10 points in hand; no one collects kings, 2 left
 unseen"``); :func:`with_expectation` adds the expert's figures to it.
 """
 
@@ -96,7 +96,7 @@ def _discard(view: Observation, card: Card) -> str:
     plural = _plural(card.rank)
     collectors = _collectors(view, card)
     who = f"an opponent collects {collectors}" if collectors else f"no one collects {plural}"
-    shape = "loose" if loose else "kept back from its partners"
+    shape = "a loose card" if loose else "it breaks up a pair or a near run"
     return f"discarded {card.display}: {shape}, {points} points in hand; {who}, {left} left unseen"
 
 

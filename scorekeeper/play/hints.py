@@ -50,7 +50,7 @@ def hint(game: DigitalGame, state: GameState) -> dict[str, Any]:
     said = describe(state, state.seat, decision.action)
     return {
         "move": said["text"][:1].upper() + said["text"][1:],
-        "why": decision.reason[:1].upper() + decision.reason[1:] + ".",
+        "why": decision.reason + ".",
         "action": decision.action.to_json(),
         "cards": said["cards"],
         "groups": said["groups"],

@@ -182,7 +182,7 @@ def test_the_reasons_name_the_figures() -> None:
     assert explain(view, Draw("discard", 1)) == "took the 7♦ to make 5♦ 6♦ 7♦ (+18)"
     left = sum(1 for c in unseen(view) if c.rank == 13)
     assert explain(view, Discard(state.hands[0][5])) == (
-        f"discarded K♠: loose, 10 points in hand; no one collects kings, {left} left unseen"
+        f"discarded K♠: a loose card, 10 points in hand; no one collects kings, {left} left unseen"
     )
     assert explain(view, Draw("stock")) == ("drew from the stock rather than take the 7♦")
 
