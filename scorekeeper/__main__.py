@@ -153,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--samples",
         type=int,
         default=None,
-        help="the expert's sampled deals per decision (default 24; fewer is faster)",
+        help="the expert's sampled deals per decision (default 16; fewer is faster)",
     )
     sim.add_argument(
         "--option",

@@ -64,8 +64,8 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
         "MIGRATE_ON_START": True,
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
-        "PLAY_EXPERT_SAMPLES": int(os.environ.get("PLAY_EXPERT_SAMPLES", "24")),
-        "PLAY_HINT_SAMPLES": int(os.environ.get("PLAY_HINT_SAMPLES", "24")),
+        "PLAY_EXPERT_SAMPLES": int(os.environ.get("PLAY_EXPERT_SAMPLES", "16")),
+        "PLAY_HINT_SAMPLES": int(os.environ.get("PLAY_HINT_SAMPLES", "16")),
         "PLAY_REVIEW_SAMPLES": int(os.environ.get("PLAY_REVIEW_SAMPLES", "8")),
     }
 

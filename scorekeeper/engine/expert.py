@@ -52,8 +52,8 @@ from .strategy import Context, StrongBot, best_melds, danger, hand_value, idle_t
 from .turns import apply_action, legal_actions
 from .why import explain, with_expectation
 
-SAMPLES = 24
-"""Sampled deals per decision at a person's table (about a second at 2 players)."""
+SAMPLES = 16
+"""Sampled deals per decision at a person's table (under a second at 2 players)."""
 TAKES, PLAYS, DISCARDS = 2, 2, 3
 """Candidates kept: pile takes, lay-downs or lay-offs, discards."""
 MELD_SHARE = 0.9
