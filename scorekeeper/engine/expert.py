@@ -172,7 +172,8 @@ def candidates(view: Observation, legal: Sequence[Action]) -> list[Action]:
     plays.sort(key=lambda a: -_after_play(a, hand, ctx))
     discards = [a for a in legal if isinstance(a, Discard)]
     discards.sort(key=lambda a: -_after_discard(a, hand, ctx))
-    return (plays[:PLAYS] + discards[:DISCARDS]) or list(legal[:1])
+    found: list[Action] = [*plays[:PLAYS], *discards[:DISCARDS]]
+    return found or list(legal[:1])
 
 
 def _is_take(action: Action) -> bool:
