@@ -32,7 +32,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_app_context
 from sqlalchemy import CursorResult, update
 
 from ..engine.game import (
@@ -263,11 +263,16 @@ def run_bots(
         level = bots[seat]
         assert level is not None
         rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
-        bot = make_bot(level, current_app.config.get("PLAY_EXPERT_SAMPLES"))
+        bot = make_bot(level, _expert_samples())
         action, why = bot_move_why(state, bot, rng, legal_actions(state))
         if step(state, action, steps, scored, watch, why):
             return not is_terminal(state)
     raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
+
+
+def _expert_samples() -> int | None:
+    """``PLAY_EXPERT_SAMPLES`` of the app's config (None outside an app: the default)."""
+    return current_app.config.get("PLAY_EXPERT_SAMPLES") if has_app_context() else None
 
 
 def _ready(game: DigitalGame, version: int) -> GameState:
