@@ -10,6 +10,10 @@ Prints:
   ``standard``; basic also at 4 players);
 - the strong bot's win rate against the basic one over 2-player games (seats alternate),
   with its 95% Wilson interval, played on two processes;
+- the expert bot's win rates (seats alternating, 95% Wilson intervals, played on two
+  processes with ``--samples`` sampled deals per decision): against strong and against
+  basic at 2 players, and against three strong bots at 4 players (a fair share is 25%);
+  and its time per decision (median and p99) at the /play budget and at ``--samples``;
 - OpenSpiel's ``gin_rummy`` random hands per second (``pip install open_spiel``, the
   ``bench`` extra; skipped with a message where absent) and our random rounds per second
   divided by it.
@@ -19,6 +23,7 @@ CPU time. Aims: ratio >= 2, >= 50 basic-bot games to 500 a second, a strong bot 
 clearly more than half.
 
     python benchmarks/sim_bench.py [--seconds 5] [--repeat 3] [--duel 1000] [--workers 2]
+        [--expert-games 200] [--samples 4] [--only-expert]
 """
 
 from __future__ import annotations
@@ -34,11 +39,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scorekeeper.engine.expert import SAMPLES, ExpertBot  # noqa: E402
 from scorekeeper.engine.game import (  # noqa: E402
     apply_action,
     is_terminal,
     legal_actions,
+    make_bot,
     new_game,
+    observation,
     random_action,
 )
 from scorekeeper.engine.simulate import play_game  # noqa: E402
@@ -99,6 +107,52 @@ def duel(games: int, workers: int) -> tuple[int, float]:
     with ProcessPoolExecutor(max_workers=workers) as pool:
         wins = sum(pool.map(_duel, range(games), chunksize=25))
     return wins, time.perf_counter() - start
+
+
+def _expert_duel(task: tuple[str, int, int, int]) -> int:
+    """One game, the expert against ``players - 1`` bots of level ``opponent``, the
+    expert's seat moving one place each game; 1 if the expert (or its side) won."""
+    opponent, players, game, samples = task
+    seating = [opponent] * players
+    seating[game % players] = "expert"
+    result = play_game(players, seating, seed=20_000 + game, samples=samples)
+    return int(any(seating[s] == "expert" for s in result.winners))
+
+
+def expert_duels(games: int, workers: int, samples: int) -> None:
+    """Print the expert's win rates with their 95% Wilson intervals."""
+    for opponent, players in (("strong", 2), ("basic", 2), ("strong", 4)):
+        start = time.perf_counter()
+        tasks = [(opponent, players, g, samples) for g in range(games)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            wins = sum(pool.map(_expert_duel, tasks, chunksize=5))
+        low, high = wilson(wins, games)
+        print(
+            f"expert vs {opponent}, {players} players, {games} games ({samples} samples a "
+            f"decision): expert wins {wins / games:.1%} (95% Wilson interval {low:.1%} to "
+            f"{high:.1%}; {time.perf_counter() - start:.0f} s on {workers} processes)"
+        )
+
+
+def expert_decision_times(samples: int, decisions: int = 120) -> tuple[float, float]:
+    """Seconds per expert decision against a strong bot at 2 players: (median, p99)."""
+    expert, strong = ExpertBot(samples), make_bot("strong")
+    rng, times, seed = random.Random(1), [], 0
+    while len(times) < decisions:
+        state = new_game(2, seed=seed)
+        seed += 1
+        while not is_terminal(state) and len(times) < decisions:
+            legal = legal_actions(state)
+            view = observation(state, state.seat)
+            if state.seat == 0:
+                start = time.perf_counter()
+                move = expert.choose(view, legal, rng)
+                times.append(time.perf_counter() - start)
+            else:
+                move = strong.choose(view, legal, rng)
+            apply_action(state, move)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))]
 
 
 def openspiel_hands_per_second(seconds: float) -> tuple[float, float] | None:
@@ -171,8 +225,21 @@ def main() -> int:
     parser.add_argument("--duel", type=int, default=1000, help="strong-vs-basic games")
     parser.add_argument("--workers", type=int, default=2, help="processes for the duel")
     parser.add_argument("--repeat", type=int, default=3, help="alternating runs; median kept")
+    parser.add_argument("--expert-games", type=int, default=200, help="per expert duel")
+    parser.add_argument("--samples", type=int, default=4, help="expert's deals per decision")
+    parser.add_argument("--only-expert", action="store_true", help="the expert's figures only")
     args = parser.parse_args()
 
+    for samples in sorted({SAMPLES, args.samples}, reverse=True):
+        median, p99 = expert_decision_times(samples)
+        print(
+            f"expert, {samples} samples a decision, 2 players: {median * 1000:6.0f} ms median, "
+            f"{p99 * 1000:6.0f} ms p99 per decision"
+            + ("   (aim <= 1 s)" if samples == SAMPLES else "")
+        )
+    expert_duels(args.expert_games, args.workers, args.samples)
+    if args.only_expert:
+        return 0
     random_play_against_openspiel(args.seconds, args.repeat)
     for level, players in (("basic", 2), ("basic", 4), ("strong", 2)):
         rate, rounds = games_per_second(level, players, args.seconds)

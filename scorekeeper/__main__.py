@@ -4,7 +4,8 @@
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
 the database schema up to date (migrations) and runs the web app under gunicorn.
-``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--records DIR]``
+``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--samples N]
+[--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
 (``--json`` for JSON); the same seed plays the same games.
 """
@@ -112,6 +113,7 @@ def _simulate(args: argparse.Namespace) -> int:
             bots=bots or ["basic"],
             records=Path(args.records) if args.records else None,
             progress=None if args.quiet else progress_bar(sys.stderr),
+            samples=args.samples,
         )
     except (RulesError, GameSetupError, ValueError, OSError) as error:
         sys.stderr.write(f"simulate: {error}\n")
@@ -149,7 +151,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bots",
         default="basic",
         help="bot levels round the table: random, "
-        "basic, strong (comma-separated, shifted one seat each game)",
+        "basic, strong, expert (comma-separated, shifted one seat each game)",
+    )
+    sim.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="the expert's sampled deals per decision (default 16; fewer is faster)",
     )
     sim.add_argument(
         "--option",

@@ -67,6 +67,9 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "PLAY_GRACE_SECONDS": float(os.environ.get("PLAY_GRACE_SECONDS", "60")),
         "PLAY_STREAM_SECONDS": float(os.environ.get("PLAY_STREAM_SECONDS", "25")),
         "PLAY_POLL_SECONDS": float(os.environ.get("PLAY_POLL_SECONDS", "0.15")),
+        "PLAY_EXPERT_SAMPLES": int(os.environ.get("PLAY_EXPERT_SAMPLES", "16")),
+        "PLAY_HINT_SAMPLES": int(os.environ.get("PLAY_HINT_SAMPLES", "16")),
+        "PLAY_REVIEW_SAMPLES": int(os.environ.get("PLAY_REVIEW_SAMPLES", "8")),
     }
 
 

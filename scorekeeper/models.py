@@ -296,3 +296,23 @@ class DigitalRound(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int] = mapped_column()
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     scored: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+
+
+class DigitalReview(db.Model):  # type: ignore[name-defined,misc]
+    """One of the person's moves in a digital game that differed from the expert bot's,
+    kept with its round (``number``, as :class:`DigitalRound`) for the review shown at the
+    round's end: ``played`` and ``expert`` the two moves in words, ``why`` the expert's
+    reason, ``cost`` the expected points the difference gave up (the expert's Monte Carlo
+    estimate, never negative)."""
+
+    __tablename__ = "digital_reviews"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("digital_games.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column()
+    played: Mapped[str] = mapped_column(String(200))
+    expert: Mapped[str] = mapped_column(String(200))
+    why: Mapped[str] = mapped_column(String(400))
+    cost: Mapped[float] = mapped_column()

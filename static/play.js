@@ -122,7 +122,8 @@
       if (i >= frames.length) { finish(); return; }
       pub.innerHTML = frames[i].html;
       pub.classList.add("replay");
-      text.textContent = (frames[i].who ? frames[i].who + " " : "") + frames[i].text;
+      text.textContent = (frames[i].who ? frames[i].who + " " : "") + frames[i].text +
+        (frames[i].why ? " (" + frames[i].why + ")" : "");
       ticker.hidden = false;
       i += 1;
       anim.timer = window.setTimeout(next, Number(play.dataset.stepMs) || STEP_MS);

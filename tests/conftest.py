@@ -13,7 +13,9 @@ from scorekeeper import create_app
 
 
 def make_app(db_path: str, **config: object) -> Flask:
-    """An app on the SQLite file ``db_path``, migrated to the newest schema."""
+    """An app on the SQLite file ``db_path``, migrated to the newest schema; the expert's
+    review of each move in /play is off unless ``PLAY_REVIEW_SAMPLES`` is given, and an
+    expert bot samples few deals (``PLAY_EXPERT_SAMPLES``), for speed."""
     app = create_app(
         {
             "TESTING": True,
@@ -21,6 +23,8 @@ def make_app(db_path: str, **config: object) -> Flask:
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_path}",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
+            "PLAY_REVIEW_SAMPLES": 0,
+            "PLAY_EXPERT_SAMPLES": 4,
             **config,
         }
     )

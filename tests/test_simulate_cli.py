@@ -106,3 +106,12 @@ def test_the_score_command_does_not_import_flask() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().endswith("False")
+
+
+def test_the_expert_plays_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--players", "2", "--games", "2", "--seed", "4", "--json", "--quiet")
+    status, out, _ = run(capsys, *args, "--bots", "expert,strong", "--samples", "1")
+    summary = json.loads(out)
+    assert status == 0 and summary["games"] == 2 and summary["undecided"] == 0
+    assert set(summary["wins_by_bot"]) == {"expert", "strong"}
+    assert sum(summary["wins_by_seat"].values()) == 1.0

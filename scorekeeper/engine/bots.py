@@ -10,7 +10,8 @@ top discard when it melds or lays off, never only to keep it, :func:`strategy.id
 lays down and lays off everything it can, discards its highest loose card); ``strong``
 plays to win (see :mod:`strategy`): it remembers the pile and what each opponent was seen
 taking, weighs what they collect before discarding, and values a stock draw by sampling
-the unseen cards.
+the unseen cards; ``expert`` weighs its moves by Monte Carlo over the hidden cards (see
+:mod:`expert`). Every bot's move comes with a sentence saying why (:func:`bot_move_why`).
 
 Use :func:`bot_move` to get a bot's move for the current seat of a game.
 """
@@ -23,10 +24,12 @@ from typing import Protocol
 
 from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, Pass, RummyCall
 from .cards import DOUBLE, Card
+from .expert import ExpertBot
 from .gambit_bots import GambitSense
 from .scoring import card_points
 from .state import GameState, Observation, Phase, observation
 from .strategy import StrongBot, idle_take
+from .why import explain
 
 
 class Bot(Protocol):
@@ -137,16 +140,41 @@ def bot_move(state: GameState, bot: Bot, rng: random.Random, legal: Sequence[Act
     return bot.choose(observation(state, state.seat), legal, rng)
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "basic": BasicBot, "strong": StrongBot}
+BOTS: dict[str, type] = {
+    "random": RandomBot,
+    "basic": BasicBot,
+    "strong": StrongBot,
+    "expert": ExpertBot,
+}
 """Bot classes by level name."""
 
 
-def make_bot(level: str) -> Bot:
+def make_bot(level: str, samples: int | None = None) -> Bot:
     """A bot of ``level`` (a key of :data:`BOTS`). Raises ``ValueError`` for another.
     The basic and strong bots come wrapped in :class:`gambit_bots.GambitSense`, which
-    plays dealer's gambit's moves (X2) and changes nothing else."""
+    plays dealer's gambit's moves (X2) and changes nothing else; the expert plays them
+    itself, with ``samples`` sampled deals per decision (default
+    :data:`expert.SAMPLES`)."""
+    if level == "expert":
+        return ExpertBot(samples) if samples else ExpertBot()
     try:
         bot: Bot = BOTS[level]()
     except KeyError:
         raise ValueError(f"no bot level {level!r}: choose {', '.join(BOTS)}") from None
     return bot if level == "random" else GambitSense(bot)
+
+
+def bot_reason(bot: Bot, view: Observation, action: Action) -> str:
+    """One plain sentence saying why ``bot`` made ``action`` from ``view``: the expert's
+    own (with its expected difference), else the figures of :func:`why.explain`."""
+    said = getattr(bot, "reason", "")
+    return said if isinstance(said, str) and said else explain(view, action)
+
+
+def bot_move_why(
+    state: GameState, bot: Bot, rng: random.Random, legal: Sequence[Action]
+) -> tuple[Action, str]:
+    """:func:`bot_move` and the sentence saying why (:func:`bot_reason`)."""
+    view = observation(state, state.seat)
+    action = bot.choose(view, legal, rng)
+    return action, bot_reason(bot, view, action)

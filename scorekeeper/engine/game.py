@@ -14,10 +14,12 @@ A game in six calls::
         legal = legal_actions(state)              # every legal move of that seat
         move = legal[0]                           # or a person's choice, or a bot's:
         move = bot_move(state, make_bot("basic"), rng, legal)
+        move, why = bot_move_why(state, make_bot("expert"), rng, legal)  # and why
         move = random_action(state, rng)          # or one uniformly random legal move
         apply_action(state, move)                 # IllegalMove(message, rule) if not legal
     saved = state.to_json()                       # JSON-able dict: store it
     state = GameState.from_json(saved)            # and restore it, equal
+    hint = advise(state, rng)                     # the expert's move and why, not made
 
 Moves are the frozen values of :mod:`actions` (``Draw("stock")``, ``Draw("discard", 3)``,
 ``LayDown(cards)``, ``LayOff(card, meld)``, ``Discard(card)``, ``Pass()``, ``EndRound()``,
@@ -49,7 +51,8 @@ from .actions import (
     Split,
     action_from_json,
 )
-from .bots import BOTS, Bot, bot_move, make_bot
+from .bots import BOTS, Bot, bot_move, bot_move_why, make_bot
+from .expert import Decision, advise, cost
 from .plays import IllegalMove
 from .rounds import new_game, round_play
 from .sampling import random_action
@@ -75,12 +78,16 @@ __all__ = [
     "Phase",
     "RummyCall",
     "Block",
+    "Decision",
+    "advise",
+    "cost",
     "Gambit",
     "Nominate",
     "Split",
     "action_from_json",
     "apply_action",
     "bot_move",
+    "bot_move_why",
     "current_player",
     "is_terminal",
     "legal_actions",

@@ -64,11 +64,13 @@ def play_game(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     keep_record: bool = False,
+    samples: int | None = None,
 ) -> GameResult:
     """Play one game, seat ``s`` by a bot of level ``bots[s]``; each bot sees only its
-    seat's view. Returns the :class:`GameResult` (with its game record when asked)."""
+    seat's view; an expert samples ``samples`` deals per decision (its default when
+    None). Returns the :class:`GameResult` (with its game record when asked)."""
     state = new_game(players, preset=preset, options=options, seed=seed)
-    seats: list[Bot] = [make_bot(level) for level in bots]
+    seats: list[Bot] = [make_bot(level, samples) for level in bots]
     rng = random.Random(seed)
     turns = 0
     while not is_terminal(state):
@@ -202,10 +204,12 @@ def simulate(
     bots: Sequence[str] = ("basic",),
     records: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    samples: int | None = None,
 ) -> Summary:
     """Play ``games`` games of ``players`` bots (levels ``bots``, seated round the table
     and shifted each game); the same ``seed`` plays the same games. Writes each game's
-    record to ``records/game-0001.json`` ... when given; calls ``progress(done, games)``."""
+    record to ``records/game-0001.json`` ... when given; calls ``progress(done, games)``;
+    ``samples`` is the expert's sampled deals per decision (:func:`play_game`)."""
     for level in bots:
         make_bot(level)
     new_game(players, preset=preset, options=options, seed=seed)
@@ -222,6 +226,7 @@ def simulate(
             options=options,
             seed=seeds.randrange(2**31),
             keep_record=records is not None,
+            samples=samples,
         )
         if records is not None:
             path = records / f"game-{g + 1:04d}.json"

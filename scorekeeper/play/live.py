@@ -6,9 +6,10 @@ Glossary:
   ``do`` as in :func:`.forms.parse_do`: ``stock``, ``take:<i>``, ``lay_down``,
   ``lay_off`` or ``lay_off:<i>``, ``discard``, ``next_round``, or an action as JSON),
   with the CSRF token in the ``X-CSRFToken`` header.
-- frame: one move as the page shows it: ``who`` and ``text`` (the move in words) and
-  ``html``, the public board (players, table, pile, stock) just after that move; the page
-  applies each in turn, then the final board.
+- frame: one move as the page shows it: ``who`` and ``text`` (the move in words), ``why``
+  (a bot's reason in one sentence, else empty) and ``html``, the public board (players,
+  table, pile, stock) just after that move; the page applies each in turn, then the final
+  board.
 - answer: ``{"version", "board", "frames", "paused", "finished"}`` (200); a question
   ``{"choices": [{"value", "label"}]}`` (200, nothing changed) when the tap fits several
   moves (M5 jokers, a card that lays off on several melds); a refusal ``{"error",
@@ -25,7 +26,7 @@ from flask import render_template
 from ..engine.game import GameState
 from ..models import DigitalGame
 from ..requests import MAX_VERSION, is_int
-from . import services
+from . import hints, services
 from .board import board, public
 from .ending import ending
 from .forms import MoveForm, parse_do
@@ -41,13 +42,15 @@ def refusal(message: str, rule: str | None, status: int) -> Answer:
 
 def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
     """The board of ``game`` seen from ``seat`` (the person's unless given) with the last
-    round's end while the game pauses after it (or is over)."""
+    round's end while the game pauses after it (or is over), with the review of the
+    person's moves in it (:func:`.hints.reviews`)."""
     shown = None
     if game.paused or game.finished:
         last = services.last_round(game)
         if last is not None:
             number, record, scored = last
             shown = ending(number, record, scored, state.players)
+            shown["review"] = hints.reviews(game, number)
     return board(game, state, shown, seat)
 
 
@@ -60,7 +63,7 @@ def render_board(game: DigitalGame, seat: int | None = None, **extra: Any) -> st
 
 
 class Frames:
-    """A watch (:data:`services.Watch`) that draws the public board after each move."""
+    """A watch (:data:`.steps.Watch`) that draws the public board after each move."""
 
     def __init__(self, game: DigitalGame, seat: int | None = None) -> None:
         self.game = game
@@ -70,7 +73,8 @@ class Frames:
     def __call__(self, state: GameState, step: dict[str, Any]) -> None:
         b = public(self.game, state, self.seat)
         html = render_template("play/_public.html", b=b, frame=True)
-        self.frames.append({"who": step["who"], "text": step["text"], "html": html})
+        frame = {"who": step["who"], "text": step["text"], "html": html}
+        self.frames.append(frame | {"why": step.get("why", "")})
 
 
 def _tap(body: Any) -> tuple[int, str, list[str]]:

@@ -15,6 +15,8 @@ LEVEL_WORDS = {
     "lays off all it can, discards its highest loose card",
     "strong": "plays to win: remembers the pile and what each player took, weighs what "
     "its discards give away",
+    "expert": "plays as strong players do: deals out the cards it cannot see many times "
+    "over, plays each a few turns ahead and picks the move that scores best (slower)",
 }
 """The bot levels in words for the new-game page (the engine's docstrings for others)."""
 

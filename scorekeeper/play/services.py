@@ -27,10 +27,9 @@ process memory.
 
 from __future__ import annotations
 
-import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import CursorResult, update
@@ -41,12 +40,8 @@ from ..engine.game import (
     GameSetupError,
     GameState,
     IllegalMove,
-    apply_action,
-    bot_move,
     current_player,
     is_terminal,
-    legal_actions,
-    make_bot,
     new_game,
 )
 from ..engine.records import seat_record
@@ -54,18 +49,15 @@ from ..engine.rules import RulesError
 from ..extensions import db
 from ..models import DigitalGame, now_utc
 from . import store
-from .moves import describe
+from .hints import review_move
 from .seats import BOT_NAMES, MAX_BOTS
+from .steps import Watch, run_bots, step
 
-MAX_BOT_STEPS = 20_000
-"""Bot moves made in one request at most; a round ends long before (the engine ends a
-round after 60 turns per player), so reaching it means a bug, never a slow bot."""
 SEED_BITS = 64
 """Bits of a shuffle seed drawn by the server (``secrets``): far too many to search for
 from a finished round's deal. A seed given on purpose is kept as given."""
 MAX_STEPS = 80
 """Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
-Watch = Callable[[GameState, dict[str, Any]], None]
 
 
 class PlayError(ValueError):
@@ -207,64 +199,6 @@ def first_moves(game: DigitalGame, state: GameState) -> None:
 # ---- moving ----------------------------------------------------------------------------
 
 
-def step(
-    state: GameState,
-    action: Action,
-    steps: list[dict[str, Any]],
-    scored: list[dict[str, Any]],
-    watch: Watch | None = None,
-) -> bool:
-    """Make ``action`` for the current seat (raises ``IllegalMove``, state unchanged),
-    describe it into ``steps`` and tell ``watch``; when it ends a round add the round's
-    scoring to ``scored`` and the round's (and the game's) end to ``steps``, and return
-    True."""
-    said = describe(state, state.seat, action)
-    number, ended, reshuffles = state.deal_number, len(state.scores), state.reshuffles
-    apply_action(state, action)
-    steps.append(said)
-    if state.reshuffles > reshuffles:
-        steps.append(_event("The discard pile is shuffled into a new stock (O3)."))
-    if len(state.scores) == ended:
-        if watch is not None:
-            watch(state, said)
-        return False
-    scored.append(state.scores[-1].to_json())
-    end = store.fresh_rounds(state)[-1]["end"]
-    how = f"{end['went_out']} went out" if end["went_out"] else f"the {end['reason']}"
-    steps.append(_event(f"Round {number} is over: {how}.", "round"))
-    if is_terminal(state):
-        steps.append(_event(f"The game is over: {state.winner} wins.", "game"))
-    return True
-
-
-def _event(text: str, kind: str = "event") -> dict[str, Any]:
-    return {"who": "", "kind": kind, "text": text, "cards": [], "groups": []}
-
-
-def run_bots(
-    state: GameState,
-    bots: Sequence[str | None],
-    steps: list[dict[str, Any]],
-    scored: list[dict[str, Any]],
-    watch: Watch | None = None,
-) -> bool:
-    """Let the bots move until the person is asked, a round ends or the game is over;
-    True when they stopped at a round's end with the game going on (the pause). Each bot
-    move is seeded by the game's seed and the move's place in the game, so a replay bot
-    plays the same move in any worker process."""
-    for count in range(MAX_BOT_STEPS):
-        seat = current_player(state)
-        if seat is None or bots[seat] is None:
-            return False
-        level = bots[seat]
-        assert level is not None
-        rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
-        action = bot_move(state, make_bot(level), rng, legal_actions(state))
-        if step(state, action, steps, scored, watch):
-            return not is_terminal(state)
-    raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
-
-
 def _ready(game: DigitalGame, version: int) -> GameState:
     """The game's state for a move at ``version``; raises :class:`StaleGame` or
     :class:`PlayError` when no move may be made now."""
@@ -291,7 +225,8 @@ def play_move(
     (else ``game.human_seat``), ``bots``: who a bot plays now (else ``game.bots``). Raises
     :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's end
     waiting for "Next round", not the person's turn, or the engine's refusal with its
-    message and rule id); nothing is saved then."""
+    message and rule id); nothing is saved then. A move that differed from the expert's
+    is kept for the round's review (:func:`.hints.review_move`)."""
     state = _ready(game, version)
     turn = current_player(state)
     if turn != (game.human_seat if seat is None else seat):
@@ -299,10 +234,13 @@ def play_move(
         raise PlayError(f"it is not your turn: {whose}", "T1")
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
+    noted = review_move(game, state, action)
     try:
         ended = step(state, action, steps, scored, watch)
     except IllegalMove as refused:
         raise PlayError(refused.message, refused.rule) from None
+    if noted is not None:
+        db.session.add(noted)
     made = len(steps)
     players = game.bots if bots is None else bots
     paused = not is_terminal(state) if ended else run_bots(state, players, steps, scored, watch)

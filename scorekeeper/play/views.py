@@ -30,7 +30,7 @@ from ..engine.game import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import live, services, table_seats
+from . import hints, live, services, table_seats
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -108,7 +108,24 @@ def show(slug: str) -> str:
     error = notice.get("error")
     refusal = services.PlayError(error["message"], error.get("rule")) if error else None
     page = _page(game, refusal, notice.get("choices"), sitting)
+    if request.args.get("hint"):
+        page["hint"] = hints.hint(game, services.load_state(game), sitting.seat)
     return render_template("play/game.html", **page)
+
+
+@bp.get("/<slug>/hint.json")
+def hint(slug: str) -> tuple[Response, int]:
+    """What the expert would do now in this phone's seat, and why (nothing is played)."""
+    game = services.get_game(slug)
+    if game is None:
+        return _json_error("there is no game at this link", None, 404)
+    seat = table_seats.sitting(game).seat
+    if seat is None:
+        return _json_error("open your seat's link to play at this table", None, 403)
+    said = hints.hint(game, services.load_state(game), seat)
+    response = jsonify(said)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 409 if "error" in said else 200
 
 
 def _page(

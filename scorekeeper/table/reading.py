@@ -39,14 +39,14 @@ def live_rounds(game: Game) -> list[Round]:
 
 
 @cache
-def _game_query(rounds: bool) -> Select[tuple[Game]]:
+def _game_query(rounds: bool) -> Select[Game]:
     """The statement of :func:`get_game`, built once (parameter ``slug``)."""
     options = [joinedload(Game.players)]
     if rounds:
         options.append(selectinload(Game.rounds))
     slug: BindParameter[str] = bindparam("slug", type_=String)
     found = (Game.view_token == slug) & Game.deleted_at.is_(None)
-    return db.select(Game).where(found).options(*options)
+    return select(Game).where(found).options(*options)
 
 
 def get_game(view_token: str, *, rounds: bool = True) -> Game | None:

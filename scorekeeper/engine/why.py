@@ -1,0 +1,140 @@
+"""Why a bot made a move: one plain sentence from the figures a bot weighs.
+
+Glossary:
+- figures: what the move puts on the table (points, S1 to S5), the meld a card taken from
+  the pile makes (T2), a discard's points in hand (S7), how many cards of its rank are
+  still unseen (:func:`hidden.unseen`) and whether an opponent was seen collecting its rank
+  or suit (cards taken from the pile, ``known``).
+- expected difference: the expert's figure (:mod:`expert`): the points its side is
+  expected to score this round less the others', averaged over sampled deals.
+
+:func:`explain` gives the sentence for any bot's move (``"took the 7♦ to make 5♦ 6♦ 7♦
+(+18)"``, ``"discarded K♠: a loose card, 10 points in hand; no one collects kings, 2 left
+unseen"``); :func:`with_expectation` adds the expert's figures to it.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, Pass, RummyCall
+from .candidates import candidate_melds
+from .cards import RANK_NAMES, Card, format_cards
+from .hidden import unseen
+from .moves import meld_points
+from .scoring import card_points
+from .state import Observation
+
+
+def explain(view: Observation, action: Action) -> str:
+    """One sentence (no final full stop) saying what ``action`` does for ``view``'s seat
+    and the figures behind it."""
+    if isinstance(action, Draw) and action.source == "discard":
+        return _take(view, action.index or 0)
+    if isinstance(action, Draw | DrawTwo):
+        return _stock(view, action)
+    if isinstance(action, LayDown):
+        laid = " and ".join(format_cards(m) for m in action.melds)
+        points = sum(meld_points(m, view.rules) for m in action.melds)
+        return f"laid down {laid} (+{points})"
+    if isinstance(action, LayOff):
+        meld = view.melds_now[action.meld].cards if action.meld < len(view.melds_now) else ()
+        points = card_points(action.card, view.rules)[0]
+        return f"laid off {action.card.display} on {format_cards(meld)} (+{points})"
+    if isinstance(action, Discard):
+        return _discard(view, action.card)
+    if isinstance(action, RummyCall) and action.index < len(view.pile):
+        return f'called "Rummy!" on the {view.pile[action.index].display}'
+    if isinstance(action, Pass):
+        return "passed"
+    if isinstance(action, EndRound):
+        return "stopped drawing: the round ends"
+    return action.describe()
+
+
+def _take(view: Observation, index: int) -> str:
+    taken = list(view.pile[index:])
+    card = taken[0] if taken else None
+    if card is None:
+        return "took from the discard pile"
+    many = f" ({len(taken)} cards)" if len(taken) > 1 else ""
+    melds = candidate_melds(card, [*view.hand, *taken[1:]], view.rules)
+    if melds:
+        best = max(melds, key=lambda m: meld_points(m.cards, view.rules))
+        points = meld_points(best.cards, view.rules)
+        return f"took the {card.display}{many} to make {format_cards(best.cards)} (+{points})"
+    for meld in view.melds_now:
+        if card.rank and _fits(card, meld.cards):
+            points = card_points(card, view.rules)[0]
+            on = format_cards(meld.cards)
+            return f"took the {card.display}{many} to lay it off on {on} (+{points})"
+    return f"took the {card.display}{many} to keep it"
+
+
+def _fits(card: Card, cards: tuple[Card, ...]) -> bool:
+    naturals = [c.natural for c in cards if c.natural.rank]
+    if naturals and all(c.rank == naturals[0].rank for c in naturals):
+        return card.rank == naturals[0].rank
+    return any(c.suit == card.suit and abs(c.rank - card.rank) == 1 for c in naturals)
+
+
+def _stock(view: Observation, action: Action) -> str:
+    what = "drew two from the stock" if isinstance(action, DrawTwo) else "drew from the stock"
+    if not view.pile:
+        return what
+    top = view.pile[-1]
+    if candidate_melds(top, view.hand, view.rules):
+        return f"{what} rather than take the {top.display}"
+    return f"{what}: the {top.display} on the pile makes no meld with its hand"
+
+
+def _discard(view: Observation, card: Card) -> str:
+    points = card_points(card, view.rules)[0]
+    if card.rank == 0:
+        return f"discarded a joker ({points} points in hand)"
+    rest = [c for c in view.hand if c is not card]
+    loose = not any(_partners(card, c) for c in rest)
+    left = sum(1 for c in unseen(view) if c.rank == card.rank)
+    plural = _plural(card.rank)
+    collectors = _collectors(view, card)
+    who = f"an opponent collects {collectors}" if collectors else f"no one collects {plural}"
+    shape = "a loose card" if loose else "it breaks up a pair or a near run"
+    return f"discarded {card.display}: {shape}, {points} points in hand; {who}, {left} left unseen"
+
+
+def _partners(card: Card, other: Card) -> bool:
+    if other.rank == 0:
+        return False
+    return other.rank == card.rank or (other.suit == card.suit and abs(other.rank - card.rank) <= 2)
+
+
+def _plural(rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return name + "es" if name.endswith("x") else name + "s"
+
+
+def _collectors(view: Observation, card: Card) -> str:
+    """What opponents were seen taking that ``card`` would help: its rank, or its suit."""
+    for seat, cards in enumerate(view.known):
+        if seat == view.seat or _partner_seat(view, seat):
+            continue
+        if any(c.rank == card.rank for c in cards):
+            return _plural(card.rank)
+        if any(c.suit == card.suit and abs(c.rank - card.rank) <= 2 for c in cards if c.rank):
+            return f"{card.display[-1]} near {card.display}"
+    return ""
+
+
+def _partner_seat(view: Observation, seat: int) -> bool:
+    if view.teams is None:
+        return False
+    return any(view.seat in team and seat in team for team in view.teams)
+
+
+def with_expectation(sentence: str, best: float, runner_up: float | None, samples: int) -> str:
+    """``sentence`` and the expert's expected difference for it (points), against the next
+    best move's when there was one, over ``samples`` sampled deals."""
+    if runner_up is None:
+        return f"{sentence} (expected {best:+.0f} over {samples} sampled deals)"
+    return (
+        f"{sentence} (expected {best:+.0f} against {runner_up:+.0f} for the next best move, "
+        f"{samples} sampled deals)"
+    )

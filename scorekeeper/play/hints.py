@@ -1,0 +1,97 @@
+"""The expert's hint for the person, and the review of the person's moves after a round.
+
+Glossary:
+- hint: what the expert bot (:func:`engine.game.advise`) would do now in the person's
+  seat, in words, and why in one sentence; nothing is played. Seeded by the game's seed
+  and the move's place in the round, so asking twice gives the same hint.
+- review: each move of the person's (a draw, a lay-down, a lay-off, a discard) that
+  differed from the expert's, with the expected points the difference gave up (the
+  expert's Monte Carlo estimate, :func:`engine.game.cost`), kept as a
+  :class:`models.DigitalReview` row of its round and shown at the round's end.
+- samples: sampled deals per estimate: ``PLAY_HINT_SAMPLES`` for a hint (default the
+  expert's own), ``PLAY_REVIEW_SAMPLES`` for the review of each move (0: no review).
+
+Reads only; :mod:`.services` adds the review rows and commits.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask import current_app
+
+from ..engine.game import Action, GameState, Phase, advise, cost, current_player
+from ..extensions import db
+from ..models import DigitalGame, DigitalReview
+from .moves import describe
+
+REVIEW_SAMPLES = 8
+"""Default sampled deals per reviewed move (the review runs on every move of the person)."""
+MIN_COST = 1.0
+"""A move is reviewed only when the difference is expected to cost at least this (points)."""
+WEIGHED = (Phase.DRAW, Phase.PLAY)
+"""The phases whose decisions the expert weighs (the draw, then melds and the discard)."""
+
+
+def _rng(game: DigitalGame, state: GameState, what: str) -> random.Random:
+    return random.Random(f"{what}/{game.seed}/{state.deal_number}/{len(state.log)}")
+
+
+def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
+    """The expert's hint for the person in ``seat`` (default the one-person game's
+    ``human_seat``) of ``game`` (see the glossary): ``{"move", "why", "action", "cards",
+    "groups"}``, or ``{"error"}`` when that person has no decision to make now. It reads
+    only that seat's view, as every bot does."""
+    mine = game.human_seat if seat is None else seat
+    if game.finished or game.paused or current_player(state) != mine:
+        return {"error": "there is nothing for you to decide now"}
+    samples = int(current_app.config.get("PLAY_HINT_SAMPLES") or 0) or None
+    rng = _rng(game, state, "hint")
+    decision = advise(state, rng, samples) if samples else advise(state, rng)
+    said = describe(state, state.seat, decision.action)
+    return {
+        "move": said["text"][:1].upper() + said["text"][1:],
+        "why": decision.reason + ".",
+        "action": decision.action.to_json(),
+        "cards": said["cards"],
+        "groups": said["groups"],
+    }
+
+
+def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalReview | None:
+    """The review row of the person's ``action`` about to be made in ``state`` when it
+    differs from the expert's move by at least :data:`MIN_COST` expected points, else
+    None (and None when reviews are off, the phase is not weighed, or ``game`` is a table
+    game of several phones: its review would tell every phone what one hand held)."""
+    samples = int(current_app.config.get("PLAY_REVIEW_SAMPLES", REVIEW_SAMPLES) or 0)
+    if game.host_token is not None or not samples or state.phase not in WEIGHED:
+        return None
+    if state.seat != game.human_seat:
+        return None
+    decision = advise(state, _rng(game, state, "review"), samples, played=action)
+    lost = cost(decision, action)
+    if lost is None or lost < MIN_COST:
+        return None
+    return DigitalReview(
+        game_id=game.id,
+        number=len(state.rounds) + 1,
+        played=describe(state, state.seat, action)["text"][:200],
+        expert=describe(state, state.seat, decision.action)["text"][:200],
+        why=decision.reason[:400],
+        cost=round(lost, 1),
+    )
+
+
+def reviews(game: DigitalGame, number: int) -> list[dict[str, Any]]:
+    """The review of round ``number`` of ``game``: each reviewed move as
+    ``{"played", "expert", "why", "cost"}`` in the order made."""
+    query = (
+        db.select(DigitalReview)
+        .where(DigitalReview.game_id == game.id, DigitalReview.number == number)
+        .order_by(DigitalReview.id)
+    )
+    return [
+        {"played": r.played, "expert": r.expert, "why": r.why, "cost": r.cost}
+        for r in db.session.execute(query).scalars()
+    ]

@@ -1,0 +1,138 @@
+"""The expert in /play: the Hint (JSON and the page without JavaScript), the bots' "why"
+sentences with their moves, and the review of the person's moves at a round's end."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.engine.game import action_from_json
+from scorekeeper.extensions import db
+from scorekeeper.models import DigitalReview
+from scorekeeper.play import services as digital
+from tests.conftest import make_app
+
+
+def start(client: FlaskClient, **fields: str) -> str:
+    data = {"name": "Sam", "preset": "standard", "bot_0": "expert", "seed": "7"} | fields
+    response = client.post("/play", data=data)
+    assert response.status_code == 302, response.data
+    return response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
+
+
+def seen(client: FlaskClient, slug: str) -> dict[str, Any]:
+    return client.get(f"/play/{slug}/state.json").get_json()
+
+
+@pytest.fixture
+def quick_app(tmp_path) -> Flask:
+    return make_app(str(tmp_path / "hints.sqlite3"), PLAY_HINT_SAMPLES=3)
+
+
+def test_a_hint_says_what_the_expert_would_do_and_why_without_playing_it(quick_app) -> None:
+    client = quick_app.test_client()
+    slug = start(client)
+    before = seen(client, slug)
+    response = client.get(f"/play/{slug}/hint.json")
+    assert response.status_code == 200
+    hint = response.get_json()
+    assert hint["action"] in before["legal"]
+    assert hint["move"][0].isupper() and hint["why"].endswith(".")
+    assert hint["why"].startswith(("drew", "took", "laid", "discarded"))
+    assert "sampled deals" in hint["why"] or len(before["legal"]) == 1
+    assert client.get(f"/play/{slug}/hint.json").get_json() == hint  # seeded: the same
+    after = seen(client, slug)
+    assert after["version"] == before["version"] and after["view"] == before["view"]
+
+
+def test_the_hint_without_javascript_is_written_into_the_page(quick_app) -> None:
+    client = quick_app.test_client()
+    slug = start(client)
+    page = client.get(f"/play/{slug}").get_data(as_text=True)
+    assert f'data-hint="/play/{slug}/hint.json"' in page and ">Hint</a>" in page
+    assert "The expert&#39;s move:" not in page
+    page = client.get(f"/play/{slug}?hint=1").get_data(as_text=True)
+    hint = client.get(f"/play/{slug}/hint.json").get_json()
+    assert "The expert&#39;s move:" in page and hint["why"].replace("'", "&#39;") in page
+
+
+def test_no_hint_when_the_person_has_nothing_to_decide(quick_app) -> None:
+    client = quick_app.test_client()
+    assert client.get("/play/nosuchgame/hint.json").status_code == 404
+    slug = start(client)
+    with quick_app.app_context():
+        game = digital.get_game(slug)
+        assert game is not None
+        game.paused = True
+        db.session.commit()
+    response = client.get(f"/play/{slug}/hint.json")
+    assert (
+        response.status_code == 409 and "nothing for you to decide" in response.get_json()["error"]
+    )
+
+
+def _play_round(client: FlaskClient, slug: str, rng: random.Random) -> list[dict[str, Any]]:
+    """The person plays random legal moves (taps with an action) until the round ends;
+    every answer's frames."""
+    frames: list[dict[str, Any]] = []
+    for _ in range(400):
+        now = seen(client, slug)
+        if now["paused"] or now["finished"]:
+            return frames
+        move = now["legal"][rng.randrange(len(now["legal"]))]
+        answer = client.post(f"/play/{slug}/tap", json={"version": now["version"], "do": move})
+        assert answer.status_code == 200, answer.get_json()
+        frames += answer.get_json()["frames"]
+    raise AssertionError("the round did not end")
+
+
+def test_each_bot_move_says_why_in_the_frames_and_the_moves_list(app: Flask) -> None:
+    client = app.test_client()
+    slug = start(client, bot_0="strong", bot_1="expert")
+    frames = _play_round(client, slug, random.Random(2))
+    bot_frames = [f for f in frames if f["who"] in ("Ada", "Bea")]
+    assert bot_frames and all(f["why"] for f in bot_frames)
+    whys = " | ".join(f["why"] for f in bot_frames)
+    assert "sampled deals" in whys  # the expert's figures
+    assert any(w in whys for w in ("discarded", "drew from the stock", "took the"))
+    steps = [s for s in seen(client, slug)["steps"] if s.get("who") in ("Ada", "Bea")]
+    assert all(s["why"] for s in steps)
+
+
+def test_the_round_end_reviews_the_moves_that_differed_from_the_experts(tmp_path) -> None:
+    app = make_app(str(tmp_path / "review.sqlite3"), PLAY_REVIEW_SAMPLES=2)
+    client = app.test_client()
+    slug = start(client, bot_0="basic")
+    _play_round(client, slug, random.Random(5))
+    with app.app_context():
+        game = digital.get_game(slug)
+        assert game is not None
+        rows = db.session.execute(db.select(DigitalReview)).scalars().all()
+        assert rows and all(r.game_id == game.id and r.number == 1 for r in rows)
+        assert all(r.cost >= 1 and r.played != r.expert and r.why for r in rows)
+        worst = max(rows, key=lambda r: r.cost)
+    page = client.get(f"/play/{slug}").get_data(as_text=True)
+    assert (
+        "Your moves against the expert&#39;s" in page or "Your moves against the expert's" in page
+    )
+    assert f"{len(rows)} differed" in page and worst.played in page
+
+
+def test_no_review_is_kept_when_reviews_are_off(app: Flask) -> None:
+    client = app.test_client()
+    slug = start(client, bot_0="basic")
+    _play_round(client, slug, random.Random(5))
+    with app.app_context():
+        assert not db.session.execute(db.select(DigitalReview)).scalars().all()
+    assert "against the expert" not in client.get(f"/play/{slug}").get_data(as_text=True)
+
+
+def test_a_hinted_action_is_a_move_the_engine_reads(quick_app) -> None:
+    client = quick_app.test_client()
+    slug = start(client)
+    hint = client.get(f"/play/{slug}/hint.json").get_json()
+    assert action_from_json(hint["action"]).to_json() == hint["action"]
