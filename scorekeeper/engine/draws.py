@@ -16,9 +16,9 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
-from .melds import RunShape, run_shape, suits_must_differ
-from .moves import run_table
-from .plays import IllegalMove, pair_layoffs, table_accepts, use_options
+from .melds import RunShape, extend, run_shape, suits_must_differ
+from .moves import meld_accepts, run_table
+from .plays import IllegalMove, may_lay_off_on, pair_layoffs, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
@@ -182,48 +182,99 @@ def _plain(state: GameState) -> bool:
 
 def _takeable(state: GameState, seat: int) -> list[int]:
     """The pile indices ``seat`` may take from (T1 to T3): :func:`can_take` for each,
-    or under plain rules (:func:`_plain`) one pass down the pile."""
-    pile = state.pile
+    or under plain rules (:func:`_plain`) :func:`_one_pass`."""
     if not _plain(state):
-        return [i for i in range(len(pile)) if can_take(state, seat, i)]
-    rules = state.rules
-    lay = state.opened[seat] and may_lay_off_taken(rules)
-    takes = table_accepts(state) if lay and state.table else {}
-    shape = run_shape(rules)
-    runs = run_table(rules)
+        return [i for i in range(len(state.pile)) if can_take(state, seat, i)]
+    return _one_pass(state, seat)
+
+
+def _one_pass(state: GameState, seat: int) -> list[int]:
+    """:func:`_takeable` under plain rules in one pass down the pile, top first, the cards
+    above each index joining the hand's: a card is taken to be laid off alone (the
+    table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`), to
+    make a set (M1, M2) or a run (:func:`_quick_run`), or kept as the top card (T3)."""
+    pile, rules = state.pile, state.rules
+    lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
+    takes = table_accepts(state) if lay else {}
+    pairs = pair_table(state) if lay else {}
+    shape, runs = run_shape(rules), run_table(rules)
     by_rank: list[list[str]] = [[] for _ in range(14)]
     bits = dict.fromkeys("SHDC", 0)
+    held = set(state.hands[seat])
     for c in state.hands[seat]:
         by_rank[c.rank].append(c.suit)
         bits[c.suit] |= 1 << c.rank
     out: list[int] = []
     top = len(pile) - 1
-    keep_top = _may_keep_top(state, top) if pile else False
+    keep_top = top >= 0 and _may_keep_top(state, top)
     for i in range(top, -1, -1):
         card = pile[i]
+        same, held_bits = by_rank[card.rank], bits[card.suit]
         if (
-            (i == top and keep_top)
-            or card in takes
-            or (len(by_rank[card.rank]) >= 2 and _set_through(by_rank[card.rank], card.suit, rules))
-            or _quick_run(bits[card.suit], card.rank, runs, shape)
-            or (lay and _may_pair(state, seat, i))
+            card in takes
+            or (len(same) >= 2 and _set_through(same, card.suit, rules))
+            or _quick_run(held_bits, card.rank, runs, shape)
+            or (card in pairs and _pairs_with(state, seat, pairs[card], held))
+            or (i == top and keep_top)
         ):
             out.append(i)
-        by_rank[card.rank].append(card.suit)
-        bits[card.suit] |= 1 << card.rank
+        same.append(card.suit)
+        bits[card.suit] = held_bits | 1 << card.rank
+        held.add(card)
     out.reverse()
     return out
 
 
-def legal_draw(state: GameState) -> list[Action]:
-    seat = state.seat
-    out: list[Action] = []
+def pair_table(state: GameState) -> dict[Card, list[tuple[Card, int]]]:
+    """Seed 002's pair (:func:`taking.pair_partners`) for every card at once: for each
+    natural card that no table meld takes alone but one takes after a partner, the
+    ``(partner, meld index)`` pairs; cached until the table changes."""
+    key = (state.deal_number, len(state.laid), len(state.layoffs))
+    cached = state.scratch.get("pairs")
+    if cached is not None and cached[0] == key:
+        hit: dict[Card, list[tuple[Card, int]]] = cached[1]
+        return hit
+    rules = state.rules
+    found: dict[Card, list[tuple[Card, int]]] = {}
+    for index, meld in enumerate(state.table):
+        alone = meld_accepts(meld, rules)
+        for partner in alone:
+            for card in meld_accepts(extend(meld, partner, rules), rules):
+                if card not in alone:
+                    found.setdefault(card, []).append((partner, index))
+    state.scratch["pairs"] = (key, found)
+    return found
+
+
+def _pairs_with(
+    state: GameState, seat: int, pairs: list[tuple[Card, int]], held: set[Card]
+) -> bool:
+    """True when ``seat`` holds a partner of one of ``pairs`` (:func:`pair_table`) and may
+    lay off on its meld (L4)."""
+    return any(p in held and may_lay_off_on(state, seat, i) for p, i in pairs)
+
+
+def draw_options(state: GameState) -> tuple[Action | None, list[int], Action | None]:
+    """The DRAW moves of the seat to play, in :func:`legal_draw`'s order: the stock draw
+    (None once the stock is gone), the pile indices it may take from (T1 to T3), and the
+    move that replaces drawing once the stock is gone (O3; None before)."""
     gone = stock_gone(state)
+    first: Action | None = None
     if not gone:
-        out.append(DrawTwo() if state.rules.draw_two_from_stock else Draw("stock"))
-    out.extend(Draw("discard", i) for i in _takeable(state, seat))
+        first = DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
+    last: Action | None = None
     if gone:
-        out.append(EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass())
+        last = EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass()
+    return first, _takeable(state, state.seat), last
+
+
+def legal_draw(state: GameState) -> list[Action]:
+    """Every DRAW move (:func:`draw_options`), as one list."""
+    first, indices, last = draw_options(state)
+    out: list[Action] = [] if first is None else [first]
+    out.extend(Draw("discard", i) for i in indices)
+    if last is not None:
+        out.append(last)
     return out
 
 

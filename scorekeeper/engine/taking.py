@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import Card
-from .melds import IllegalMeld, Meld, extend
+from .melds import Meld, extend
+from .moves import meld_accepts
 from .rules import RuleSet
 
 
@@ -41,24 +42,21 @@ def pair_partners(
     to play a single card or pair of cards on a meld", 002).
 
     Returns ``[(partner, the meld with both)]``: each distinct natural card of ``others``
-    that fits ``meld`` alone and after which ``card`` fits (L1, M3, M4); empty when
-    ``card`` fits alone or is a joker (a wild joker is laid off alone, M5). The digital
+    that fits ``meld`` alone and after which ``card`` fits (L1, M3, M4; the natural cards
+    a meld takes are :func:`moves.meld_accepts`'); empty when ``card`` fits alone or is a
+    joker (a wild joker is laid off alone, M5). The digital
     game lays the partner off first, then the card (:func:`plays.pair_layoffs`); the
     checker's advice offers the same pairs."""
     if card.is_joker:
         return []
-    try:
-        extend(meld, card, rules)
+    takes = meld_accepts(meld, rules)
+    if card in takes:
         return []
-    except IllegalMeld:
-        pass
     out: list[tuple[Card, Meld]] = []
-    for partner in dict.fromkeys(c for c in others if not c.is_joker):
-        try:
-            grown = extend(extend(meld, partner, rules), card, rules)
-        except IllegalMeld:
-            continue
-        out.append((partner, grown))
+    for partner in dict.fromkeys(c for c in others if c in takes):
+        grown = extend(meld, partner, rules)
+        if card in meld_accepts(grown, rules):
+            out.append((partner, extend(grown, card, rules)))
     return out
 
 
