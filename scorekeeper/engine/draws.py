@@ -192,37 +192,49 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     """:func:`_takeable` under plain rules in one pass down the pile, top first, the cards
     above each index joining the hand's: a card is taken to be laid off alone (the
     table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`), to
-    make a set (M1, M2) or a run (:func:`_quick_run`), or kept as the top card (T3)."""
-    pile, rules = state.pile, state.rules
+    make a run (:func:`_quick_run`) or a set (:func:`_set_with`), or kept as the top
+    card (T3)."""
+    pile, rules, hand = state.pile, state.rules, state.hands[seat]
     lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
     takes = table_accepts(state) if lay else {}
     pairs = pair_table(state) if lay else {}
     shape, runs = run_shape(rules), run_table(rules)
-    by_rank: list[list[str]] = [[] for _ in range(14)]
     bits = dict.fromkeys("SHDC", 0)
-    held = set(state.hands[seat])
-    for c in state.hands[seat]:
-        by_rank[c.rank].append(c.suit)
-        bits[c.suit] |= 1 << c.rank
+    once = twice = 0  # rank bits held at least once, at least twice
+    for c in hand:
+        bit = 1 << c.rank
+        bits[c.suit] |= bit
+        twice |= once & bit
+        once |= bit
     out: list[int] = []
+    above: list[Card] = []
     top = len(pile) - 1
     keep_top = top >= 0 and _may_keep_top(state, top)
     for i in range(top, -1, -1):
         card = pile[i]
-        same, held_bits = by_rank[card.rank], bits[card.suit]
+        bit = 1 << card.rank
+        held_bits = bits[card.suit]
         if (
             card in takes
-            or (len(same) >= 2 and _set_through(same, card.suit, rules))
             or _quick_run(held_bits, card.rank, runs, shape)
-            or (card in pairs and _pairs_with(state, seat, pairs[card], held))
+            or (twice & bit and _set_with(card, hand, above, rules))
+            or (card in pairs and _pairs_with(state, seat, pairs[card], hand, above))
             or (i == top and keep_top)
         ):
             out.append(i)
-        same.append(card.suit)
-        bits[card.suit] = held_bits | 1 << card.rank
-        held.add(card)
+        bits[card.suit] = held_bits | bit
+        twice |= once & bit
+        once |= bit
+        above.append(card)
     out.reverse()
     return out
+
+
+def _set_with(card: Card, hand: list[Card], above: list[Card], rules: RuleSet) -> bool:
+    """True when ``card`` makes a set (M1, M2) with cards of ``hand`` and ``above``."""
+    rank = card.rank
+    suits = [c.suit for c in hand if c.rank == rank] + [c.suit for c in above if c.rank == rank]
+    return len(suits) >= 2 and _set_through(suits, card.suit, rules)
 
 
 def pair_table(state: GameState) -> dict[Card, list[tuple[Card, int]]]:
@@ -247,11 +259,15 @@ def pair_table(state: GameState) -> dict[Card, list[tuple[Card, int]]]:
 
 
 def _pairs_with(
-    state: GameState, seat: int, pairs: list[tuple[Card, int]], held: set[Card]
+    state: GameState,
+    seat: int,
+    pairs: list[tuple[Card, int]],
+    hand: list[Card],
+    above: list[Card],
 ) -> bool:
-    """True when ``seat`` holds a partner of one of ``pairs`` (:func:`pair_table`) and may
-    lay off on its meld (L4)."""
-    return any(p in held and may_lay_off_on(state, seat, i) for p, i in pairs)
+    """True when ``seat`` holds a partner of one of ``pairs`` (:func:`pair_table`) in
+    ``hand`` or ``above`` and may lay off on its meld (L4)."""
+    return any((p in hand or p in above) and may_lay_off_on(state, seat, i) for p, i in pairs)
 
 
 def draw_options(state: GameState) -> tuple[Action | None, list[int], Action | None]:
