@@ -16,13 +16,13 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
-from .melds import RunShape, extend, run_shape, suits_must_differ
-from .moves import meld_accepts, run_table
+from .melds import RunShape, run_shape, suits_must_differ
+from .moves import run_table
 from .plays import IllegalMove, may_lay_off_on, pair_layoffs, table_accepts, use_options
 from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
-from .taking import barred_discard, may_keep_top, may_lay_off_taken
+from .taking import barred_discard, may_keep_top, may_lay_off_taken, meld_pairs
 
 
 def stock_gone(state: GameState) -> bool:
@@ -249,11 +249,8 @@ def pair_table(state: GameState) -> dict[Card, list[tuple[Card, int]]]:
     rules = state.rules
     found: dict[Card, list[tuple[Card, int]]] = {}
     for index, meld in enumerate(state.table):
-        alone = meld_accepts(meld, rules)
-        for partner in alone:
-            for card in meld_accepts(extend(meld, partner, rules), rules):
-                if card not in alone:
-                    found.setdefault(card, []).append((partner, index))
+        for partner, card in meld_pairs(meld, rules):
+            found.setdefault(card, []).append((partner, index))
     state.scratch["pairs"] = (key, found)
     return found
 

@@ -37,8 +37,7 @@ def _sets(by_rank: list[list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Sets of 3 and 4 natural cards of one rank (M1, M2)."""
     out: list[tuple[Card, ...]] = []
     distinct = suits_must_differ(rules)
-    for rank in range(1, 14):
-        group = by_rank[rank]
+    for group in by_rank:
         if len(group) < 3:
             continue
         if distinct:
@@ -52,16 +51,19 @@ def _sets(by_rank: list[list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
     return list(dict.fromkeys(out)) if not distinct else out
 
 
-def _runs(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
-    """Runs of natural cards (M3, M4): maximal and every shorter window inside."""
+def _runs(
+    by_suit: dict[str, list[Card | None]], bits: dict[str, int], rules: RuleSet
+) -> list[tuple[Card, ...]]:
+    """Runs of natural cards (M3, M4): maximal and every shorter window inside, in the
+    suits whose rank bits ``bits`` hold a run (:func:`run_table`)."""
+    runs = run_table(rules)
+    by_suit = {suit: slots for suit, slots in by_suit.items() if runs[bits[suit]]}
     shape = run_shape(rules)
     if shape.corner:
         return _runs_corner(by_suit, rules)
     out: list[tuple[Card, ...]] = []
     shortest = shape.shortest
     for slots in by_suit.values():
-        if sum(1 for c in slots if c is not None) < shortest:
-            continue
         run: list[Card] = []
         for pos in range(1, 15):
             card = slots[pos] if pos < 14 else slots[1]
@@ -100,6 +102,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
     by_rank: list[list[Card]] = [[] for _ in range(14)]
     by_suit: dict[str, list[Card | None]] = {}
+    bits = dict.fromkeys(SUITS, 0)
     jokers = 0
     for card in hand:
         rank = card.rank
@@ -111,8 +114,9 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
         if slots is None:
             slots = by_suit[card.suit] = [None] * 14
         slots[rank] = card
+        bits[card.suit] |= 1 << rank
     out = _sets(by_rank, rules)
-    out += _runs(by_suit, rules)
+    out += _runs(by_suit, bits, rules)
     if rules.joker_use == "wild":
         out += wild_melds(by_rank, by_suit, jokers, rules)
     elif rules.joker_use == "sets-of-jokers" and jokers >= 3:
