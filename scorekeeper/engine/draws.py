@@ -18,11 +18,17 @@ from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import run_table
-from .plays import IllegalMove, may_lay_off_on, pair_layoffs, table_accepts, use_options
+from .plays import (
+    IllegalMove,
+    may_lay_off_on,
+    pair_layoffs,
+    use_options,
+)
 from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
-from .taking import barred_discard, may_keep_top, may_lay_off_taken, meld_pairs
+from .tables import pair_table, table_accepts
+from .taking import barred_discard, may_keep_top, may_lay_off_taken
 
 
 def stock_gone(state: GameState) -> bool:
@@ -235,24 +241,6 @@ def _set_with(card: Card, hand: list[Card], above: list[Card], rules: RuleSet) -
     rank = card.rank
     suits = [c.suit for c in hand if c.rank == rank] + [c.suit for c in above if c.rank == rank]
     return len(suits) >= 2 and _set_through(suits, card.suit, rules)
-
-
-def pair_table(state: GameState) -> dict[Card, list[tuple[Card, int]]]:
-    """Seed 002's pair (:func:`taking.pair_partners`) for every card at once: for each
-    natural card that no table meld takes alone but one takes after a partner, the
-    ``(partner, meld index)`` pairs; cached until the table changes."""
-    key = (state.deal_number, len(state.laid), len(state.layoffs))
-    cached = state.scratch.get("pairs")
-    if cached is not None and cached[0] == key:
-        hit: dict[Card, list[tuple[Card, int]]] = cached[1]
-        return hit
-    rules = state.rules
-    found: dict[Card, list[tuple[Card, int]]] = {}
-    for index, meld in enumerate(state.table):
-        for partner, card in meld_pairs(meld, rules):
-            found.setdefault(card, []).append((partner, index))
-    state.scratch["pairs"] = (key, found)
-    return found
 
 
 def _pairs_with(

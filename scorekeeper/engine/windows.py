@@ -19,9 +19,9 @@ from .plays import (
     layoff_options,
     may_lay_off_on,
     play_cards,
-    table_accepts,
 )
 from .state import GameState, Phase
+from .tables import table_accepts
 
 
 def after_turn(state: GameState, next_seat: int) -> None:
