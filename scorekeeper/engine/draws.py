@@ -18,10 +18,16 @@ from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import run_table
-from .plays import IllegalMove, pair_layoffs, table_accepts, use_options
+from .plays import (
+    IllegalMove,
+    may_lay_off_on,
+    pair_layoffs,
+    use_options,
+)
 from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
+from .tables import pair_table, table_accepts
 from .taking import barred_discard, may_keep_top, may_lay_off_taken
 
 
@@ -182,48 +188,94 @@ def _plain(state: GameState) -> bool:
 
 def _takeable(state: GameState, seat: int) -> list[int]:
     """The pile indices ``seat`` may take from (T1 to T3): :func:`can_take` for each,
-    or under plain rules (:func:`_plain`) one pass down the pile."""
-    pile = state.pile
+    or under plain rules (:func:`_plain`) :func:`_one_pass`."""
     if not _plain(state):
-        return [i for i in range(len(pile)) if can_take(state, seat, i)]
-    rules = state.rules
-    lay = state.opened[seat] and may_lay_off_taken(rules)
-    takes = table_accepts(state) if lay and state.table else {}
-    shape = run_shape(rules)
-    runs = run_table(rules)
-    by_rank: list[list[str]] = [[] for _ in range(14)]
+        return [i for i in range(len(state.pile)) if can_take(state, seat, i)]
+    return _one_pass(state, seat)
+
+
+def _one_pass(state: GameState, seat: int) -> list[int]:
+    """:func:`_takeable` under plain rules in one pass down the pile, top first, the cards
+    above each index joining the hand's: a card is taken to be laid off alone (the
+    table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`), to
+    make a run (:func:`_quick_run`) or a set (:func:`_set_with`), or kept as the top
+    card (T3)."""
+    pile, rules, hand = state.pile, state.rules, state.hands[seat]
+    lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
+    takes = table_accepts(state) if lay else {}
+    pairs = pair_table(state) if lay else {}
+    shape, runs = run_shape(rules), run_table(rules)
     bits = dict.fromkeys("SHDC", 0)
-    for c in state.hands[seat]:
-        by_rank[c.rank].append(c.suit)
-        bits[c.suit] |= 1 << c.rank
+    once = twice = 0  # rank bits held at least once, at least twice
+    for c in hand:
+        bit = 1 << c.rank
+        bits[c.suit] |= bit
+        twice |= once & bit
+        once |= bit
     out: list[int] = []
+    above: list[Card] = []
     top = len(pile) - 1
-    keep_top = _may_keep_top(state, top) if pile else False
+    keep_top = top >= 0 and _may_keep_top(state, top)
     for i in range(top, -1, -1):
         card = pile[i]
+        bit = 1 << card.rank
+        held_bits = bits[card.suit]
         if (
-            (i == top and keep_top)
-            or card in takes
-            or (len(by_rank[card.rank]) >= 2 and _set_through(by_rank[card.rank], card.suit, rules))
-            or _quick_run(bits[card.suit], card.rank, runs, shape)
-            or (lay and _may_pair(state, seat, i))
+            card in takes
+            or _quick_run(held_bits, card.rank, runs, shape)
+            or (twice & bit and _set_with(card, hand, above, rules))
+            or (card in pairs and _pairs_with(state, seat, pairs[card], hand, above))
+            or (i == top and keep_top)
         ):
             out.append(i)
-        by_rank[card.rank].append(card.suit)
-        bits[card.suit] |= 1 << card.rank
+        bits[card.suit] = held_bits | bit
+        twice |= once & bit
+        once |= bit
+        above.append(card)
     out.reverse()
     return out
 
 
-def legal_draw(state: GameState) -> list[Action]:
-    seat = state.seat
-    out: list[Action] = []
+def _set_with(card: Card, hand: list[Card], above: list[Card], rules: RuleSet) -> bool:
+    """True when ``card`` makes a set (M1, M2) with cards of ``hand`` and ``above``."""
+    rank = card.rank
+    suits = [c.suit for c in hand if c.rank == rank] + [c.suit for c in above if c.rank == rank]
+    return len(suits) >= 2 and _set_through(suits, card.suit, rules)
+
+
+def _pairs_with(
+    state: GameState,
+    seat: int,
+    pairs: list[tuple[Card, int]],
+    hand: list[Card],
+    above: list[Card],
+) -> bool:
+    """True when ``seat`` holds a partner of one of ``pairs`` (:func:`pair_table`) in
+    ``hand`` or ``above`` and may lay off on its meld (L4)."""
+    return any((p in hand or p in above) and may_lay_off_on(state, seat, i) for p, i in pairs)
+
+
+def draw_options(state: GameState) -> tuple[Action | None, list[int], Action | None]:
+    """The DRAW moves of the seat to play, in :func:`legal_draw`'s order: the stock draw
+    (None once the stock is gone), the pile indices it may take from (T1 to T3), and the
+    move that replaces drawing once the stock is gone (O3; None before)."""
     gone = stock_gone(state)
+    first: Action | None = None
     if not gone:
-        out.append(DrawTwo() if state.rules.draw_two_from_stock else Draw("stock"))
-    out.extend(Draw("discard", i) for i in _takeable(state, seat))
+        first = DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
+    last: Action | None = None
     if gone:
-        out.append(EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass())
+        last = EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass()
+    return first, _takeable(state, state.seat), last
+
+
+def legal_draw(state: GameState) -> list[Action]:
+    """Every DRAW move (:func:`draw_options`), as one list."""
+    first, indices, last = draw_options(state)
+    out: list[Action] = [] if first is None else [first]
+    out.extend(Draw("discard", i) for i in indices)
+    if last is not None:
+        out.append(last)
     return out
 
 

@@ -5,26 +5,27 @@ Glossary:
   high; round the corner (M4) runs continue past 14 (K-A-2 is 13, 14, 15).
 - window: the positions ``start..end`` of a possible run in one suit.
 
-What :func:`hand_melds` lists (the lay-downs ``legal_actions`` offers): every set of 3 and
-of 4 natural cards of one rank (with two packs and M2 "allowed", duplicates too); every run
-of ``min_run`` or more natural cards of one suit, maximal and every shorter window inside
-it; with wild jokers (M5), sets of two or three naturals completed by jokers declared as
-the missing suits, and runs of at least two naturals with jokers filling gaps or one end;
-Persian joker sets of 3 and 4 (P2). Legality is always :func:`melds.check_meld`'s: this
-module only proposes. A lay-down that is not listed (say, three jokers as a run) is still
-accepted by ``apply_action`` when the rules allow it.
+What :func:`hand_melds` lists (the lay-downs ``legal_actions`` offers): every meld of the
+hand's cards that :func:`melds.check_meld` accepts. Every set of 3 and of 4 natural cards
+of one rank (with two packs and M2 "allowed", duplicates too); every run of ``min_run`` or
+more natural cards of one suit, maximal and every shorter window inside it; with wild
+jokers (M5), every meld holding jokers that :mod:`.wild` lists (a joker in a set names a
+missing suit, once where M2 allows two cards of one suit); Persian joker sets of 3 and 4
+(P2). Legality is always :func:`melds.check_meld`'s: this module only proposes, and the
+lister is tested equal to it (tests/engine/test_wild.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 
-from .cards import JOKER, SUITS, Card, declare, make_pack, natural_card
+from .cards import JOKER, SUITS, Card, declare, natural_card
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .scoring import card_points
+from .wild import wild_melds
 
 
 def rank_at(position: int) -> int:
@@ -32,13 +33,12 @@ def rank_at(position: int) -> int:
     return (position - 1) % 13 + 1
 
 
-def _sets(by_rank: list[list[Card]], jokers: int, rules: RuleSet) -> list[tuple[Card, ...]]:
+def _sets(by_rank: list[list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Sets of 3 and 4 natural cards of one rank (M1, M2)."""
     out: list[tuple[Card, ...]] = []
     distinct = suits_must_differ(rules)
-    wild = rules.joker_use == "wild" and jokers > 0
-    for rank in range(1, 14):
-        group = by_rank[rank]
-        if len(group) < (2 if wild else 3):
+    for group in by_rank:
+        if len(group) < 3:
             continue
         if distinct:
             seen: dict[str, Card] = {}
@@ -48,35 +48,22 @@ def _sets(by_rank: list[list[Card]], jokers: int, rules: RuleSet) -> list[tuple[
         for size in (3, 4):
             if len(group) >= size:
                 out.extend(combinations(group, size))
-        if wild:
-            out.extend(_wild_sets(group, jokers, rank))
     return list(dict.fromkeys(out)) if not distinct else out
 
 
-def _wild_sets(group: list[Card], jokers: int, rank: int) -> list[tuple[Card, ...]]:
-    out: list[tuple[Card, ...]] = []
-    for base_size in (2, 3):
-        for base in combinations(group, base_size) if len(group) >= base_size else ():
-            missing = [s for s in SUITS if all(c.suit != s for c in base)]
-            for extra in range(1, min(jokers, 4 - base_size) + 1):
-                if len(missing) < extra:
-                    break
-                fill = tuple(declare(JOKER, natural_card(rank, s)) for s in missing[:extra])
-                out.append(base + fill)
-    return out
-
-
 def _runs(
-    by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
+    by_suit: dict[str, list[Card | None]], bits: dict[str, int], rules: RuleSet
 ) -> list[tuple[Card, ...]]:
+    """Runs of natural cards (M3, M4): maximal and every shorter window inside, in the
+    suits whose rank bits ``bits`` hold a run (:func:`run_table`)."""
+    runs = run_table(rules)
+    by_suit = {suit: slots for suit, slots in by_suit.items() if runs[bits[suit]]}
     shape = run_shape(rules)
-    if shape.corner or (jokers and rules.joker_use == "wild"):
-        return _runs_general(by_suit, jokers, rules)
+    if shape.corner:
+        return _runs_corner(by_suit, rules)
     out: list[tuple[Card, ...]] = []
     shortest = shape.shortest
     for slots in by_suit.values():
-        if sum(1 for c in slots if c is not None) < shortest:
-            continue
         run: list[Card] = []
         for pos in range(1, 15):
             card = slots[pos] if pos < 14 else slots[1]
@@ -92,37 +79,22 @@ def _runs(
     return out
 
 
-def _runs_general(
-    by_suit: dict[str, list[Card | None]], jokers: int, rules: RuleSet
-) -> list[tuple[Card, ...]]:
-    """Runs round the corner (M4) or with wild jokers (M5): every window tried, as far as
+def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Runs of natural cards round the corner (M4): every window tried, as far as
     :func:`melds.run_shape` allows."""
     out: list[tuple[Card, ...]] = []
     shape = run_shape(rules)
-    corner, shortest = shape.corner, shape.shortest
-    wild = jokers if rules.joker_use == "wild" else 0
-    last_start = 13 if corner else 12
-    for suit, slots in by_suit.items():
-        for start in range(1, last_start + 1):
-            limit = min(shape.last, start + 12)
+    for slots in by_suit.values():
+        for start in range(1, 14):
             cards: list[Card] = []
-            gaps = 0
-            naturals = 0
-            for pos in range(start, limit + 1):
+            for pos in range(start, min(shape.last, start + 12) + 1):
                 card = slots[rank_at(pos)]
                 if card is None:
-                    if gaps >= wild or pos == start:
-                        break
-                    gaps += 1
-                    cards.append(declare(JOKER, natural_card(rank_at(pos), suit)))
-                else:
-                    naturals += 1
-                    cards.append(card)
-                if len(cards) >= shortest and naturals >= 2:
+                    break
+                cards.append(card)
+                if len(cards) >= shape.shortest:
                     out.append(tuple(cards))
-    if corner:
-        return list({frozenset(m): m for m in out}.values())
-    return out
+    return list({frozenset(m): m for m in out}.values())
 
 
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
@@ -130,6 +102,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
     by_rank: list[list[Card]] = [[] for _ in range(14)]
     by_suit: dict[str, list[Card | None]] = {}
+    bits = dict.fromkeys(SUITS, 0)
     jokers = 0
     for card in hand:
         rank = card.rank
@@ -141,9 +114,12 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
         if slots is None:
             slots = by_suit[card.suit] = [None] * 14
         slots[rank] = card
-    out = _sets(by_rank, jokers, rules)
-    out += _runs(by_suit, jokers, rules)
-    if rules.joker_use == "sets-of-jokers" and jokers >= 3:
+        bits[card.suit] |= 1 << rank
+    out = _sets(by_rank, rules)
+    out += _runs(by_suit, bits, rules)
+    if rules.joker_use == "wild":
+        out += wild_melds(by_rank, by_suit, jokers, rules)
+    elif rules.joker_use == "sets-of-jokers" and jokers >= 3:
         out.append((JOKER,) * 3)
         if jokers >= 4:
             out.append((JOKER,) * 4)
@@ -193,27 +169,17 @@ def run_table(rules: RuleSet) -> bytes:
 
 def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
-    one meld, each the meld's cards as they lie (:func:`melds.check_meld` decides); sets
-    are offered once, as it makes no difference which missing suit a joker names there.
-    Empty without wild jokers, or with more than two."""
-    jokers = sum(1 for c in selection if c.rank == 0)
-    if not jokers or jokers > 2 or rules.joker_use != "wild":
+    one meld, each the meld's cards as they lie: the melds of :func:`hand_melds` that use
+    every card of ``selection`` (a set's jokers name missing suits as listed there).
+    Empty without wild jokers."""
+    if rules.joker_use != "wild" or all(c.rank for c in selection):
         return []
-    naturals = [c for c in selection if c.rank]
-    everything = [c for c in make_pack() if c.rank]
     out: list[tuple[Card, ...]] = []
-    sets = 0
-    for names in product(everything, repeat=jokers):
-        try:
-            meld = check_meld([*naturals, *(declare(JOKER, n) for n in names)], rules)
-        except IllegalMeld:
-            continue
-        if meld.kind == "set":
-            sets += 1
-            if sets > 1:
-                continue
-        if meld.cards not in out:
-            out.append(meld.cards)
+    for cards in hand_melds(selection, rules):
+        if len(cards) == len(selection):
+            laid = check_meld(cards, rules).cards
+            if laid not in out:
+                out.append(laid)
     return out
 
 
@@ -290,7 +256,8 @@ def joker_layoffs(meld: Meld, rules: RuleSet) -> list[Card]:
     if meld.kind == "set":
         suits = {c.natural.suit for c in meld.cards}
         free = [s for s in SUITS if s not in suits] or list(SUITS)
-        options.append(declare(JOKER, natural_card(meld.rank, free[0])))
+        named = free if suits_must_differ(rules) else free[:1]
+        options.extend(declare(JOKER, natural_card(meld.rank, s)) for s in named)
     elif meld.kind == "run":
         for pos in (meld.low - 1, meld.high + 1):
             options.append(declare(JOKER, natural_card(rank_at(pos), meld.suit)))

@@ -18,7 +18,6 @@ from .actions import LayDown, LayOff
 from .cards import JOKERS, Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import (
-    accepts,
     could_meld_with,
     hand_melds,
     holds,
@@ -28,7 +27,8 @@ from .moves import (
 )
 from .rounds import end_round
 from .state import GameState, Phase
-from .taking import keeps_a_discard, may_lay_off_taken, pair_partners
+from .tables import pair_table, table_accepts
+from .taking import keeps_a_discard, may_lay_off_taken
 
 
 class IllegalMove(ValueError):
@@ -121,18 +121,6 @@ def _opening_pairs(
                 if first:
                     return out
     return out
-
-
-def table_accepts(state: GameState) -> dict[Card, list[int]]:
-    """:func:`moves.accepts` for the state's table, cached until the table changes."""
-    key = (state.deal_number, len(state.laid), len(state.layoffs))
-    cached = state.scratch.get("accepts")
-    if cached is not None and cached[0] == key:
-        hit: dict[Card, list[int]] = cached[1]
-        return hit
-    found = accepts(state.table, state.rules)
-    state.scratch["accepts"] = (key, found)
-    return found
 
 
 def layoff_options(
@@ -338,16 +326,19 @@ def use_options(
 
 def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> list[LayOff]:
     """T2 with seed 002's pair: the lay-offs of a partner from ``hand`` that let the
-    selected ``card`` follow it onto the same meld (:func:`taking.pair_partners`), each
-    keeping a card to discard after both (O2). Laid first, the partner leaves the seat
-    in MUST_USE: the card must follow at once."""
+    selected ``card`` follow it onto the same meld (:func:`pair_table`, from
+    :func:`taking.pair_partners`' rule), each keeping a card to discard after both (O2).
+    Laid first, the partner leaves the seat in MUST_USE: the card must follow at once."""
     if not state.opened[seat]:
         return []
+    wanted: dict[int, set[Card]] = {}
+    for partner, index in pair_table(state).get(card, ()):
+        wanted.setdefault(index, set()).add(partner)
     out: list[LayOff] = []
     others = [c for c in hand if c is not card]
-    for index, meld in enumerate(state.table):
+    for index in sorted(wanted):
         if may_lay_off_on(state, seat, index):
-            for partner, _ in pair_partners(meld, card, others, state.rules):
+            for partner in dict.fromkeys(c for c in others if c in wanted[index]):
                 rest = remove_cards(hand, (partner, card))
                 if rest is not None and keeps_discard(rest, state):
                     out.append(LayOff(partner, index))

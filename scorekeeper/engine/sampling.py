@@ -8,7 +8,8 @@ Glossary:
 ``k = rng.randrange(len(legal_actions(state)))``: the same distribution and the same use
 of ``rng``, so random play gives the same games either way, only faster. In the PLAY
 phase the lay-downs are searched only when the hand may hold a meld
-(:func:`moves.may_hold_meld`) and the discards are counted, not listed; other phases
+(:func:`moves.may_hold_meld`) and the discards are counted, not listed; in the DRAW
+phase the pile indices are counted and only the drawn move is built; other phases
 (short lists) and dealer's gambit (X2, whose moves :func:`turns.legal_actions` adds last)
 draw from :func:`turns.legal_actions`.
 """
@@ -17,8 +18,9 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action, Discard
+from .actions import Action, Discard, Draw
 from .cards import Card
+from .draws import draw_options
 from .moves import may_hold_meld
 from .plays import laydown_options, layoff_options
 from .state import GameState, Phase
@@ -30,10 +32,27 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     """A legal move of the current seat drawn uniformly with ``rng`` (see the module
     docstring: exactly ``legal[rng.randrange(len(legal))]`` of :func:`legal_actions`).
     Raises ValueError when there is no legal move (the game is over)."""
-    if state.phase is Phase.PLAY and state.gambit is None:
-        return _random_play(state, rng)
+    if state.gambit is None:
+        if state.phase is Phase.PLAY:
+            return _random_play(state, rng)
+        if state.phase is Phase.DRAW:
+            return _random_draw(state, rng)
     legal = legal_actions(state)
     return legal[rng.randrange(len(legal))]
+
+
+def _random_draw(state: GameState, rng: random.Random) -> Action:
+    """DRAW (T1, O3): :func:`draws.draw_options` counted, only the drawn move built."""
+    first, indices, last = draw_options(state)
+    k = rng.randrange((first is not None) + len(indices) + (last is not None))
+    if first is not None:
+        if k == 0:
+            return first
+        k -= 1
+    if k < len(indices):
+        return Draw("discard", indices[k])
+    assert last is not None
+    return last
 
 
 def _random_play(state: GameState, rng: random.Random) -> Action:

@@ -13,9 +13,11 @@ Glossary:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from .cards import Card
-from .melds import IllegalMeld, Meld, extend
+from .melds import Meld, extend
+from .moves import meld_accepts
 from .rules import RuleSet
 
 
@@ -41,25 +43,31 @@ def pair_partners(
     to play a single card or pair of cards on a meld", 002).
 
     Returns ``[(partner, the meld with both)]``: each distinct natural card of ``others``
-    that fits ``meld`` alone and after which ``card`` fits (L1, M3, M4); empty when
-    ``card`` fits alone or is a joker (a wild joker is laid off alone, M5). The digital
-    game lays the partner off first, then the card (:func:`plays.pair_layoffs`); the
-    checker's advice offers the same pairs."""
-    if card.is_joker:
+    that fits ``meld`` alone and after which ``card`` fits (L1, M3, M4;
+    :func:`meld_pairs`); empty when ``card`` fits alone or is a joker (a wild joker is
+    laid off alone, M5). The digital game lays the partner off first, then the card
+    (:func:`plays.pair_layoffs`); the checker's advice offers the same pairs."""
+    partners = {p for p, c in meld_pairs(meld, rules) if c is card}
+    if not partners:
         return []
-    try:
-        extend(meld, card, rules)
-        return []
-    except IllegalMeld:
-        pass
-    out: list[tuple[Card, Meld]] = []
-    for partner in dict.fromkeys(c for c in others if not c.is_joker):
-        try:
-            grown = extend(extend(meld, partner, rules), card, rules)
-        except IllegalMeld:
-            continue
-        out.append((partner, grown))
-    return out
+    return [
+        (partner, extend(extend(meld, partner, rules), card, rules))
+        for partner in dict.fromkeys(c for c in others if c in partners)
+    ]
+
+
+@lru_cache(maxsize=16384)
+def meld_pairs(meld: Meld, rules: RuleSet) -> tuple[tuple[Card, Card], ...]:
+    """Seed 002's pair on ``meld``: every ``(partner, card)`` of natural cards where
+    ``card`` does not fit ``meld`` alone but fits once ``partner`` is laid off on it (the
+    natural cards a meld takes are :func:`moves.meld_accepts`')."""
+    alone = meld_accepts(meld, rules)
+    return tuple(
+        (partner, card)
+        for partner in alone
+        for card in meld_accepts(extend(meld, partner, rules), rules)
+        if card not in alone
+    )
 
 
 def barred_discard(rules: RuleSet, taken: Sequence[Card], keep: bool) -> Card | None:

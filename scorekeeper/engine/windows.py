@@ -19,9 +19,9 @@ from .plays import (
     layoff_options,
     may_lay_off_on,
     play_cards,
-    table_accepts,
 )
 from .state import GameState, Phase
+from .tables import table_accepts
 
 
 def after_turn(state: GameState, next_seat: int) -> None:
@@ -33,11 +33,10 @@ def after_turn(state: GameState, next_seat: int) -> None:
     if ends_with_the_turn(state):
         begin_turn(state, next_seat)
         return
-    discarder = state.turn_seat
-    others = [(discarder + k) % state.n for k in range(1, state.n)]
     if state.rules.rummy_call != "off":
+        discarder = state.turn_seat
         state.phase = Phase.RUMMY
-        state.window = others
+        state.window = [(discarder + k) % state.n for k in range(1, state.n)]
         if _open_window(state):
             return
     _out_of_turn_window(state)

@@ -92,3 +92,14 @@ def test_house_rules_link_round_the_corner_meld_and_rule_link(page):
     assert "your table" in mine.inner_text()
     assert "the encyclopedia article" in mine.inner_text()
     page.screenshot(path=str(SCREENSHOTS / "rules-m4-viewport.png"))
+
+
+def test_discard_question_wild_joker_completes_an_ace_high_run(page):
+    # Seed 003: "Jokers are wild and may represent any card for the purpose of melding."
+    page.goto("/check/discard?preset=jokers-wild&pile=3C+KH&hand=AH+JK+4S+8D")
+    answer = page.locator("#answer")
+    assert "You may take: K♥." in answer.inner_text()
+    king = page.locator("li.yes")
+    assert "JK(Q♥)K♥A♥" in king.inner_text().replace(" ", "").replace("\n", "")
+    assert page.locator("li.no").inner_text().startswith("3♣")
+    shot(page, "check-discard-wild-joker")

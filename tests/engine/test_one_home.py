@@ -15,7 +15,7 @@ from functools import cache
 
 import pytest
 
-from scorekeeper.engine.candidates import _windows
+from scorekeeper.engine.candidates import candidate_melds
 from scorekeeper.engine.cards import natural_card
 from scorekeeper.engine.draws import _may_keep_top, _takeable, run_through
 from scorekeeper.engine.game import Draw, apply_action, legal_actions, new_game
@@ -96,12 +96,17 @@ def test_hand_runs_are_every_run_check_meld_accepts(min_run, ace):
 
 
 @pytest.mark.parametrize(("min_run", "ace"), SETTINGS)
-def test_checker_windows_are_the_runs_check_meld_accepts(min_run, ace):
+def test_checker_candidates_are_the_runs_check_meld_accepts(min_run, ace):
     rules = _rules(min_run, ace)
     legal = _legal_runs(min_run, ace)
-    for rank in range(1, 14):
-        windows = {sum(1 << (r - 1) for r in ranks) for ranks in _windows(rank, rules)}
-        assert windows == {m for m in legal if m >> (rank - 1) & 1}
+    suit = [natural_card(r, "C") for r in range(1, 14)]
+    for anchor in suit:
+        others = [c for c in suit if c is not anchor]
+        found = {
+            sum(1 << (c.rank - 1) for c in meld.cards)
+            for meld in candidate_melds(anchor, others, rules)
+        }
+        assert found == {m for m in legal if m >> (anchor.rank - 1) & 1}
 
 
 @pytest.mark.parametrize(("min_run", "ace"), SETTINGS)

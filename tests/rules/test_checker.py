@@ -243,3 +243,11 @@ def test_dealers_gambit_a_doubled_set_counts_twice_and_takes_no_lay_off(client):
     assert found == "no" and "sealed" in answer
     found, answer = answer_of(get(client, "/check/meld", **x2, cards="9H JK=10H JH"))
     assert found == "yes" and "19" in answer
+
+
+def test_discard_question_wild_joker_as_the_queen_of_an_ace_high_run(client):
+    # Seed 003: "Jokers are wild and may represent any card for the purpose of melding."
+    # The game takes the same card (tests/engine/test_wild.py).
+    html = get(client, "/check/discard", preset="jokers-wild", pile="3C KH", hand="AH JK 4S 8D")
+    assert pile_items(html) == [("yes", "K♥"), ("no", "3♣")]
+    assert '>JK(Q♥)</span><span class="card red">K♥</span><span class="card red">A♥<' in html
