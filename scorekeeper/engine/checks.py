@@ -90,7 +90,9 @@ def went_out_by_hand(in_hand: Mapping[str, int | None]) -> str | None:
     return empty[0] if len(empty) == 1 else None
 
 
-def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
+def check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
+    """The players and sides: 2 to the rules' most (D1), each named once, two sides of two
+    under partnership rules and sides only under them (P1)."""
     problems: list[tuple[str, str]] = []
     n = len(play.players)
     if not 2 <= n <= rules.max_players:
@@ -114,20 +116,13 @@ def _check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
 _JOKERS = JOKERS
 
 
-def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
-    packs = rules.packs_for(len(play.players))
+def check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
+    """Where a card is one too many for the pack, or a hand names a joker (D2, M5)."""
     everything = [c for meld in play.melds for c in meld.cards]
     everything += [layoff.card for layoff in play.layoffs]
     everything += [c for hand in play.hands.values() for c in hand]
-    distinct = set(everything)
-    if len(distinct) == len(everything) and distinct.isdisjoint(_JOKERS):
-        return []  # each card once, no joker (so none declared in a hand): nothing to say
-    counts = Counter(everything)
-    jokers = sum(counts[card] for card in counts.keys() & _JOKERS)
-    in_hand_declared = any(c.stands_for for hand in play.hands.values() for c in hand)
-    if jokers <= rules.jokers * packs and max(counts.values(), default=0) <= packs:
-        if not in_hand_declared:
-            return []
+    if pack_holds(rules, play, everything):
+        return []
     placed = [
         *(
             (card, f"melds[{i}].cards[{j}]")
@@ -141,7 +136,24 @@ def _check_cards(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
             for j, card in enumerate(play.hands.get(p, ()))
         ),
     ]
+    packs = rules.packs_for(len(play.players))
     return _card_problems(placed, rules.jokers * packs, packs)
+
+
+def pack_holds(rules: RuleSet, play: RoundPlay, everything: Sequence[Card]) -> bool:
+    """True when the pack surely holds ``everything`` (every card of ``play``: melds,
+    lay-offs, hands) and no hand names a joker (D2, M5): each card at most once per pack,
+    jokers within the pack's. False means "look closer" (:func:`check_round` then says
+    where, or finds that declared jokers are the pack's jokers after all)."""
+    distinct = set(everything)
+    if len(distinct) == len(everything) and distinct.isdisjoint(_JOKERS):
+        return True  # each card once, no joker (so none declared in a hand): nothing to say
+    packs = rules.packs_for(len(play.players))
+    counts = Counter(everything)
+    jokers = sum(counts[card] for card in counts.keys() & _JOKERS)
+    if jokers > rules.jokers * packs or max(counts.values(), default=0) > packs:
+        return False
+    return not any(c.stands_for for hand in play.hands.values() for c in hand)
 
 
 def _card_problems(
@@ -225,14 +237,24 @@ def _lay_off(
     target = table[layoff.meld]
     if target is None:
         return None
-    owner = play.melds[layoff.meld].owner
-    partner = owner != layoff.owner and unit.get(owner) == unit.get(layoff.owner)
-    if play.teams and partner and not rules.partners_lay_off:
-        return "", "partners may not lay off on each other's melds here (L4)"
+    refused = partner_refusal(rules, play, unit, play.melds[layoff.meld].owner, layoff.owner)
+    if refused is not None:
+        return "", refused
     try:
         table[layoff.meld] = extend(target, layoff.card, rules)
     except IllegalMeld as problem:
         return "", problem.message
+    return None
+
+
+def partner_refusal(
+    rules: RuleSet, play: RoundPlay, unit: Mapping[str, str], owner: str, laid_by: str
+) -> str | None:
+    """Why ``laid_by`` may not lay off onto a meld of ``owner`` (L4: partners laying off on
+    each other's melds, only with sides and where the rules forbid it), or None."""
+    partner = owner != laid_by and unit.get(owner) == unit.get(laid_by)
+    if play.teams and partner and not rules.partners_lay_off:
+        return "partners may not lay off on each other's melds here (L4)"
     return None
 
 
@@ -284,10 +306,19 @@ def full_check(
 ) -> tuple[list[tuple[str, str]], list[Meld | None], list[Meld | None]]:
     """:func:`check_round`'s problems with the melds as laid and as they stand
     (:func:`build_table`), so that scoring checks a round once."""
-    problems = _check_players(rules, play)
-    problems += _check_cards(rules, play)
+    problems = check_players(rules, play)
+    problems += check_cards(rules, play)
     laid, table, meld_problems = build_table(rules, play, broken)
     problems += meld_problems
+    problems += check_hands(rules, play)
+    return problems, laid, table
+
+
+def check_hands(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
+    """The hands and who went out: a hand for each player and none for anyone else, the
+    player who went out holds nothing (O1), a round without anyone out only where the
+    stock may run out (O3), and how the player went out (:func:`_check_going_out`)."""
+    problems: list[tuple[str, str]] = []
     for name in play.hands:
         if name not in play.players:
             problems.append((f"hands.{name}", f"{name!r} is not a player"))
@@ -306,7 +337,7 @@ def full_check(
             ("went_out", "under these rules a round ends only when someone goes out (O3)")
         )
     problems += _check_going_out(rules, play)
-    return problems, laid, table
+    return problems
 
 
 def _check_going_out(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:

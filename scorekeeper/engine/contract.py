@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from .dealers_joker import NOMINATION_OPTION, round_rules_stated
-from .reading import Problems, add_rule_problems, dedupe, read_play, read_player
+from .quick_score import score_plain
+from .reading import MAX_TOTAL, Problems, add_rule_problems, dedupe, read_play, read_player
 from .rules import RulesError, RuleSet, ruleset
 from .scoring import (
     RoundError,
@@ -26,9 +27,6 @@ from .scoring import (
     fitting_order,
     score_round,
 )
-
-MAX_TOTAL = 1_000_000
-"""Largest running total accepted (points, either sign): anything larger is a typo."""
 
 
 class ScoreRequestError(ValueError):
@@ -76,7 +74,9 @@ def _parse_rules(value: Any, problems: Problems) -> RuleSet | None:
         problems.add("rules.options", "options must be an object of option names and values")
         return None
     try:
-        return ruleset(preset, {k: v for k, v in options.items() if k != NOMINATION_OPTION})
+        if NOMINATION_OPTION in options:
+            options = {k: v for k, v in options.items() if k != NOMINATION_OPTION}
+        return ruleset(preset, options)
     except RulesError as error:
         for where, message in error.problems:
             problems.add("rules.preset" if where == "preset" else f"rules.options.{where}", message)
@@ -84,9 +84,13 @@ def _parse_rules(value: Any, problems: Problems) -> RuleSet | None:
 
 
 def _name_list(value: Any, where: str, problems: Problems) -> list[str] | None:
-    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+    if not isinstance(value, list):
         problems.add(where, "must be a list of player names")
         return None
+    for name in value:
+        if not isinstance(name, str):
+            problems.add(where, "must be a list of player names")
+            return None
     for i, name in enumerate(value):
         if not name.strip() or len(name) > 40:
             problems.add(f"{where}[{i}]", "a player's name has 1 to 40 characters")
@@ -199,6 +203,9 @@ def score(request: Any) -> dict[str, Any]:
     Raises :class:`ScoreRequestError` (the 422 case) listing every problem found, each
     with where it is and a message a player understands; nothing else happens.
     """
+    quick = _score_plain(request)
+    if quick is not None:
+        return quick
     rules, play, totals = parse_request(request)
     try:
         result = score_round(rules, play, totals)
@@ -208,3 +215,20 @@ def score(request: Any) -> dict[str, Any]:
             problems.add(where, message)
         raise ScoreRequestError(dedupe(problems)) from None
     return result.to_json()
+
+
+def _score_plain(request: Any) -> dict[str, Any] | None:
+    """The answer to ``request`` scored in one pass (:func:`.quick_score.score_plain`)
+    when it is plain: its rules and players readable, no dealer's gambit (X2); else None."""
+    if request.__class__ is not dict:
+        return None
+    problems = Problems()
+    spec = request.get("rules")
+    rules = _parse_rules(spec, problems)
+    players = _name_list(request.get("players"), "players", problems)
+    if rules is None or players is None or problems or rules.dealers_gambit:
+        return None
+    options = spec.get("options") if spec else None
+    if options and NOMINATION_OPTION in options:
+        return None
+    return score_plain(request, rules, players)

@@ -206,13 +206,13 @@ def decide_game(
     player, so that sides stay the sums of their players). A tie at the top with nobody
     to break it plays on. Mutates ``figures`` and ``notes`` for P5's bonus.
     """
-    unit = unit_of(play)
     totals = unit_totals(play, {p: f.total for p, f in figures.items()})
     if rules.two_deal_game:
         return _after_two_deals(rules, play, figures, notes, totals)
     reached = {u: t for u, t in totals.items() if t >= rules.target}
     if not reached:
         return None, False, [], "no one has reached the target"
+    unit = unit_of(play)
     goer_unit = unit.get(play.went_out) if play.went_out else None
     went_out_wins = rules.tie_break == "went-out"
     if play.teams:

@@ -27,6 +27,9 @@ from .scoring import RoundScore, score_round
 
 _row = tuple.__new__  # builds a NamedTuple without its Python-level constructor
 
+MAX_TOTAL = 1_000_000
+"""Largest running total accepted (points, either sign): anything larger is a typo."""
+
 
 class Problems(list[dict[str, str]]):
     """Problems found so far, each ``{"where": ..., "message": ...}``."""

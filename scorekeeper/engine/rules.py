@@ -327,23 +327,17 @@ def _consistency(rules: RuleSet) -> list[tuple[str, str]]:
         )
     if not rules.jokers and rules.joker_use != "none":
         problems.append(("jokers", "jokers are used (M5) but the pack has none (D2)"))
-    if rules.divide_by_five:
-        if rules.low_card_points == "pip":
-            problems.append(
-                (
-                    "divide_by_five",
-                    "dividing by five (S9) needs 2 to 9 at 5 each "
-                    "(S4): pip values do not divide by five",
-                )
-            )
-        if rules.ace_points == "15-low-1":
-            problems.append(
-                (
-                    "divide_by_five",
-                    "dividing by five (S9) cannot count an ace 1 (S1): choose another ace value",
-                )
-            )
+    if rules.divide_by_five and rules.low_card_points == "pip":
+        problems.append(("divide_by_five", _NOT_BY_FIVE["pip"]))
+    if rules.divide_by_five and rules.ace_points == "15-low-1":
+        problems.append(("divide_by_five", _NOT_BY_FIVE["ace"]))
     return problems
+
+
+_NOT_BY_FIVE = {
+    "pip": "dividing by five (S9) needs 2 to 9 at 5 each (S4): pip values do not divide by five",
+    "ace": "dividing by five (S9) cannot count an ace 1 (S1): choose another ace value",
+}
 
 
 def _build(base: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
@@ -388,6 +382,8 @@ def ruleset(
     (jokers in the pack with no joker rule, dividing pip values by five, ...).
     """
     changes = with_gambit(dict(options or {}) | overrides)
+    if not changes:  # the preset as it is
+        return _cached(preset, ())
     bad = [
         (name, f"{name} must be a plain value, not {type(value).__name__}")
         for name, value in changes.items()

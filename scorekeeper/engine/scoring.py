@@ -20,7 +20,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .cards import DOUBLE, Card
+from .card_rows import (
+    MELD_PLACES,
+    Counted,
+    Template,
+    hand_row,
+    hand_takers,
+    hand_words,
+    layoff_row,
+    meld_rows,
+    place,
+)
+from .cards import Card
 from .checks import (
     LayoffPlay,
     MeldPlay,
@@ -35,7 +46,6 @@ from .checks import (
 from .melds import Meld
 from .outcome import (
     Figures,
-    HandRule,
     Note,
     Payment,
     count_hands,
@@ -49,7 +59,7 @@ from .outcome import (
     unit_totals,
 )
 from .rules import RuleSet
-from .values import CardValues, card_points, card_values, hand_points, points_in_place
+from .values import card_points, hand_points
 
 __all__ = [
     "CardScore",
@@ -91,18 +101,15 @@ class CardScore(NamedTuple):
     rule: str
 
 
-Counted = tuple[tuple[Card, int, str, str], ...]
-"""Cards counted: ``(card, points, why, rule id)`` for each."""
-
-
 class Rows(NamedTuple):
     """Rows of :class:`CardScore` that share ``owner`` and ``where`` (one meld, one
-    lay-off, one hand): the round builds these once, and the rows as objects
-    (:attr:`RoundScore.cards`) or as the contract's JSON are made from them when asked for."""
+    lay-off, one hand): ``counted`` for the rows as objects (:attr:`RoundScore.cards`),
+    ``json`` the same rows as the contract's JSON templates, each built once."""
 
     owner: str
     where: str
     counted: Counted
+    json: tuple[Template, ...]
 
 
 @dataclass
@@ -125,84 +132,54 @@ class RoundScore:
         """One :class:`CardScore` per card melded, laid off or left in a hand, in order."""
         return [
             _row(CardScore, (card, owner, where, points, why, rule))
-            for owner, where, counted in self.rows
+            for owner, where, counted, _ in self.rows
             for card, points, why, rule in counted
         ]
 
     def to_json(self) -> dict[str, Any]:
         """The scoring contract's response shape (shared/score-contract.md), as the API
         answers it and the scorekeeper stores it."""
+        players = {}
+        for name, figures in self.players.items():
+            players[name] = figures.as_dict()
+        sides = None
+        if self.sides:
+            sides = {}
+            for name, figures in self.sides.items():
+                sides[name] = figures.as_dict()
+        notes = []
+        for n in self.notes:
+            notes.append({"owner": n.owner, "points": n.points, "why": n.why, "rule": n.rule})
+        settlement = []
+        for s in self.settlement:
+            settlement.append({"payer": s.payer, "payee": s.payee, "points": s.points})
         return {
-            "players": {p: f.as_dict() for p, f in self.players.items()},
-            "sides": {s: f.as_dict() for s, f in self.sides.items()} if self.sides else None,
-            "cards": [
-                {"card": c.text, "owner": o, "where": w, "points": p, "why": y, "rule": r}
-                for o, w, counted in self.rows
-                for c, p, y, r in counted
-            ],
-            "notes": [
-                {"owner": n.owner, "points": n.points, "why": n.why, "rule": n.rule}
-                for n in self.notes
-            ],
+            "players": players,
+            "sides": sides,
+            "cards": _json_rows(self.rows),
+            "notes": notes,
             "winner": self.winner,
             "game_over": self.game_over,
             "outcome": self.outcome,
-            "settlement": [
-                {"payer": s.payer, "payee": s.payee, "points": s.points} for s in self.settlement
-            ],
+            "settlement": settlement,
         }
 
 
+def _json_rows(rows: list[Rows]) -> list[dict[str, Any]]:
+    """Every card's row in the contract's JSON: each template copied with its owner and
+    place (plain loops: this runs for every card of every round scored)."""
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for owner, where, _, json in rows:
+        for template in json:
+            row = template.copy()
+            row["owner"] = owner
+            row["where"] = where
+            append(row)
+    return out
+
+
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
-
-
-def _meld_points(
-    cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
-) -> tuple[Counted, int]:
-    """Each of ``cards`` (a meld as listed) counted, given the meld as laid and as it ends
-    the round, and their total: S1 to S5 and S9 per card, S6 four aces, P3 a meld of four
-    laid at once."""
-    memo = rules.memo("meld points")
-    key = (cards, as_laid, final)
-    found: tuple[Counted, int] | None = memo.get(key)
-    if found is None:
-        counted = _count_meld(cards, as_laid, final, rules)
-        rows = tuple((card, *row) for card, row in zip(cards, counted, strict=True))
-        found = memo[key] = (rows, sum(points for points, _, _ in counted))
-    return found
-
-
-def _count_meld(
-    cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
-) -> tuple[tuple[int, str, str], ...]:
-    values = card_values(rules)
-    if DOUBLE in cards:
-        return _doubled(cards, final, values)
-    four = len(cards) == 4
-    if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
-        return ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
-    points = [points_in_place(values, card, final) for card in cards]
-    if rules.meld_of_four_doubles and four:
-        points = [
-            (2 * p, f"{why}, doubled: meld of four laid at once", f"{rule}, P3")
-            for p, why, rule in points
-        ]
-    return tuple(points)
-
-
-def _doubled(
-    cards: tuple[Card, ...], final: Meld, values: CardValues
-) -> tuple[tuple[int, str, str], ...]:
-    """X2, a set under the dealer's joker nominated "double" (seed 002: "The joker
-    doubles the value of any set"): each card counts twice, the joker itself 0."""
-    out = []
-    for card in cards:
-        if card is DOUBLE:
-            out.append((0, "the joker doubling the set counts 0", "X2, S5"))
-        else:
-            p, why, rule = points_in_place(values, card, final)
-            out.append((2 * p, f"{why}, doubled by the dealer's joker", f"{rule}, X2"))
-    return tuple(out)
 
 
 def _meld_cards(
@@ -212,22 +189,24 @@ def _meld_cards(
     table: list[Meld],
     figures: dict[str, Figures],
 ) -> list[Rows]:
-    """The rows of each meld and lay-off, their points added to their owner's ``shown``."""
+    """The rows of each meld and lay-off, their points added to their owner's ``shown``
+    (plain loops: this runs for every card of every round scored)."""
     rows: list[Rows] = []
-    values = card_values(rules)
-    memo = rules.memo("meld points")  # _meld_points's own memo, looked up once a round
+    append = rows.append
+    memo = rules.memo("meld points")  # meld_rows's own memo, looked up once a round
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
-        owner, cards = meld_play.owner, meld_play.cards
-        found = memo.get((cards, as_laid, final))
-        if found is None:
-            found = _meld_points(cards, as_laid, final, rules)
-        rows.append(_row(Rows, (owner, f"meld {i}", found[0])))
+        owner, cards = meld_play[0], meld_play[1]
+        found = memo.get((cards, as_laid, final)) or meld_rows(cards, as_laid, final, rules)
+        append(
+            _row(Rows, (owner, MELD_PLACES[i] if i < 64 else place(i, None), found[0], found[2]))
+        )
         figures[owner].shown += found[1]
-    for i, layoff in enumerate(play.layoffs):
-        points, why, rule = points_in_place(values, layoff.card, table[layoff.meld])
-        where = f"layoff {i} onto meld {layoff.meld}"
-        rows.append(_row(Rows, (layoff.owner, where, ((layoff.card, points, why, rule),))))
-        figures[layoff.owner].shown += points
+    placed = rules.memo("layoff rows")  # layoff_row's own memo
+    for i, (owner, card, index) in enumerate(play.layoffs):
+        final = table[index]
+        found = placed.get((card, final)) or layoff_row(card, final, rules)
+        append(_row(Rows, (owner, place(i, index), found[0], found[2])))
+        figures[owner].shown += found[1]
     return rows
 
 
@@ -238,54 +217,36 @@ def _hand_cards(
     against its holder (S7), to an opponent (S8) or not at all (O3); in hand and S8
     credits added to ``figures`` and ``notes`` by :func:`outcome.count_hands`."""
     rule = hand_rule(rules, play.went_out)
-    table = card_values(rules).rank
     rows: list[Rows] = []
     left: dict[str, int] = {}
-    takers = _takers(play) if rule == "S8" else {}
+    takers = hand_takers(play) if rule == "S8" else {}
+    memo = rules.memo("hand rows")  # hand_row's own memo, looked up once a round
+    hands = play.hands
     for player in play.players:
-        hand = play.hands.get(player, ())
+        hand = hands.get(player)
         if not hand:
             continue
-        counted = _hand_words(rule, player, takers.get(player))
-        rows_of_hand: list[tuple[Card, int, str, str]] = []
-        points_left = 0
+        words = hand_words(rule, player, takers.get(player))
+        counted, json, points = [], [], 0
         for card in hand:
-            points, why, card_rule = table[card.rank]
-            points_left += points
-            if counted:
-                why, card_rule = f"{why}, {counted}", f"{card_rule}, {rule}"
-            else:
-                points, why, card_rule = 0, _NOT_COUNTED[rule], rule
-            rows_of_hand.append((card, points, why, card_rule))
-        rows.append(_row(Rows, (player, "hand", tuple(rows_of_hand))))
-        left[player] = points_left
+            found = memo.get((card, rule, words, player)) or hand_row(
+                card, rule, words, player, rules
+            )
+            counted.append(found[0])
+            json.append(found[2])
+            points += found[1]
+        rows.append(_row(Rows, (player, "hand", tuple(counted), tuple(json))))
+        left[player] = points
     notes += count_hands(rules, play, left, figures)
     return rows
 
 
-def _takers(play: RoundPlay) -> dict[str, str | None]:
-    unit = unit_of(play)
-    units = list(dict.fromkeys(unit.values()))
-    return {p: s8_taker(play, unit, units, p) for p in play.players}
-
-
-_NOT_COUNTED = {
-    "O3": "not counted: nobody deducts when the stock runs out",
-    "S8": "not counted (add opponents' hands)",
-}
-
-
-def _hand_words(rule: HandRule, holder: str, taker: str | None) -> str:
-    """How ``holder``'s hand counts under ``rule``, in words (empty when it does not)."""
-    if rule == "S8":
-        return f"left in hand: added to {taker}'s score" if taker else ""
-    if rule == "O3":
-        return ""
-    return f"left in hand: counts against {holder}"
-
-
-def _bonuses(rules: RuleSet, play: RoundPlay, laid: list[Meld], notes: list[Note]) -> None:
-    notes += going_out_notes(rules, play.went_out, seven_card_straight(play, laid))
+def add_bonuses(rules: RuleSet, play: RoundPlay, laid: list[Meld], notes: list[Note]) -> None:
+    """Add to ``notes`` the bonuses of the player who went out (:func:`going_out_notes`:
+    P4, and S10 when :func:`seven_card_straight` says so); ``laid`` the melds as laid."""
+    if play.went_out is not None:
+        seven = rules.seven_card_straight and seven_card_straight(play, laid)
+        notes += going_out_notes(rules, play.went_out, seven)
 
 
 def score_round(
@@ -303,11 +264,23 @@ def score_round(
         raise RoundError(problems)
     laid = [m for m in laid_or_none if m is not None]
     table = [m for m in table_or_none if m is not None]
+    return score_checked(rules, play, laid, table, totals_before)
+
+
+def score_checked(
+    rules: RuleSet,
+    play: RoundPlay,
+    laid: list[Meld],
+    table: list[Meld],
+    totals_before: Mapping[str, int] | None,
+) -> RoundScore:
+    """:func:`score_round` of a round already checked (:func:`full_check` found no
+    problem), given its melds as laid and as they end the round."""
     figures = {p: Figures() for p in play.players}
     notes: list[Note] = []
     rows = _meld_cards(rules, play, laid, table, figures)
     rows += _hand_cards(rules, play, figures, notes)
-    _bonuses(rules, play, laid, notes)
+    add_bonuses(rules, play, laid, notes)
     return close_round(rules, play, figures, notes, totals_before, rows)
 
 
