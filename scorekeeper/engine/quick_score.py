@@ -22,7 +22,7 @@ tests/engine/test_quick_score.py holds both paths to the same answers, byte for 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from .card_rows import (
     MELD_PLACES,
@@ -70,8 +70,10 @@ def score_plain(
     teams = _teams(request.get("teams"), players)
     figures = {p: Figures() for p in players}
     rows: list[dict[str, Any]] = []
+    if teams is False:
+        return None
     melds = _melds(request.get("melds"), rules, players, figures, rows)
-    if teams is False or melds is None:
+    if melds is None:
         return None
     plays, laid, entries = melds
     table = laid.copy()
@@ -109,7 +111,7 @@ def _sound(rules: RuleSet, play: RoundPlay, entries: list[Entry]) -> bool:
     return not check_players(rules, play) and not check_hands(rules, play)
 
 
-def _teams(value: Any, players: list[str]) -> Teams | None | bool:
+def _teams(value: Any, players: list[str]) -> Teams | None | Literal[False]:
     """The sides (P1) as tuples of names, None when there are none, False at a doubt."""
     if value is None:
         return None
