@@ -64,11 +64,14 @@ def _count_meld(
     cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
 ) -> tuple[tuple[int, str, str], ...]:
     values = card_values(rules)
+    naturals = [c for c in cards if c is not DOUBLE]
+    four = len(naturals) == 4
+    if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
+        if DOUBLE in cards:
+            return _four_aces_doubled(cards, values)
+        return ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
     if DOUBLE in cards:
         return _doubled(cards, final, values)
-    four = len(cards) == 4
-    if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
-        return ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
     points = [points_in_place(values, card, final) for card in cards]
     if rules.meld_of_four_doubles and four:
         points = [
@@ -91,6 +94,24 @@ def _doubled(
             p, why, rule = points_in_place(values, card, final)
             out.append((2 * p, f"{why}, doubled by the dealer's joker", f"{rule}, X2"))
     return tuple(out)
+
+
+def _four_aces_doubled(
+    cards: tuple[Card, ...], values: CardValues
+) -> tuple[tuple[int, str, str], ...]:
+    """S6 and X2 together: four aces melded at once under the dealer's joker nominated
+    double (seed 002: the meld "is worth 100 points (25/ea.)"; "The joker doubles the value
+    of any set"): each ace 50, the meld 200, the joker itself 0."""
+    return tuple(
+        (0, "the joker doubling the set counts 0", "X2, S5")
+        if card is DOUBLE
+        else (
+            50 // values.divisor,
+            "four aces melded at once: 100, doubled by the dealer's joker",
+            "S6, X2",
+        )
+        for card in cards
+    )
 
 
 def layoff_row(card: Card, final: Meld, rules: RuleSet) -> MeldRows:

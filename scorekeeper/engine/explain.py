@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .card_rows import meld_rows
 from .cards import DOUBLE, Card, format_cards
 from .melds import Meld
 from .rules import RuleSet
@@ -19,11 +20,14 @@ from .scoring import card_points
 
 
 def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None) -> int:
-    """Points (S1-S5, S9) of ``cards`` (default: all) as they lie in ``meld``; twice
-    over in a set under a joker nominated double (``JK=double``, X2)."""
-    chosen = meld.cards if cards is None else tuple(cards)
+    """Points of ``cards`` (default: the whole meld, laid at once) as they lie in
+    ``meld``: the whole meld as the round's score counts it (:func:`.card_rows.meld_rows`:
+    S1 to S5, S9, S6, P3, X2); cards laid off by their values in place (S1 to S5, S9),
+    twice over in a set under a joker nominated double (``JK=double``, X2)."""
+    if cards is None:
+        return meld_rows(meld.cards, meld, meld, rules)[1]
     times = 2 if DOUBLE in meld.cards else 1
-    return sum(card_points(c, rules, meld)[0] for c in chosen) * times
+    return sum(card_points(c, rules, meld)[0] for c in cards) * times
 
 
 def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:

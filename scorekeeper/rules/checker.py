@@ -71,13 +71,32 @@ def read_cards(
     return cards
 
 
-def check_meld_question(rules: RuleSet, cards_text: str) -> Answer:
-    """Is ``cards_text`` a legal meld under ``rules``, and which rules say so or no."""
+def round_rules(
+    rules: RuleSet, nomination: str | None, melds: list[list[Card]], answer: Answer
+) -> RuleSet | None:
+    """The rules of this round under dealer's gambit (X2, seed 002: "the dealer must
+    nominate the effect of the jokers for that hand"): the ``nomination`` the person chose
+    ("wild", "double", "split"; None or "" for "as the cards show": ``JK=7C`` wild,
+    ``JK=double`` double), or None with the problem noted on ``answer`` (field
+    ``jokers``) when the nomination is unknown or the cards contradict it."""
+    stated = nomination or None
+    found, problems = round_rules_stated(rules, stated, melds)
+    for _, message in problems:
+        answer.error("jokers", message)
+    return None if problems else found
+
+
+def check_meld_question(rules: RuleSet, cards_text: str, nomination: str | None = None) -> Answer:
+    """Is ``cards_text`` a legal meld under ``rules`` (and, under X2, the jokers'
+    ``nomination`` this hand: see :func:`round_rules`), and which rules say so or no."""
     answer = Answer()
     cards = read_cards(cards_text, "cards", answer, most=26, least=1)
     if cards is None:
         return answer
-    rules = round_rules_stated(rules, None, [cards])[0]
+    round_set = round_rules(rules, nomination, [cards], answer)
+    if round_set is None:
+        return answer
+    rules = round_set
     try:
         meld = check_meld(cards, rules)
     except IllegalMeld as problem:
@@ -90,14 +109,20 @@ def check_meld_question(rules: RuleSet, cards_text: str) -> Answer:
     return answer
 
 
-def check_layoff_question(rules: RuleSet, meld_text: str, cards_text: str) -> Answer:
-    """Can ``cards_text`` (one card or a pair) be laid off onto the meld ``meld_text``."""
+def check_layoff_question(
+    rules: RuleSet, meld_text: str, cards_text: str, nomination: str | None = None
+) -> Answer:
+    """Can ``cards_text`` (one card or a pair) be laid off onto the meld ``meld_text``
+    (under X2, with the jokers' ``nomination`` this hand: see :func:`round_rules`)."""
     answer = Answer()
     meld_cards = read_cards(meld_text, "meld", answer, most=26, least=3)
     laid = read_cards(cards_text, "cards", answer, most=2, least=1)
     if meld_cards is None or laid is None:
         return answer
-    rules = round_rules_stated(rules, None, [meld_cards, laid])[0]
+    round_set = round_rules(rules, nomination, [meld_cards, laid], answer)
+    if round_set is None:
+        return answer
+    rules = round_set
     try:
         meld = check_meld(meld_cards, rules)
     except IllegalMeld as problem:

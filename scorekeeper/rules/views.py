@@ -118,9 +118,9 @@ def check() -> str:
 def check_meld() -> str:
     """Answer "is this meld legal under our rules, and if not, which rule says no"."""
     house = _house()
-    cards = request.args.get("cards", "")
-    answer = checker.check_meld_question(house.rules, cards) if cards.strip() else None
-    return _page("rules/check_meld.html", house, cards=cards, answer=answer)
+    cards, jokers = request.args.get("cards", ""), _nomination(house)
+    answer = checker.check_meld_question(house.rules, cards, jokers) if cards.strip() else None
+    return _page("rules/check_meld.html", house, cards=cards, jokers=jokers, answer=answer)
 
 
 @bp.get("/check/layoff")
@@ -128,9 +128,19 @@ def check_layoff() -> str:
     """Answer "can this card (or pair) be laid off onto that meld"."""
     house = _house()
     meld, cards = request.args.get("meld", ""), request.args.get("cards", "")
+    jokers = _nomination(house)
     asked = bool(meld.strip() or cards.strip())
-    answer = checker.check_layoff_question(house.rules, meld, cards) if asked else None
-    return _page("rules/check_layoff.html", house, meld=meld, cards=cards, answer=answer)
+    answer = checker.check_layoff_question(house.rules, meld, cards, jokers) if asked else None
+    return _page(
+        "rules/check_layoff.html", house, meld=meld, cards=cards, jokers=jokers, answer=answer
+    )
+
+
+def _nomination(house: HouseRules) -> str:
+    """The jokers' nomination this hand asked about (X2; "" for "as the cards show")."""
+    if not house.rules.dealers_gambit:
+        return ""
+    return request.args.get("jokers", "")[:10]
 
 
 @bp.get("/check/discard")

@@ -142,6 +142,49 @@ def test_a_doubled_set_scores_twice_through_the_contract() -> None:
     assert joker[0]["points"] == 0 and joker[0]["rule"] == "X2, S5"
 
 
+def test_four_aces_under_a_double_joker_count_200() -> None:
+    """002: "Aces played high are worth 15 except in the case where a single player plays
+    a 4-of-a-kind Ace meld, in which case the meld is worth 100 points (25/ea.)" (S6) and
+    "The joker doubles the value of any set" (X2): the hundred is doubled, the joker 0."""
+    request = {
+        "rules": {"preset": "standard", "options": {"dealers_gambit": True, "four_aces_100": True}},
+        "players": ["Ann", "Bob"],
+        "went_out": "Ann",
+        "melds": [{"owner": "Ann", "cards": ["AH", "AS", "AD", "AC", "JK=double"]}],
+        "layoffs": [],
+        "hands": {"Ann": [], "Bob": ["5C"]},
+    }
+    answer = score(request)
+    assert answer["players"]["Ann"]["shown"] == 200
+    aces = [c for c in answer["cards"] if c["card"].startswith("A")]
+    assert [c["points"] for c in aces] == [50] * 4
+    assert all(c["rule"] == "S6, X2" for c in aces)
+
+
+def test_a_first_meld_is_measured_with_its_doubling() -> None:
+    """002: "In order to begin scoring all players must lay no less than 30 points for their
+    first score" (M6) and "The joker doubles the value of any set" (X2): 5-5-5 is 15
+    points, doubled 30, so it opens under a 30-point minimum; undoubled it does not."""
+    state = new_game(["Ann", "Bob", "Cat"], options={**X2, "first_meld_minimum": 30}, seed=3)
+    state.dealer = state.seat = 2
+    assert state.gambit is not None
+    state.gambit.dealer = 2
+    apply_action(state, Nominate("double"))
+    state.hands = [parse_cards("QS 3C 4H"), parse_cards("6C 8H 9H"), parse_cards("5H 5D 5C 2D")]
+    state.pile, state.stock = parse_cards("2C"), parse_cards("10S 10D 10C 9S 9D")
+    state.known = [[], [], []]
+    state.seat = state.turn_seat = 0
+    cats_turn(state)
+    plain = LayDown(tuple(parse_cards("5H 5D 5C")))
+    doubled = LayDown(tuple(parse_cards("5H 5D 5C JK=double")), dealers_joker=True)
+    actions = legal_actions(state)
+    assert doubled in actions and plain not in actions
+    with pytest.raises(IllegalMove, match="30 points; this is 15"):
+        apply_action(state, plain)
+    apply_action(state, doubled)
+    assert state.opened[2]
+
+
 def test_a_wild_joker_counts_zero_and_the_nomination_must_match_the_melds() -> None:
     """002: "The wild joker is worth zero points" and "Jokers have a zero value if still in
     a players hand"; a set under a doubling joker is no wild meld."""

@@ -245,6 +245,32 @@ def test_dealers_gambit_a_doubled_set_counts_twice_and_takes_no_lay_off(client):
     assert found == "yes" and "19" in answer
 
 
+def test_dealers_gambit_the_nomination_is_chosen_on_the_page(client):
+    """002: "the dealer must nominate the effect of the jokers for that hand": a table
+    asks with the hand's nomination chosen, so a plain JK reads as that hand's joker; the
+    meld's cards must agree with it, and four aces doubled count 200 (S6 with X2)."""
+    x2 = {"preset": "standard", "opt_dealers_gambit": "true"}
+    html = get(client, "/check/meld", **x2)
+    assert 'name="jokers"' in html and "as the cards show" in html
+    assert 'name="jokers"' not in get(client, "/check/meld", preset="standard")
+    found, answer = answer_of(get(client, "/check/meld", **x2, jokers="wild", cards="9H JK=10H JH"))
+    assert found == "yes"
+    html = get(client, "/check/meld", **x2, jokers="split", cards="9H JK=10H JH")
+    assert "nominated split, yet a meld holds a joker wild" in html
+    assert 'aria-invalid="true"' in html
+    html = get(client, "/check/meld", **x2, jokers="bogus", cards="9H 10H JH")
+    assert "the dealer nominates" in html
+    s6 = {**x2, "opt_four_aces_100": "true"}
+    found, answer = answer_of(
+        get(client, "/check/meld", **s6, jokers="double", cards="AH AS AD AC JK=double")
+    )
+    assert found == "yes" and "200" in answer
+    found, answer = answer_of(
+        get(client, "/check/layoff", **x2, jokers="wild", meld="9H 10H JH", cards="JK=QH")
+    )
+    assert found == "yes"
+
+
 def test_discard_question_wild_joker_as_the_queen_of_an_ace_high_run(client):
     # Seed 003: "Jokers are wild and may represent any card for the purpose of melding."
     # The game takes the same card (tests/engine/test_wild.py).
