@@ -58,6 +58,7 @@ from .rounds import new_game, round_play
 from .sampling import random_action
 from .state import GameSetupError, GameState, Observation, Phase, observation
 from .turns import apply_action, current_player, is_terminal, legal_actions
+from .why import to_person
 
 __all__ = [
     "BOTS",
@@ -96,4 +97,5 @@ __all__ = [
     "observation",
     "random_action",
     "round_play",
+    "to_person",
 ]

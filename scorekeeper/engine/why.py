@@ -129,6 +129,32 @@ def _partner_seat(view: Observation, seat: int) -> bool:
     return any(view.seat in team and seat in team for team in view.teams)
 
 
+_TO_PERSON = (
+    ("took ", "take "),
+    ("drew ", "draw "),
+    ("laid down ", "lay down "),
+    ("laid off ", "lay off "),
+    ("discarded ", "discard "),
+    ("called ", "call "),
+    ("passed", "pass"),
+    ("stopped drawing", "stop drawing"),
+)
+"""The opening verbs of :func:`explain`'s sentences, as a bot did it and as a hint
+advises the person to do it."""
+
+
+def to_person(sentence: str) -> str:
+    """:func:`explain`'s ``sentence`` about a bot's move said to the person a hint is for:
+    ``"drew from the stock: ... no meld with its hand"`` becomes ``"Draw from the stock:
+    ... no meld with your hand"`` (capitalised)."""
+    for done, advised in _TO_PERSON:
+        if sentence.startswith(done):
+            sentence = advised + sentence[len(done) :]
+            break
+    sentence = sentence.replace(" its hand", " your hand")
+    return sentence[:1].upper() + sentence[1:]
+
+
 def with_expectation(sentence: str, best: float, runner_up: float | None, samples: int) -> str:
     """``sentence`` and the expert's expected difference for it (points), against the next
     best move's when there was one, over ``samples`` sampled deals."""

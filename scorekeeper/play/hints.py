@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import current_app
 
-from ..engine.game import Action, GameState, Phase, advise, cost, current_player
+from ..engine.game import Action, GameState, Phase, advise, cost, current_player, to_person
 from ..extensions import db
 from ..models import DigitalGame, DigitalReview
 from .moves import describe
@@ -52,7 +52,7 @@ def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[s
     said = describe(state, state.seat, decision.action)
     return {
         "move": said["text"][:1].upper() + said["text"][1:],
-        "why": decision.reason + ".",
+        "why": to_person(decision.reason) + ".",
         "action": decision.action.to_json(),
         "cards": said["cards"],
         "groups": said["groups"],

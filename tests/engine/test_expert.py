@@ -27,7 +27,7 @@ from scorekeeper.engine.game import (
 from scorekeeper.engine.hidden import sample_hands, unseen
 from scorekeeper.engine.rules import PRESETS, ruleset
 from scorekeeper.engine.simulate import play_game
-from scorekeeper.engine.why import explain
+from scorekeeper.engine.why import explain, to_person
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -198,3 +198,11 @@ def test_a_hint_weighs_the_move_made_and_says_what_it_cost() -> None:
     lost = cost(decision, Draw("stock"))
     assert lost is not None and lost >= 0
     assert cost(decision, decision.action) == 0.0
+
+
+def test_a_hint_says_the_bots_sentence_to_the_person() -> None:
+    """The bots' "why" (issue 16) is said as done; a hint advises the person."""
+    said = "drew from the stock: the 5♣ on the pile makes no meld with its hand"
+    assert to_person(said) == "Draw from the stock: the 5♣ on the pile makes no meld with your hand"
+    assert to_person("laid off 8♣ on 5♣ 6♣ 7♣ (+8)") == "Lay off 8♣ on 5♣ 6♣ 7♣ (+8)"
+    assert to_person("discarded K♠: a loose card").startswith("Discard K♠")

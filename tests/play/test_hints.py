@@ -42,7 +42,8 @@ def test_a_hint_says_what_the_expert_would_do_and_why_without_playing_it(quick_a
     hint = response.get_json()
     assert hint["action"] in before["legal"]
     assert hint["move"][0].isupper() and hint["why"].endswith(".")
-    assert hint["why"].startswith(("drew", "took", "laid", "discarded"))
+    assert hint["why"].startswith(("Draw", "Take", "Lay", "Discard"))
+    assert " its hand" not in hint["why"]
     assert "sampled deals" in hint["why"] or len(before["legal"]) == 1
     assert client.get(f"/play/{slug}/hint.json").get_json() == hint  # seeded: the same
     after = seen(client, slug)
