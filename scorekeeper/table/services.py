@@ -44,6 +44,7 @@ from .games import import_game as import_game
 from .games import play_again as play_again
 from .games import renew_edit_token as renew_edit_token
 from .games import start_game as start_game
+from .reading import GameRow as GameRow
 from .reading import game_version as game_version
 from .reading import get_game as get_game
 from .reading import last_figures, previous_round, state_of, tail
@@ -52,6 +53,7 @@ from .reading import live_count as live_count
 from .reading import live_rounds as live_rounds
 from .reading import names_of as names_of
 from .reading import page_rounds as page_rounds
+from .reading import read_game as read_game
 from .reading import round_number as round_number
 from .reading import rules_of as rules_of
 from .reading import teams_of as teams_of

@@ -50,6 +50,14 @@ def _game(slug: str, rounds: bool = True) -> Game:
     return game
 
 
+def _view(slug: str) -> sheet.GameRow:
+    """The game as its page reads it (:func:`.reading.read_game`, no ORM objects)."""
+    game = sheet.read_game(slug)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
+
+
 def _version(field: Any) -> int:
     return parse_int(field.data, 0, MAX_VERSION, "version")
 
@@ -125,7 +133,7 @@ def create() -> Any:
 def show(slug: str) -> Response:
     """The game page: standings, the latest rounds, chart, house rules; refreshes by
     itself; 304 when the phone's copy is of the game's current version."""
-    game = _game(slug, rounds=False)
+    game = _view(slug)
     remember(game)
     return page.answer(game, "table/show.html")
 
@@ -133,8 +141,7 @@ def show(slug: str) -> Response:
 @bp.get("/games/<slug>/live")
 def live(slug: str) -> Response:
     """The part of the game page that changes, for the page's refresh (304 as the page)."""
-    game = _game(slug, rounds=False)
-    return page.answer(game, "table/_live.html")
+    return page.answer(_view(slug), "table/_live.html")
 
 
 @bp.get("/games/<slug>/version")
