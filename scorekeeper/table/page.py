@@ -21,7 +21,6 @@ from flask import (
 
 from ..engine.rules import PRESET_TITLES
 from ..house_rules import check_link
-from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .reading import GameLike, ShownRound
@@ -134,7 +133,7 @@ def answer(game: GameLike, template: str) -> Response:
     return conditional(render_template(template, **page(game)), tag)
 
 
-def parts(game: Game, saved: sheet.Saved) -> dict[str, str]:
+def parts(game: GameLike, saved: sheet.Saved) -> dict[str, str]:
     """The parts of the game page's changing part (``_live.html``) that a new round
     changes, drawn from the summaries a save read (:attr:`sheet.Saved.earlier`, the
     ``SHOWN - 1`` rounds before it) with no query: ``standings``, ``dealer``, ``older``

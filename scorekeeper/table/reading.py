@@ -65,6 +65,9 @@ class GameLike(Protocol):
     def finished_at(self) -> datetime | None: ...
 
     @property
+    def entry_mode(self) -> str: ...
+
+    @property
     def players(self) -> Sequence[Seat]: ...
 
 
@@ -78,8 +81,9 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class GameRow:
-    """A game as the game page reads it, without the ORM (:func:`read_game`): the
-    columns of :class:`Game` the page shows and its ``players`` in seat order."""
+    """A game as the game page and saving a round from it read it, without the ORM
+    (:func:`read_game`): the columns of :class:`Game` they use and its ``players`` in
+    seat order."""
 
     id: int
     title: str
@@ -92,12 +96,13 @@ class GameRow:
     version: int
     winner: str | None
     finished_at: datetime | None
+    entry_mode: str
     players: tuple[SeatRow, ...]
 
 
 GAME_COLUMNS = (
     "id title preset options stake first_dealer view_token edit_token version winner "
-    "finished_at".split()
+    "finished_at entry_mode".split()
 )
 """The columns of ``games`` a :class:`GameRow` holds, in its fields' order."""
 
@@ -117,7 +122,7 @@ def _read_query() -> Select[Any]:
 
 def read_game(view_token: str) -> GameRow | None:
     """The game at ``view_token`` with its players, in one query and no ORM objects (the
-    game page and its changing part), or None (also when deleted)."""
+    game page, its changing part, saving a round from it), or None (also when deleted)."""
     rows = db.session.execute(_read_query(), {"slug": view_token}).all()
     if not rows:
         return None
@@ -243,7 +248,7 @@ def page_rounds(game: GameLike, limit: int | None) -> tuple[list[ShownRound], in
     return shown, int(rows[0][5]) if rows else 0
 
 
-def last_position(game: Game) -> int:
+def last_position(game: GameLike) -> int:
     """The highest position of any round of ``game``, deleted ones too (0 when none)."""
     query = db.select(func.max(Round.position)).where(Round.game_id == game.id)
     return int(db.session.execute(query).scalar_one() or 0)
@@ -304,7 +309,7 @@ def _tail_query() -> Select[Any]:
     )
 
 
-def tail(game: Game, limit: int) -> Tail:
+def tail(game: GameLike, limit: int) -> Tail:
     """The last ``limit`` live rounds' summaries, how many rounds count and the highest
     position, in one query (two when no round counts yet)."""
     rows = db.session.execute(_tail_query(), {"game": game.id, "limit": limit}).all()
