@@ -48,7 +48,8 @@ class CSRF(CSRFProtect):  # type: ignore[misc]
         if request.method == "POST" and not request.is_secure:
             secret = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
             token = request.form.get(config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
-            if isinstance(secret, str) and token and config["WTF_CSRF_TIME_LIMIT"] is None:
+            timeless = config.get("WTF_CSRF_TIME_LIMIT", 3600) is None
+            if isinstance(secret, str) and token and timeless:
                 stored = session.get(config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
                 value = _unsigned(secret, token)
                 if stored and value and hmac.compare_digest(stored, value):
