@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hmac
 import time
+from functools import lru_cache
 from typing import Any
 
-from flask import Flask, Request, jsonify, render_template, request
+from flask import Flask, Request, has_request_context, jsonify, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy.exc import DBAPIError
@@ -106,6 +107,24 @@ class TokenSafeSessions(SecureCookieSessionInterface):
             return False
         signed = getattr(session, "signed_at", None)
         return signed is None or time.time() - signed >= REFRESH_AFTER
+
+
+def static_urls(app: Flask) -> None:
+    """The templates' ``url_for``, as Flask's, except that a static file's URL
+    (``url_for("static", filename=...)``, several on every page) is built once per process
+    for each file and application root (``SCRIPT_NAME``) and then reused."""
+    build = app.url_for
+
+    @lru_cache(maxsize=256)
+    def static(root: str, filename: str) -> str:
+        return build("static", filename=filename)
+
+    def url_for(endpoint: str, /, **values: Any) -> str:
+        if endpoint == "static" and values.keys() == {"filename"} and has_request_context():
+            return static(request.script_root, values["filename"])
+        return build(endpoint, **values)
+
+    app.jinja_env.globals["url_for"] = url_for
 
 
 def wants_json() -> bool:

@@ -4,6 +4,7 @@ secret and can be renewed, the access log, a failing database, the schema on sta
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 
 import pytest
@@ -310,3 +311,39 @@ def test_an_error_is_logged_by_its_route_not_its_token(app, monkeypatch, caplog)
     assert response.status_code == 500
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert "/games/<slug>/edit/<token>" in logged and "secret-token-123" not in logged
+
+
+def test_every_answer_carries_the_same_policies_and_hsts_only_over_https(client):
+    plain = client.get("/rules").headers
+    assert plain["Content-Security-Policy"] == (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; media-src 'self' data:; object-src 'none'; base-uri 'self'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    )
+    assert plain["Permissions-Policy"] == "camera=(), microphone=(), geolocation=()"
+    assert "Strict-Transport-Security" not in plain
+    assert client.get("/nowhere").headers["X-Frame-Options"] == "DENY"
+    hsts = "max-age=31556926; includeSubDomains"
+    secure = client.get("/rules", base_url="https://localhost").headers
+    assert secure["Strict-Transport-Security"] == hsts
+    proxied = client.get("/rules", headers={"X-Forwarded-Proto": "https"}).headers
+    assert proxied["Strict-Transport-Security"] == hsts
+
+
+def test_a_csrf_token_is_taken_only_with_its_own_session_and_signature(csrf_app):
+    ann, bob = csrf_app.test_client(), csrf_app.test_client()
+    form = {"player_0": "Ann", "player_1": "Bob", "preset": "standard", "first_dealer": "0"}
+
+    def token(client):
+        page = client.get("/games/new").get_data(as_text=True)
+        return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+    ann_token, bob_token = token(ann), token(bob)
+    for _ in range(2):  # the second time, the token's signature was checked before
+        assert ann.post("/games/new", data=form | {"csrf_token": ann_token}).status_code == 302
+    assert ann.post("/games/new", data=form | {"csrf_token": bob_token}).status_code == 400
+    forged = ann_token[:-2] + ("AA" if not ann_token.endswith("AA") else "BB")
+    assert ann.post("/games/new", data=form | {"csrf_token": forged}).status_code == 400
+    assert ann.post("/games/new", data=form).status_code == 400
+    fresh = csrf_app.test_client()
+    assert fresh.post("/games/new", data=form | {"csrf_token": ann_token}).status_code == 400

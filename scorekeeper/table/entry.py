@@ -88,26 +88,27 @@ def already_saved(game: Game, round_: Round) -> Response:
     return refused(409, "already_saved", message, number=number, version=game.version)
 
 
-def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
+def saved(game: sheet.GameLike, round_: sheet.Saved, undo: str) -> Response:
     """201: the round stored; the game page's new standings: the parts of its changing
-    part that a new round changes (:func:`.page.parts`), or all of it (``live``) when
-    its layout changes (the first round, the game over)."""
+    part that a new round changes (:func:`.page.parts`), or all of it (``live``, the
+    game read again) when its layout changes (the first round, the game over)."""
     body: dict[str, Any] = {
         "number": round_.number,
-        "version": game.version,
+        "version": round_.version,
         "undo": undo,
-        "over": game.finished_at is not None,
+        "over": round_.over,
         "message": f"Round {round_.number} saved",
         "shown": page.SHOWN,
     }
     if body["over"] or not round_.earlier:
-        body["live"] = render_template("table/_live.html", **page.page(game))
+        fresh = sheet.read_game(game.view_token) or game
+        body["live"] = render_template("table/_live.html", **page.page(fresh))
     else:
         body["parts"] = page.parts(game, round_)
     return answer(201, **body)
 
 
-def quick_save(game: Game, mode: str) -> Response | None:
+def quick_save(game: sheet.GameLike, mode: str) -> Response | None:
     """Save a new net or totals round that the game page's script posted, read straight
     from its fields (:func:`.round_inputs.posted_counts`, no form built; the CSRF token
     was checked before the view by ``CSRFProtect``): the 201 answer of :func:`saved`.

@@ -5,23 +5,33 @@ edit right and whether every round was asked for, so a phone whose copy is curre
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, current_app, get_template_attribute, render_template, request, session
+from flask import (
+    Response,
+    current_app,
+    get_template_attribute,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from ..engine.rules import PRESET_TITLES
 from ..house_rules import check_link
-from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, net_form
+from .reading import GameLike, ShownRound
 from .rights import can_edit
-from .standings import from_summaries, house_rules, standings
+from .standings import Standings, from_summaries, house_rules, standings
 
 SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
 
 
-def unchanged(game: Game, version: int) -> tuple[bool, str]:
+def unchanged(game: GameLike, version: int) -> tuple[bool, str]:
     """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
     of this answer: the game's version, this phone's edit right and whether every round
     is asked for. A page with a message to show (a flash) is always sent."""
@@ -46,13 +56,54 @@ def not_modified(tag: str) -> Response:
     return response
 
 
-def page(game: Game) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Row:
+    """One round's row of the game page's table (``round_rows`` in table/_parts.html): its
+    ``number``; whether it was entered by ``cards``; each unit's cell as ``(tone, round,
+    total)``, the tone ``"good"``, ``"bad"`` or ``""``, the round score signed
+    (``"+35"``) and the running total, in points, less the P5 end bonus on the game's
+    last row; ``edit``, the URL correcting it (None without the edit right)."""
+
+    number: int
+    cards: bool
+    cells: list[tuple[str, str, int]]
+    edit: str | None
+
+
+def _tone(points: int) -> str:
+    return "good" if points > 0 else ("bad" if points < 0 else "")
+
+
+def rows(
+    game: GameLike, rounds: Sequence[ShownRound], first: int, st: Standings, editable: bool
+) -> list[Row]:
+    """The table's rows of ``rounds`` (oldest first, numbered from ``first``), their
+    cells in the order of ``st.series``; the end bonus (``st.end_bonus``) taken off the
+    last row's. Computed here once, so the template only writes them out."""
+    units, last = list(st.series), len(rounds) - 1
+    found = []
+    for index, r in enumerate(rounds):
+        bonus = st.end_bonus if index == last else {}
+        cells = []
+        for u in units:
+            points, total = r.summary["round"][u] - bonus.get(u, 0), r.summary["total"][u]
+            cells.append((_tone(points), f"{points:+d}", total - bonus.get(u, 0)))
+        edit = None
+        if editable:
+            edit = url_for("table.correct_round", slug=game.view_token, round_id=r.id)
+        found.append(Row(first + index, r.mode == "cards", cells, edit))
+    return found
+
+
+def page(game: GameLike) -> dict[str, Any]:
     """What the game page's templates (show.html, _live.html) are given: the latest
     ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings."""
     editable = can_edit(game)
     names = sheet.names_of(game)
     whole = request.args.get("all") == "1"
     rounds, count = sheet.page_rounds(game, None if whole else SHOWN)
+    st = standings(game, rounds)
+    first = count - len(rounds) + 1
     return {
         "entry": net_form(names, data={"version": game.version}) if editable else None,
         "rules": sheet.rules_of(game),
@@ -61,8 +112,9 @@ def page(game: Game) -> dict[str, Any]:
         "rounds": rounds,
         "count": count,
         "shown": SHOWN,
-        "first_number": count - len(rounds) + 1,
-        "standings": standings(game, rounds),
+        "first_number": first,
+        "rows": rows(game, rounds, first, st, editable),
+        "standings": st,
         "house_rules": house_rules(game),
         "editable": editable,
         "confirm": ConfirmForm(version=game.version) if editable else None,
@@ -72,7 +124,7 @@ def page(game: Game) -> dict[str, Any]:
     }
 
 
-def answer(game: Game, template: str) -> Response:
+def answer(game: GameLike, template: str) -> Response:
     """``template`` rendered for ``game`` with its ETag, or 304 when the phone's copy is
     of the game's current version (and the same edit right and rounds asked for)."""
     fresh, tag = unchanged(game, game.version)
@@ -81,7 +133,7 @@ def answer(game: Game, template: str) -> Response:
     return conditional(render_template(template, **page(game)), tag)
 
 
-def parts(game: Game, saved: sheet.Saved) -> dict[str, str]:
+def parts(game: GameLike, saved: sheet.Saved) -> dict[str, str]:
     """The parts of the game page's changing part (``_live.html``) that a new round
     changes, drawn from the summaries a save read (:attr:`sheet.Saved.earlier`, the
     ``SHOWN - 1`` rounds before it) with no query: ``standings``, ``dealer``, ``older``
@@ -91,11 +143,12 @@ def parts(game: Game, saved: sheet.Saved) -> dict[str, str]:
     st = from_summaries(game, summaries)
     first = saved.number - len(summaries) + 1
     macros = current_app.jinja_env.get_template("table/_parts.html").module
-    row = {"id": saved.id, "mode": saved.mode, "summary": saved.summary}
+    row = ShownRound(saved.id, 0, saved.mode, 0, saved.summary)
+    new = rows(game, [row], saved.number, st, can_edit(game))
     return {
         "standings": str(macros.standings_part(st)),  # type: ignore[attr-defined]
         "dealer": str(macros.dealer_part(st, saved.number)),  # type: ignore[attr-defined]
         "older": str(macros.older_part(game, first, saved.number, SHOWN)).strip(),  # type: ignore[attr-defined]
-        "row": str(macros.round_row(game, row, saved.number, st.series, {}, can_edit(game))),  # type: ignore[attr-defined]
+        "row": str(macros.round_rows(new)).strip(),  # type: ignore[attr-defined]
         "chart": str(get_template_attribute("_macros.html", "chart")(st)),
     }

@@ -4,29 +4,144 @@ number of small queries, whatever the length of the game)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import BindParameter, Integer, Select, String, bindparam, func, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from ..engine.rules import RuleSet, ruleset
 from ..extensions import db
-from ..models import Game, Round
+from ..models import Game, Player, Round
 
 
-def rules_of(game: Game) -> RuleSet:
+class Seat(Protocol):
+    """A player as the game page reads one: a :class:`Player` or a :class:`SeatRow`."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side(self) -> int | None: ...
+
+
+class GameLike(Protocol):
+    """What the game page reads of a game: a :class:`Game` or a :class:`GameRow`."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def preset(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def stake(self) -> str | None: ...
+
+    @property
+    def first_dealer(self) -> int: ...
+
+    @property
+    def view_token(self) -> str: ...
+
+    @property
+    def edit_token(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def finished_at(self) -> datetime | None: ...
+
+    @property
+    def entry_mode(self) -> str: ...
+
+    @property
+    def players(self) -> Sequence[Seat]: ...
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A player's ``name`` and ``side`` (P1; None without partnerships), in seat order."""
+
+    name: str
+    side: int | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as the game page and saving a round from it read it, without the ORM
+    (:func:`read_game`): the columns of :class:`Game` they use and its ``players`` in
+    seat order."""
+
+    id: int
+    title: str
+    preset: str
+    options: dict[str, Any]
+    stake: str | None
+    first_dealer: int
+    view_token: str
+    edit_token: str
+    version: int
+    winner: str | None
+    finished_at: datetime | None
+    entry_mode: str
+    players: tuple[SeatRow, ...]
+
+
+GAME_COLUMNS = (
+    "id title preset options stake first_dealer view_token edit_token version winner "
+    "finished_at entry_mode".split()
+)
+"""The columns of ``games`` a :class:`GameRow` holds, in its fields' order."""
+
+
+@cache
+def _read_query() -> Select[Any]:
+    """The statement of :func:`read_game`, built once (parameter ``slug``): the game's
+    columns with each player's name and side, one row per player in seat order."""
+    games, players = Game.__table__, Player.__table__
+    slug: BindParameter[str] = bindparam("slug", type_=String)
+    found = (games.c.view_token == slug) & games.c.deleted_at.is_(None)
+    seats = players.join(games, players.c.game_id == games.c.id)
+    columns = [games.c[name] for name in GAME_COLUMNS]
+    query = select(*columns, players.c.name, players.c.side).select_from(seats)
+    return query.where(found).order_by(players.c.seat)
+
+
+def read_game(view_token: str) -> GameRow | None:
+    """The game at ``view_token`` with its players, in one query and no ORM objects (the
+    game page, its changing part, saving a round from it), or None (also when deleted)."""
+    rows = db.session.execute(_read_query(), {"slug": view_token}).all()
+    if not rows:
+        return None
+    width = len(GAME_COLUMNS)
+    seats = tuple(SeatRow(row[width], row[width + 1]) for row in rows)
+    return GameRow(**dict(zip(GAME_COLUMNS, rows[0][:width], strict=True)), players=seats)
+
+
+def rules_of(game: GameLike) -> RuleSet:
     """The game's :class:`RuleSet`: its preset with its house rules."""
     return ruleset(game.preset, game.options)
 
 
-def names_of(game: Game) -> list[str]:
+def names_of(game: GameLike) -> list[str]:
     """The players' names in seat order."""
     return [p.name for p in game.players]
 
 
-def teams_of(game: Game) -> tuple[tuple[str, ...], ...] | None:
+def teams_of(game: GameLike) -> tuple[tuple[str, ...], ...] | None:
     """The two sides (P1) as tuples of names, or None without partnership rules."""
     if not any(p.side is not None for p in game.players):
         return None
@@ -63,7 +178,7 @@ def game_version(view_token: str) -> int | None:
     return db.session.execute(query).scalar_one_or_none()
 
 
-def _live(game: Game) -> Select[Round]:
+def _live(game: GameLike) -> Select[Round]:
     return select(Round).where(Round.game_id == game.id, Round.deleted.is_(False))
 
 
@@ -75,7 +190,7 @@ def live_count(game: Game) -> int:
     return int(db.session.execute(query).scalar_one())
 
 
-def latest_rounds(game: Game, limit: int | None) -> list[Round]:
+def latest_rounds(game: GameLike, limit: int | None) -> list[Round]:
     """The last ``limit`` rounds that count (all when None), oldest first, each loaded
     with its mode, version and summary only (input and figures load when used)."""
     query = (
@@ -121,7 +236,7 @@ def _page_query(limited: bool) -> Select[Any]:
     return query.limit(bindparam("limit")) if limited else query
 
 
-def page_rounds(game: Game, limit: int | None) -> tuple[list[ShownRound], int]:
+def page_rounds(game: GameLike, limit: int | None) -> tuple[list[ShownRound], int]:
     """The last ``limit`` live rounds (all when None), oldest first, and how many rounds
     count in all, in one query (the count a scalar subquery; both read the index on
     game, deleted, position); once the game is over, the last round's figures too."""
@@ -133,7 +248,7 @@ def page_rounds(game: Game, limit: int | None) -> tuple[list[ShownRound], int]:
     return shown, int(rows[0][5]) if rows else 0
 
 
-def last_position(game: Game) -> int:
+def last_position(game: GameLike) -> int:
     """The highest position of any round of ``game``, deleted ones too (0 when none)."""
     query = db.select(func.max(Round.position)).where(Round.game_id == game.id)
     return int(db.session.execute(query).scalar_one() or 0)
@@ -194,7 +309,7 @@ def _tail_query() -> Select[Any]:
     )
 
 
-def tail(game: Game, limit: int) -> Tail:
+def tail(game: GameLike, limit: int) -> Tail:
     """The last ``limit`` live rounds' summaries, how many rounds count and the highest
     position, in one query (two when no round counts yet)."""
     rows = db.session.execute(_tail_query(), {"game": game.id, "limit": limit}).all()
@@ -203,7 +318,7 @@ def tail(game: Game, limit: int) -> Tail:
     return Tail(int(rows[0][1]), int(rows[0][2]), [row[0] for row in reversed(rows)])
 
 
-def last_figures(game: Game) -> dict[str, Any]:
+def last_figures(game: GameLike) -> dict[str, Any]:
     """The figures of the game's last live round (``{}`` when none)."""
     query = select(Round.figures).where(Round.game_id == game.id, Round.deleted.is_(False))
     found = db.session.execute(query.order_by(Round.position.desc()).limit(1)).scalar()

@@ -10,9 +10,8 @@ from ..engine.reading import score_sheet
 from ..engine.rules import RuleSet
 from ..engine.scoring import RoundError, RoundScore
 from ..engine.tally import TableCount, next_dealer, tally_net, tally_round
-from ..models import Game
 from .errors import ScoresheetError
-from .reading import names_of, rules_of, teams_of
+from .reading import GameLike, names_of, rules_of, teams_of
 
 MODES = ("net", "totals", "cards")
 ENTRY_MODES = ("net", "totals")
@@ -20,7 +19,7 @@ ENTRY_MODES = ("net", "totals")
 
 
 def score_input(
-    game: Game,
+    game: GameLike,
     mode: str,
     data: Mapping[str, Any],
     totals_before: Mapping[str, int],
@@ -98,7 +97,7 @@ def _score_cards(
 
 
 def summary_of(
-    game: Game, mode_input: Mapping[str, Any], figures: Mapping[str, Any], dealer: int
+    game: GameLike, mode_input: Mapping[str, Any], figures: Mapping[str, Any], dealer: int
 ) -> dict[str, Any]:
     """The page's summary of a round (:attr:`Round.summary`): each unit's round score and
     running total in points, and the seat that deals the next round (D5), the round

@@ -44,6 +44,8 @@ from .games import import_game as import_game
 from .games import play_again as play_again
 from .games import renew_edit_token as renew_edit_token
 from .games import start_game as start_game
+from .reading import GameLike as GameLike
+from .reading import GameRow as GameRow
 from .reading import game_version as game_version
 from .reading import get_game as get_game
 from .reading import last_figures, previous_round, state_of, tail
@@ -52,6 +54,7 @@ from .reading import live_count as live_count
 from .reading import live_rounds as live_rounds
 from .reading import names_of as names_of
 from .reading import page_rounds as page_rounds
+from .reading import read_game as read_game
 from .reading import round_number as round_number
 from .reading import rules_of as rules_of
 from .reading import teams_of as teams_of
@@ -172,7 +175,7 @@ def _commit_now(
     return change
 
 
-def _existing(game: Game, nonce: str) -> Round | None:
+def _existing(game: GameLike, nonce: str) -> Round | None:
     query = db.select(Round).where(Round.game_id == game.id, Round.nonce == nonce)
     return db.session.execute(query).scalar_one_or_none()
 
@@ -181,8 +184,9 @@ def _existing(game: Game, nonce: str) -> Round | None:
 class Saved:
     """A round just stored: its ``id``, its ``number`` among the live rounds, its
     ``mode``, the id of its ``change`` in the history (for Undo), its ``summary``
-    (:attr:`Round.summary`), and ``earlier``, the summaries of the latest live rounds
-    before it, oldest first."""
+    (:attr:`Round.summary`), ``earlier``, the summaries of the latest live rounds
+    before it, oldest first; the game's new ``version`` and whether this round ended
+    the game (``over``)."""
 
     id: int
     number: int
@@ -190,16 +194,19 @@ class Saved:
     change: int
     summary: dict[str, Any]
     earlier: list[dict[str, Any]]
+    version: int
+    over: bool
 
 
 def record_round(
-    game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int, keep: int = 0
+    game: GameLike, mode: str, data: Mapping[str, Any], nonce: str, version: int, keep: int = 0
 ) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
     ``entry_mode``. Reads one query (:func:`.reading.tail`: the last live round's summary,
     and those of the ``keep`` latest live rounds, handed back in :attr:`Saved.earlier`),
-    then writes the round, its history entry and the game's next version.
+    then writes the round, its history entry and the game's next version. ``game`` is a
+    :class:`Game` (kept current) or a :class:`.reading.GameRow` read for this save.
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
@@ -226,10 +233,12 @@ def record_round(
             raise AlreadySaved(earlier) from None
         raise StaleVersion() from None
     shown = before.summaries[len(before.summaries) - keep :] if keep else []
-    return Saved(round_id, number, mode, change_id, summary, shown)
+    return Saved(
+        round_id, number, mode, change_id, summary, shown, version + 1, figures["game_over"]
+    )
 
 
-def _totals_before(game: Game, last: dict[str, Any] | None) -> dict[str, int]:
+def _totals_before(game: GameLike, last: dict[str, Any] | None) -> dict[str, int]:
     """Each player's running total before a new round: the last live round's summary,
     or its full figures when the units are sides (P1)."""
     if last is None:
@@ -255,11 +264,11 @@ def _bump_statement(columns: tuple[str, ...]) -> Any:
     return update(games).where(found).values({c: bindparam(f"new_{c}") for c in columns})
 
 
-def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
+def _store(game: GameLike, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
     """Insert a new round (``row``: its columns) and its history entry, take the game's
     next version (:class:`StaleVersion` when ``version`` is not current) and commit: three
-    statements in SQL, the ORM's unit of work left out. Returns the round's and the
-    change's ids."""
+    statements in SQL, the ORM's unit of work left out; an ORM ``game`` gets the new
+    values. Returns the round's and the change's ids."""
     connection = db.session.connection()
     when = now_utc()
     add_round, add_change = _inserts()
@@ -283,8 +292,9 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
     if bumped.rowcount != 1:
         raise StaleVersion()
     db.session.commit()
-    for key, value in values.items():
-        set_committed_value(game, key, value)
+    if isinstance(game, Game):
+        for key, value in values.items():
+            set_committed_value(game, key, value)
     return int(round_id), int(change_id)
 
 

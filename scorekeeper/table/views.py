@@ -23,7 +23,6 @@ from flask import (
     request,
     url_for,
 )
-from markupsafe import Markup
 
 from ..groups import group_of_new_game, start_in_group, usual_rules, with_picked
 from ..hosting import is_loopback_host, qr_svg, share_base
@@ -50,6 +49,11 @@ def _game(slug: str, rounds: bool = True) -> Game:
     return game
 
 
+def _view(slug: str) -> sheet.GameRow:
+    """The game as its page reads it (:func:`.reading.read_game`, no ORM objects)."""
+    return sheet.read_game(slug) or abort(404, description="There is no game at this link.")
+
+
 def _version(field: Any) -> int:
     return parse_int(field.data, 0, MAX_VERSION, "version")
 
@@ -61,10 +65,6 @@ def _confirmed_version() -> int:
     if not form.validate():
         abort(400, description="This form is out of date: reload the page.")
     return _version(form.version)
-
-
-def _qr(url: str) -> Markup:
-    return qr_svg(url)
 
 
 bp.add_app_template_filter(where_in_words, "where")
@@ -125,7 +125,7 @@ def create() -> Any:
 def show(slug: str) -> Response:
     """The game page: standings, the latest rounds, chart, house rules; refreshes by
     itself; 304 when the phone's copy is of the game's current version."""
-    game = _game(slug, rounds=False)
+    game = _view(slug)
     remember(game)
     return page.answer(game, "table/show.html")
 
@@ -133,8 +133,7 @@ def show(slug: str) -> Response:
 @bp.get("/games/<slug>/live")
 def live(slug: str) -> Response:
     """The part of the game page that changes, for the page's refresh (304 as the page)."""
-    game = _game(slug, rounds=False)
-    return page.answer(game, "table/_live.html")
+    return page.answer(_view(slug), "table/_live.html")
 
 
 @bp.get("/games/<slug>/version")
@@ -185,9 +184,9 @@ def share(slug: str) -> str:
         "table/share.html",
         game=game,
         view_url=view_url,
-        view_qr=_qr(view_url),
+        view_qr=qr_svg(view_url),
         edit_url=edit_url if editable else None,
-        edit_qr=_qr(edit_url) if editable else None,
+        edit_qr=qr_svg(edit_url) if editable else None,
         unreachable=is_loopback_host(urlsplit(base).hostname or ""),
         renew=ConfirmForm(version=game.version) if editable else None,
     )
@@ -234,10 +233,6 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
         if request.method == "POST":
             abort(400, description="A round is entered as net, totals or cards.")
         mode = default
-    if round_ is None and request.form.get("action") == "save" and entry.wants_json():
-        quick = entry.quick_save(game, mode)
-        if quick is not None:
-            return quick
     form = _round_form(game, mode, round_)
     preview: dict[str, Any] | None = None
     problems: list[str] = []
@@ -312,7 +307,14 @@ def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
 def record_round(slug: str) -> Any:
-    """Record a round, by totals or by cards."""
+    """Record a round, by totals or by cards; a plain net or totals round saved by the
+    game page's script is read without its form or ORM objects (:func:`.entry.quick_save`)."""
+    if request.method == "POST" and request.form.get("action") == "save" and entry.wants_json():
+        game = _view(slug)
+        require_edit(game)
+        quick = entry.quick_save(game, request.values.get("mode") or game.entry_mode)
+        if quick is not None:
+            return quick
     return _enter_round(_game(slug, rounds=False), None)
 
 
