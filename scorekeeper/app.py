@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
+from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, limiter, migrate
@@ -31,11 +32,6 @@ CSP = {
 never framed by another site (no clickjacking of delete, undo or play again); media from
 ``data:`` for NoSleep.js's silent video (static/awake.js, where the Wake Lock API is
 missing)."""
-PERMISSIONS = {"camera": "()", "microphone": "()", "geolocation": "()"}
-"""The Permissions-Policy: no camera, microphone or location for any page."""
-HSTS = "max-age=31556926; includeSubDomains"
-"""Strict-Transport-Security, sent only on an https request (or one a proxy says came
-over https): a year, subdomains included."""
 TOKEN_ARGS = frozenset({"slug", "token"})
 """URL parts that hold a secret: pages with them send no Referer at all."""
 
@@ -155,40 +151,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def security_headers() -> dict[str, str]:
-    """The headers every answer carries, built once: the CSP above, the permissions
-    policy, framing denied, nosniff and Referrer-Policy ``same-origin`` (the headers
-    flask-talisman used to set, built here once instead of on each request)."""
-    csp = "; ".join(
-        f"{name} {value if isinstance(value, str) else ' '.join(value)}"
-        for name, value in CSP.items()
-    )
-    return {
-        "Permissions-Policy": ", ".join(f"{k}={v}" for k, v in PERMISSIONS.items()),
-        "X-Frame-Options": "DENY",
-        "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": csp,
-        "Referrer-Policy": "same-origin",
-    }
-
-
 def _secure(app: Flask) -> None:
-    """Security headers on every answer (:func:`security_headers`), HSTS over https,
-    Referrer-Policy ``no-referrer`` where the URL holds a token; the session cookie
-    HttpOnly and SameSite=Lax. HTTPS is the proxy's business (see the README), so
-    plain http is served as it is, never redirected."""
-    app.config["SESSION_COOKIE_HTTPONLY"] = True
-    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    headers = security_headers()
+    """Security headers (flask-talisman): the CSP above, nosniff, framing denied,
+    Referrer-Policy ``same-origin`` (``no-referrer`` where the URL holds a token); HTTPS
+    is the proxy's business (see the README), so Talisman does not redirect."""
 
     @app.after_request
-    def secure(response: Any) -> Any:
-        response.headers.update(headers)
-        if request.is_secure or request.headers.get("X-Forwarded-Proto") == "https":
-            response.headers["Strict-Transport-Security"] = HSTS
+    def no_referrer_with_tokens(response: Any) -> Any:
         if TOKEN_ARGS & set(request.view_args or {}):
             response.headers["Referrer-Policy"] = "no-referrer"
         request.environ["scorekeeper.route"] = (
             request.url_rule.rule if request.url_rule is not None else "-"
         )
         return response
+
+    Talisman(
+        app,
+        force_https=False,
+        strict_transport_security=True,
+        session_cookie_secure=False,
+        session_cookie_http_only=True,
+        session_cookie_samesite="Lax",
+        frame_options="DENY",
+        content_security_policy=CSP,
+        referrer_policy="same-origin",
+        x_content_type_options=True,
+        permissions_policy={"camera": "()", "microphone": "()", "geolocation": "()"},
+    )
