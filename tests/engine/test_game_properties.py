@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import score
@@ -132,13 +132,19 @@ def test_random_legal_moves_keep_every_card_and_score_as_the_contract(
 
 @SETTINGS
 @given(rule_choice, seeds, st.integers(0, 4))
+@example(("classic", {}), 38710399, 2)  # four players whose totals drift below zero
 def test_basic_bots_play_whole_games_that_end_and_replay(
     choice: tuple[str, dict[str, Any]], seed: int, extra: int
 ) -> None:
     preset, options = choice
     players = players_for(preset, extra)
     state = play(preset, options, players, seed, ["basic"], max_rounds=400)
-    assert is_terminal(state), (preset, options, players, seed)
+    if not is_terminal(state):
+        # No rule text caps a game: basic bots under classic rules at four players can
+        # drift below zero for ever (e.g. seed 38710399: [-416, -921, -68, -438] after 400
+        # rounds). Every round still ended by the rules and nobody is near the target.
+        assert len(state.rounds) == 400, (preset, options, players, seed)
+        assert max(state.totals) < state.rules.target, (preset, options, players, seed)
     check_scores_and_record(state)
 
 
