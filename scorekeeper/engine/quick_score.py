@@ -128,21 +128,21 @@ def _melds(
     memo = rules.memo("meld texts")  # _entry's own memo, looked up once a round
     plays: list[MeldPlay] = []
     entries: list[Entry] = []
-    for item in value:
-        if item.__class__ is not dict:
-            return None
-        owner, texts, final = item.get("owner"), item.get("cards"), item.get("final_turn", False)
-        if owner not in players or texts.__class__ is not list or final.__class__ is not bool:
-            return None
-        try:
+    try:
+        for item in value:
+            if item.__class__ is not dict:
+                return None
+            owner, texts, final = item["owner"], item["cards"], item.get("final_turn", False)
+            if owner not in players or texts.__class__ is not list or final.__class__ is not bool:
+                return None
             entry = memo.get(tuple(texts)) or _entry(texts, rules)
-        except TypeError:  # a text that is not even hashable
-            return None
-        if entry is None:
-            return None
-        plays.append(_row(MeldPlay, (owner, entry[0], final)))
-        entries.append(entry)
-        cards += entry[0]
+            if entry is None:
+                return None
+            plays.append(_row(MeldPlay, (owner, entry[0], final)))
+            entries.append(entry)
+            cards += entry[0]
+    except (KeyError, TypeError):  # no owner or no cards; a text that is not even hashable
+        return None
     return plays, entries
 
 
@@ -182,22 +182,23 @@ def _layoffs(
     sides = RoundPlay(tuple(players), teams=teams) if teams else None
     unit = unit_of(sides) if sides else {}
     layoffs: list[LayoffPlay] = []
-    for item in value:
-        if item.__class__ is not dict:
-            return None
-        owner, index, text = item.get("owner"), item.get("meld"), item.get("card")
-        if owner not in players or index.__class__ is not int or not 0 <= index < len(table):
-            return None
-        try:
+    count = len(table)
+    try:
+        for item in value:
+            if item.__class__ is not dict:
+                return None
+            owner, index, text = item["owner"], item["meld"], item["card"]
+            if owner not in players or index.__class__ is not int or not 0 <= index < count:
+                return None
             card = known.get(text) or parse_card(text)
             if sides and partner_refusal(rules, sides, unit, plays[index][0], owner):
                 return None
             target = table[index]
             table[index] = grown.get((target, card)) or extend(target, card, rules)
-        except (TypeError, ValueError):  # a text not even hashable, CardError, IllegalMeld
-            return None
-        layoffs.append(_row(LayoffPlay, (owner, card, index)))
-        cards.append(card)
+            layoffs.append(_row(LayoffPlay, (owner, card, index)))
+            cards.append(card)
+    except (KeyError, TypeError, ValueError):  # a field missing; a text not even hashable,
+        return None  # not a card (CardError) or not fitting (IllegalMeld)
     return tuple(layoffs)
 
 
