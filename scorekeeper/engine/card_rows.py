@@ -124,19 +124,32 @@ def layoff_row(card: Card, final: Meld, rules: RuleSet) -> MeldRows:
     return found
 
 
-def hand_row(card: Card, rule: HandRule, words: str, holder: str, rules: RuleSet) -> HandRow:
-    """``card`` left in ``holder``'s hand, whose points go as ``rule`` says (S7, S8, O3),
-    ``words`` saying how (:func:`hand_words`, empty when the hand does not count): its
-    row, its points (S1 to S5, S9) and its template, owner and place filled in; memoised
-    (memo "hand rows")."""
+def hand_rows(
+    rule: HandRule, taker: str | None, holder: str, rules: RuleSet
+) -> dict[Card, HandRow]:
+    """The rows made so far by :func:`hand_row` for cards left in ``holder``'s hand under
+    ``rule`` (``taker`` who gains them under S8), by card: the memo "hand rows" holds one
+    such dict per ``(rule, taker, holder)``, so that each card is then looked up alone."""
+    memo = rules.memo("hand rows")
+    found: dict[Card, HandRow] | None = memo.get((rule, taker, holder))
+    if found is None:
+        found = memo[rule, taker, holder] = {}
+    return found
+
+
+def hand_row(card: Card, rule: HandRule, taker: str | None, holder: str, rules: RuleSet) -> HandRow:
+    """``card`` left in ``holder``'s hand, whose points go as ``rule`` says (S7, S8, O3;
+    ``taker`` who gains it under S8, :func:`hand_takers`): its row, its points (S1 to S5,
+    S9) and its template, owner and place filled in; memoised (:func:`hand_rows`)."""
     points, why, card_rule = card_values(rules).rank[card.rank]
+    words = hand_words(rule, holder, taker)
     if words:
         row = (card, points, f"{why}, {words}", f"{card_rule}, {rule}")
     else:
         row = (card, 0, _NOT_COUNTED[rule], rule)
     template = templates((row,))[0] | {"owner": holder, "where": "hand"}
     found: HandRow = (row, points, template)
-    rules.memo("hand rows")[card, rule, words, holder] = found
+    hand_rows(rule, taker, holder, rules)[card] = found
     return found
 
 
@@ -165,17 +178,23 @@ def hand_takers(play: RoundPlay) -> dict[str, str | None]:
 MELD_PLACES = tuple(f"meld {i}" for i in range(64))
 """The place of meld ``i``: ``MELD_PLACES[i]`` (:func:`place` beyond)."""
 
-_LAYOFF_PLACES: dict[tuple[int, int], str] = {}
+_ONTO: list[tuple[str, ...] | None] = [None] * 64
+
+
+def layoff_places(onto: int) -> tuple[str, ...]:
+    """The places of lay-offs 0 to 63 onto meld ``onto`` (0 to 63):
+    ``layoff_places(3)[1] == "layoff 1 onto meld 3"``, each text made once."""
+    found = _ONTO[onto]
+    if found is None:
+        found = _ONTO[onto] = tuple(f"layoff {i} onto meld {onto}" for i in range(64))
+    return found
 
 
 def place(i: int, onto: int | None) -> str:
     """``"meld 3"`` for meld ``i`` (``onto`` None), ``"layoff 1 onto meld 3"`` for lay-off
-    ``i`` onto meld ``onto``; a lay-off's text is made once."""
+    ``i`` onto meld ``onto``."""
     if onto is None:
         return MELD_PLACES[i] if i < 64 else f"meld {i}"
-    text = _LAYOFF_PLACES.get((i, onto))
-    if text is None:
-        text = f"layoff {i} onto meld {onto}"
-        if len(_LAYOFF_PLACES) < 4096:
-            _LAYOFF_PLACES[i, onto] = text
-    return text
+    if i < 64 and 0 <= onto < 64:
+        return layoff_places(onto)[i]
+    return f"layoff {i} onto meld {onto}"

@@ -125,7 +125,9 @@ object.__setattr__(DOUBLE, "text", "JK=double")
 object.__setattr__(DOUBLE, "order", 99)
 _NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
 _DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
-_CACHE: dict[object, Card] = {}
+TEXT_CARDS: dict[object, Card] = {}
+"""Each card text :func:`parse_card` has read (up to 4,096), as its card: a fast path may
+look a text up here first and call :func:`parse_card` when it is not there."""
 JOKERS: Final = frozenset([JOKER, DOUBLE, *_DECLARED.values()])
 """Every joker card: plain, the dealer's joker nominated double (X2), and declared as each
 natural card (M5)."""
@@ -151,7 +153,7 @@ def parse_card(text: object) -> Card:
     card (unknown rank or suit, a joker standing for a joker, not a string).
     """
     try:
-        card: Card | None = _CACHE.get(text)
+        card: Card | None = TEXT_CARDS.get(text)
     except TypeError:
         card = None
     if card is not None:
@@ -178,8 +180,8 @@ def parse_card(text: object) -> Card:
                 "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker"
             )
         card = natural
-    if len(_CACHE) < 4096:
-        _CACHE[text] = card
+    if len(TEXT_CARDS) < 4096:
+        TEXT_CARDS[text] = card
     return card
 
 
@@ -187,7 +189,7 @@ def known_cards(texts: list[object]) -> tuple[Card, ...] | None:
     """The cards of ``texts`` when each is a text already parsed once (a fast path for
     hot loops), else None: then parse them one by one with :func:`parse_card`."""
     try:
-        cards = tuple(map(_CACHE.get, texts))
+        cards = tuple(map(TEXT_CARDS.get, texts))
     except TypeError:
         return None
     return None if None in cards else cards  # type: ignore[return-value]

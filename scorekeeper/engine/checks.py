@@ -49,7 +49,7 @@ class LayoffPlay(NamedTuple):
     meld: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RoundPlay:
     """What happened in one round, as the scoring contract's request states it.
 
@@ -68,6 +68,32 @@ class RoundPlay:
     teams: tuple[tuple[str, ...], ...] | None = None
     deal_number: int = 1
     went_out_by: str = "discard"
+
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        melds: tuple[MeldPlay, ...] = (),
+        layoffs: tuple[LayoffPlay, ...] = (),
+        hands: Mapping[str, Sequence[Card]] | None = None,
+        went_out: str | None = None,
+        teams: tuple[tuple[str, ...], ...] | None = None,
+        deal_number: int = 1,
+        went_out_by: str = "discard",
+    ) -> None:
+        # One store of every field: a round is made for every round scored, and a frozen
+        # dataclass's own __init__ sets its fields one object.__setattr__ at a time.
+        self.__dict__.update(
+            {
+                "players": players,
+                "melds": melds,
+                "layoffs": layoffs,
+                "hands": {} if hands is None else hands,
+                "went_out": went_out,
+                "teams": teams,
+                "deal_number": deal_number,
+                "went_out_by": went_out_by,
+            }
+        )
 
 
 def unit_of(play: RoundPlay) -> dict[str, str]:

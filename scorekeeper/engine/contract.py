@@ -87,13 +87,15 @@ def _name_list(value: Any, where: str, problems: Problems) -> list[str] | None:
     if not isinstance(value, list):
         problems.add(where, "must be a list of player names")
         return None
-    for name in value:
+    unsound = []
+    for i, name in enumerate(value):
         if not isinstance(name, str):
             problems.add(where, "must be a list of player names")
             return None
-    for i, name in enumerate(value):
-        if not name.strip() or len(name) > 40:
-            problems.add(f"{where}[{i}]", "a player's name has 1 to 40 characters")
+        if len(name) > 40 or not name.strip():
+            unsound.append(i)
+    for i in unsound:
+        problems.add(f"{where}[{i}]", "a player's name has 1 to 40 characters")
     return value
 
 

@@ -209,9 +209,10 @@ def decide_game(
     totals = unit_totals(play, {p: f.total for p, f in figures.items()})
     if rules.two_deal_game:
         return _after_two_deals(rules, play, figures, notes, totals)
-    reached = {u: t for u, t in totals.items() if t >= rules.target}
-    if not reached:
+    target = rules.target
+    if not totals or max(totals.values()) < target:
         return None, False, [], "no one has reached the target"
+    reached = {u: t for u, t in totals.items() if t >= target}
     unit = unit_of(play)
     goer_unit = unit.get(play.went_out) if play.went_out else None
     went_out_wins = rules.tie_break == "went-out"

@@ -28,13 +28,13 @@ from .card_rows import (
     MELD_PLACES,
     Template,
     hand_row,
+    hand_rows,
     hand_takers,
-    hand_words,
+    layoff_places,
     layoff_row,
     meld_rows,
-    place,
 )
-from .cards import Card, known_cards, parse_card
+from .cards import TEXT_CARDS, Card, known_cards, parse_card
 from .checks import (
     LayoffPlay,
     MeldPlay,
@@ -68,45 +68,39 @@ def score_plain(
     else None. ``rules`` (without X2) and ``players`` (names sound) are already read
     from it by :mod:`.contract`."""
     teams = _teams(request.get("teams"), players)
-    figures = {p: Figures() for p in players}
-    rows: list[dict[str, Any]] = []
     if teams is False:
         return None
-    melds = _melds(request.get("melds"), rules, players, figures, rows)
+    cards: list[Card] = []  # every card of the round, as read, for the pack (D2, M5)
+    melds = _melds(request.get("melds"), rules, players, cards)
     if melds is None:
         return None
-    plays, laid, entries = melds
+    plays, entries = melds
+    laid = [entry[1] for entry in entries]
     table = laid.copy()
-    layoffs = _layoffs(request.get("layoffs"), rules, players, plays, table, teams)
-    hands = _hands(request.get("hands"), players)
+    layoffs = _layoffs(request.get("layoffs"), rules, players, plays, table, teams, cards)
+    hands = _hands(request.get("hands"), players, cards)
     if layoffs is None or hands is None:
         return None
     play = _play(request, players, plays, layoffs, hands, teams)
     totals = _totals(request.get("totals_before"), players)
-    if play is None or totals is None or not _sound(rules, play, entries):
+    if play is None or totals is None or not _sound(rules, play, cards):
         return None
-    if table != laid:
-        _regrown(rules, play, laid, table, entries, figures, rows)
-    _layoff_json(rules, play, table, figures, rows)
+    figures = {p: Figures() for p in players}
+    rows = _meld_json(rules, plays, entries, table, figures)
+    _layoff_json(rules, layoffs, table, figures, rows)
     notes: list[Note] = []
-    rows += _hand_json(rules, play, figures, notes)
+    _hand_json(rules, play, figures, notes, rows)
     add_bonuses(rules, play, laid, notes)
     answer = close_round(rules, play, figures, notes, totals, []).to_json()
     answer["cards"] = rows
     return answer
 
 
-def _sound(rules: RuleSet, play: RoundPlay, entries: list[Entry]) -> bool:
-    """True when ``play`` breaks no rule of the pack (D2, M5), the players and sides (D1,
-    P1), the hands and going out (O1, O3, S10), as the plain path checks them."""
-    everything: list[Card] = []
-    for entry in entries:
-        everything += entry[0]
-    for layoff in play.layoffs:
-        everything.append(layoff[1])
-    for hand in play.hands.values():
-        everything += hand
-    if not pack_holds(rules, play, everything) and check_cards(rules, play):
+def _sound(rules: RuleSet, play: RoundPlay, cards: list[Card]) -> bool:
+    """True when ``play`` (whose every card is in ``cards``) breaks no rule of the pack
+    (D2, M5), the players and sides (D1, P1), the hands and going out (O1, O3, S10), as
+    the plain path checks them."""
+    if not pack_holds(rules, play, cards) and check_cards(rules, play):
         return False
     return not check_players(rules, play) and not check_hands(rules, play)
 
@@ -123,46 +117,33 @@ def _teams(value: Any, players: list[str]) -> Teams | None | Literal[False]:
 
 
 def _melds(
-    value: Any,
-    rules: RuleSet,
-    players: list[str],
-    figures: dict[str, Figures],
-    rows: list[dict[str, Any]],
-) -> tuple[list[MeldPlay], list[Meld], list[Entry]] | None:
-    """The melds as played, as laid and as read (:data:`Entry`), each counted as laid
-    into ``figures`` and ``rows``; None at the first doubt."""
+    value: Any, rules: RuleSet, players: list[str], cards: list[Card]
+) -> tuple[list[MeldPlay], list[Entry]] | None:
+    """The melds as played and as read (:data:`Entry`), their cards added to ``cards``;
+    None at the first doubt."""
     if value is None:
-        return [], [], []
-    if value.__class__ is not list:
+        return [], []
+    if value.__class__ is not list or len(value) > len(MELD_PLACES):
         return None
     memo = rules.memo("meld texts")  # _entry's own memo, looked up once a round
     plays: list[MeldPlay] = []
-    laid: list[Meld] = []
     entries: list[Entry] = []
-    append = rows.append
-    for i, item in enumerate(value):
-        if item.__class__ is not dict:
-            return None
-        owner, texts, final = item.get("owner"), item.get("cards"), item.get("final_turn", False)
-        if owner not in players or texts.__class__ is not list or final.__class__ is not bool:
-            return None
-        try:
+    try:
+        for item in value:
+            if item.__class__ is not dict:
+                return None
+            owner, texts, final = item["owner"], item["cards"], item.get("final_turn", False)
+            if owner not in players or texts.__class__ is not list or final.__class__ is not bool:
+                return None
             entry = memo.get(tuple(texts)) or _entry(texts, rules)
-        except TypeError:  # a text that is not even hashable
-            return None
-        if entry is None:
-            return None
-        plays.append(_row(MeldPlay, (owner, entry[0], final)))
-        laid.append(entry[1])
-        entries.append(entry)
-        where = MELD_PLACES[i] if i < 64 else place(i, None)
-        for template in entry[3]:
-            row = template.copy()
-            row["owner"] = owner
-            row["where"] = where
-            append(row)
-        figures[owner].shown += entry[2]
-    return plays, laid, entries
+            if entry is None:
+                return None
+            plays.append(_row(MeldPlay, (owner, entry[0], final)))
+            entries.append(entry)
+            cards += entry[0]
+    except (KeyError, TypeError):  # no owner or no cards; a text that is not even hashable
+        return None
+    return plays, entries
 
 
 def _entry(texts: list[Any], rules: RuleSet) -> Entry | None:
@@ -188,50 +169,56 @@ def _layoffs(
     plays: list[MeldPlay],
     table: list[Meld],
     teams: Teams | None,
+    cards: list[Card],
 ) -> tuple[LayoffPlay, ...] | None:
-    """The lay-offs, each extending ``table`` in order (L1, L3; L4 between partners);
-    None at the first doubt."""
+    """The lay-offs, each extending ``table`` in order (L1, L3; L4 between partners),
+    their cards added to ``cards``; None at the first doubt."""
     if value is None:
         return ()
-    if value.__class__ is not list:
+    if value.__class__ is not list or len(value) > 64:
         return None
     grown = rules.memo("extend")  # extend's own memo, looked up once a round
+    known = TEXT_CARDS
     sides = RoundPlay(tuple(players), teams=teams) if teams else None
     unit = unit_of(sides) if sides else {}
     layoffs: list[LayoffPlay] = []
-    for item in value:
-        if item.__class__ is not dict:
-            return None
-        owner, index = item.get("owner"), item.get("meld")
-        if owner not in players or index.__class__ is not int or not 0 <= index < len(table):
-            return None
-        try:
-            card = parse_card(item.get("card"))
+    count = len(table)
+    try:
+        for item in value:
+            if item.__class__ is not dict:
+                return None
+            owner, index, text = item["owner"], item["meld"], item["card"]
+            if owner not in players or index.__class__ is not int or not 0 <= index < count:
+                return None
+            card = known.get(text) or parse_card(text)
             if sides and partner_refusal(rules, sides, unit, plays[index][0], owner):
                 return None
             target = table[index]
             table[index] = grown.get((target, card)) or extend(target, card, rules)
-        except ValueError:  # CardError, IllegalMeld
-            return None
-        layoffs.append(_row(LayoffPlay, (owner, card, index)))
+            layoffs.append(_row(LayoffPlay, (owner, card, index)))
+            cards.append(card)
+    except (KeyError, TypeError, ValueError):  # a field missing; a text not even hashable,
+        return None  # not a card (CardError) or not fitting (IllegalMeld)
     return tuple(layoffs)
 
 
-def _hands(value: Any, players: list[str]) -> dict[str, tuple[Card, ...]] | None:
-    """Every player's hand left, in the request's order; None at the first doubt."""
+def _hands(value: Any, players: list[str], cards: list[Card]) -> dict[str, tuple[Card, ...]] | None:
+    """Every player's hand left, in the request's order, its cards added to ``cards``;
+    None at the first doubt."""
     if value.__class__ is not dict or len(value) != len(players):
         return None
     hands: dict[str, tuple[Card, ...]] = {}
     for name, texts in value.items():
         if name not in players or texts.__class__ is not list:
             return None
-        cards = known_cards(texts)
-        if cards is None:
+        hand = known_cards(texts)
+        if hand is None:
             try:
-                cards = tuple(parse_card(text) for text in texts)
+                hand = tuple(parse_card(text) for text in texts)
             except ValueError:  # CardError
                 return None
-        hands[name] = cards
+        hands[name] = hand
+        cards += hand
     return hands
 
 
@@ -268,36 +255,40 @@ def _totals(value: Any, players: list[str]) -> dict[str, int] | None:
     return value
 
 
-def _regrown(
+def _meld_json(
     rules: RuleSet,
-    play: RoundPlay,
-    laid: list[Meld],
-    table: list[Meld],
+    plays: list[MeldPlay],
     entries: list[Entry],
+    table: list[Meld],
     figures: dict[str, Figures],
-    rows: list[dict[str, Any]],
-) -> None:
-    """Count again, in ``rows`` and ``figures``, each meld that lay-offs grew: its cards
-    in their places in the meld as it ends the round (:func:`.card_rows.meld_rows`)."""
-    memo = rules.memo("meld points")  # meld_rows's own memo
-    start = 0
-    for i, (owner, cards, _) in enumerate(play.melds):
-        as_laid, final = laid[i], table[i]
-        if final is not as_laid:
+) -> list[dict[str, Any]]:
+    """The rows of each meld's cards as the contract's JSON, counted in their places in the
+    meld as it ends the round (:func:`.card_rows.meld_rows`: as laid when nothing was laid
+    off onto it), their points added to their owner's ``shown``."""
+    memo = rules.memo("meld points")  # meld_rows's own memo, looked up once a round
+    rows: list[dict[str, Any]] = []
+    append = rows.append
+    places = MELD_PLACES  # longer than ``plays`` (_melds gives up beyond its length)
+    for meld, entry, final, where in zip(plays, entries, table, places, strict=False):
+        owner, as_laid = meld[0], entry[1]
+        if final is as_laid:
+            points, json = entry[2], entry[3]
+        else:
+            cards = meld[1]
             found = memo.get((cards, as_laid, final)) or meld_rows(cards, as_laid, final, rules)
-            where = MELD_PLACES[i] if i < 64 else place(i, None)
-            for j, template in enumerate(found[2], start):
-                row = template.copy()
-                row["owner"] = owner
-                row["where"] = where
-                rows[j] = row
-            figures[owner].shown += found[1] - entries[i][2]
-        start += len(cards)
+            points, json = found[1], found[2]
+        for template in json:
+            row = template.copy()
+            row["owner"] = owner
+            row["where"] = where
+            append(row)
+        figures[owner].shown += points
+    return rows
 
 
 def _layoff_json(
     rules: RuleSet,
-    play: RoundPlay,
+    layoffs: tuple[LayoffPlay, ...],
     table: list[Meld],
     figures: dict[str, Figures],
     rows: list[dict[str, Any]],
@@ -306,40 +297,43 @@ def _layoff_json(
     points added to its owner's ``shown`` (:func:`.card_rows.layoff_row`)."""
     placed = rules.memo("layoff rows")  # layoff_row's own memo
     append = rows.append
-    for i, (owner, card, index) in enumerate(play.layoffs):
+    for i, layoff in enumerate(layoffs):
+        owner, card, index = layoff[0], layoff[1], layoff[2]
         final = table[index]
-        _, points, json = placed.get((card, final)) or layoff_row(card, final, rules)
-        row = json[0].copy()
+        found = placed.get((card, final)) or layoff_row(card, final, rules)
+        row = found[2][0].copy()
         row["owner"] = owner
-        row["where"] = place(i, index)
+        row["where"] = layoff_places(index)[i]
         append(row)
-        figures[owner].shown += points
+        figures[owner].shown += found[1]
 
 
 def _hand_json(
-    rules: RuleSet, play: RoundPlay, figures: dict[str, Figures], notes: list[Note]
-) -> list[dict[str, Any]]:
-    """The rows of the cards left in hands as the contract's JSON, counted as
-    :func:`.scoring.score_round` counts them (:func:`.outcome.hand_rule`,
+    rules: RuleSet,
+    play: RoundPlay,
+    figures: dict[str, Figures],
+    notes: list[Note],
+    rows: list[dict[str, Any]],
+) -> None:
+    """The rows of the cards left in hands as the contract's JSON, added to ``rows``,
+    counted as :func:`.scoring.score_round` counts them (:func:`.outcome.hand_rule`,
     :func:`.card_rows.hand_row`, :func:`.outcome.count_hands`)."""
     rule = hand_rule(rules, play.went_out)
     takers = hand_takers(play) if rule == "S8" else {}
-    memo = rules.memo("hand rows")  # hand_row's own memo
-    out: list[dict[str, Any]] = []
-    append = out.append
+    memo = rules.memo("hand rows")  # hand_rows's own memo, looked up once a round
+    append = rows.append
     left: dict[str, int] = {}
     hands = play.hands
     for player in play.players:
-        hand = hands.get(player)
+        hand = hands[player]
         if not hand:
             continue
-        words = hand_words(rule, player, takers.get(player))
+        taker = takers.get(player)
+        made = memo.get((rule, taker, player)) or hand_rows(rule, taker, player, rules)
         points = 0
         for card in hand:
-            key = (card, rule, words, player)
-            found = memo.get(key) or hand_row(card, rule, words, player, rules)
+            found = made.get(card) or hand_row(card, rule, taker, player, rules)
             append(found[2].copy())
             points += found[1]
         left[player] = points
     notes += count_hands(rules, play, left, figures)
-    return out

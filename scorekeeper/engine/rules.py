@@ -381,8 +381,10 @@ def ruleset(
     preset, unknown option or invalid value, and every combination that cannot be played
     (jokers in the pack with no joker rule, dividing pip values by five, ...).
     """
+    if not options and not overrides:  # the preset as it is
+        return _cached(preset, ())
     changes = with_gambit(dict(options or {}) | overrides)
-    if not changes:  # the preset as it is
+    if not changes:
         return _cached(preset, ())
     bad = [
         (name, f"{name} must be a plain value, not {type(value).__name__}")

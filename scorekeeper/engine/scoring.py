@@ -25,8 +25,8 @@ from .card_rows import (
     Counted,
     Template,
     hand_row,
+    hand_rows,
     hand_takers,
-    hand_words,
     layoff_row,
     meld_rows,
     place,
@@ -220,18 +220,16 @@ def _hand_cards(
     rows: list[Rows] = []
     left: dict[str, int] = {}
     takers = hand_takers(play) if rule == "S8" else {}
-    memo = rules.memo("hand rows")  # hand_row's own memo, looked up once a round
     hands = play.hands
     for player in play.players:
         hand = hands.get(player)
         if not hand:
             continue
-        words = hand_words(rule, player, takers.get(player))
+        taker = takers.get(player)
+        memo = hand_rows(rule, taker, player, rules)  # hand_row's own memo, looked up once
         counted, json, points = [], [], 0
         for card in hand:
-            found = memo.get((card, rule, words, player)) or hand_row(
-                card, rule, words, player, rules
-            )
+            found = memo.get(card) or hand_row(card, rule, taker, player, rules)
             counted.append(found[0])
             json.append(found[2])
             points += found[1]
