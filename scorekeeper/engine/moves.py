@@ -132,9 +132,8 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     """False only when :func:`hand_melds` of ``hand`` is surely empty: no joker, no rank
     held three times (M1) and no shortest run of :func:`melds.run_shape` (M3, M4) in one
     suit. A quick test on rank bits that lets random play skip the search."""
-    runs = run_table(rules)
     seen = twice = 0
-    bits = dict.fromkeys(SUITS, 0)
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     for card in hand:
         bit = 1 << card.rank
         if bit == 1 or twice & bit:
@@ -142,7 +141,8 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
         twice |= seen & bit
         seen |= bit
         bits[card.suit] |= bit
-    return any(runs[held] for held in bits.values())
+    runs = run_table(rules)
+    return bool(runs[bits["S"]] or runs[bits["H"]] or runs[bits["D"]] or runs[bits["C"]])
 
 
 def run_table(rules: RuleSet) -> bytes:
