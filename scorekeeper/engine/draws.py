@@ -16,6 +16,7 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
+from .hand_bits import rank_bits
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import run_table
 from .plays import (
@@ -208,13 +209,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     takes = table_accepts(state) if lay else _NOTHING
     pairs: dict[Card, list[tuple[Card, int]]] | None = None
     shape, runs = run_shape(rules), run_table(rules)
-    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
-    once = twice = 0  # rank bits held at least once, at least twice
-    for c in hand:
-        bit = 1 << c.rank
-        bits[c.suit] |= bit
-        twice |= once & bit
-        once |= bit
+    bits, once, twice = rank_bits(hand)  # per suit; ranks held at least once, twice
     out: list[int] = []
     above: list[Card] = []
     keep_top = _may_keep_top(state, top)

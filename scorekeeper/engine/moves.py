@@ -23,6 +23,7 @@ from itertools import combinations
 
 from .card_rows import meld_rows
 from .cards import JOKER, SUITS, Card, declare, natural_card
+from .hand_bits import held_thrice, lanes
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .wild import wild_melds
@@ -132,6 +133,11 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     """False only when :func:`hand_melds` of ``hand`` is surely empty: no joker, no rank
     held three times (M1) and no shortest run of :func:`melds.run_shape` (M3, M4) in one
     suit. A quick test on rank bits that lets random play skip the search."""
+    found = lanes(hand)
+    if found is not None:
+        runs = run_table(rules)
+        s, h, d, c = found
+        return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
     seen = twice = 0
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     for card in hand:
@@ -149,6 +155,10 @@ def run_table(rules: RuleSet) -> bytes:
     """For every rank bitmask of one suit (bit r for rank r, the ace bit 1), 1 when it
     holds one of the shortest runs :func:`melds.run_shape` allows (every run holds one),
     else 0: worked out once per rule set (2**14 entries)."""
+    global _LAST_TABLE
+    last = _LAST_TABLE
+    if last[0] is rules:
+        return last[1]
     memo = rules.memo("run table")
     table: bytes | None = memo.get(None)
     if table is None:
@@ -164,7 +174,13 @@ def run_table(rules: RuleSet) -> bytes:
                         break
                     extra = (extra - 1) & free
         table = memo[None] = bytes(marks)
+    _LAST_TABLE = (rules, table)  # one assignment: a thread sees the old pair or the new
     return table
+
+
+_LAST_TABLE: tuple[RuleSet | None, bytes] = (None, b"")
+"""The rule set :func:`run_table` answered last, and its table: random play asks for it
+several times a move under the same rules, and this look-up is cheaper than the memo."""
 
 
 def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:

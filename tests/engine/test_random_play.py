@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import make_pack
 from scorekeeper.engine.game import apply_action, is_terminal, legal_actions, new_game
-from scorekeeper.engine.moves import accepts, hand_melds, remove_cards
+from scorekeeper.engine.hand_bits import held_thrice, lanes, rank_bits
+from scorekeeper.engine.moves import accepts, hand_melds, may_hold_meld, remove_cards, run_table
 from scorekeeper.engine.rules import ruleset
 from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.state import GameState
@@ -89,3 +90,36 @@ def test_every_meld_found_in_a_hand_is_held_by_it(
     hand = random.Random(seed).sample(pack, size)
     for meld in hand_melds(hand, rules):
         assert remove_cards(hand, meld) is not None
+
+
+def _one_by_one(hand: list[Any]) -> tuple[dict[str, int], int, int, int]:
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
+    once = twice = thrice = 0
+    for card in hand:
+        bit = 1 << card.rank
+        bits[card.suit] |= bit
+        thrice |= twice & bit
+        twice |= once & bit
+        once |= bit
+    return bits, once, twice, thrice
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 14), st.booleans())
+def test_a_hands_rank_bits_in_one_step_are_its_bits_card_by_card(
+    seed: int, size: int, two_packs: bool
+) -> None:
+    hand = random.Random(seed).sample(make_pack(0, 2 if two_packs else 1), size)
+    bits, once, twice, thrice = _one_by_one(hand)
+    assert rank_bits(hand) == (bits, once, twice)
+    found = lanes(hand)
+    if found is not None:
+        assert found == (bits["S"], bits["H"], bits["D"], bits["C"])
+        assert held_thrice(*found) == thrice
+    else:
+        assert len(set(hand)) < len(hand)
+    for preset in ("standard", "classic"):
+        rules = ruleset(preset)
+        runs = run_table(rules)
+        expected = bool(thrice) or any(runs[b] for b in bits.values())
+        assert may_hold_meld(hand, rules) is expected
