@@ -239,6 +239,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
 
 
 _NOTHING: dict[Card, list[int]] = {}
+_STOCK, _TWO = Draw("stock"), DrawTwo()  # moves are values: one of each serves every draw
 _NEXT_TO = tuple(
     sum(1 << r for r in range(1, 14) if abs(r - rank) in (1, 12)) for rank in range(14)
 )
@@ -272,7 +273,7 @@ def draw_options(state: GameState) -> tuple[Action | None, list[int], Action | N
     gone = stock_gone(state)
     first: Action | None = None
     if not gone:
-        first = DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
+        first = _TWO if state.rules.draw_two_from_stock else _STOCK
     last: Action | None = None
     if gone:
         last = EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass()

@@ -34,13 +34,15 @@ def rank_at(position: int) -> int:
     return (position - 1) % 13 + 1
 
 
-def _sets(by_rank: list[list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
-    """Sets of 3 and 4 natural cards of one rank (M1, M2)."""
+def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Sets of 3 and 4 natural cards of one rank (M1, M2), ranks in order; ``by_rank[r]``
+    the natural cards of rank r."""
     out: list[tuple[Card, ...]] = []
+    groups = [group for _, group in sorted(by_rank.items()) if len(group) >= 3]
+    if not groups:
+        return out
     distinct = suits_must_differ(rules)
-    for group in by_rank:
-        if len(group) < 3:
-            continue
+    for group in groups:
         if distinct:
             seen: dict[str, Card] = {}
             for c in group:
@@ -101,16 +103,20 @@ def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
-    by_rank: list[list[Card]] = [[] for _ in range(14)]
+    by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
-    bits = dict.fromkeys(SUITS, 0)
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     jokers = 0
     for card in hand:
         rank = card.rank
         if rank == 0:
             jokers += 1
             continue
-        by_rank[rank].append(card)
+        group = by_rank.get(rank)
+        if group is None:
+            by_rank[rank] = [card]
+        else:
+            group.append(card)
         slots = by_suit.get(card.suit)
         if slots is None:
             slots = by_suit[card.suit] = [None] * 14
@@ -119,7 +125,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     out = _sets(by_rank, rules)
     out += _runs(by_suit, bits, rules)
     if rules.joker_use == "wild":
-        out += wild_melds(by_rank, by_suit, jokers, rules)
+        out += wild_melds([by_rank.get(r, []) for r in range(14)], by_suit, jokers, rules)
     elif rules.joker_use == "sets-of-jokers" and jokers >= 3:
         out.append((JOKER,) * 3)
         if jokers >= 4:
