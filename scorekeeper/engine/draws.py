@@ -208,10 +208,9 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
     takes = table_accepts(state) if lay else _NOTHING
     pairs: dict[Card, list[tuple[Card, int]]] | None = None
-    shape, runs = run_shape(rules), run_table(rules)
+    runs = run_table(rules)
     bits, once, twice = rank_bits(hand)  # per suit; ranks held at least once, twice
     out: list[int] = []
-    above: list[Card] = []
     keep_top = _may_keep_top(state, top)
     for i in range(top, -1, -1):
         card = pile[i]
@@ -220,20 +219,19 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
         held = bits[card.suit]
         if (
             card in takes
-            or (runs[held | bit] and _quick_run(held, rank, runs, shape))
-            or (twice & bit and _set_with(card, hand, above, rules))
+            or (runs[held | bit] and _quick_run(held, rank, runs, run_shape(rules)))
+            or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
             or (i == top and keep_top)
         ):
             out.append(i)
         elif lay and held & _NEXT_TO[rank]:
             if pairs is None:
                 pairs = pair_table(state)
-            if card in pairs and _pairs_with(state, seat, pairs[card], hand, above):
+            if card in pairs and _pairs_with(state, seat, pairs[card], hand, pile[i + 1 :]):
                 out.append(i)
         bits[card.suit] = held | bit
         twice |= once & bit
         once |= bit
-        above.append(card)
     out.reverse()
     return out
 

@@ -301,12 +301,12 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
     rest = list(hand)
     for card in cards:
         physical = card.physical
-        for i in range(len(rest) - 1, -1, -1):
-            if rest[i] is physical:
-                del rest[i]
-                break
-        else:
+        if physical not in rest:  # cards compare by identity
             return None
+        if rest[-1] is physical:
+            del rest[-1]
+        else:  # the last copy goes (two packs hold two)
+            del rest[len(rest) - 1 - rest[::-1].index(physical)]
     return rest
 
 
