@@ -7,9 +7,9 @@ Glossary:
   takes, then a card it takes only after the partner (:func:`taking.meld_pairs`).
 
 The view of the table (:class:`_View`) remembers the melds it was worked out for; when
-the table has changed it looks again only at the melds that are not the same objects
-(melds are interned values: a meld grown is a new object), so that each lay-down or
-lay-off costs the work of one meld, not of the whole table. Its answers are those of
+the table has changed (a new round's too) it looks again only at the melds that are not
+the same objects (a meld grown is a new object), so that each lay-down or lay-off costs
+the work of one meld, not of the whole table. Its answers are those of
 :func:`moves.accepts` and of :func:`taking.meld_pairs` over the whole table, list for
 list (tests/engine/test_fast_paths.py).
 """
@@ -30,34 +30,28 @@ Pairs = dict[Card, list[tuple[Card, int]]]
 
 
 class _View:
-    """The table as last seen: its deal, rules, counts of melds laid and lay-offs, its
-    melds, and what they take (``accepts``, ``pairs``)."""
+    """The table as last seen: its rules, its melds, and what they take (``accepts``,
+    ``pairs``)."""
 
-    __slots__ = ("deal", "rules", "laid", "layoffs", "melds", "accepts", "pairs")
+    __slots__ = ("rules", "melds", "accepts", "pairs")
 
-    def __init__(self, deal: int, rules: RuleSet) -> None:
-        self.deal = deal
+    def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.laid = self.layoffs = 0
         self.melds: list[Meld] = []
         self.accepts: Accepts = {}
         self.pairs: Pairs = {}
 
 
 def _view(state: GameState) -> _View:
-    """The state's :class:`_View`, brought up to date with its table."""
+    """The state's :class:`_View`, brought up to date with its table (the melds compared
+    by identity: a meld laid or grown is a new object)."""
     view: _View | None = state.scratch.get("table")
-    if (
-        view is not None
-        and view.laid == len(state.laid)
-        and view.layoffs == len(state.layoffs)
-        and view.deal == state.deal_number
-        and view.rules is state.rules
-    ):
+    table = state.table
+    if view is not None and view.melds == table and view.rules is state.rules:
         return view
-    if view is None or view.deal != state.deal_number or view.rules is not state.rules:
-        view = state.scratch["table"] = _View(state.deal_number, state.rules)
-    table, melds = state.table, view.melds
+    if view is None or view.rules is not state.rules or len(view.melds) > len(table):
+        view = state.scratch["table"] = _View(state.rules)
+    melds = view.melds
     for index, meld in enumerate(table):
         if index == len(melds):
             melds.append(meld)
@@ -66,10 +60,6 @@ def _view(state: GameState) -> _View:
             _drop(view, index, melds[index])
             melds[index] = meld
             _add(view, index, meld)
-    if len(melds) > len(table):
-        view = state.scratch["table"] = _View(state.deal_number, state.rules)
-        return _view(state)
-    view.laid, view.layoffs = len(state.laid), len(state.layoffs)
     return view
 
 
