@@ -23,7 +23,7 @@ CPU time. Aims: ratio >= 2, >= 50 basic-bot games to 500 a second, a strong bot 
 clearly more than half.
 
     python benchmarks/sim_bench.py [--seconds 5] [--repeat 3] [--duel 1000] [--workers 2]
-        [--expert-games 200] [--samples 4] [--only-expert]
+        [--expert-games 200] [--samples 4] [--only-expert | --only-random]
 """
 
 from __future__ import annotations
@@ -228,7 +228,14 @@ def main() -> int:
     parser.add_argument("--expert-games", type=int, default=200, help="per expert duel")
     parser.add_argument("--samples", type=int, default=4, help="expert's deals per decision")
     parser.add_argument("--only-expert", action="store_true", help="the expert's figures only")
+    parser.add_argument(
+        "--only-random", action="store_true", help="random play against OpenSpiel only"
+    )
     args = parser.parse_args()
+
+    if args.only_random:
+        random_play_against_openspiel(args.seconds, args.repeat)
+        return 0
 
     for samples in sorted({SAMPLES, args.samples}, reverse=True):
         median, p99 = expert_decision_times(samples)

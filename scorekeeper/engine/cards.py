@@ -14,7 +14,7 @@ Cards are small frozen values, interned: ``parse_card("7h") is parse_card("7H")`
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -207,6 +207,19 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 def format_cards(cards: Iterable[Card], *, symbols: bool = True) -> str:
     """Cards as one line for people (``7♥ 7♠ 7♦``) or in notation (``7H 7S 7D``)."""
     return " ".join(c.display if symbols else c.text for c in cards)
+
+
+class Later:
+    """Words worked out only when put into a message: ``f"{Later(make)}"`` formats
+    ``make()``. A check that raises nothing then pays nothing for its message's words."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+
+    def __format__(self, spec: str) -> str:
+        return format(self.make(), spec)
 
 
 def declare(joker: Card, stands_for: Card) -> Card:

@@ -16,6 +16,7 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
+from .hand_bits import rank_bits
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import run_table
 from .plays import (
@@ -166,7 +167,7 @@ def _may_pair(state: GameState, seat: int, index: int) -> bool:
     card = state.pile[index]
     hand = state.hands[seat] + state.pile[index:]
     if card.is_joker or not any(
-        c.suit == card.suit and abs(c.rank - card.rank) in (1, 12) for c in hand
+        c.suit == card.suit and (1 << c.rank) & _NEXT_TO[card.rank] for c in hand
     ):
         return False
     return bool(pair_layoffs(state, seat, card, hand))
@@ -197,43 +198,51 @@ def _takeable(state: GameState, seat: int) -> list[int]:
 def _one_pass(state: GameState, seat: int) -> list[int]:
     """:func:`_takeable` under plain rules in one pass down the pile, top first, the cards
     above each index joining the hand's: a card is taken to be laid off alone (the
-    table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`), to
-    make a run (:func:`_quick_run`) or a set (:func:`_set_with`), or kept as the top
-    card (T3)."""
+    table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`, looked at
+    only where a card of the suit next to it is held, as :func:`_may_pair` does), to make
+    a run (:func:`_quick_run`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
     pile, rules, hand = state.pile, state.rules, state.hands[seat]
-    lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
-    takes = table_accepts(state) if lay else {}
-    pairs = pair_table(state) if lay else {}
-    shape, runs = run_shape(rules), run_table(rules)
-    bits = dict.fromkeys("SHDC", 0)
-    once = twice = 0  # rank bits held at least once, at least twice
-    for c in hand:
-        bit = 1 << c.rank
-        bits[c.suit] |= bit
-        twice |= once & bit
-        once |= bit
-    out: list[int] = []
-    above: list[Card] = []
     top = len(pile) - 1
-    keep_top = top >= 0 and _may_keep_top(state, top)
+    if top < 0:
+        return []
+    lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
+    takes = table_accepts(state) if lay else _NOTHING
+    pairs: dict[Card, list[tuple[Card, int]]] | None = None
+    runs = run_table(rules)
+    bits, once, twice = rank_bits(hand)  # per suit; ranks held at least once, twice
+    out: list[int] = []
+    keep_top = _may_keep_top(state, top)
     for i in range(top, -1, -1):
         card = pile[i]
-        bit = 1 << card.rank
-        held_bits = bits[card.suit]
+        rank = card.rank
+        bit = 1 << rank
+        held = bits[card.suit]
         if (
             card in takes
-            or _quick_run(held_bits, card.rank, runs, shape)
-            or (twice & bit and _set_with(card, hand, above, rules))
-            or (card in pairs and _pairs_with(state, seat, pairs[card], hand, above))
+            or (runs[held | bit] and _quick_run(held, rank, runs, run_shape(rules)))
+            or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
             or (i == top and keep_top)
         ):
             out.append(i)
-        bits[card.suit] = held_bits | bit
+        elif lay and held & _NEXT_TO[rank]:
+            if pairs is None:
+                pairs = pair_table(state)
+            if card in pairs and _pairs_with(state, seat, pairs[card], hand, pile[i + 1 :]):
+                out.append(i)
+        bits[card.suit] = held | bit
         twice |= once & bit
         once |= bit
-        above.append(card)
     out.reverse()
     return out
+
+
+_NOTHING: dict[Card, list[int]] = {}
+_STOCK, _TWO = Draw("stock"), DrawTwo()  # moves are values: one of each serves every draw
+_NEXT_TO = tuple(
+    sum(1 << r for r in range(1, 14) if abs(r - rank) in (1, 12)) for rank in range(14)
+)
+"""Per rank, the rank bits of the cards next to it in a run (K and A both ways): a pair's
+partner is one of them (:func:`_may_pair`)."""
 
 
 def _set_with(card: Card, hand: list[Card], above: list[Card], rules: RuleSet) -> bool:
@@ -262,7 +271,7 @@ def draw_options(state: GameState) -> tuple[Action | None, list[int], Action | N
     gone = stock_gone(state)
     first: Action | None = None
     if not gone:
-        first = DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
+        first = _TWO if state.rules.draw_two_from_stock else _STOCK
     last: Action | None = None
     if gone:
         last = EndRound() if state.rules.stock_exhausted == "draw-from-discard" else Pass()
@@ -282,7 +291,7 @@ def legal_draw(state: GameState) -> list[Action]:
 def apply_draw(state: GameState, action: Action) -> None:
     seat = state.seat
     gone = stock_gone(state)
-    if isinstance(action, Draw | DrawTwo) and (
+    if isinstance(action, (Draw, DrawTwo)) and (
         isinstance(action, DrawTwo) or action.source == "stock"
     ):
         _draw_stock(state, seat, action, gone)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from .cards import DOUBLE, Card, format_cards
+from .cards import DOUBLE, Card, Later, format_cards
 from .rules import RuleSet
 
 
@@ -81,7 +81,7 @@ def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
     jokers = [c for c in cards if c.is_joker]
     if not jokers:
         return None
-    shown = format_cards(cards)
+    shown = Later(lambda: format_cards(cards))
     if rules.joker_use == "none":
         raise IllegalMeld(f"{shown}: these rules play without jokers", ("M5", "D2"))
     if rules.joker_use == "sets-of-jokers":
@@ -113,7 +113,7 @@ def suits_must_differ(rules: RuleSet) -> bool:
 
 
 def _make_set(cards: Sequence[Card], rules: RuleSet) -> Meld:
-    shown = format_cards(cards)
+    shown = Later(lambda: format_cards(cards))
     if len(cards) > 4:
         raise IllegalMeld(f"{shown}: a set has 3 or 4 cards of one rank", ("M1",))
     suits = [c.natural.suit for c in cards]
@@ -175,12 +175,19 @@ class RunShape:
         return self.last > 14
 
 
+_LAST_SHAPE: tuple[RuleSet | None, RunShape] = (None, RunShape(0, 0, (), ()))
+
+
 def run_shape(rules: RuleSet) -> RunShape:
-    """:class:`RunShape` of ``rules``, derived from :func:`run_refusal` (cached)."""
+    """:class:`RunShape` of ``rules``, derived from :func:`run_refusal` (cached; the rule
+    set asked last is kept aside, a cheaper look-up than its memo)."""
+    global _LAST_SHAPE
+    last = _LAST_SHAPE
+    if last[0] is rules:
+        return last[1]
     memo = rules.memo("run shape")
-    shape: RunShape | None = memo.get(None)
-    if shape is None:
-        shape = memo[None] = _run_shape(rules)
+    shape: RunShape = memo.get(None) or memo.setdefault(None, _run_shape(rules))
+    _LAST_SHAPE = (rules, shape)  # one assignment: a thread sees the old pair or the new
     return shape
 
 
@@ -205,7 +212,7 @@ def _run_shape(rules: RuleSet) -> RunShape:
 
 
 def _make_run(cards: Sequence[Card], rules: RuleSet) -> Meld:
-    shown = format_cards(cards)
+    shown = Later(lambda: format_cards(cards))
     naturals = [c.natural for c in cards]
     ranks = {c.rank for c in naturals}
     if len(ranks) != len(cards):
@@ -272,7 +279,7 @@ def _doubled_set(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     Read as a set (M1) of naturals laid with one joker over it: the seed's first and last
     sentences say "set", and the contract writes ``JK=double`` inside a set. Only where
     the round's jokers are not wild (:func:`dealers_joker.round_rules`)."""
-    shown = format_cards(cards)
+    shown = Later(lambda: format_cards(cards))
     if not rules.dealers_gambit or rules.joker_use == "wild":
         raise IllegalMeld(
             f"{shown}: a joker doubles a set only under dealer's gambit, nominated double",
@@ -312,7 +319,7 @@ def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
 
 
 def _extend_uncached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
-    onto = f"{card.display} does not fit {meld.describe()}"
+    onto = Later(lambda: f"{card.display} does not fit {meld.describe()}")
     if DOUBLE in meld.cards:
         raise IllegalMeld(f"{onto}: the joker doubling it has sealed the set", ("X2",))
     if card is DOUBLE:
@@ -326,7 +333,7 @@ def _extend_uncached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     return _extend_run(meld, card, rules, onto)
 
 
-def _extend_jokers(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld | None:
+def _extend_jokers(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld | None:
     """M5, P2 for a joker laid off, or a card laid off onto a joker set; None when the
     card goes on to the set or run checks (a wild joker naming its card)."""
     if card.is_joker:
@@ -342,7 +349,7 @@ def _extend_jokers(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld | 
     return Meld("jokers", (*meld.cards, card))
 
 
-def _extend_set(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld:
+def _extend_set(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld:
     natural = card.natural
     if natural.rank != meld.rank:
         raise IllegalMeld(f"{onto}: a set takes only cards of its rank", ("M1", "L1"))
@@ -353,7 +360,7 @@ def _extend_set(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld:
     return Meld("set", (*meld.cards, card), rank=meld.rank)
 
 
-def _extend_run(meld: Meld, card: Card, rules: RuleSet, onto: str) -> Meld:
+def _extend_run(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld:
     """A run grows at either end (M3), turning the corner only where M4 allows it
     (:func:`run_refusal`)."""
     natural = card.natural

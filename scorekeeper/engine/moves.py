@@ -23,6 +23,7 @@ from itertools import combinations
 
 from .card_rows import meld_rows
 from .cards import JOKER, SUITS, Card, declare, natural_card
+from .hand_bits import held_thrice, lanes
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .wild import wild_melds
@@ -33,13 +34,15 @@ def rank_at(position: int) -> int:
     return (position - 1) % 13 + 1
 
 
-def _sets(by_rank: list[list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
-    """Sets of 3 and 4 natural cards of one rank (M1, M2)."""
+def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Sets of 3 and 4 natural cards of one rank (M1, M2), ranks in order; ``by_rank[r]``
+    the natural cards of rank r."""
     out: list[tuple[Card, ...]] = []
+    groups = [group for _, group in sorted(by_rank.items()) if len(group) >= 3]
+    if not groups:
+        return out
     distinct = suits_must_differ(rules)
-    for group in by_rank:
-        if len(group) < 3:
-            continue
+    for group in groups:
         if distinct:
             seen: dict[str, Card] = {}
             for c in group:
@@ -100,16 +103,20 @@ def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
-    by_rank: list[list[Card]] = [[] for _ in range(14)]
+    by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
-    bits = dict.fromkeys(SUITS, 0)
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     jokers = 0
     for card in hand:
         rank = card.rank
         if rank == 0:
             jokers += 1
             continue
-        by_rank[rank].append(card)
+        group = by_rank.get(rank)
+        if group is None:
+            by_rank[rank] = [card]
+        else:
+            group.append(card)
         slots = by_suit.get(card.suit)
         if slots is None:
             slots = by_suit[card.suit] = [None] * 14
@@ -118,7 +125,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     out = _sets(by_rank, rules)
     out += _runs(by_suit, bits, rules)
     if rules.joker_use == "wild":
-        out += wild_melds(by_rank, by_suit, jokers, rules)
+        out += wild_melds([by_rank.get(r, []) for r in range(14)], by_suit, jokers, rules)
     elif rules.joker_use == "sets-of-jokers" and jokers >= 3:
         out.append((JOKER,) * 3)
         if jokers >= 4:
@@ -132,9 +139,13 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     """False only when :func:`hand_melds` of ``hand`` is surely empty: no joker, no rank
     held three times (M1) and no shortest run of :func:`melds.run_shape` (M3, M4) in one
     suit. A quick test on rank bits that lets random play skip the search."""
-    runs = run_table(rules)
+    found = lanes(hand)
+    if found is not None:
+        runs = run_table(rules)
+        s, h, d, c = found
+        return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
     seen = twice = 0
-    bits = dict.fromkeys(SUITS, 0)
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     for card in hand:
         bit = 1 << card.rank
         if bit == 1 or twice & bit:
@@ -142,13 +153,18 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
         twice |= seen & bit
         seen |= bit
         bits[card.suit] |= bit
-    return any(runs[held] for held in bits.values())
+    runs = run_table(rules)
+    return bool(runs[bits["S"]] or runs[bits["H"]] or runs[bits["D"]] or runs[bits["C"]])
 
 
 def run_table(rules: RuleSet) -> bytes:
     """For every rank bitmask of one suit (bit r for rank r, the ace bit 1), 1 when it
     holds one of the shortest runs :func:`melds.run_shape` allows (every run holds one),
     else 0: worked out once per rule set (2**14 entries)."""
+    global _LAST_TABLE
+    last = _LAST_TABLE
+    if last[0] is rules:
+        return last[1]
     memo = rules.memo("run table")
     table: bytes | None = memo.get(None)
     if table is None:
@@ -164,7 +180,13 @@ def run_table(rules: RuleSet) -> bytes:
                         break
                     extra = (extra - 1) & free
         table = memo[None] = bytes(marks)
+    _LAST_TABLE = (rules, table)  # one assignment: a thread sees the old pair or the new
     return table
+
+
+_LAST_TABLE: tuple[RuleSet | None, bytes] = (None, b"")
+"""The rule set :func:`run_table` answered last, and its table: random play asks for it
+several times a move under the same rules, and this look-up is cheaper than the memo."""
 
 
 def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
@@ -279,12 +301,12 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
     rest = list(hand)
     for card in cards:
         physical = card.physical
-        for i in range(len(rest) - 1, -1, -1):
-            if rest[i] is physical:
-                del rest[i]
-                break
-        else:
+        if physical not in rest:  # cards compare by identity
             return None
+        if rest[-1] is physical:
+            del rest[-1]
+        else:  # the last copy goes (two packs hold two)
+            del rest[len(rest) - 1 - rest[::-1].index(physical)]
     return rest
 
 

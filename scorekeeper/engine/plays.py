@@ -14,8 +14,10 @@ id of the rule that says no.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import LayDown, LayOff
-from .cards import JOKERS, Card
+from .cards import Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import (
     could_meld_with,
@@ -28,7 +30,7 @@ from .moves import (
 from .rounds import end_round
 from .state import GameState, Phase
 from .tables import pair_table, table_accepts
-from .taking import keeps_a_discard, may_lay_off_taken
+from .taking import keeps_a_discard, keeps_any_discard, may_lay_off_taken
 
 
 class IllegalMove(ValueError):
@@ -77,10 +79,10 @@ def laydown_options(
     opened = state.opened[seat]
     minimum = rules.first_meld_minimum
     points = [0] * len(melds) if opened else [meld_points(m, rules) for m in melds]
+    kept = keeps_any_discard(rules, state.no_discard)  # the hand holds each meld found in it
     for m, p in zip(melds, points, strict=True):
         if (opened or p >= minimum) and (must is None or holds(m, must)):
-            rest = remove_cards(hand, m)
-            if rest is not None and keeps_discard(rest, state):
+            if kept or _keeps_after(state, hand, m):
                 out.append(LayDown(m))
                 if first:
                     return out
@@ -133,22 +135,36 @@ def layoff_options(
     """Lay-offs of cards in ``hand`` (or of ``only``) onto table melds (or only melds owned
     by ``onto``): L1, L3, L4, M1 to M5, P2; none before the seat has opened (M6); each
     keeping a discard (O2)."""
+    return [LayOff(card, index) for card, index in layoff_pairs(state, seat, hand, only, onto)]
+
+
+def layoff_pairs(
+    state: GameState,
+    seat: int,
+    hand: list[Card],
+    only: Card | None = None,
+    onto: int | None = None,
+) -> list[tuple[Card, int]]:
+    """:func:`layoff_options` as ``(card as laid off, meld index)`` pairs, in the same
+    order: what random play counts before it builds the one move it draws."""
     if not state.opened[seat] or not state.table:
         return []
     takes = table_accepts(state)
-    if only is None and takes.keys().isdisjoint(hand) and JOKERS.isdisjoint(hand):
-        return []  # no natural card any meld takes, no joker: the loop below finds none
-    out: list[LayOff] = []
-    keep_check = state.rules.discard_to_go_out or state.no_discard is not None
-    seen: set[int] = set()
-    for card in hand if only is None else (only,):
-        if id(card) in seen or (only is None and card is state.must_use):
-            continue
-        seen.add(id(card))
+    if only is None:
+        cards = [c for c in hand if c in takes or not c.rank]
+        if not cards:
+            return []  # no natural card any meld takes, no joker: none to lay off
+        must = state.must_use
+        cards = [c for c in dict.fromkeys(cards) if c is not must]  # cards hash by identity
+    else:
+        cards = [only]
+    keep_check = not keeps_any_discard(state.rules, state.no_discard)
+    out: list[tuple[Card, int]] = []
+    for card in cards:
         if card.rank and card not in takes:
             continue  # a natural card no meld takes (what _layoff_targets would find)
         targets = _layoff_targets(state, card, takes)
-        if not targets or (keep_check and not _keeps_after(state, hand, card)):
+        if not targets or (keep_check and not _keeps_after(state, hand, (card,))):
             continue
         out.extend(_allowed(state, seat, targets, onto))
     return out
@@ -156,12 +172,12 @@ def layoff_options(
 
 def _allowed(
     state: GameState, seat: int, targets: list[tuple[int, Card]], onto: int | None
-) -> list[LayOff]:
+) -> list[tuple[Card, int]]:
     """The lay-offs onto ``targets`` that ``seat`` may make (L4), onto melds owned by
-    ``onto`` only when it is given."""
+    ``onto`` only when it is given, as ``(card, meld index)``."""
     owners = state.owners
     return [
-        LayOff(laid, index)
+        (laid, index)
         for index, laid in targets
         if (onto is None or owners[index] == onto) and may_lay_off_on(state, seat, index)
     ]
@@ -178,9 +194,9 @@ def _layoff_targets(
     return [(i, card) for i in takes.get(card, ())]
 
 
-def _keeps_after(state: GameState, hand: list[Card], card: Card) -> bool:
-    """O2, T3: ``hand`` without ``card`` still keeps a card to discard."""
-    rest = remove_cards(hand, (card,))
+def _keeps_after(state: GameState, hand: list[Card], cards: Sequence[Card]) -> bool:
+    """O2, T3: ``hand`` holds ``cards`` and without them still keeps a card to discard."""
+    rest = remove_cards(hand, cards)
     return rest is not None and keeps_discard(rest, state)
 
 

@@ -205,6 +205,8 @@ def _going_out(state: GameState) -> tuple[set[int], str]:
     move a discard or not)."""
     goer = state.went_out
     final: set[int] = set()
+    if goer is None:
+        return final, "discard"
     last = None
     index, mover = 0, -1
     for seat, action in state.log:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action, Discard, Draw
+from .actions import Action, Discard, Draw, LayOff
 from .cards import Card
 from .draws import draw_options
 from .moves import may_hold_meld
-from .plays import laydown_options, layoff_options
+from .plays import laydown_options, layoff_pairs
 from .state import GameState, Phase
 from .taking import may_discard
 from .turns import legal_actions
@@ -61,14 +61,14 @@ def _random_play(state: GameState, rng: random.Random) -> Action:
     seat = state.seat
     hand = state.hands[seat]
     laydowns = laydown_options(state, seat, hand, None) if may_hold_meld(hand, state.rules) else []
-    layoffs = layoff_options(state, seat, hand)
+    layoffs = layoff_pairs(state, seat, hand)
     discards = _discardable(hand, state.no_discard)
     k = rng.randrange(len(laydowns) + len(layoffs) + len(discards))
     if k < len(laydowns):
         return laydowns[k]
     k -= len(laydowns)
     if k < len(layoffs):
-        return layoffs[k]
+        return LayOff(*layoffs[k])
     return Discard(discards[k - len(layoffs)])
 
 

@@ -47,6 +47,8 @@ class Phase(enum.Enum):
     DEADWOOD = "deadwood"  # O4: after a player goes out, the other lays off deadwood
     GAME_OVER = "game_over"
 
+    __hash__ = object.__hash__  # members are unique: hash by identity, not in Python by name
+
 
 class GameSetupError(ValueError):
     """A game that cannot be set up: wrong number of players, too few cards, a house rule

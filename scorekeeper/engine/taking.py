@@ -83,7 +83,14 @@ def barred_discard(rules: RuleSet, taken: Sequence[Card], keep: bool) -> Card | 
 def may_discard(hand: Sequence[Card], card: Card, barred: Card | None) -> bool:
     """O2, T3: ``card`` may be discarded from ``hand`` unless it is the ``barred`` card
     (:func:`barred_discard`); with two packs, a second copy of it may go."""
-    return card is not barred or sum(1 for c in hand if c is card) > 1
+    return card is not barred or hand.count(card) > 1  # cards compare by identity
+
+
+def keeps_any_discard(rules: RuleSet, barred: Card | None) -> bool:
+    """O2, T3: True when :func:`keeps_a_discard` holds whatever the rest of the hand: no
+    final discard is needed to go out and no card is barred. Then no play is refused for
+    the discard it leaves, and the plays' listers skip the check."""
+    return barred is None and not rules.discard_to_go_out
 
 
 def keeps_a_discard(rules: RuleSet, rest: Sequence[Card], barred: Card | None) -> bool:

@@ -167,7 +167,7 @@ def _legal_play(state: GameState) -> list[Action]:
 def _apply_play(state: GameState, action: Action) -> None:
     if isinstance(action, Discard):
         _discard(state, action)
-    elif isinstance(action, LayDown | LayOff):
+    elif isinstance(action, (LayDown, LayOff)):
         play_cards(state, action, None)
     else:
         raise IllegalMove("lay down, lay off, or discard to end your turn", "T4")
@@ -177,15 +177,14 @@ def _discard(state: GameState, action: Discard) -> None:
     seat = state.seat
     hand = state.hands[seat]
     card = action.card
-    i = next((k for k, c in enumerate(hand) if c is card), -1)
-    if i < 0:
+    if card not in hand:  # cards compare by identity
         raise IllegalMove(f"you do not hold the {card.physical.name}", "T5")
     if not may_discard(hand, card, state.no_discard):
         rule = "O2" if state.rules.discard_to_go_out else "T3"
         raise IllegalMove(f"the {card.name} you just took from the pile cannot be discarded", rule)
-    del hand[i]
+    hand.remove(card)
     known = state.known[seat]
-    if any(k is card for k in known):
+    if card in known:
         known.remove(card)
     state.pile.append(card)
     state.log.append((seat, action))
