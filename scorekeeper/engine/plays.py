@@ -104,7 +104,7 @@ def _opening_pairs(
     minimum = state.rules.first_meld_minimum
     out: list[LayDown] = []
     ranked = sorted(zip(points, range(len(melds)), strict=True), reverse=True)
-    for a, pa in zip(melds, points, strict=True):
+    for i, (a, pa) in enumerate(zip(melds, points, strict=True)):
         if pa >= minimum or (must is not None and not holds(a, must)):
             continue
         tried = 0
@@ -112,7 +112,7 @@ def _opening_pairs(
             b = melds[k]
             if pa + pb < minimum or tried >= 8:
                 break
-            if b is a or (pb < minimum and must is None and id(b) < id(a)):
+            if k == i or (pb < minimum and must is None and k < i):  # each pair once
                 continue
             rest = remove_cards(hand, a + b)
             if rest is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import make_pack
@@ -32,6 +32,7 @@ def _kinds(moves: list[Any]) -> set[str]:
 
 @FAST
 @given(st.sampled_from(HOUSE_RULES), st.integers(0, 2**31 - 1), st.integers(0, 4))
+@example(("modern", {"dealers_gambit": True, "jokers": 4}), 2351068, 0)  # M6 pairs: same order
 def test_every_random_move_is_legal_and_every_kind_of_move_can_be_drawn(
     choice: tuple[str, dict[str, Any]], seed: int, extra: int
 ) -> None:
