@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, Pass, RummyCall
 from .candidates import candidate_melds
 from .cards import JOKER, Card, make_pack
+from .hidden import unseen
 from .moves import accepts, hand_melds, meld_points, remove_cards
 from .rules import RuleSet
 from .scoring import card_points
@@ -39,7 +40,7 @@ class Context:
         self.rules: RuleSet = view.rules
         self.points = [card_points(c, view.rules)[0] for c in _rank_cards()]
         self.takes = accepts(view.melds_now, view.rules)
-        self.unseen = _unseen(view)
+        self.unseen = Counter(unseen(view))
         self.unseen_total = max(1, sum(self.unseen.values()))
         self.by_rank = [0] * 14
         self.by_suit: dict[str, list[int]] = {s: [0] * 16 for s in "SHDC"}
@@ -79,20 +80,6 @@ def _opponent(view: Observation, seat: int) -> bool:
         return True
     side = next(i for i, t in enumerate(view.teams) if view.seat in t)
     return seat not in view.teams[side]
-
-
-def _unseen(view: Observation) -> Counter[Card]:
-    rules = view.rules
-    unseen: Counter[Card] = Counter(make_pack(rules.jokers, rules.packs_for(len(view.players))))
-    seen: list[Card] = [*view.hand, *view.pile]
-    for meld in view.melds_now:
-        seen.extend(c.physical for c in meld.cards)
-    for k in view.known:
-        seen.extend(k)
-    for c in seen:
-        if unseen[c] > 0:
-            unseen[c] -= 1
-    return +unseen
 
 
 def best_melds(hand: list[Card], rules: RuleSet) -> tuple[int, list[Card]]:
