@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_bench import free_port, server_cpu  # noqa: E402
+from benchmarks.web_bench import answering, free_port, server_cpu  # noqa: E402
 
 
 def serve(port: int, threads: int, database: str, cwd: Path) -> Any:
@@ -63,18 +63,7 @@ def serve(port: int, threads: int, database: str, cwd: Path) -> Any:
     ]
     env = os.environ | {"DATABASE_URL": database, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", "/play")
-            connection.getresponse().read()
-            connection.close()
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("gunicorn did not start")
+    return answering(process, port, "/play", "the table server")
 
 
 def make_tables(database: str, count: int, phones: int) -> list[tuple[str, list[str]]]:

@@ -126,18 +126,26 @@ def serve(app: str, port: int, env: dict[str, str], cwd: Path) -> subprocess.Pop
         app,
     ]
     process = subprocess.Popen(command, cwd=cwd, env=os.environ | env)
+    return answering(process, port, "/", app)
+
+
+def answering(
+    process: subprocess.Popen[bytes], port: int, path: str, what: str
+) -> subprocess.Popen[bytes]:
+    """``process`` once 127.0.0.1:port answers GET ``path`` (an answer, not just the open
+    port: the workers have booted), within 90 s; else it is killed and the run stops."""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        try:  # an answer, not just the open port: the workers have booted
+        try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", "/")
+            connection.request("GET", path)
             connection.getresponse().read()
             connection.close()
             return process
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise SystemExit(f"gunicorn did not start: {app}")
+    raise SystemExit(f"gunicorn did not start: {what}")
 
 
 def setup_scorekeeper(database: str, games: int, rounds: int) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ from flask import (
     Response,
     abort,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -116,12 +117,7 @@ def show(slug: str) -> str:
 @bp.get("/<slug>/hint.json")
 def hint(slug: str) -> tuple[Response, int]:
     """What the expert would do now in this phone's seat, and why (nothing is played)."""
-    game = services.get_game(slug)
-    if game is None:
-        return _json_error("there is no game at this link", None, 404)
-    seat = table_seats.sitting(game).seat
-    if seat is None:
-        return _json_error("open your seat's link to play at this table", None, 403)
+    game, seat = _json_seat(slug, "play at")
     said = hints.hint(game, services.load_state(game), seat)
     response = jsonify(said)
     response.headers["Cache-Control"] = "no-store"
@@ -204,17 +200,13 @@ def _refuse(
 
 def _json_move(slug: str) -> tuple[DigitalGame, Any] | tuple[None, tuple[Response, int]]:
     """A move's JSON request read: ``(game, body)``, or ``(None, error answer)`` when it
-    is not JSON (415), names no game (404), comes from a phone with no seat at a table
-    game (403) or breaks the JSON limits (400/413)."""
+    is not JSON (415) or breaks the JSON limits (400/413); a link to no game (404) or a
+    phone with no seat at a table game (403) aborts (:func:`_json_seat`)."""
     if not request.is_json:
         return None, _json_error(
             "send the move as JSON (Content-Type: application/json)", None, 415
         )
-    game = services.get_game(slug)
-    if game is None:
-        return None, _json_error("there is no game at this link", None, 404)
-    if table_seats.sitting(game).seat is None:
-        return None, _json_error("open your seat's link to play at this table", None, 403)
+    game, _ = _json_seat(slug, "play at")
     try:
         return game, load_json(request.get_data())
     except HTTPException as error:
@@ -275,12 +267,7 @@ csrf.exempt(move_json)  # a JSON body from a script, never a browser form
 @bp.get("/<slug>/state.json")
 def state_json(slug: str) -> tuple[Response, int]:
     """What the person's seat may see, the version, and the person's legal moves."""
-    game = services.get_game(slug)
-    if game is None:
-        return _json_error("there is no game at this link", None, 404)
-    seat = table_seats.sitting(game).seat
-    if seat is None:
-        return _json_error("open your seat's link to see this table", None, 403)
+    game, seat = _json_seat(slug, "see")
     state = services.load_state(game)
     mine = current_player(state) == seat
     body = {
@@ -298,6 +285,20 @@ def state_json(slug: str) -> tuple[Response, int]:
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response, 200
+
+
+def _json_seat(slug: str, doing: str) -> tuple[DigitalGame, int]:
+    """This phone's game and seat for a JSON route; aborts with the JSON refusal when the
+    link names no game (404) or the phone has no seat in it (403: "open your seat's link
+    to ``doing`` this table"), as :func:`_game` and :func:`_seated` do for the pages."""
+    game = services.get_game(slug)
+    if game is None:
+        abort(make_response(*_json_error("there is no game at this link", None, 404)))
+    seat = table_seats.sitting(game).seat
+    if seat is None:
+        refusal = f"open your seat's link to {doing} this table"
+        abort(make_response(*_json_error(refusal, None, 403)))
+    return game, seat
 
 
 def _json_error(message: str, rule: str | None, status: int) -> tuple[Response, int]:
