@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def _score(path: str) -> int:
@@ -142,6 +143,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--workers", type=int, default=2)
+    _simulate_parser(sub)
+    args = parser.parse_args(argv)
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "score":
+        return _score(args.file)
+    if args.command == "serve":
+        return _serve(args.host, args.port, args.workers)
+    return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _simulate_parser(sub: Any) -> None:
+    """The ``simulate`` subcommand's arguments, added to ``sub`` (argparse's subparsers)."""
     sim = sub.add_parser("simulate", help="play games between bots and sum them up")
     sim.add_argument("--preset", default="standard", help="rules preset (default standard)")
     sim.add_argument("--players", type=int, default=2, help="players at the table")
@@ -169,14 +183,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--records", metavar="DIR", help="write each game's record here")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
-    if args.command == "simulate":
-        return _simulate(args)
-    if args.command == "score":
-        return _score(args.file)
-    if args.command == "serve":
-        return _serve(args.host, args.port, args.workers)
-    return 2  # pragma: no cover - argparse rejects unknown commands
 
 
 if __name__ == "__main__":

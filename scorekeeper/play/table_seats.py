@@ -128,6 +128,18 @@ def start_table(
         host_token=new_token(),
     )
     services.first_moves(game, state)
+    rows = _person_seats(game, seats)
+    db.session.add_all(rows)
+    db.session.commit()
+    assert game.host_token is not None
+    _keep("hosts", game.slug, game.host_token)
+    _keep("seats", game.slug, rows[0].token)
+    return game
+
+
+def _person_seats(game: DigitalGame, seats: Sequence[SeatChoice]) -> list[DigitalSeat]:
+    """The seat rows of a new table: the host's seat 0 (joined now) and one, not yet
+    joined, for each person's seat of ``seats`` (bots have none)."""
     now = _now()
     rows = [DigitalSeat(game_id=game.id, seat=0, joined_at=now, last_seen=now)]
     rows += [
@@ -135,12 +147,7 @@ def start_table(
         for n, choice in enumerate(seats, start=1)
         if choice.level is None
     ]
-    db.session.add_all(rows)
-    db.session.commit()
-    assert game.host_token is not None
-    _keep("hosts", game.slug, game.host_token)
-    _keep("seats", game.slug, rows[0].token)
-    return game
+    return rows
 
 
 def _keep(key: str, slug: str, token: str) -> None:
