@@ -31,7 +31,14 @@ from .cards import DOUBLE, Card, parse_card
 if TYPE_CHECKING:
     from .rules import RuleSet
 
-NOMINATIONS: Final = ("wild", "double", "split")
+NOMINATION_MEANINGS: Final = {
+    "wild": "a joker stands for any card",
+    "double": "a joker doubles a set and seals it",
+    "split": "a joker splits the discard pile",
+}
+"""Each of the dealer's choices in a few words, in the seed's order (X2, seed 002)."""
+
+NOMINATIONS: Final = tuple(NOMINATION_MEANINGS)
 """The dealer's choices, in the seed's order."""
 
 NOMINATION_OPTION: Final = "dealers_joker"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.cards import Card, CardError, parse_card, sort_key
+from ..engine.dealers_joker import NOMINATION_MEANINGS
 from ..engine.game import (
     Action,
     ActionError,
@@ -255,7 +256,7 @@ def button_label(state: GameState, action: Action) -> str:
         whose = "the dealer's joker as " if action.dealers_joker else ""
         return f"Lay off {whose}{action.card.display} on {meld_label(state, action.meld)}"
     if isinstance(action, Nominate):
-        return f"Nominate the jokers {action.effect}"
+        return f"Nominate the jokers {action.effect} ({NOMINATION_MEANINGS[action.effect]})"
     if isinstance(action, Split):
         whose = "the dealer's joker" if action.dealers_joker else "your joker"
         return f"Split the pile at {state.pile[action.index].display} with {whose}"

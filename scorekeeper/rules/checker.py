@@ -17,7 +17,7 @@ from typing import Any
 from ..engine.advice import PileChoice, advise
 from ..engine.cards import JOKER, Card, CardError, parse_cards
 from ..engine.contract import ScoreRequestError, score
-from ..engine.dealers_joker import round_rules_stated
+from ..engine.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
 from ..engine.explain import layoff_reasons, meld_points, meld_reasons
 from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from ..engine.rules import RuleSet
@@ -32,6 +32,14 @@ MAX_HAND = 30
 """Most cards read from a hand field."""
 TABLE_MELDS = 4
 """Table meld fields on the discard question."""
+
+
+def nomination_choices() -> list[tuple[str, str]]:
+    """The checker's choices for the dealer's nomination this hand (X2, seed 002), as
+    ``(value, words)``: "" for "as the cards show", then each nomination the engine knows
+    with its meaning (:data:`~scorekeeper.engine.dealers_joker.NOMINATION_MEANINGS`)."""
+    shown = ("", "as the cards show (JK=7C wild, JK=double double)")
+    return [shown, *((name, f"{name}: {words}") for name, words in NOMINATION_MEANINGS.items())]
 
 
 @dataclass

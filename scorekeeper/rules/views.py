@@ -55,6 +55,7 @@ def _helpers() -> dict[str, Any]:
         "option_label": lambda name, value: OPTIONS[name].label(value),
         "option_info": OPTIONS,
         "row_titles": {r.id: r.title for r in reference.reference_rows()},
+        "nomination_choices": checker.nomination_choices,
     }
 
 

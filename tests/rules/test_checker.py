@@ -252,6 +252,10 @@ def test_dealers_gambit_the_nomination_is_chosen_on_the_page(client):
     x2 = {"preset": "standard", "opt_dealers_gambit": "true"}
     html = get(client, "/check/meld", **x2)
     assert 'name="jokers"' in html and "as the cards show" in html
+    offered = re.findall(
+        r'<option value="(\w*)"', html.split('name="jokers"', 1)[1].split("</select>")[0]
+    )
+    assert offered == ["", "wild", "double", "split"]
     assert 'name="jokers"' not in get(client, "/check/meld", preset="standard")
     found, answer = answer_of(get(client, "/check/meld", **x2, jokers="wild", cards="9H JK=10H JH"))
     assert found == "yes"
