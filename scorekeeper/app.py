@@ -14,7 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .extensions import csrf, db, limiter, migrate
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
-from .web import TokenSafeSessions, register_unavailable, static_urls
+from .web import TokenSafeSessions, cached_urls, register_unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 CSP = {
@@ -144,7 +144,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     _secure(app)
     register_unavailable(app)
-    static_urls(app)
+    cached_urls(app)
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import (
@@ -19,8 +20,9 @@ from flask import (
     url_for,
 )
 
-from ..engine.rules import PRESET_TITLES
+from ..engine.rules import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
+from ..web import url_for as cached_url_for
 from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .reading import GameLike, ShownRound
@@ -29,6 +31,93 @@ from .standings import Standings, from_summaries, house_rules, standings
 
 SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
+KEEP_PANELS = 256
+"""Rules panels (:func:`rules_panel`) kept per process, one per preset and house rules."""
+
+
+@dataclass(frozen=True)
+class Links:
+    """The game's own pages and forms, as the game page links to them: ``page`` (the
+    latest rounds), ``every`` (every round), ``live`` (its changing part), ``version``,
+    ``share``, ``history``, the ``csv`` and ``json`` exports, ``record`` (saving a
+    round), ``by_cards`` (a round entered by its cards) and ``again`` (play again)."""
+
+    page: str
+    every: str
+    live: str
+    version: str
+    share: str
+    history: str
+    csv: str
+    json: str
+    record: str
+    by_cards: str
+    again: str
+
+
+@lru_cache(maxsize=1024)
+def _links(root: str, slug: str) -> Links:
+    """:class:`Links` of the game at ``slug`` under the application root ``root``."""
+    return Links(
+        url_for("table.show", slug=slug),
+        url_for("table.show", slug=slug, all=1),
+        url_for("table.live", slug=slug),
+        url_for("table.version", slug=slug),
+        url_for("table.share", slug=slug),
+        url_for("table.history", slug=slug),
+        url_for("table.export_game_csv", slug=slug),
+        url_for("table.export_game_json", slug=slug),
+        url_for("table.record_round", slug=slug),
+        url_for("table.record_round", slug=slug, mode="cards"),
+        url_for("table.play_again", slug=slug),
+    )
+
+
+def links(game: GameLike) -> Links:
+    """The game's :class:`Links`, built once per process for each game (and application
+    root): the same view link always gives the same URLs."""
+    return _links(request.script_root, game.view_token)
+
+
+@dataclass(frozen=True)
+class RulesPanel:
+    """What the game page says of its rules, the same for every game of one preset and
+    house rules: the :class:`RuleSet`, the ``house_rules`` in plain words
+    (:func:`.standings.house_rules`), the preset's title and the checker's link with
+    these rules loaded."""
+
+    rules: RuleSet
+    house_rules: tuple[dict[str, str], ...]
+    preset_title: str
+    check_link: str
+
+
+_panels: dict[tuple[str, tuple[tuple[str, Any], ...]], RulesPanel] = {}
+
+
+def rules_panel(game: GameLike) -> RulesPanel:
+    """The game's :class:`RulesPanel`, worked out once per process for each preset and
+    set of house rules (at most :data:`KEEP_PANELS` kept; house rules of a kind that
+    cannot be a key are worked out each time)."""
+    try:
+        key = (game.preset, tuple(sorted(game.options.items())))
+        found = _panels.get(key)
+    except TypeError:
+        return _panel_of(game)
+    if found is None:
+        if len(_panels) >= KEEP_PANELS:
+            _panels.clear()
+        found = _panels[key] = _panel_of(game)
+    return found
+
+
+def _panel_of(game: GameLike) -> RulesPanel:
+    return RulesPanel(
+        sheet.rules_of(game),
+        tuple(house_rules(game)),
+        PRESET_TITLES.get(game.preset, game.preset),
+        check_link(game.preset, game.options),
+    )
 
 
 def unchanged(game: GameLike, version: int) -> tuple[bool, str]:
@@ -90,7 +179,7 @@ def rows(
             cells.append((_tone(points), f"{points:+d}", total - bonus.get(u, 0)))
         edit = None
         if editable:
-            edit = url_for("table.correct_round", slug=game.view_token, round_id=r.id)
+            edit = cached_url_for("table.correct_round", slug=game.view_token, round_id=r.id)
         found.append(Row(first + index, r.mode == "cards", cells, edit))
     return found
 
@@ -104,10 +193,12 @@ def page(game: GameLike) -> dict[str, Any]:
     rounds, count = sheet.page_rounds(game, None if whole else SHOWN)
     st = standings(game, rounds)
     first = count - len(rounds) + 1
+    panel = rules_panel(game)
     return {
         "entry": net_form(names, data={"version": game.version}) if editable else None,
-        "rules": sheet.rules_of(game),
+        "rules": panel.rules,
         "game": game,
+        "links": links(game),
         "names": names,
         "rounds": rounds,
         "count": count,
@@ -115,12 +206,12 @@ def page(game: GameLike) -> dict[str, Any]:
         "first_number": first,
         "rows": rows(game, rounds, first, st, editable),
         "standings": st,
-        "house_rules": house_rules(game),
+        "house_rules": panel.house_rules,
         "editable": editable,
         "confirm": ConfirmForm(version=game.version) if editable else None,
         "teams": sheet.teams_of(game),
-        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
-        "check_link": check_link(game.preset, game.options),
+        "preset_title": panel.preset_title,
+        "check_link": panel.check_link,
     }
 
 
@@ -148,7 +239,7 @@ def parts(game: GameLike, saved: sheet.Saved) -> dict[str, str]:
     return {
         "standings": str(macros.standings_part(st)),  # type: ignore[attr-defined]
         "dealer": str(macros.dealer_part(st, saved.number)),  # type: ignore[attr-defined]
-        "older": str(macros.older_part(game, first, saved.number, SHOWN)).strip(),  # type: ignore[attr-defined]
+        "older": str(macros.older_part(links(game), first, saved.number, SHOWN)).strip(),  # type: ignore[attr-defined]
         "row": str(macros.round_rows(new)).strip(),  # type: ignore[attr-defined]
         "chart": str(get_template_attribute("_macros.html", "chart")(st)),
     }
