@@ -38,6 +38,9 @@ NOT_RESENT = frozenset({"csrf_token"})
 REFRESH_AFTER = 24 * 3600
 """Seconds after which an unchanged permanent session cookie is signed and sent again
 (its expiry pushed back); before that a request leaves the phone's cookie as it is."""
+KEEP_VERIFIED = 4096
+"""Session cookies whose signature was checked, remembered per process (then forgotten
+all at once and checked again)."""
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula in a CSV cell."""
 
@@ -70,12 +73,15 @@ class TokenSafeSessions(SecureCookieSessionInterface):
     http still keeps its edit rights. An unchanged permanent session is sent again only
     once its cookie is :data:`REFRESH_AFTER` old (its expiry then pushed back, so a phone
     in use keeps its rights), not re-signed on every request; its serializer is built
-    once per set of keys."""
+    once per set of keys, and a cookie whose signature it has checked is remembered
+    (:data:`KEEP_VERIFIED` of them), so a phone's next request with the same cookie
+    skips the signature (its age is still checked, its content read afresh)."""
 
     session_class = SignedSession
 
     def __init__(self) -> None:
         self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer | None] = {}
+        self._verified: dict[str, tuple[URLSafeTimedSerializer, int]] = {}
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure when configured so or when this request is https."""
@@ -98,12 +104,23 @@ class TokenSafeSessions(SecureCookieSessionInterface):
         if not value:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
+        known = self._verified.get(value)
+        if known is not None and known[0] is serializer:
+            if 0 <= int(time.time()) - known[1] <= max_age:
+                payload = value.encode("utf-8").rsplit(b".", 2)[0]
+                return self._session(serializer.load_payload(payload), known[1])
         try:
             data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
         except BadSignature:
             return self.session_class()
+        if len(self._verified) >= KEEP_VERIFIED:
+            self._verified.clear()
+        self._verified[value] = (serializer, int(signed.timestamp()))
+        return self._session(data, signed.timestamp())
+
+    def _session(self, data: Any, signed_at: float) -> SignedSession:
         session = self.session_class(data)
-        session.signed_at = signed.timestamp()
+        session.signed_at = signed_at
         return session
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:

@@ -19,6 +19,7 @@ from flask import (
     session,
     url_for,
 )
+from jinja2.environment import TemplateModule
 
 from ..engine.rules import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
@@ -159,8 +160,9 @@ class Row:
     edit: str | None
 
 
-def _tone(points: int) -> str:
-    return "good" if points > 0 else ("bad" if points < 0 else "")
+def _cell(points: int, total: int) -> tuple[str, str, int]:
+    """A row's cell: the tone, the round's points signed, the running total."""
+    return ("good" if points > 0 else ("bad" if points < 0 else "")), f"{points:+d}", total
 
 
 def rows(
@@ -170,13 +172,12 @@ def rows(
     cells in the order of ``st.series``; the end bonus (``st.end_bonus``) taken off the
     last row's. Computed here once, so the template only writes them out."""
     units, last = list(st.series), len(rounds) - 1
+    nothing: dict[str, int] = {}
     found = []
     for index, r in enumerate(rounds):
-        bonus = st.end_bonus if index == last else {}
-        cells = []
-        for u in units:
-            points, total = r.summary["round"][u] - bonus.get(u, 0), r.summary["total"][u]
-            cells.append((_tone(points), f"{points:+d}", total - bonus.get(u, 0)))
+        bonus = st.end_bonus if index == last else nothing
+        scores, totals = r.summary["round"], r.summary["total"]
+        cells = [_cell(scores[u] - bonus.get(u, 0), totals[u] - bonus.get(u, 0)) for u in units]
         edit = None
         if editable:
             edit = cached_url_for("table.correct_round", slug=game.view_token, round_id=r.id)
@@ -212,6 +213,8 @@ def page(game: GameLike) -> dict[str, Any]:
         "teams": sheet.teams_of(game),
         "preset_title": panel.preset_title,
         "check_link": panel.check_link,
+        "parts": module("table/_parts.html"),
+        "macros": module("_macros.html"),
     }
 
 
@@ -233,13 +236,19 @@ def parts(game: GameLike, saved: sheet.Saved) -> dict[str, str]:
     summaries = [*saved.earlier, saved.summary]
     st = from_summaries(game, summaries)
     first = saved.number - len(summaries) + 1
-    macros = current_app.jinja_env.get_template("table/_parts.html").module
+    macros: Any = module("table/_parts.html")
     row = ShownRound(saved.id, 0, saved.mode, 0, saved.summary)
     new = rows(game, [row], saved.number, st, can_edit(game))
     return {
-        "standings": str(macros.standings_part(st)),  # type: ignore[attr-defined]
-        "dealer": str(macros.dealer_part(st, saved.number)),  # type: ignore[attr-defined]
-        "older": str(macros.older_part(links(game), first, saved.number, SHOWN)).strip(),  # type: ignore[attr-defined]
-        "row": str(macros.round_rows(new)).strip(),  # type: ignore[attr-defined]
+        "standings": str(macros.standings_part(st)),
+        "dealer": str(macros.dealer_part(st, saved.number)),
+        "older": str(macros.older_part(links(game), first, saved.number, SHOWN)).strip(),
+        "row": str(macros.round_rows(new)).strip(),
         "chart": str(get_template_attribute("_macros.html", "chart")(st)),
     }
+
+
+def module(template: str) -> TemplateModule:
+    """The macros of ``template`` as a module, made once (Jinja keeps it with the
+    template), for the game page's templates (``parts`` and ``macros``) and its parts."""
+    return current_app.jinja_env.get_template(template).module
