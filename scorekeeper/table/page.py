@@ -121,11 +121,17 @@ def _panel_of(game: GameLike) -> RulesPanel:
     )
 
 
+def every_round() -> bool:
+    """True when every round is asked for (``?all=1``), else the latest :data:`SHOWN`."""
+    args = request.args
+    return "all" in args and args["all"] == "1"
+
+
 def unchanged(game: GameLike, version: int) -> tuple[bool, str]:
     """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
     of this answer: the game's version, this phone's edit right and whether every round
     is asked for. A page with a message to show (a flash) is always sent."""
-    whole = request.args.get("all") == "1"
+    whole = every_round()
     tag = f"g{game.id}v{version}{'e' if can_edit(game) else 'w'}{'a' if whole else 'l'}"
     fresh = tag in request.if_none_match and "_flashes" not in session
     return fresh, tag
@@ -160,9 +166,8 @@ class Row:
     edit: str | None
 
 
-def _cell(points: int, total: int) -> tuple[str, str, int]:
-    """A row's cell: the tone, the round's points signed, the running total."""
-    return ("good" if points > 0 else ("bad" if points < 0 else "")), f"{points:+d}", total
+TONES = ("", "good", "bad")
+"""A round score's tone by its sign (0, positive, negative: index -1)."""
 
 
 def rows(
@@ -172,12 +177,16 @@ def rows(
     cells in the order of ``st.series``; the end bonus (``st.end_bonus``) taken off the
     last row's. Computed here once, so the template only writes them out."""
     units, last = list(st.series), len(rounds) - 1
-    nothing: dict[str, int] = {}
     found = []
     for index, r in enumerate(rounds):
-        bonus = st.end_bonus if index == last else nothing
         scores, totals = r.summary["round"], r.summary["total"]
-        cells = [_cell(scores[u] - bonus.get(u, 0), totals[u] - bonus.get(u, 0)) for u in units]
+        if index == last and st.end_bonus:
+            bonus = st.end_bonus
+            scores = {u: scores[u] - bonus.get(u, 0) for u in units}
+            totals = {u: totals[u] - bonus.get(u, 0) for u in units}
+        cells = [
+            (TONES[(s > 0) - (s < 0)], f"{s:+d}", totals[u]) for u in units for s in (scores[u],)
+        ]
         edit = None
         if editable:
             edit = cached_url_for("table.correct_round", slug=game.view_token, round_id=r.id)
@@ -190,7 +199,7 @@ def page(game: GameLike) -> dict[str, Any]:
     ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings."""
     editable = can_edit(game)
     names = sheet.names_of(game)
-    whole = request.args.get("all") == "1"
+    whole = every_round()
     rounds, count = sheet.page_rounds(game, None if whole else SHOWN)
     st = standings(game, rounds)
     first = count - len(rounds) + 1

@@ -111,12 +111,14 @@ GAME_COLUMNS = (
 @cache
 def _read_query() -> Select[Any]:
     """The statement of :func:`read_game`, built once (parameter ``slug``): the game's
-    columns with each player's name and side, one row per player in seat order."""
+    columns with each player's name and side, one row per player in seat order (the
+    house rules as their JSON text, read once rather than on every player's row)."""
     games, players = Game.__table__, Player.__table__
     slug: BindParameter[str] = bindparam("slug", type_=String)
     found = (games.c.view_token == slug) & games.c.deleted_at.is_(None)
     seats = players.join(games, players.c.game_id == games.c.id)
     columns = [games.c[name] for name in GAME_COLUMNS]
+    columns[GAME_COLUMNS.index("options")] = cast(games.c.options, Text)
     query = select(*columns, players.c.name, players.c.side).select_from(seats)
     return query.where(found).order_by(players.c.seat)
 
@@ -129,7 +131,9 @@ def read_game(view_token: str) -> GameRow | None:
         return None
     width = len(GAME_COLUMNS)
     seats = tuple(SeatRow(row[width], row[width + 1]) for row in rows)
-    return GameRow(**dict(zip(GAME_COLUMNS, rows[0][:width], strict=True)), players=seats)
+    game = dict(zip(GAME_COLUMNS, rows[0][:width], strict=True))
+    game["options"] = json.loads(game["options"]) if game["options"] is not None else None
+    return GameRow(**game, players=seats)
 
 
 def rules_of(game: GameLike) -> RuleSet:
