@@ -11,10 +11,10 @@ from flask import Flask, request
 from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .extensions import csrf, db, limiter, migrate
+from .extensions import csrf, db, limit_where_limited, limiter, migrate
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
-from .web import TokenSafeSessions, register_unavailable, static_urls
+from .web import TokenSafeSessions, cached_urls, register_unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 CSP = {
@@ -142,13 +142,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
+    limit_where_limited(app)
     _secure(app)
     register_unavailable(app)
-    static_urls(app)
+    cached_urls(app)
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)
     return app
+
+
+class OncePolicy(Talisman):  # type: ignore[misc]  # flask-talisman ships no types
+    """flask-talisman, its Content-Security-Policy header written once: with no
+    per-request nonce (no inline script anywhere) the policy's text is the same on every
+    answer, so it is built on the first answer as talisman builds it, then reused (a
+    view's own policy, or a nonce, goes through talisman each time as before)."""
+
+    written: str | None = None
+
+    def _parse_policy(self, policy: Any) -> Any:
+        if policy is not self.content_security_policy or self.content_security_policy_nonce_in:
+            return super()._parse_policy(policy)
+        if self.written is None:
+            self.written = super()._parse_policy(policy)
+        return self.written
 
 
 def _secure(app: Flask) -> None:
@@ -165,7 +182,7 @@ def _secure(app: Flask) -> None:
         )
         return response
 
-    Talisman(
+    OncePolicy(
         app,
         force_https=False,
         strict_transport_security=True,

@@ -80,3 +80,30 @@ def test_sqlite_connections_are_not_pinged_but_a_servers_are(tmp_path):
     )
     assert sqlite.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is False
     assert server.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+
+
+def test_a_remembered_session_cookie_is_still_refused_once_altered_or_expired(app, monkeypatch):
+    client = app.test_client()
+    page = _start(client)
+    client.get(page)  # the flash shown and dropped
+    assert 'id="entry"' in client.get(page).get_data(as_text=True)  # its signature checked
+    kept = client.get_cookie("session").value
+    assert 'id="entry"' in client.get(page).get_data(as_text=True)  # remembered, same right
+    client.set_cookie("session", kept[:-2] + ("AA" if not kept.endswith("AA") else "BB"))
+    assert 'id="entry"' not in client.get(page).get_data(as_text=True)
+    client.set_cookie("session", kept)
+    assert 'id="entry"' in client.get(page).get_data(as_text=True)
+    later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert 'id="entry"' not in client.get(page).get_data(as_text=True)
+
+
+def test_links_are_built_for_the_root_each_request_is_served_under(app):
+    client = app.test_client()
+    page = _start(client)
+    share, style = f'href="{page}/share"', 'href="/static/style.css"'
+    plain = client.get(page).get_data(as_text=True)
+    rooted = client.get(page, base_url="http://localhost/rum").get_data(as_text=True)
+    assert share in plain and style in plain and share not in rooted and style not in rooted
+    assert f'href="/rum{page}/share"' in rooted and 'href="/rum/static/style.css"' in rooted
+    assert share in client.get(page).get_data(as_text=True)

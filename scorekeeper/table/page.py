@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import (
@@ -18,9 +19,11 @@ from flask import (
     session,
     url_for,
 )
+from jinja2.environment import TemplateModule
 
-from ..engine.rules import PRESET_TITLES
+from ..engine.rules import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
+from ..web import url_for as cached_url_for
 from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .reading import GameLike, ShownRound
@@ -29,13 +32,106 @@ from .standings import Standings, from_summaries, house_rules, standings
 
 SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
+KEEP_PANELS = 256
+"""Rules panels (:func:`rules_panel`) kept per process, one per preset and house rules."""
+
+
+@dataclass(frozen=True)
+class Links:
+    """The game's own pages and forms, as the game page links to them: ``page`` (the
+    latest rounds), ``every`` (every round), ``live`` (its changing part), ``version``,
+    ``share``, ``history``, the ``csv`` and ``json`` exports, ``record`` (saving a
+    round), ``by_cards`` (a round entered by its cards) and ``again`` (play again)."""
+
+    page: str
+    every: str
+    live: str
+    version: str
+    share: str
+    history: str
+    csv: str
+    json: str
+    record: str
+    by_cards: str
+    again: str
+
+
+@lru_cache(maxsize=1024)
+def _links(root: str, slug: str) -> Links:
+    """:class:`Links` of the game at ``slug`` under the application root ``root``."""
+    return Links(
+        url_for("table.show", slug=slug),
+        url_for("table.show", slug=slug, all=1),
+        url_for("table.live", slug=slug),
+        url_for("table.version", slug=slug),
+        url_for("table.share", slug=slug),
+        url_for("table.history", slug=slug),
+        url_for("table.export_game_csv", slug=slug),
+        url_for("table.export_game_json", slug=slug),
+        url_for("table.record_round", slug=slug),
+        url_for("table.record_round", slug=slug, mode="cards"),
+        url_for("table.play_again", slug=slug),
+    )
+
+
+def links(game: GameLike) -> Links:
+    """The game's :class:`Links`, built once per process for each game (and application
+    root): the same view link always gives the same URLs."""
+    return _links(request.script_root, game.view_token)
+
+
+@dataclass(frozen=True)
+class RulesPanel:
+    """What the game page says of its rules, the same for every game of one preset and
+    house rules: the :class:`RuleSet`, the ``house_rules`` in plain words
+    (:func:`.standings.house_rules`), the preset's title and the checker's link with
+    these rules loaded."""
+
+    rules: RuleSet
+    house_rules: tuple[dict[str, str], ...]
+    preset_title: str
+    check_link: str
+
+
+_panels: dict[tuple[str, tuple[tuple[str, Any], ...]], RulesPanel] = {}
+
+
+def rules_panel(game: GameLike) -> RulesPanel:
+    """The game's :class:`RulesPanel`, worked out once per process for each preset and
+    set of house rules (at most :data:`KEEP_PANELS` kept; house rules of a kind that
+    cannot be a key are worked out each time)."""
+    try:
+        key = (game.preset, tuple(sorted(game.options.items())))
+        found = _panels.get(key)
+    except TypeError:
+        return _panel_of(game)
+    if found is None:
+        if len(_panels) >= KEEP_PANELS:
+            _panels.clear()
+        found = _panels[key] = _panel_of(game)
+    return found
+
+
+def _panel_of(game: GameLike) -> RulesPanel:
+    return RulesPanel(
+        sheet.rules_of(game),
+        tuple(house_rules(game)),
+        PRESET_TITLES.get(game.preset, game.preset),
+        check_link(game.preset, game.options),
+    )
+
+
+def every_round() -> bool:
+    """True when every round is asked for (``?all=1``), else the latest :data:`SHOWN`."""
+    args = request.args
+    return "all" in args and args["all"] == "1"
 
 
 def unchanged(game: GameLike, version: int) -> tuple[bool, str]:
     """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
     of this answer: the game's version, this phone's edit right and whether every round
     is asked for. A page with a message to show (a flash) is always sent."""
-    whole = request.args.get("all") == "1"
+    whole = every_round()
     tag = f"g{game.id}v{version}{'e' if can_edit(game) else 'w'}{'a' if whole else 'l'}"
     fresh = tag in request.if_none_match and "_flashes" not in session
     return fresh, tag
@@ -70,8 +166,8 @@ class Row:
     edit: str | None
 
 
-def _tone(points: int) -> str:
-    return "good" if points > 0 else ("bad" if points < 0 else "")
+TONES = ("", "good", "bad")
+"""A round score's tone by its sign (0, positive, negative: index -1)."""
 
 
 def rows(
@@ -83,14 +179,17 @@ def rows(
     units, last = list(st.series), len(rounds) - 1
     found = []
     for index, r in enumerate(rounds):
-        bonus = st.end_bonus if index == last else {}
-        cells = []
-        for u in units:
-            points, total = r.summary["round"][u] - bonus.get(u, 0), r.summary["total"][u]
-            cells.append((_tone(points), f"{points:+d}", total - bonus.get(u, 0)))
+        scores, totals = r.summary["round"], r.summary["total"]
+        if index == last and st.end_bonus:
+            bonus = st.end_bonus
+            scores = {u: scores[u] - bonus.get(u, 0) for u in units}
+            totals = {u: totals[u] - bonus.get(u, 0) for u in units}
+        cells = [
+            (TONES[(s > 0) - (s < 0)], f"{s:+d}", totals[u]) for u in units for s in (scores[u],)
+        ]
         edit = None
         if editable:
-            edit = url_for("table.correct_round", slug=game.view_token, round_id=r.id)
+            edit = cached_url_for("table.correct_round", slug=game.view_token, round_id=r.id)
         found.append(Row(first + index, r.mode == "cards", cells, edit))
     return found
 
@@ -100,14 +199,16 @@ def page(game: GameLike) -> dict[str, Any]:
     ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings."""
     editable = can_edit(game)
     names = sheet.names_of(game)
-    whole = request.args.get("all") == "1"
+    whole = every_round()
     rounds, count = sheet.page_rounds(game, None if whole else SHOWN)
     st = standings(game, rounds)
     first = count - len(rounds) + 1
+    panel = rules_panel(game)
     return {
         "entry": net_form(names, data={"version": game.version}) if editable else None,
-        "rules": sheet.rules_of(game),
+        "rules": panel.rules,
         "game": game,
+        "links": links(game),
         "names": names,
         "rounds": rounds,
         "count": count,
@@ -115,12 +216,14 @@ def page(game: GameLike) -> dict[str, Any]:
         "first_number": first,
         "rows": rows(game, rounds, first, st, editable),
         "standings": st,
-        "house_rules": house_rules(game),
+        "house_rules": panel.house_rules,
         "editable": editable,
         "confirm": ConfirmForm(version=game.version) if editable else None,
         "teams": sheet.teams_of(game),
-        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
-        "check_link": check_link(game.preset, game.options),
+        "preset_title": panel.preset_title,
+        "check_link": panel.check_link,
+        "parts": module("table/_parts.html"),
+        "macros": module("_macros.html"),
     }
 
 
@@ -142,13 +245,19 @@ def parts(game: GameLike, saved: sheet.Saved) -> dict[str, str]:
     summaries = [*saved.earlier, saved.summary]
     st = from_summaries(game, summaries)
     first = saved.number - len(summaries) + 1
-    macros = current_app.jinja_env.get_template("table/_parts.html").module
+    macros: Any = module("table/_parts.html")
     row = ShownRound(saved.id, 0, saved.mode, 0, saved.summary)
     new = rows(game, [row], saved.number, st, can_edit(game))
     return {
-        "standings": str(macros.standings_part(st)),  # type: ignore[attr-defined]
-        "dealer": str(macros.dealer_part(st, saved.number)),  # type: ignore[attr-defined]
-        "older": str(macros.older_part(game, first, saved.number, SHOWN)).strip(),  # type: ignore[attr-defined]
-        "row": str(macros.round_rows(new)).strip(),  # type: ignore[attr-defined]
+        "standings": str(macros.standings_part(st)),
+        "dealer": str(macros.dealer_part(st, saved.number)),
+        "older": str(macros.older_part(links(game), first, saved.number, SHOWN)).strip(),
+        "row": str(macros.round_rows(new)).strip(),
         "chart": str(get_template_attribute("_macros.html", "chart")(st)),
     }
+
+
+def module(template: str) -> TemplateModule:
+    """The macros of ``template`` as a module, made once (Jinja keeps it with the
+    template), for the game page's templates (``parts`` and ``macros``) and its parts."""
+    return current_app.jinja_env.get_template(template).module

@@ -4,13 +4,14 @@ number of small queries, whatever the length of the game)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from typing import Any, Protocol
 
-from sqlalchemy import BindParameter, Integer, Select, String, bindparam, func, select
+from sqlalchemy import BindParameter, Integer, Select, String, Text, bindparam, cast, func, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from ..engine.rules import RuleSet, ruleset
@@ -110,12 +111,14 @@ GAME_COLUMNS = (
 @cache
 def _read_query() -> Select[Any]:
     """The statement of :func:`read_game`, built once (parameter ``slug``): the game's
-    columns with each player's name and side, one row per player in seat order."""
+    columns with each player's name and side, one row per player in seat order (the
+    house rules as their JSON text, read once rather than on every player's row)."""
     games, players = Game.__table__, Player.__table__
     slug: BindParameter[str] = bindparam("slug", type_=String)
     found = (games.c.view_token == slug) & games.c.deleted_at.is_(None)
     seats = players.join(games, players.c.game_id == games.c.id)
     columns = [games.c[name] for name in GAME_COLUMNS]
+    columns[GAME_COLUMNS.index("options")] = cast(games.c.options, Text)
     query = select(*columns, players.c.name, players.c.side).select_from(seats)
     return query.where(found).order_by(players.c.seat)
 
@@ -123,12 +126,14 @@ def _read_query() -> Select[Any]:
 def read_game(view_token: str) -> GameRow | None:
     """The game at ``view_token`` with its players, in one query and no ORM objects (the
     game page, its changing part, saving a round from it), or None (also when deleted)."""
-    rows = db.session.execute(_read_query(), {"slug": view_token}).all()
+    rows = db.session.connection().execute(_read_query(), {"slug": view_token}).all()
     if not rows:
         return None
     width = len(GAME_COLUMNS)
     seats = tuple(SeatRow(row[width], row[width + 1]) for row in rows)
-    return GameRow(**dict(zip(GAME_COLUMNS, rows[0][:width], strict=True)), players=seats)
+    game = dict(zip(GAME_COLUMNS, rows[0][:width], strict=True))
+    game["options"] = json.loads(game["options"]) if game["options"] is not None else None
+    return GameRow(**game, players=seats)
 
 
 def rules_of(game: GameLike) -> RuleSet:
@@ -226,12 +231,13 @@ class ShownRound:
 @cache
 def _page_query(limited: bool) -> Select[Any]:
     """The statement of :func:`page_rounds`, built once (parameters ``game`` and, when
-    ``limited``, ``limit``)."""
+    ``limited``, ``limit``); the summaries come as their JSON text, read in one go."""
     rounds = Round.__table__
     game: BindParameter[int] = bindparam("game", type_=Integer)
     live = (rounds.c.game_id == game) & rounds.c.deleted.is_(False)
     count = select(func.count(rounds.c.id)).where(live).scalar_subquery()
-    columns = (rounds.c.id, rounds.c.position, rounds.c.mode, rounds.c.version, rounds.c.summary)
+    summary = cast(rounds.c.summary, Text)
+    columns = (rounds.c.id, rounds.c.position, rounds.c.mode, rounds.c.version, summary)
     query = select(*columns, count).where(live).order_by(rounds.c.position.desc())
     return query.limit(bindparam("limit")) if limited else query
 
@@ -241,8 +247,13 @@ def page_rounds(game: GameLike, limit: int | None) -> tuple[list[ShownRound], in
     count in all, in one query (the count a scalar subquery; both read the index on
     game, deleted, position); once the game is over, the last round's figures too."""
     params = {"game": game.id} if limit is None else {"game": game.id, "limit": limit}
-    rows = db.session.execute(_page_query(limit is not None), params).all()
-    shown = [ShownRound(*row[:5]) for row in reversed(rows)]
+    found = db.session.connection().execute(_page_query(limit is not None), params).all()
+    rows = list(reversed(found))
+    summaries = json.loads(f"[{','.join(row[4] or 'null' for row in rows)}]")
+    shown = [
+        ShownRound(row[0], row[1], row[2], row[3], summary)
+        for row, summary in zip(rows, summaries, strict=True)
+    ]
     if shown and game.winner:
         shown[-1] = replace(shown[-1], figures=last_figures(game))
     return shown, int(rows[0][5]) if rows else 0
