@@ -3,6 +3,7 @@ the page's script reads (preview, save, undo), with every refusal: nothing is wr
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -246,17 +247,26 @@ def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
     assert ("JK=7C" in page) == (preset == "modern")
 
 
-def test_a_later_save_answers_only_the_parts_it_changed(games, client):
+def test_a_later_save_answers_the_figures_the_page_draws_the_change_from(games, client):
     games.start(NAMES)
     _net(games, [85, -20, 30, 0])
     body = _net(games, [10, 0, 0, 5]).get_json()
     assert body["number"] == 2 and "live" not in body and body["shown"] == 20
-    parts = body["parts"]
-    assert ">95<" in parts["standings"] and "round 3" in parts["dealer"]
-    assert parts["row"].startswith("<tr><td>2</td>") and 'aria-label="Edit round 2"' in parts["row"]
-    assert "<svg" in parts["chart"] and parts["older"] == ""
+    assert body["units"] == list(NAMES) and body["dealer"] == "Cat"
+    assert body["row"]["cells"] == [[10, 95], [0, -20], [0, 30], [5, 5]]
+    assert body["row"]["cards"] is False and body["row"]["edit"].endswith("/edit")
+    assert body["target"] == 500 and body["deals"] is None and body["chart"] == [340, 170, 6]
+    assert "all" not in body and "<" not in json.dumps(body)
     page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
-    assert parts["row"] in page and parts["standings"] in page and parts["dealer"] in page
+    assert f'href="{body["row"]["edit"]}" aria-label="Edit round 2"' in page
+    assert "Next deal: <strong>Cat</strong> · round 3" in page
+
+
+def test_a_save_past_the_rounds_shown_links_every_round(games):
+    games.start(NAMES)
+    for _ in range(21):
+        body = _net(games, [10, 0, 0, -10]).get_json()
+    assert body["number"] == 21 and body["all"] == f"/games/{games.slug}?all=1"
 
 
 def test_preview_tells_who_went_out_as_the_server_infers_it(games):
