@@ -100,7 +100,7 @@ def recompute(game: Game, since: int = 0) -> None:
         figures = result.to_json()
         if figures != round_.figures:
             round_.figures = figures
-        summary = summary_of(game, round_.input, figures, dealer)
+        summary = summary_of(game, round_.input, figures, dealer, number)
         if summary != round_.summary:
             round_.summary = summary
         totals, dealer = _totals_of(round_), summary["dealer"]
@@ -230,7 +230,7 @@ def record_round(
     last = before.summaries[-1] if before.summaries else None
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
     dealer = last["dealer"] if last is not None else game.first_dealer
-    summary = summary_of(game, data, figures, dealer)
+    summary = summary_of(game, data, figures, dealer, number)
     row = {"position": before.top + 1, "mode": mode, "input": dict(data), "nonce": nonce}
     row |= {"figures": figures, "summary": summary}
     try:

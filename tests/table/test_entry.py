@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from scorekeeper.table import services as sheet
 from tests.table.test_pages import GameActions
 
 JSON = {"Accept": "application/json"}
@@ -281,3 +282,20 @@ def test_preview_tells_who_went_out_as_the_server_infers_it(games):
     told = games.client.post(_path(games), data=data | {"went_out": "3"}, headers=JSON)
     assert told.get_json()["went_out"] == "3"
     _nothing_written(games)
+
+
+@pytest.mark.parametrize("which", [0, 2])
+def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
+    games.start(NAMES)
+    for figures in ([10, 0, 0, 5], [20, 0, 5, 0], [30, 5, 0, 0]):
+        _net(games, figures)
+    with games.app.app_context():
+        live = sheet.get_game(games.slug)
+        sheet.delete_round(live, live.rounds[which], live.version)
+    body = _net(games, [1, 2, 3, 4]).get_json()
+    assert body["number"] == 3 and body["row"]["cells"][0] == [1, 61 - (10 * which + 10)]
+    with games.app.app_context():
+        live = sheet.get_game(games.slug)
+        deleted = next(c for c in live.changes if c.action == "delete")
+        sheet.undo_change(live, deleted, live.version)
+    assert _net(games, [0, 0, 0, 0]).get_json()["number"] == 5
