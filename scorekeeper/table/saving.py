@@ -51,8 +51,9 @@ def _query() -> Select[Any]:
 def read_for_save(view_token: str) -> tuple[GameRow, Tail] | None:
     """The game at ``view_token`` with its players, and its tail with the last live
     round's summary (``summaries`` holds that one, or none before the first round), in
-    one query and no ORM objects; None when there is no such game (or it was deleted)."""
-    rows = db.session.execute(_query(), {"slug": view_token}).all()
+    one query on the session's connection (no ORM objects, none of the ORM's work per
+    statement); None when there is no such game (or it was deleted)."""
+    rows = db.session.connection().execute(_query(), {"slug": view_token}).all()
     if not rows:
         return None
     width = len(GAME_COLUMNS)

@@ -299,3 +299,13 @@ def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
         deleted = next(c for c in live.changes if c.action == "delete")
         sheet.undo_change(live, deleted, live.version)
     assert _net(games, [0, 0, 0, 0]).get_json()["number"] == 5
+
+
+def test_a_partnership_save_answers_each_side_as_the_page_shows_it(games, client):
+    games.start(NAMES, preset="partnership")
+    _net(games, [40, 10, 20, 5])
+    body = _net(games, [0, 15, 0, 5], went_out="1").get_json()
+    assert body["units"] == ["Ann & Cat", "Bob & Dee"] and body["dealer"] == "Cat"
+    assert body["row"]["cells"] == [[0, 60], [20, 35]]
+    page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
+    assert '<span class="total num">60</span>' in page and "Ann &amp; Cat" in page
