@@ -1,7 +1,7 @@
 """The game page's round entry as JSON: what a round post answers when the page's script
 sent it (``Accept: application/json``) instead of a plain form.
 
-Answers (every figure the engine's, rendered by the server):
+Answers (every score the engine's):
 - preview, 200: ``{"html", "went_out"}``, the round's scores as they would be saved and
   the seat who went out as the server counts it: told, or inferred from the hands (O1,
   :func:`scorekeeper.engine.checks.went_out_by_hand`); the page's script shows it;
