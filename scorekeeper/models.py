@@ -118,8 +118,10 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     player entered is lost. ``position`` orders rounds; ``nonce`` is the saving form's
     one-time key, unique per game. ``summary`` is what the game page shows of a live
     round, kept beside the full figures so the page never decodes them:
-    ``{"round": {unit: points}, "total": {unit: points}, "dealer": seat}`` (units are
-    the players, or the sides under P1; ``dealer`` the seat that deals the next round)."""
+    ``{"round": {unit: points}, "total": {unit: points}, "dealer": seat, "number": n}``
+    (units are the players, or the sides under P1; ``dealer`` the seat that deals the
+    next round; ``number`` the round's number among the live rounds, missing in rounds
+    stored before it was kept)."""
 
     __tablename__ = "rounds"
     __table_args__ = (

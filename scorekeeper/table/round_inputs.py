@@ -65,16 +65,10 @@ def posted_counts(
     field is not plainly valid (a figure that is no whole number, who went out neither
     told nor shown by the hands, an out-of-date version, a correction's round version,
     cards' rows): the form then reads the post and says what is wrong, by its field."""
-    nonce, version = values.get("nonce") or "", values.get("version") or ""
-    plain = mode in ("net", "totals") and 8 <= len(nonce) <= 64
-    if not plain or not is_int(version, 0, MAX_VERSION) or values.get("round_version"):
+    if not _plain_post(values, mode):
         return None
-    if "meld_slots" in values or "layoff_slots" in values:
-        return None
-    kinds = ("net",) if mode == "net" else ("shown", "in_hand", "adjust")
-    try:
-        points = {k: [_points(values.get(f"{k}-{i}")) for i in range(len(names))] for k in kinds}
-    except ValueError:
+    points = _posted_points(values, len(names), mode)
+    if points is None:
         return None
     seat = values.get("went_out")
     if seat is None and mode == "totals":
@@ -90,7 +84,30 @@ def posted_counts(
         data["adjust"] = {n: p for n, p in figures["adjust"].items() if p}
         seven = seven_card and values.get("seven") not in (None, "", "false")
         data["seven_card_run"] = went_out if seven else None
-    return data, nonce, parse_int(version)
+    return data, values["nonce"], parse_int(values["version"])
+
+
+def _plain_post(values: Mapping[str, str], mode: str) -> bool:
+    """Whether a post is a new net or totals round with a nonce and a version that read
+    as the form reads them (no correction's round version, no cards' rows)."""
+    nonce, version = values.get("nonce") or "", values.get("version") or ""
+    if mode not in ("net", "totals") or not 8 <= len(nonce) <= 64:
+        return False
+    if not is_int(version, 0, MAX_VERSION) or values.get("round_version"):
+        return False
+    return "meld_slots" not in values and "layoff_slots" not in values
+
+
+def _posted_points(
+    values: Mapping[str, str], seats: int, mode: str
+) -> dict[str, list[int | None]] | None:
+    """Each posted figure by kind (``net``; or ``shown``, ``in_hand``, ``adjust``), one
+    per seat in points (None when empty); None when any is no whole number."""
+    kinds = ("net",) if mode == "net" else ("shown", "in_hand", "adjust")
+    try:
+        return {k: [_points(values.get(f"{k}-{i}")) for i in range(seats)] for k in kinds}
+    except ValueError:
+        return None
 
 
 def _points(text: str | None) -> int | None:

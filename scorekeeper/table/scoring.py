@@ -97,16 +97,25 @@ def _score_cards(
 
 
 def summary_of(
-    game: GameLike, mode_input: Mapping[str, Any], figures: Mapping[str, Any], dealer: int
+    game: GameLike,
+    mode_input: Mapping[str, Any],
+    figures: Mapping[str, Any],
+    dealer: int,
+    number: int | None = None,
 ) -> dict[str, Any]:
     """The page's summary of a round (:attr:`Round.summary`): each unit's round score and
     running total in points, and the seat that deals the next round (D5), the round
-    having been dealt by seat ``dealer``."""
+    having been dealt by seat ``dealer``; with ``number``, the round's number among the
+    live rounds too (so a save reads the next number from the last round, not by
+    counting every round; rounds stored without it are counted)."""
     key = "sides" if teams_of(game) else "players"
     units = figures[key]
     seat = next_dealer(rules_of(game), names_of(game), dealer, [mode_input.get("went_out")])
-    return {
+    summary = {
         "round": {u: f["round"] for u, f in units.items()},
         "total": {u: f["total"] for u, f in units.items()},
         "dealer": seat,
     }
+    if number is not None:
+        summary["number"] = number
+    return summary

@@ -46,6 +46,7 @@ from .games import renew_edit_token as renew_edit_token
 from .games import start_game as start_game
 from .reading import GameLike as GameLike
 from .reading import GameRow as GameRow
+from .reading import Tail as Tail
 from .reading import game_version as game_version
 from .reading import get_game as get_game
 from .reading import last_figures, previous_round, state_of, tail
@@ -99,7 +100,7 @@ def recompute(game: Game, since: int = 0) -> None:
         figures = result.to_json()
         if figures != round_.figures:
             round_.figures = figures
-        summary = summary_of(game, round_.input, figures, dealer)
+        summary = summary_of(game, round_.input, figures, dealer, number)
         if summary != round_.summary:
             round_.summary = summary
         totals, dealer = _totals_of(round_), summary["dealer"]
@@ -199,14 +200,22 @@ class Saved:
 
 
 def record_round(
-    game: GameLike, mode: str, data: Mapping[str, Any], nonce: str, version: int, keep: int = 0
+    game: GameLike,
+    mode: str,
+    data: Mapping[str, Any],
+    nonce: str,
+    version: int,
+    keep: int = 0,
+    before: Tail | None = None,
 ) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
     ``entry_mode``. Reads one query (:func:`.reading.tail`: the last live round's summary,
     and those of the ``keep`` latest live rounds, handed back in :attr:`Saved.earlier`),
     then writes the round, its history entry and the game's next version. ``game`` is a
-    :class:`Game` (kept current) or a :class:`.reading.GameRow` read for this save.
+    :class:`Game` (kept current) or a :class:`.reading.GameRow` read for this save;
+    ``before``, when given, is its tail read with it (:func:`.saving.read_for_save`:
+    the last live round's summary at least), and no query reads it again.
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
@@ -215,12 +224,13 @@ def record_round(
         if earlier is not None:
             raise AlreadySaved(earlier)
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
-    before = tail(game, max(keep, 1))
+    if before is None:
+        before = tail(game, max(keep, 1))
     number = before.count + 1
     last = before.summaries[-1] if before.summaries else None
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
     dealer = last["dealer"] if last is not None else game.first_dealer
-    summary = summary_of(game, data, figures, dealer)
+    summary = summary_of(game, data, figures, dealer, number)
     row = {"position": before.top + 1, "mode": mode, "input": dict(data), "nonce": nonce}
     row |= {"figures": figures, "summary": summary}
     try:

@@ -35,6 +35,7 @@ from .forms import ConfirmForm, NewGameForm
 from .mine import remember
 from .rights import can_edit, grant, require_edit
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
+from .saving import read_for_save
 
 bp = Blueprint("table", __name__)
 
@@ -300,7 +301,7 @@ def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> 
         sheet.record_round(game, mode, data, nonce, version)
         flash("Round saved.", "success")
         return 303
-    saved = sheet.record_round(game, mode, data, nonce, version, keep=page.SHOWN - 1)
+    saved = sheet.record_round(game, mode, data, nonce, version)
     undo = url_for("table.undo", slug=game.view_token, change_id=saved.change)
     return entry.saved(game, saved, undo)
 
@@ -310,9 +311,10 @@ def record_round(slug: str) -> Any:
     """Record a round, by totals or by cards; a plain net or totals round saved by the
     game page's script is read without its form or ORM objects (:func:`.entry.quick_save`)."""
     if request.method == "POST" and request.form.get("action") == "save" and entry.wants_json():
-        game = _view(slug)
+        found = read_for_save(slug) or abort(404, description="There is no game at this link.")
+        game, before = found
         require_edit(game)
-        quick = entry.quick_save(game, request.values.get("mode") or game.entry_mode)
+        quick = entry.quick_save(game, before, request.values.get("mode") or game.entry_mode)
         if quick is not None:
             return quick
     return _enter_round(_game(slug, rounds=False), None)

@@ -10,6 +10,8 @@ import json
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, shot
+from tests.conftest import make_app
+from tests.table.test_costs import _long_game
 
 NAMES = ["Ann", "Bob", "Cat", "Dee"]
 COUNT_TAPS = """() => {
@@ -282,3 +284,69 @@ def test_a_field_tapped_again_is_retyped_not_appended_to(page):
     assert page.input_value("#net-0") == "85"
     assert page.get_attribute("#net-0", "inputmode") == "numeric"
     assert page.get_attribute("#net-0", "placeholder") == "0"
+
+
+LIVE_TREE = """() => {
+  const walk = (n) => {
+    if (n.nodeType === 3) {
+      const t = n.textContent.replace(/\\s+/g, " ").trim();
+      return t ? JSON.stringify(t) : "";
+    }
+    if (n.nodeType !== 1) return "";
+    const attrs = Array.from(n.attributes).map((a) => a.name + "=" + a.value);
+    const inside = Array.from(n.childNodes).map(walk).join("");
+    return "<" + n.tagName + " " + attrs.sort().join(" ") + ">" + inside + "</>";
+  };
+  return walk(document.getElementById("live"));
+}"""
+
+
+QUIET = """() => {
+  document.querySelectorAll("#toast, .flash").forEach((e) => e.remove());
+  if (document.activeElement) document.activeElement.blur();
+}"""
+LIVE_PARTS = (".standings", ".dealer", "table.rounds", ".chart")
+
+
+def _drawn_as_served(page, name: str) -> None:
+    """The game's changing part as the script drew it after a save is the one the server
+    sends on a reload: the same elements, attributes and words, and the same pixels
+    (each part of it at the same place: nothing focused, no toast, no flashed message)."""
+    page.evaluate(QUIET)
+    drawn = page.evaluate(LIVE_TREE)
+    pixels = [page.locator(f"#live {part}").screenshot() for part in LIVE_PARTS]
+    shot(page, name)
+    page.reload()
+    page.wait_for_selector("#live .standings")
+    page.evaluate(QUIET)
+    assert page.evaluate(LIVE_TREE) == drawn
+    for part, before in zip(LIVE_PARTS, pixels, strict=True):
+        again = page.locator(f"#live {part}").screenshot()
+        assert again == before, part
+
+
+def _save_net(page, figures, out: str, number: int) -> None:
+    for name, digits in zip(NAMES, figures, strict=True):
+        page.get_by_label(f"{name}, round score", exact=True).fill(digits)
+    page.locator("label.out", has_text=out).click()
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(f".toast:has-text('Round {number} saved')")
+
+
+def test_a_saved_round_is_drawn_as_the_server_draws_the_page(page, tmp_path):
+    _start(page)
+    _save_net(page, ["85", "-20", "35", "0"], "Ann", 1)
+    _save_net(page, ["-15", "60", "0", "5"], "Bob", 2)
+    assert _totals(page) == [70, 40, 35, 5]
+    _drawn_as_served(page, "entry-10-second-round-drawn-390")
+
+
+def test_a_save_past_the_rounds_shown_is_drawn_as_the_server_draws_the_page(page, tmp_path):
+    slug, edit = _long_game(make_app(str(tmp_path / "browser.sqlite3")), 20)
+    page.goto(f"/games/{slug}/edit/{edit}")
+    page.wait_for_selector("#entry")
+    _save_net(page, ["30", "0", "-25", "10"], "Ann", 21)
+    rows = page.locator("table.rounds tbody tr td:first-child")
+    assert rows.first.inner_text().strip() == "2" and rows.count() == 20
+    assert "Rounds 2 to 21 of 21" in page.inner_text(".older")
+    _drawn_as_served(page, "entry-11-round-21-drawn-390")

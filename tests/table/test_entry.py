@@ -3,10 +3,12 @@ the page's script reads (preview, save, undo), with every refusal: nothing is wr
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from scorekeeper.table import services as sheet
 from tests.table.test_pages import GameActions
 
 JSON = {"Accept": "application/json"}
@@ -246,17 +248,26 @@ def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
     assert ("JK=7C" in page) == (preset == "modern")
 
 
-def test_a_later_save_answers_only_the_parts_it_changed(games, client):
+def test_a_later_save_answers_the_figures_the_page_draws_the_change_from(games, client):
     games.start(NAMES)
     _net(games, [85, -20, 30, 0])
     body = _net(games, [10, 0, 0, 5]).get_json()
     assert body["number"] == 2 and "live" not in body and body["shown"] == 20
-    parts = body["parts"]
-    assert ">95<" in parts["standings"] and "round 3" in parts["dealer"]
-    assert parts["row"].startswith("<tr><td>2</td>") and 'aria-label="Edit round 2"' in parts["row"]
-    assert "<svg" in parts["chart"] and parts["older"] == ""
+    assert body["units"] == list(NAMES) and body["dealer"] == "Cat"
+    assert body["row"]["cells"] == [[10, 95], [0, -20], [0, 30], [5, 5]]
+    assert body["row"]["cards"] is False and body["row"]["edit"].endswith("/edit")
+    assert body["target"] == 500 and body["deals"] is None and body["chart"] == [340, 170, 6]
+    assert "all" not in body and "<" not in json.dumps(body)
     page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
-    assert parts["row"] in page and parts["standings"] in page and parts["dealer"] in page
+    assert f'href="{body["row"]["edit"]}" aria-label="Edit round 2"' in page
+    assert "Next deal: <strong>Cat</strong> · round 3" in page
+
+
+def test_a_save_past_the_rounds_shown_links_every_round(games):
+    games.start(NAMES)
+    for _ in range(21):
+        body = _net(games, [10, 0, 0, -10]).get_json()
+    assert body["number"] == 21 and body["all"] == f"/games/{games.slug}?all=1"
 
 
 def test_preview_tells_who_went_out_as_the_server_infers_it(games):
@@ -271,3 +282,30 @@ def test_preview_tells_who_went_out_as_the_server_infers_it(games):
     told = games.client.post(_path(games), data=data | {"went_out": "3"}, headers=JSON)
     assert told.get_json()["went_out"] == "3"
     _nothing_written(games)
+
+
+@pytest.mark.parametrize("which", [0, 2])
+def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
+    games.start(NAMES)
+    for figures in ([10, 0, 0, 5], [20, 0, 5, 0], [30, 5, 0, 0]):
+        _net(games, figures)
+    with games.app.app_context():
+        live = sheet.get_game(games.slug)
+        sheet.delete_round(live, live.rounds[which], live.version)
+    body = _net(games, [1, 2, 3, 4]).get_json()
+    assert body["number"] == 3 and body["row"]["cells"][0] == [1, 61 - (10 * which + 10)]
+    with games.app.app_context():
+        live = sheet.get_game(games.slug)
+        deleted = next(c for c in live.changes if c.action == "delete")
+        sheet.undo_change(live, deleted, live.version)
+    assert _net(games, [0, 0, 0, 0]).get_json()["number"] == 5
+
+
+def test_a_partnership_save_answers_each_side_as_the_page_shows_it(games, client):
+    games.start(NAMES, preset="partnership")
+    _net(games, [40, 10, 20, 5])
+    body = _net(games, [0, 15, 0, 5], went_out="1").get_json()
+    assert body["units"] == ["Ann & Cat", "Bob & Dee"] and body["dealer"] == "Cat"
+    assert body["row"]["cells"] == [[0, 60], [20, 35]]
+    page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
+    assert '<span class="total num">60</span>' in page and "Ann &amp; Cat" in page

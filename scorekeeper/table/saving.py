@@ -1,0 +1,74 @@
+"""What saving a round from the game page reads, in one query: the game with its players
+(:class:`.reading.GameRow`) and its tail (:class:`.reading.Tail`: how many rounds count,
+the highest position, the last live round's summary), whatever the length of the game:
+each part of the tail is one step down the index on (game, deleted, position), and the
+count is the last round's number (:attr:`Round.summary`; counted only for a last round
+stored without it)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from sqlalchemy import BindParameter, Select, String, bindparam, func, select
+
+from ..extensions import db
+from ..models import Game, Player, Round
+from .reading import GAME_COLUMNS, GameRow, SeatRow, Tail
+
+
+@cache
+def _query() -> Select[Any]:
+    """The statement of :func:`read_for_save`, built once (parameter ``slug``): the game's
+    columns, each player's name and side (one row per player, in seat order) and, the
+    same on every row, the last live round's summary and position and the last deleted
+    round's position. The subqueries find the game by its link on their own (not
+    correlated with the outer row), so the database works each out once."""
+    games, players, rounds = Game.__table__, Player.__table__, Round.__table__
+    slug: BindParameter[str] = bindparam("slug", type_=String)
+    found = (games.c.view_token == slug) & games.c.deleted_at.is_(None)
+    inner = games.alias("found")
+    game_id = select(inner.c.id).where(inner.c.view_token == slug).scalar_subquery()
+
+    def last(column: Any, deleted: bool) -> Any:
+        kept = (rounds.c.game_id == game_id) & (rounds.c.deleted.is_(deleted))
+        query = select(column).where(kept).order_by(rounds.c.position.desc()).limit(1)
+        return query.scalar_subquery()
+
+    seats = players.join(games, players.c.game_id == games.c.id)
+    columns = [games.c[name] for name in GAME_COLUMNS]
+    query = select(
+        *columns,
+        players.c.name,
+        players.c.side,
+        last(rounds.c.summary, False),
+        last(rounds.c.position, False),
+        last(rounds.c.position, True),
+    )
+    return query.select_from(seats).where(found).order_by(players.c.seat)
+
+
+def read_for_save(view_token: str) -> tuple[GameRow, Tail] | None:
+    """The game at ``view_token`` with its players, and its tail with the last live
+    round's summary (``summaries`` holds that one, or none before the first round), in
+    one query on the session's connection (no ORM objects, none of the ORM's work per
+    statement); None when there is no such game (or it was deleted)."""
+    rows = db.session.connection().execute(_query(), {"slug": view_token}).all()
+    if not rows:
+        return None
+    width = len(GAME_COLUMNS)
+    first = rows[0]
+    seats = tuple(SeatRow(row[width], row[width + 1]) for row in rows)
+    game = GameRow(**dict(zip(GAME_COLUMNS, first[:width], strict=True)), players=seats)
+    last, live_top, deleted_top = first[width + 2 :]
+    top = max(live_top or 0, deleted_top or 0)
+    if last is None:
+        return game, Tail(0, top, [])
+    count = last["number"] if "number" in last else _count(game.id)
+    return game, Tail(int(count), top, [last])
+
+
+def _count(game_id: int) -> int:
+    """How many rounds count in the game ``game_id`` (one COUNT query)."""
+    live = (Round.game_id == game_id) & Round.deleted.is_(False)
+    return int(db.session.execute(select(func.count(Round.id)).where(live)).scalar_one())
