@@ -13,7 +13,6 @@ from typing import Any
 from flask import (
     Response,
     current_app,
-    get_template_attribute,
     render_template,
     request,
     session,
@@ -28,7 +27,7 @@ from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .reading import GameLike, ShownRound
 from .rights import can_edit
-from .standings import Standings, from_summaries, house_rules, standings
+from .standings import Standings, house_rules, standings
 
 SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
@@ -236,28 +235,7 @@ def answer(game: GameLike, template: str) -> Response:
     return conditional(render_template(template, **page(game)), tag)
 
 
-def parts(game: GameLike, saved: sheet.Saved) -> dict[str, str]:
-    """The parts of the game page's changing part (``_live.html``) that a new round
-    changes, drawn from the summaries a save read (:attr:`sheet.Saved.earlier`, the
-    ``SHOWN - 1`` rounds before it) with no query: ``standings``, ``dealer``, ``older``
-    (the caption over the latest rounds, ``""`` when every round is shown), the new
-    round's table ``row`` and the ``chart`` of the shown rounds."""
-    summaries = [*saved.earlier, saved.summary]
-    st = from_summaries(game, summaries)
-    first = saved.number - len(summaries) + 1
-    macros: Any = module("table/_parts.html")
-    row = ShownRound(saved.id, 0, saved.mode, 0, saved.summary)
-    new = rows(game, [row], saved.number, st, can_edit(game))
-    return {
-        "standings": str(macros.standings_part(st)),
-        "dealer": str(macros.dealer_part(st, saved.number)),
-        "older": str(macros.older_part(links(game), first, saved.number, SHOWN)).strip(),
-        "row": str(macros.round_rows(new)).strip(),
-        "chart": str(get_template_attribute("_macros.html", "chart")(st)),
-    }
-
-
 def module(template: str) -> TemplateModule:
     """The macros of ``template`` as a module, made once (Jinja keeps it with the
-    template), for the game page's templates (``parts`` and ``macros``) and its parts."""
+    template), for the game page's templates (``parts`` and ``macros``)."""
     return current_app.jinja_env.get_template(template).module

@@ -185,8 +185,7 @@ def _existing(game: GameLike, nonce: str) -> Round | None:
 class Saved:
     """A round just stored: its ``id``, its ``number`` among the live rounds, its
     ``mode``, the id of its ``change`` in the history (for Undo), its ``summary``
-    (:attr:`Round.summary`), ``earlier``, the summaries of the latest live rounds
-    before it, oldest first; the game's new ``version`` and whether this round ended
+    (:attr:`Round.summary`); the game's new ``version`` and whether this round ended
     the game (``over``)."""
 
     id: int
@@ -194,7 +193,6 @@ class Saved:
     mode: str
     change: int
     summary: dict[str, Any]
-    earlier: list[dict[str, Any]]
     version: int
     over: bool
 
@@ -205,13 +203,11 @@ def record_round(
     data: Mapping[str, Any],
     nonce: str,
     version: int,
-    keep: int = 0,
     before: Tail | None = None,
 ) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
-    ``entry_mode``. Reads one query (:func:`.reading.tail`: the last live round's summary,
-    and those of the ``keep`` latest live rounds, handed back in :attr:`Saved.earlier`),
+    ``entry_mode``. Reads one query (:func:`.reading.tail`: the last live round's summary),
     then writes the round, its history entry and the game's next version. ``game`` is a
     :class:`Game` (kept current) or a :class:`.reading.GameRow` read for this save;
     ``before``, when given, is its tail read with it (:func:`.saving.read_for_save`:
@@ -225,7 +221,7 @@ def record_round(
             raise AlreadySaved(earlier)
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
     if before is None:
-        before = tail(game, max(keep, 1))
+        before = tail(game, 1)
     number = before.count + 1
     last = before.summaries[-1] if before.summaries else None
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
@@ -242,10 +238,7 @@ def record_round(
         if earlier is not None:
             raise AlreadySaved(earlier) from None
         raise StaleVersion() from None
-    shown = before.summaries[len(before.summaries) - keep :] if keep else []
-    return Saved(
-        round_id, number, mode, change_id, summary, shown, version + 1, figures["game_over"]
-    )
+    return Saved(round_id, number, mode, change_id, summary, version + 1, figures["game_over"])
 
 
 def _totals_before(game: GameLike, last: dict[str, Any] | None) -> dict[str, int]:
