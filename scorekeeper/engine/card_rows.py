@@ -178,15 +178,17 @@ def hand_takers(play: RoundPlay) -> dict[str, str | None]:
 MELD_PLACES = tuple(f"meld {i}" for i in range(64))
 """The place of meld ``i``: ``MELD_PLACES[i]`` (:func:`place` beyond)."""
 
-_ONTO: list[tuple[str, ...] | None] = [None] * 64
+LAYOFF_PLACES: list[tuple[str, ...] | None] = [None] * 64
+"""The places of lay-offs 0 to 63 onto meld ``onto`` (0 to 63), each text made once:
+``LAYOFF_PLACES[3]`` once :func:`layoff_places` has made it, else None."""
 
 
 def layoff_places(onto: int) -> tuple[str, ...]:
     """The places of lay-offs 0 to 63 onto meld ``onto`` (0 to 63):
-    ``layoff_places(3)[1] == "layoff 1 onto meld 3"``, each text made once."""
-    found = _ONTO[onto]
+    ``layoff_places(3)[1] == "layoff 1 onto meld 3"``, made into :data:`LAYOFF_PLACES`."""
+    found = LAYOFF_PLACES[onto]
     if found is None:
-        found = _ONTO[onto] = tuple(f"layoff {i} onto meld {onto}" for i in range(64))
+        found = LAYOFF_PLACES[onto] = tuple(f"layoff {i} onto meld {onto}" for i in range(64))
     return found
 
 

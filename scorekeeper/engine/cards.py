@@ -185,14 +185,16 @@ def parse_card(text: object) -> Card:
     return card
 
 
+_CARD_OF_TEXT = TEXT_CARDS.__getitem__
+
+
 def known_cards(texts: list[object]) -> tuple[Card, ...] | None:
     """The cards of ``texts`` when each is a text already parsed once (a fast path for
     hot loops), else None: then parse them one by one with :func:`parse_card`."""
     try:
-        cards = tuple(map(TEXT_CARDS.get, texts))
-    except TypeError:
+        return tuple(map(_CARD_OF_TEXT, texts))
+    except (KeyError, TypeError):  # a text not parsed yet; one not even hashable
         return None
-    return None if None in cards else cards  # type: ignore[return-value]
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

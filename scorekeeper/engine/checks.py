@@ -82,7 +82,9 @@ class RoundPlay:
     ) -> None:
         # One store of every field: a round is made for every round scored, and a frozen
         # dataclass's own __init__ sets its fields one object.__setattr__ at a time.
-        self.__dict__.update(
+        object.__setattr__(
+            self,
+            "__dict__",
             {
                 "players": players,
                 "melds": melds,
@@ -92,7 +94,7 @@ class RoundPlay:
                 "teams": teams,
                 "deal_number": deal_number,
                 "went_out_by": went_out_by,
-            }
+            },
         )
 
 
@@ -345,19 +347,18 @@ def check_hands(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     player who went out holds nothing (O1), a round without anyone out only where the
     stock may run out (O3), and how the player went out (:func:`_check_going_out`)."""
     problems: list[tuple[str, str]] = []
-    for name in play.hands:
-        if name not in play.players:
+    players, hands, goer = play.players, play.hands, play.went_out
+    for name in hands:
+        if name not in players:
             problems.append((f"hands.{name}", f"{name!r} is not a player"))
-    for player in play.players:
-        if player not in play.hands:
+    for player in players:
+        if player not in hands:
             problems.append(("hands", f"no hand is given for {player} (use [] for none)"))
-    if play.went_out is not None:
-        if play.went_out not in play.players:
-            problems.append(("went_out", f"{play.went_out!r} is not a player"))
-        elif play.hands.get(play.went_out):
-            problems.append(
-                ("went_out", f"{play.went_out} went out, so their hand must be empty (O1)")
-            )
+    if goer is not None:
+        if goer not in players:
+            problems.append(("went_out", f"{goer!r} is not a player"))
+        elif hands.get(goer):
+            problems.append(("went_out", f"{goer} went out, so their hand must be empty (O1)"))
     elif rules.stock_exhausted in ("reshuffle", "play-on"):
         problems.append(
             ("went_out", "under these rules a round ends only when someone goes out (O3)")
@@ -375,8 +376,9 @@ def _check_going_out(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
         problems.append(("went_out_by", 'must be "discard" or "play"'))
     elif play.went_out_by == "play" and rules.discard_to_go_out and rules.rummy_call == "off":
         problems.append(("went_out_by", "under these rules a player goes out by a discard (O2)"))
+    goer = play.went_out
     for i, meld in enumerate(play.melds):
-        if meld.final_turn and meld.owner != play.went_out:
+        if meld.final_turn and meld.owner != goer:
             problems.append(
                 (f"melds[{i}].final_turn", f"{meld.owner} did not go out, so had no final turn")
             )

@@ -206,7 +206,9 @@ def decide_game(
     player, so that sides stay the sums of their players). A tie at the top with nobody
     to break it plays on. Mutates ``figures`` and ``notes`` for P5's bonus.
     """
-    totals = unit_totals(play, {p: f.total for p, f in figures.items()})
+    totals = {p: f.total for p, f in figures.items()}
+    if play.teams:
+        totals = unit_totals(play, totals)
     if rules.two_deal_game:
         return _after_two_deals(rules, play, figures, notes, totals)
     target = rules.target

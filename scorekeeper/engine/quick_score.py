@@ -22,9 +22,11 @@ tests/engine/test_quick_score.py holds both paths to the same answers, byte for 
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Literal
 
 from .card_rows import (
+    LAYOFF_PLACES,
     MELD_PLACES,
     Template,
     hand_row,
@@ -59,6 +61,7 @@ templates when nothing is laid off onto it (:func:`.card_rows.meld_rows`)."""
 Teams = tuple[tuple[str, ...], ...]
 
 _row = tuple.__new__  # builds a NamedTuple without its Python-level constructor
+_AS_LAID = itemgetter(1)  # an Entry's meld as laid
 
 
 def score_plain(
@@ -75,7 +78,7 @@ def score_plain(
     if melds is None:
         return None
     plays, entries = melds
-    laid = [entry[1] for entry in entries]
+    laid = list(map(_AS_LAID, entries))
     table = laid.copy()
     layoffs = _layoffs(request.get("layoffs"), rules, players, plays, table, teams, cards)
     hands = _hands(request.get("hands"), players, cards)
@@ -208,11 +211,13 @@ def _hands(value: Any, players: list[str], cards: list[Card]) -> dict[str, tuple
     if value.__class__ is not dict or len(value) != len(players):
         return None
     hands: dict[str, tuple[Card, ...]] = {}
+    card_of = TEXT_CARDS.__getitem__  # known_cards's look-up, without a call per hand
     for name, texts in value.items():
         if name not in players or texts.__class__ is not list:
             return None
-        hand = known_cards(texts)
-        if hand is None:
+        try:
+            hand = tuple(map(card_of, texts))
+        except (KeyError, TypeError):  # a text not parsed yet; one not even hashable
             try:
                 hand = tuple(parse_card(text) for text in texts)
             except ValueError:  # CardError
@@ -249,8 +254,9 @@ def _totals(value: Any, players: list[str]) -> dict[str, int] | None:
         return {}
     if value.__class__ is not dict:
         return None
+    top = MAX_TOTAL
     for name, total in value.items():
-        if name not in players or total.__class__ is not int or abs(total) > MAX_TOTAL:
+        if name not in players or total.__class__ is not int or not -top <= total <= top:
             return None
     return value
 
@@ -296,6 +302,7 @@ def _layoff_json(
     """Each lay-off's row in ``rows``, counted in the meld as it ends the round, its
     points added to its owner's ``shown`` (:func:`.card_rows.layoff_row`)."""
     placed = rules.memo("layoff rows")  # layoff_row's own memo
+    places = LAYOFF_PLACES  # indexes below 64: _layoffs gives up beyond
     append = rows.append
     for i, layoff in enumerate(layoffs):
         owner, card, index = layoff[0], layoff[1], layoff[2]
@@ -303,7 +310,7 @@ def _layoff_json(
         found = placed.get((card, final)) or layoff_row(card, final, rules)
         row = found[2][0].copy()
         row["owner"] = owner
-        row["where"] = layoff_places(index)[i]
+        row["where"] = (places[index] or layoff_places(index))[i]
         append(row)
         figures[owner].shown += found[1]
 

@@ -112,7 +112,7 @@ class Rows(NamedTuple):
     json: tuple[Template, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class RoundScore:
     """A scored round: figures per player (and per side), every card explained (``cards``,
     made from ``rows``), bonus notes, and the game's state after it (winner, game over,
@@ -297,7 +297,8 @@ def close_round(
         figures[note.owner].bonus += note.points
     before = totals_before or {}
     for player, fig in figures.items():
-        fig.round = fig.shown - fig.in_hand + fig.bonus
-        fig.total = before.get(player, 0) + fig.round
+        fig.round = points = fig.shown - fig.in_hand + fig.bonus
+        fig.total = before.get(player, 0) + points
     result = decide_game(rules, play, figures, notes)
-    return RoundScore(figures, side_figures(play, figures), rows, notes, *result)
+    sides = side_figures(play, figures) if play.teams else None
+    return RoundScore(figures, sides, rows, notes, *result)
