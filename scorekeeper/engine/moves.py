@@ -23,7 +23,7 @@ from itertools import combinations
 
 from .card_rows import meld_rows
 from .cards import JOKER, SUITS, Card, declare, natural_card
-from .hand_bits import held_thrice, lanes
+from .hand_bits import Lanes, held_thrice, lanes
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .wild import wild_melds
@@ -141,9 +141,7 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     suit. A quick test on rank bits that lets random play skip the search."""
     found = lanes(hand)
     if found is not None:
-        runs = run_table(rules)
-        s, h, d, c = found
-        return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
+        return lanes_may_meld(found, rules)
     seen = twice = 0
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     for card in hand:
@@ -155,6 +153,15 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
         bits[card.suit] |= bit
     runs = run_table(rules)
     return bool(runs[bits["S"]] or runs[bits["H"]] or runs[bits["D"]] or runs[bits["C"]])
+
+
+def lanes_may_meld(found: Lanes, rules: RuleSet) -> bool:
+    """:func:`may_hold_meld` of a hand of different natural cards from its
+    :func:`hand_bits.lanes`: a rank held three times (M1) or a shortest run in one suit
+    (M3, M4)."""
+    runs = run_table(rules)
+    s, h, d, c = found
+    return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
 
 
 def run_table(rules: RuleSet) -> bytes:

@@ -160,9 +160,15 @@ def layoff_pairs(
         cards = [only]
     keep_check = not keeps_any_discard(state.rules, state.no_discard)
     out: list[tuple[Card, int]] = []
+    anyone = onto is None and state.teams is None  # L4 refuses no meld (may_lay_off_on)
     for card in cards:
-        if card.rank and card not in takes:
-            continue  # a natural card no meld takes (what _layoff_targets would find)
+        if card.rank:
+            found = takes.get(card)
+            if found is None:
+                continue  # a natural card no meld takes (what _layoff_targets would find)
+            if anyone and not keep_check:
+                out.extend([(card, index) for index in found])  # _layoff_targets, _allowed
+                continue
         targets = _layoff_targets(state, card, takes)
         if not targets or (keep_check and not _keeps_after(state, hand, (card,))):
             continue
@@ -345,10 +351,11 @@ def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> l
     selected ``card`` follow it onto the same meld (:func:`pair_table`, from
     :func:`taking.pair_partners`' rule), each keeping a card to discard after both (O2).
     Laid first, the partner leaves the seat in MUST_USE: the card must follow at once."""
-    if not state.opened[seat]:
+    pairs = pair_table(state).get(card) if state.opened[seat] else None
+    if not pairs:
         return []
     wanted: dict[int, set[Card]] = {}
-    for partner, index in pair_table(state).get(card, ()):
+    for partner, index in pairs:
         wanted.setdefault(index, set()).add(partner)
     out: list[LayOff] = []
     others = [c for c in hand if c is not card]

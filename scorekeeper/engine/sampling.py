@@ -21,7 +21,8 @@ import random
 from .actions import Action, Discard, Draw, LayOff
 from .cards import Card
 from .draws import draw_options
-from .moves import may_hold_meld
+from .hand_bits import lanes
+from .moves import lanes_may_meld, may_hold_meld
 from .plays import laydown_options, layoff_pairs
 from .state import GameState, Phase
 from .taking import may_discard
@@ -60,9 +61,15 @@ def _random_play(state: GameState, rng: random.Random) -> Action:
     :func:`turns.legal_actions` orders them, the discards counted."""
     seat = state.seat
     hand = state.hands[seat]
-    laydowns = laydown_options(state, seat, hand, None) if may_hold_meld(hand, state.rules) else []
+    found = lanes(hand)  # None unless every card differs: then the discards are the hand
+    if found is None:
+        melds = may_hold_meld(hand, state.rules)
+        discards = _discardable(hand, state.no_discard)
+    else:
+        melds = lanes_may_meld(found, state.rules)
+        discards = hand if state.no_discard is None else _discardable(hand, state.no_discard)
+    laydowns = laydown_options(state, seat, hand, None) if melds else []
     layoffs = layoff_pairs(state, seat, hand)
-    discards = _discardable(hand, state.no_discard)
     k = rng.randrange(len(laydowns) + len(layoffs) + len(discards))
     if k < len(laydowns):
         return laydowns[k]
