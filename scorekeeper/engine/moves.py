@@ -38,9 +38,11 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
     """Sets of 3 and 4 natural cards of one rank (M1, M2), ranks in order; ``by_rank[r]``
     the natural cards of rank r."""
     out: list[tuple[Card, ...]] = []
-    groups = [group for _, group in sorted(by_rank.items()) if len(group) >= 3]
+    groups = [group for group in by_rank.values() if len(group) >= 3]
     if not groups:
         return out
+    if len(groups) > 1:
+        groups.sort(key=lambda group: group[0].rank)
     distinct = suits_must_differ(rules)
     for group in groups:
         if distinct:
@@ -319,6 +321,8 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
 
 def holds(meld: Sequence[Card], card: Card) -> bool:
     """True when ``meld`` includes the physical ``card`` (a declared joker is a joker)."""
+    if card.rank:
+        return card in meld  # a natural card: only itself is it (cards compare by identity)
     return any(c.physical is card for c in meld)
 
 

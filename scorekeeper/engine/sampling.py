@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action, Discard, Draw, LayOff
+from .actions import Action, LayOff, discard_of, take_from
 from .cards import Card
 from .draws import draw_options
 from .hand_bits import lanes
@@ -51,7 +51,7 @@ def _random_draw(state: GameState, rng: random.Random) -> Action:
             return first
         k -= 1
     if k < len(indices):
-        return Draw("discard", indices[k])
+        return take_from(indices[k])
     assert last is not None
     return last
 
@@ -76,7 +76,7 @@ def _random_play(state: GameState, rng: random.Random) -> Action:
     k -= len(laydowns)
     if k < len(layoffs):
         return LayOff(*layoffs[k])
-    return Discard(discards[k - len(layoffs)])
+    return discard_of(discards[k - len(layoffs)])
 
 
 def _discardable(hand: list[Card], banned: Card | None) -> list[Card]:
