@@ -332,11 +332,11 @@ def use_options(
             out.extend(pair_layoffs(state, seat, card, hand))
         if first and out:
             return out
-    if not could_meld_with(card, hand, state.rules):
-        return out
     pool = hand
-    if card.rank:
+    if card.rank:  # every card could_meld_with counts, so it answers the same for the pool
         pool = [c for c in hand if c.rank == card.rank or c.suit == card.suit or not c.rank]
+    if not could_meld_with(card, pool, state.rules):
+        return out
     if state.opened[seat] or len(pool) == len(hand):
         out[:0] = laydown_options(state, seat, hand, card, first=first, pool=pool)
     elif laydown_options(state, seat, hand, card, first=True, pool=pool) or any(

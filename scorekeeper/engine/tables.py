@@ -118,4 +118,7 @@ def pair_table(state: GameState) -> Pairs:
     """Seed 002's pair (:func:`taking.meld_pairs`) for every card at once: for each natural
     card that a table meld takes only after a partner, the ``(partner, meld index)``
     pairs, in table order. Kept up to date with the table; do not change it."""
+    view: _View | None = state.scratch.get("table")  # as table_accepts
+    if view is not None and view.melds == state.table and view.rules is state.rules:
+        return view.pairs
     return _view(state).pairs
