@@ -104,7 +104,43 @@ def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[
 
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
-    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
+    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
+    of different natural cards is read from its :func:`hand_bits.lanes`
+    (:func:`_natural_melds`), any other card by card (:func:`melds_card_by_card`)."""
+    found = lanes(hand) if rules.joker_use != "wild" else None
+    if found is not None:
+        return _natural_melds(hand, found, rules)
+    return melds_card_by_card(hand, rules)
+
+
+def _natural_melds(hand: Sequence[Card], found: Lanes, rules: RuleSet) -> list[tuple[Card, ...]]:
+    """:func:`melds_card_by_card` of a hand of different natural cards, the same melds in
+    the same order: only the ranks held three times (M1) are grouped and only the suits
+    whose rank bits hold a run (M3, M4) laid out, in the order the hand first shows them."""
+    thrice = held_thrice(*found)
+    out: list[tuple[Card, ...]] = []
+    if thrice:
+        by_rank: dict[int, list[Card]] = {}
+        for card in hand:
+            if thrice >> card.rank & 1:
+                by_rank.setdefault(card.rank, []).append(card)
+        out = _sets(by_rank, rules)
+    runs = run_table(rules)
+    bits = dict(zip(SUITS, found, strict=True))
+    if runs[found[0]] or runs[found[1]] or runs[found[2]] or runs[found[3]]:
+        by_suit: dict[str, list[Card | None]] = {}
+        for card in hand:
+            if runs[bits[card.suit]]:
+                slots = by_suit.get(card.suit)
+                if slots is None:
+                    slots = by_suit[card.suit] = [None] * 14
+                slots[card.rank] = card
+        out += _runs(by_suit, bits, rules)
+    return out
+
+
+def melds_card_by_card(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """:func:`hand_melds` for any hand (jokers, a card twice), card by card."""
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
