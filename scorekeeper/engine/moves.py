@@ -345,7 +345,7 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
     hand does not hold them all."""
     rest = list(hand)
     for card in cards:
-        physical = card.physical
+        physical = card if card.rank else JOKER  # Card.physical, without the property's call
         if physical not in rest:  # cards compare by identity
             return None
         if rest[-1] is physical:

@@ -214,7 +214,7 @@ def check_laydown(
     selected card unused (T2), no discard left (O2)."""
     rules = state.rules
     hand = state.hands[seat]
-    all_cards = tuple(c for m in action.melds for c in m)
+    all_cards = action.cards if not action.more else tuple(c for m in action.melds for c in m)
     rest = remove_cards(hand, all_cards)
     if rest is None:
         raise IllegalMove("you do not hold all of those cards", "T4")
