@@ -8,7 +8,9 @@ Glossary:
 ``k = rng.randrange(len(legal_actions(state)))``: the same distribution and the same use
 of ``rng``, so random play gives the same games either way, only faster. In the PLAY
 phase the lay-downs are searched only when the hand may hold a meld
-(:func:`moves.may_hold_meld`) and the discards are counted, not listed; in the DRAW
+(:func:`moves.may_hold_meld`, from the hand's :func:`hand_bits.lanes`) and the discards
+are counted, not listed (a hand of different cards with none barred is its own list of
+discards); in the DRAW
 phase the pile indices are counted and only the drawn move is built; other phases
 (short lists) and dealer's gambit (X2, whose moves :func:`turns.legal_actions` adds last)
 draw from :func:`turns.legal_actions`.
