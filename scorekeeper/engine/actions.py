@@ -147,6 +147,27 @@ class Discard(_Move):
         return f"discards {self.card.display}"
 
 
+_DISCARDS: dict[Card, Discard] = {}
+_TAKES: dict[int, Draw] = {}
+
+
+def discard_of(card: Card) -> Discard:
+    """``Discard(card)``, one value kept per card (moves are frozen values, so one serves
+    every turn that discards ``card``: random play makes one a turn)."""
+    move = _DISCARDS.get(card)
+    if move is None:
+        move = _DISCARDS[card] = Discard(card)
+    return move
+
+
+def take_from(index: int) -> Draw:
+    """``Draw("discard", index)``, one value kept per pile index (as :func:`discard_of`)."""
+    move = _TAKES.get(index)
+    if move is None:
+        move = _TAKES[index] = Draw("discard", index)
+    return move
+
+
 @dataclass(frozen=True, slots=True)
 class Pass(_Move):
     """Decline: no "Rummy!" call (X1), no melding out of turn (T7), or no draw with the

@@ -211,7 +211,6 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     runs = run_table(rules)
     bits, once, twice = rank_bits(hand)  # per suit; ranks held at least once, twice
     out: list[int] = []
-    keep_top = _may_keep_top(state, top)
     for i in range(top, -1, -1):
         card = pile[i]
         rank = card.rank
@@ -221,7 +220,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
             card in takes
             or (runs[held | bit] and _quick_run(held, rank, runs, run_shape(rules)))
             or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
-            or (i == top and keep_top)
+            or (i == top and _may_keep_top(state, top))
         ):
             out.append(i)
         elif lay and held & _NEXT_TO[rank]:

@@ -26,11 +26,11 @@ Lanes = tuple[int, int, int, int]
 
 def lanes(hand: Sequence[Card]) -> Lanes | None:
     """The rank bits of ``hand``'s spades, hearts, diamonds and clubs; None when the hand
-    holds a joker or a card twice (two packs): then count card by card."""
-    if len(set(hand)) != len(hand):  # cards hash by identity
-        return None
+    holds a joker or a card twice (two packs): then count card by card. A card held twice
+    adds its bit twice and carries, so the sum has fewer bits set than the hand has cards:
+    the sum of different cards' bits has exactly one bit per card."""
     packed = sum(map(_CODES.__getitem__, hand))
-    if packed >> 64:
+    if packed >> 64 or packed.bit_count() != len(hand):
         return None
     m = _RANK_BITS
     return packed & m, packed >> 16 & m, packed >> 32 & m, packed >> 48 & m

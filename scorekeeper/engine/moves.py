@@ -23,7 +23,7 @@ from itertools import combinations
 
 from .card_rows import meld_rows
 from .cards import JOKER, SUITS, Card, declare, natural_card
-from .hand_bits import held_thrice, lanes
+from .hand_bits import Lanes, held_thrice, lanes
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
 from .wild import wild_melds
@@ -38,9 +38,11 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
     """Sets of 3 and 4 natural cards of one rank (M1, M2), ranks in order; ``by_rank[r]``
     the natural cards of rank r."""
     out: list[tuple[Card, ...]] = []
-    groups = [group for _, group in sorted(by_rank.items()) if len(group) >= 3]
+    groups = [group for group in by_rank.values() if len(group) >= 3]
     if not groups:
         return out
+    if len(groups) > 1:
+        groups.sort(key=lambda group: group[0].rank)
     distinct = suits_must_differ(rules)
     for group in groups:
         if distinct:
@@ -102,7 +104,43 @@ def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[
 
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
-    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
+    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
+    of different natural cards is read from its :func:`hand_bits.lanes`
+    (:func:`_natural_melds`), any other card by card (:func:`melds_card_by_card`)."""
+    found = lanes(hand) if rules.joker_use != "wild" else None
+    if found is not None:
+        return _natural_melds(hand, found, rules)
+    return melds_card_by_card(hand, rules)
+
+
+def _natural_melds(hand: Sequence[Card], found: Lanes, rules: RuleSet) -> list[tuple[Card, ...]]:
+    """:func:`melds_card_by_card` of a hand of different natural cards, the same melds in
+    the same order: only the ranks held three times (M1) are grouped and only the suits
+    whose rank bits hold a run (M3, M4) laid out, in the order the hand first shows them."""
+    thrice = held_thrice(*found)
+    out: list[tuple[Card, ...]] = []
+    if thrice:
+        by_rank: dict[int, list[Card]] = {}
+        for card in hand:
+            if thrice >> card.rank & 1:
+                by_rank.setdefault(card.rank, []).append(card)
+        out = _sets(by_rank, rules)
+    runs = run_table(rules)
+    bits = dict(zip(SUITS, found, strict=True))
+    if runs[found[0]] or runs[found[1]] or runs[found[2]] or runs[found[3]]:
+        by_suit: dict[str, list[Card | None]] = {}
+        for card in hand:
+            if runs[bits[card.suit]]:
+                slots = by_suit.get(card.suit)
+                if slots is None:
+                    slots = by_suit[card.suit] = [None] * 14
+                slots[card.rank] = card
+        out += _runs(by_suit, bits, rules)
+    return out
+
+
+def melds_card_by_card(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
+    """:func:`hand_melds` for any hand (jokers, a card twice), card by card."""
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
@@ -141,9 +179,7 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
     suit. A quick test on rank bits that lets random play skip the search."""
     found = lanes(hand)
     if found is not None:
-        runs = run_table(rules)
-        s, h, d, c = found
-        return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
+        return lanes_may_meld(found, rules)
     seen = twice = 0
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     for card in hand:
@@ -155,6 +191,15 @@ def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
         bits[card.suit] |= bit
     runs = run_table(rules)
     return bool(runs[bits["S"]] or runs[bits["H"]] or runs[bits["D"]] or runs[bits["C"]])
+
+
+def lanes_may_meld(found: Lanes, rules: RuleSet) -> bool:
+    """:func:`may_hold_meld` of a hand of different natural cards from its
+    :func:`hand_bits.lanes`: a rank held three times (M1) or a shortest run in one suit
+    (M3, M4)."""
+    runs = run_table(rules)
+    s, h, d, c = found
+    return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
 
 
 def run_table(rules: RuleSet) -> bytes:
@@ -300,7 +345,7 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
     hand does not hold them all."""
     rest = list(hand)
     for card in cards:
-        physical = card.physical
+        physical = card if card.rank else JOKER  # Card.physical, without the property's call
         if physical not in rest:  # cards compare by identity
             return None
         if rest[-1] is physical:
@@ -312,6 +357,8 @@ def remove_cards(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
 
 def holds(meld: Sequence[Card], card: Card) -> bool:
     """True when ``meld`` includes the physical ``card`` (a declared joker is a joker)."""
+    if card.rank:
+        return card in meld  # a natural card: only itself is it (cards compare by identity)
     return any(c.physical is card for c in meld)
 
 

@@ -160,9 +160,15 @@ def layoff_pairs(
         cards = [only]
     keep_check = not keeps_any_discard(state.rules, state.no_discard)
     out: list[tuple[Card, int]] = []
+    anyone = onto is None and state.teams is None  # L4 refuses no meld (may_lay_off_on)
     for card in cards:
-        if card.rank and card not in takes:
-            continue  # a natural card no meld takes (what _layoff_targets would find)
+        if card.rank:
+            found = takes.get(card)
+            if found is None:
+                continue  # a natural card no meld takes (what _layoff_targets would find)
+            if anyone and not keep_check:
+                out.extend([(card, index) for index in found])  # _layoff_targets, _allowed
+                continue
         targets = _layoff_targets(state, card, takes)
         if not targets or (keep_check and not _keeps_after(state, hand, (card,))):
             continue
@@ -208,7 +214,7 @@ def check_laydown(
     selected card unused (T2), no discard left (O2)."""
     rules = state.rules
     hand = state.hands[seat]
-    all_cards = tuple(c for m in action.melds for c in m)
+    all_cards = action.cards if not action.more else tuple(c for m in action.melds for c in m)
     rest = remove_cards(hand, all_cards)
     if rest is None:
         raise IllegalMove("you do not hold all of those cards", "T4")
@@ -326,11 +332,11 @@ def use_options(
             out.extend(pair_layoffs(state, seat, card, hand))
         if first and out:
             return out
-    if not could_meld_with(card, hand, state.rules):
-        return out
     pool = hand
-    if card.rank:
+    if card.rank:  # every card could_meld_with counts, so it answers the same for the pool
         pool = [c for c in hand if c.rank == card.rank or c.suit == card.suit or not c.rank]
+    if not could_meld_with(card, pool, state.rules):
+        return out
     if state.opened[seat] or len(pool) == len(hand):
         out[:0] = laydown_options(state, seat, hand, card, first=first, pool=pool)
     elif laydown_options(state, seat, hand, card, first=True, pool=pool) or any(
@@ -345,10 +351,11 @@ def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> l
     selected ``card`` follow it onto the same meld (:func:`pair_table`, from
     :func:`taking.pair_partners`' rule), each keeping a card to discard after both (O2).
     Laid first, the partner leaves the seat in MUST_USE: the card must follow at once."""
-    if not state.opened[seat]:
+    pairs = pair_table(state).get(card) if state.opened[seat] else None
+    if not pairs:
         return []
     wanted: dict[int, set[Card]] = {}
-    for partner, index in pair_table(state).get(card, ()):
+    for partner, index in pairs:
         wanted.setdefault(index, set()).add(partner)
     out: list[LayOff] = []
     others = [c for c in hand if c is not card]

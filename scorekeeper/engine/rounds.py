@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
@@ -101,9 +102,15 @@ def first_dealer(players: int, seed: int) -> int:
 def shuffled_pack(state: GameState) -> list[Card]:
     """This deal's pack in dealing order (D2), seeded by the game's seed and deal number."""
     rules = state.rules
-    pack = make_pack(rules.jokers, rules.packs_for(state.n))
+    pack = list(_ordered_pack(rules.jokers, rules.packs_for(state.n)))
     random.Random(state.seed * 1009 + state.deal_number + 1).shuffle(pack)
     return pack
+
+
+@lru_cache(maxsize=16)
+def _ordered_pack(jokers: int, packs: int) -> tuple[Card, ...]:
+    """:func:`cards.make_pack` kept as a tuple (each deal shuffles a copy)."""
+    return tuple(make_pack(jokers, packs))
 
 
 def deal_round(state: GameState, pack: list[Card] | None = None) -> None:

@@ -8,7 +8,9 @@ Glossary:
 ``k = rng.randrange(len(legal_actions(state)))``: the same distribution and the same use
 of ``rng``, so random play gives the same games either way, only faster. In the PLAY
 phase the lay-downs are searched only when the hand may hold a meld
-(:func:`moves.may_hold_meld`) and the discards are counted, not listed; in the DRAW
+(:func:`moves.may_hold_meld`, from the hand's :func:`hand_bits.lanes`) and the discards
+are counted, not listed (a hand of different cards with none barred is its own list of
+discards); in the DRAW
 phase the pile indices are counted and only the drawn move is built; other phases
 (short lists) and dealer's gambit (X2, whose moves :func:`turns.legal_actions` adds last)
 draw from :func:`turns.legal_actions`.
@@ -18,10 +20,11 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action, Discard, Draw, LayOff
+from .actions import Action, LayOff, discard_of, take_from
 from .cards import Card
 from .draws import draw_options
-from .moves import may_hold_meld
+from .hand_bits import lanes
+from .moves import lanes_may_meld, may_hold_meld
 from .plays import laydown_options, layoff_pairs
 from .state import GameState, Phase
 from .taking import may_discard
@@ -50,7 +53,7 @@ def _random_draw(state: GameState, rng: random.Random) -> Action:
             return first
         k -= 1
     if k < len(indices):
-        return Draw("discard", indices[k])
+        return take_from(indices[k])
     assert last is not None
     return last
 
@@ -60,16 +63,22 @@ def _random_play(state: GameState, rng: random.Random) -> Action:
     :func:`turns.legal_actions` orders them, the discards counted."""
     seat = state.seat
     hand = state.hands[seat]
-    laydowns = laydown_options(state, seat, hand, None) if may_hold_meld(hand, state.rules) else []
+    found = lanes(hand)  # None unless every card differs: then the discards are the hand
+    if found is None:
+        melds = may_hold_meld(hand, state.rules)
+        discards = _discardable(hand, state.no_discard)
+    else:
+        melds = lanes_may_meld(found, state.rules)
+        discards = hand if state.no_discard is None else _discardable(hand, state.no_discard)
+    laydowns = laydown_options(state, seat, hand, None) if melds else []
     layoffs = layoff_pairs(state, seat, hand)
-    discards = _discardable(hand, state.no_discard)
     k = rng.randrange(len(laydowns) + len(layoffs) + len(discards))
     if k < len(laydowns):
         return laydowns[k]
     k -= len(laydowns)
     if k < len(layoffs):
         return LayOff(*layoffs[k])
-    return Discard(discards[k - len(layoffs)])
+    return discard_of(discards[k - len(layoffs)])
 
 
 def _discardable(hand: list[Card], banned: Card | None) -> list[Card]:

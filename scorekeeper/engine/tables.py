@@ -108,6 +108,9 @@ def table_accepts(state: GameState) -> Accepts:
     """:func:`moves.accepts` for the state's table: for every natural card some table
     meld takes (L1, M1 to M4), the indices of those melds in table order. Kept up to date
     with the table; do not change it."""
+    view: _View | None = state.scratch.get("table")  # _view's first test, without a call
+    if view is not None and view.melds == state.table and view.rules is state.rules:
+        return view.accepts
     return _view(state).accepts
 
 
@@ -115,4 +118,7 @@ def pair_table(state: GameState) -> Pairs:
     """Seed 002's pair (:func:`taking.meld_pairs`) for every card at once: for each natural
     card that a table meld takes only after a partner, the ``(partner, meld index)``
     pairs, in table order. Kept up to date with the table; do not change it."""
+    view: _View | None = state.scratch.get("table")  # as table_accepts
+    if view is not None and view.melds == state.table and view.rules is state.rules:
+        return view.pairs
     return _view(state).pairs

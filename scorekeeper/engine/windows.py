@@ -39,7 +39,10 @@ def after_turn(state: GameState, next_seat: int) -> None:
         state.window = [(discarder + k) % state.n for k in range(1, state.n)]
         if _open_window(state):
             return
-    _out_of_turn_window(state)
+    if state.rules.out_of_turn_melding:
+        _out_of_turn_window(state)
+    else:
+        begin_turn(state, next_seat)
 
 
 def _out_of_turn_window(state: GameState) -> None:

@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from scorekeeper.engine.cards import make_pack
 from scorekeeper.engine.game import apply_action, is_terminal, legal_actions, new_game
 from scorekeeper.engine.hand_bits import held_thrice, lanes, rank_bits
-from scorekeeper.engine.moves import accepts, hand_melds, may_hold_meld, remove_cards, run_table
+from scorekeeper.engine.moves import (
+    accepts,
+    hand_melds,
+    may_hold_meld,
+    melds_card_by_card,
+    remove_cards,
+    run_table,
+)
 from scorekeeper.engine.rules import ruleset
 from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.state import GameState
@@ -124,3 +131,14 @@ def test_a_hands_rank_bits_in_one_step_are_its_bits_card_by_card(
         runs = run_table(rules)
         expected = bool(thrice) or any(runs[b] for b in bits.values())
         assert may_hold_meld(hand, rules) is expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(HOUSE_RULES), st.integers(0, 2**31 - 1), st.integers(0, 14))
+def test_the_melds_read_from_a_hands_bits_are_the_melds_found_card_by_card(
+    choice: tuple[str, dict[str, Any]], seed: int, size: int
+) -> None:
+    preset, options = choice
+    rules = ruleset(preset, options)
+    hand = random.Random(seed).sample(make_pack(0, 1), size)  # different natural cards
+    assert hand_melds(hand, rules) == melds_card_by_card(hand, rules)
