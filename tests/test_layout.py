@@ -7,7 +7,10 @@
 - a feature's ``forms`` never import its ``services``;
 - a feature's ``views`` import the engine only through its public faces (``engine.rules``
   and ``engine.game``), and never commit: services are the only request-path code that
-  writes.
+  writes;
+- every module of the package (its migrations aside) is under 400 lines, every function
+  under 40 lines of code (its docstring aside), and no block is radon's grade D or worse
+  (issue "One home per rule", item 5).
 
 Imports are read from the source (every ``import`` statement, at any depth), so an import
 inside a function counts as much as one at the top.
@@ -125,3 +128,44 @@ def test_the_checks_above_see_relative_imports() -> None:
     names = _imports(PACKAGE / "api" / "answers.py")
     assert "scorekeeper.engine.melds" in names
     assert "scorekeeper.house_rules" in names
+
+
+def _function_lengths(path: Path) -> list[tuple[str, int]]:
+    """Each function of ``path`` with its length in lines, its docstring left out."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                length -= (first.end_lineno or first.lineno) - first.lineno + 1
+            found.append((node.name, length))
+    return found
+
+
+SIZED = [p for p in _modules() if "migrations" not in p.parts]
+
+
+@pytest.mark.parametrize("path", SIZED, ids=_ids(SIZED))
+def test_modules_are_under_400_lines_and_functions_under_40(path: Path) -> None:
+    assert len(path.read_text().splitlines()) < 400
+    assert [(name, n) for name, n in _function_lengths(path) if n > 40] == []
+
+
+def test_no_block_is_radon_grade_d_or_worse() -> None:
+    from radon.complexity import cc_rank, cc_visit
+
+    graded = [
+        (_module_name(path), block.name, cc_rank(block.complexity))
+        for path in SIZED
+        for block in cc_visit(path.read_text())
+        if cc_rank(block.complexity) >= "D"
+    ]
+    assert graded == []
+
+
+def test_the_size_checks_see_a_long_function(tmp_path: Path) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(41))
+    long = tmp_path / "long.py"
+    long.write_text(f'def long() -> None:\n    """Doc."""\n{body}\n')
+    assert _function_lengths(long) == [("long", 42)]  # the def line and 41 of code

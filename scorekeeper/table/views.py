@@ -321,10 +321,8 @@ def record_round(slug: str) -> Any:
 
 
 def _round(game: Game, round_id: int) -> Round:
-    round_ = next((r for r in game.rounds if r.id == round_id), None)
-    if round_ is None:
-        abort(404, description="There is no such round in this game.")
-    return round_
+    found = next((r for r in game.rounds if r.id == round_id), None)
+    return found or abort(404, description="There is no such round in this game.")
 
 
 @bp.route("/games/<slug>/rounds/<id:round_id>/edit", methods=["GET", "POST"])
