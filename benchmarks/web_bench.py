@@ -4,7 +4,8 @@ a minimal Flask + Flask-SQLAlchemy app served the same way in the same run.
 Both apps use SQLite set up alike on every connection (journal_mode=WAL,
 synchronous=NORMAL, busy_timeout=5000). Measured at ``--clients`` concurrent clients
 (threads, http.client), each phase bounded by time and count, phases of the two apps
-alternating ``--repeat`` times; every figure is the MEDIAN of the repeats:
+alternating ``--repeat`` times; every figure is the MEDIAN of the repeats, and each ratio
+the median of the repeats' ratios (each to its anchor measured seconds before):
 - requests per second, median (wall time per request) and p99 latency;
 - CPU per request: the CPU time (user + system) the server's processes spent during the
   phase, from /proc, divided by the requests served (the client threads are not counted).
@@ -350,19 +351,21 @@ def minimal_work(port: int, args):
     }
 
 
-def run_all(phases, args) -> dict[str, dict[str, float]]:
+def run_all(phases, args) -> dict[str, list[dict[str, float]]]:
     """Run every ``(name, clients, work, master)`` phase in turn, ``--repeat`` times (the
-    two apps' phases alternate, so the machine's load shifts treat both alike); each
-    figure of a workload is the median of its repeats."""
+    two apps' phases alternate, so the machine's load shifts treat both alike): each
+    workload's figures, one dict per repeat."""
     runs: dict[str, list[dict[str, float]]] = {}
     for _ in range(args.repeat):
         for name, clients, work, master in phases:
             figures = run_phase(clients, work, args.seconds, args.max_requests, master)
             runs.setdefault(name, []).append(figures)
-    return {
-        name: {key: statistics.median(run[key] for run in found) for key in found[0]}
-        for name, found in runs.items()
-    }
+    return runs
+
+
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the repeats."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
 def page_weight(port: int, token: str) -> dict[str, int]:
@@ -384,12 +387,22 @@ def report(name: str, figures: dict[str, float]) -> None:
     )
 
 
-def ratio(name: str, ours: dict[str, float], anchor: dict[str, float], aim: str) -> None:
+def ratio(
+    name: str, ours: list[dict[str, float]], anchor: list[dict[str, float]], aim: str
+) -> None:
     """One line of ratios, ``ours`` over ``anchor``: CPU per request, median wall time per
-    request (latency) and requests per second."""
+    request (latency) and requests per second; each the median of the repeats' ratios
+    (each repeat's two phases ran seconds apart, so a shift of the shared machine's speed
+    between repeats cancels out), with the lowest and highest in brackets for CPU."""
+
+    def each(key: str) -> list[float]:
+        return sorted(o[key] / a[key] for o, a in zip(ours, anchor, strict=True))
+
+    cpu = each("cpu")
+    spread = f"({cpu[0]:.2f}-{cpu[-1]:.2f})"
     print(
-        f"  {name:34}{ours['cpu'] / anchor['cpu']:8.2f}x{ours['median'] / anchor['median']:14.2f}x"
-        f"{ours['rps'] / anchor['rps']:7.2f}x   {aim}"
+        f"  {name:34}{statistics.median(cpu):8.2f}x {spread:12}"
+        f"{statistics.median(each('median')):8.2f}x{statistics.median(each('rps')):7.2f}x   {aim}"
     )
 
 
@@ -431,7 +444,7 @@ def main() -> int:
                     *[(k, v) for k, v in work.items() if "save" in k],
                 ]
             ]
-            figures = run_all(phases, args)
+            runs = run_all(phases, args)
         finally:
             for process in (ours, minimal):
                 process.terminate()
@@ -443,17 +456,21 @@ def main() -> int:
         "SQLite in both apps: WAL, synchronous=NORMAL, busy_timeout 5 s; "
         f"setup of the games {setup:.1f} s; load average now {os.getloadavg()[0]:.1f}"
     )
+    figures = {name: medians(found) for name, found in runs.items()}
     print("scorekeeper:")
     for name in work:
         report(name, figures[name])
     print("minimal Flask + Flask-SQLAlchemy app:")
     for name in ("page of 8 rows", "insert"):
         report(name, figures[name])
-    page, long_page = figures["game page, 12 rounds"], figures[f"game page, {args.long} rounds"]
-    save, long_save = figures["save round, 12 rounds"], figures[f"save round, {args.long} rounds"]
-    get, insert = figures["page of 8 rows"], figures["insert"]
-    print("ratios, each against the figure of the same run (median of the repeats):")
-    print(f"  {'':34}{'CPU/req':>9}{'wall (median)':>15}{'req/s':>8}   aim (CPU per request)")
+    page, long_page = runs["game page, 12 rounds"], runs[f"game page, {args.long} rounds"]
+    save, long_save = runs["save round, 12 rounds"], runs[f"save round, {args.long} rounds"]
+    get, insert = runs["page of 8 rows"], runs["insert"]
+    print("ratios, each the median of the repeats' ratios to the anchor of the same repeat:")
+    print(
+        f"  {'':34}{'CPU/req':>9} {'(range)':12}{'wall (median)':>9}{'req/s':>7}"
+        "   aim (CPU per request)"
+    )
     ratio("game page / minimal GET", page, get, "<= 2x")
     ratio(f"game page {args.long} / 12 rounds", long_page, page, "<= 1.2x")
     ratio("save round / minimal insert", save, insert, "<= 1.25x")
