@@ -152,7 +152,7 @@ def _import_round(
         mode=mode,
         input=dict(data),
         figures=figures,
-        summary=summary_of(game, data, figures, dealer),
+        summary=summary_of(game, data, figures, dealer, number),
         nonce=f"import-{number}",
         deleted=False,
     )

@@ -189,10 +189,7 @@ def _live(game: GameLike) -> Select[Round]:
 
 def live_count(game: Game) -> int:
     """How many rounds count in ``game`` (one COUNT query)."""
-    query = db.select(func.count(Round.id)).where(
-        Round.game_id == game.id, Round.deleted.is_(False)
-    )
-    return int(db.session.execute(query).scalar_one())
+    return count_live(game.id)
 
 
 def latest_rounds(game: GameLike, limit: int | None) -> list[Round]:
@@ -235,17 +232,18 @@ def _page_query(limited: bool) -> Select[Any]:
     rounds = Round.__table__
     game: BindParameter[int] = bindparam("game", type_=Integer)
     live = (rounds.c.game_id == game) & rounds.c.deleted.is_(False)
-    count = select(func.count(rounds.c.id)).where(live).scalar_subquery()
     summary = cast(rounds.c.summary, Text)
     columns = (rounds.c.id, rounds.c.position, rounds.c.mode, rounds.c.version, summary)
-    query = select(*columns, count).where(live).order_by(rounds.c.position.desc())
+    query = select(*columns).where(live).order_by(rounds.c.position.desc())
     return query.limit(bindparam("limit")) if limited else query
 
 
 def page_rounds(game: GameLike, limit: int | None) -> tuple[list[ShownRound], int]:
     """The last ``limit`` live rounds (all when None), oldest first, and how many rounds
-    count in all, in one query (the count a scalar subquery; both read the index on
-    game, deleted, position); once the game is over, the last round's figures too."""
+    count in all, in one query down the index on (game, deleted, position), whatever
+    the length of the game: the count is the last round's number in its summary
+    (:attr:`Round.summary`; counted by a query only for a last round stored without
+    it); once the game is over, the last round's figures too."""
     params = {"game": game.id} if limit is None else {"game": game.id, "limit": limit}
     found = db.session.connection().execute(_page_query(limit is not None), params).all()
     rows = list(reversed(found))
@@ -256,7 +254,16 @@ def page_rounds(game: GameLike, limit: int | None) -> tuple[list[ShownRound], in
     ]
     if shown and game.winner:
         shown[-1] = replace(shown[-1], figures=last_figures(game))
-    return shown, int(rows[0][5]) if rows else 0
+    if limit is None or len(shown) < limit:
+        return shown, len(shown)
+    last = summaries[-1] or {}
+    return shown, int(last["number"]) if "number" in last else count_live(game.id)
+
+
+def count_live(game_id: int) -> int:
+    """How many rounds count in the game ``game_id`` (one COUNT query)."""
+    live = (Round.game_id == game_id) & Round.deleted.is_(False)
+    return int(db.session.execute(select(func.count(Round.id)).where(live)).scalar_one())
 
 
 def last_position(game: GameLike) -> int:

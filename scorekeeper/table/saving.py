@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sqlalchemy import BindParameter, Select, String, bindparam, func, select
+from sqlalchemy import BindParameter, Select, String, bindparam, select
 
 from ..extensions import db
 from ..models import Game, Player, Round
-from .reading import GAME_COLUMNS, GameRow, SeatRow, Tail
+from .reading import GAME_COLUMNS, GameRow, SeatRow, Tail, count_live
 
 
 @cache
@@ -64,11 +64,5 @@ def read_for_save(view_token: str) -> tuple[GameRow, Tail] | None:
     top = max(live_top or 0, deleted_top or 0)
     if last is None:
         return game, Tail(0, top, [])
-    count = last["number"] if "number" in last else _count(game.id)
+    count = last["number"] if "number" in last else count_live(game.id)
     return game, Tail(int(count), top, [last])
-
-
-def _count(game_id: int) -> int:
-    """How many rounds count in the game ``game_id`` (one COUNT query)."""
-    live = (Round.game_id == game_id) & Round.deleted.is_(False)
-    return int(db.session.execute(select(func.count(Round.id)).where(live)).scalar_one())

@@ -101,13 +101,13 @@ def summary_of(
     mode_input: Mapping[str, Any],
     figures: Mapping[str, Any],
     dealer: int,
-    number: int | None = None,
+    number: int,
 ) -> dict[str, Any]:
     """The page's summary of a round (:attr:`Round.summary`): each unit's round score and
-    running total in points, and the seat that deals the next round (D5), the round
-    having been dealt by seat ``dealer``; with ``number``, the round's number among the
-    live rounds too (so a save reads the next number from the last round, not by
-    counting every round; rounds stored without it are counted)."""
+    running total in points, the seat that deals the next round (D5), the round having
+    been dealt by seat ``dealer``, and the round's ``number`` among the live rounds (so
+    the page and a save read how many rounds count from the last round, not by counting
+    every round; rounds stored before summaries held it are counted)."""
     key = "sides" if teams_of(game) else "players"
     units = figures[key]
     seat = next_dealer(rules_of(game), names_of(game), dealer, [mode_input.get("went_out")])
@@ -115,7 +115,6 @@ def summary_of(
         "round": {u: f["round"] for u, f in units.items()},
         "total": {u: f["total"] for u, f in units.items()},
         "dealer": seat,
+        "number": number,
     }
-    if number is not None:
-        summary["number"] = number
     return summary

@@ -63,6 +63,47 @@ def test_the_page_of_a_long_game_shows_the_latest_rounds_and_links_to_all(app, c
     assert "Show the latest 20" in everything
 
 
+def _page_statements(app: Flask, client: Any, slug: str) -> tuple[str, list[str]]:
+    """The game page's HTML and the SQL statements it ran."""
+    seen: list[str] = []
+
+    def count(conn, cursor, statement, *args):  # noqa: ANN001
+        seen.append(statement)
+
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        html = client.get(f"/games/{slug}").get_data(as_text=True)
+    finally:
+        with app.app_context():
+            sa.event.remove(db.engine, "before_cursor_execute", count)
+    return html, seen
+
+
+def test_the_page_counts_the_rounds_from_the_last_one_without_counting_them_all(app, client):
+    """The page of a long game reads its number of rounds from the last round's summary
+    (no COUNT over the game): right after a round in the middle is deleted, and, by one
+    COUNT, for a last round stored before summaries held their number."""
+    slug, edit = _long_game(app, 45)
+    client.get(f"/games/{slug}/edit/{edit}")
+    html, statements = _page_statements(app, client, slug)
+    assert "Rounds 26 to 45 of 45" in html
+    assert not [s for s in statements if "count(" in s.lower()], statements
+    with app.app_context():
+        game = sheet.get_game(slug)
+        sheet.delete_round(game, sheet.live_rounds(game)[9], game.version)
+    html, statements = _page_statements(app, client, slug)
+    assert "Rounds 25 to 44 of 44" in html and _numbers(html) == list(range(25, 45))
+    assert not [s for s in statements if "count(" in s.lower()]
+    with app.app_context():
+        last = sheet.live_rounds(sheet.get_game(slug))[-1]
+        last.summary = {k: v for k, v in last.summary.items() if k != "number"}
+        db.session.commit()
+    html, statements = _page_statements(app, client, slug)
+    assert "Rounds 25 to 44 of 44" in html
+    assert len([s for s in statements if "count(" in s.lower()]) == 1
+
+
 def test_the_latest_rounds_show_the_same_figures_as_all_of_them(app):
     slug, _ = _long_game(app, 30)
     with app.app_context():
@@ -206,7 +247,11 @@ def test_a_save_from_the_game_page_reads_the_game_with_its_tail_once_and_writes_
     seen: list[str] = []
     with app.app_context():
         sa.event.listen(db.engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
-    # imported rounds were stored without their number: the first save counts them
+    with app.app_context():  # a last round stored before summaries held its number
+        last = sheet.live_rounds(sheet.get_game(slug))[-1]
+        last.summary = {k: v for k, v in last.summary.items() if k != "number"}
+        db.session.commit()
+    seen.clear()
     first = _save_net(client, slug, hidden, int(hidden["version"]), seen)
     assert first["number"] == 31 and [s.split()[0] for s in seen][:2] == ["SELECT", "SELECT"]
     assert "count(rounds.id)" in seen[1]
