@@ -266,12 +266,6 @@ def count_live(game_id: int) -> int:
     return int(db.session.execute(select(func.count(Round.id)).where(live)).scalar_one())
 
 
-def last_position(game: GameLike) -> int:
-    """The highest position of any round of ``game``, deleted ones too (0 when none)."""
-    query = db.select(func.max(Round.position)).where(Round.game_id == game.id)
-    return int(db.session.execute(query).scalar_one() or 0)
-
-
 def round_number(round_: Round) -> int:
     """The number of a live round as the page shows it (deleted rounds not counted)."""
     query = db.select(func.count(Round.id)).where(
@@ -301,39 +295,55 @@ def state_of(round_: Round | None) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class Tail:
-    """What saving a round reads of a game, in one query: ``count``, the rounds that
-    count; ``top``, the highest position of any round (deleted ones too, 0 when none);
-    ``summaries``, the :attr:`Round.summary` of the latest live rounds, oldest first
-    (the last live round's last)."""
+    """What saving a round reads of a game: ``count``, the rounds that count; ``top``,
+    the highest position of any round (deleted ones too, 0 when none); ``summaries``,
+    the :attr:`Round.summary` of the last live round (none before the first round)."""
 
     count: int
     top: int
     summaries: list[dict[str, Any]]
 
 
+def tail_columns(game_id: Any) -> list[Any]:
+    """The scalar subqueries of a game's tail, for the game ``game_id`` (a bound parameter
+    or a subquery): the last live round's summary and position and the last deleted
+    round's position, each one step down the index on (game, deleted, position),
+    whatever the length of the game (read back by :func:`tail_of`)."""
+    rounds = Round.__table__
+
+    def last(column: Any, deleted: bool) -> Any:
+        kept = (rounds.c.game_id == game_id) & (rounds.c.deleted.is_(deleted))
+        query = select(column).where(kept).order_by(rounds.c.position.desc()).limit(1)
+        return query.scalar_subquery()
+
+    return [
+        last(rounds.c.summary, False),
+        last(rounds.c.position, False),
+        last(rounds.c.position, True),
+    ]
+
+
+def tail_of(game_id: int, found: Sequence[Any]) -> Tail:
+    """The :class:`Tail` of the game ``game_id`` from the values of :func:`tail_columns`:
+    the count is the last round's number (:attr:`Round.summary`; counted by a query only
+    for a last round stored before summaries held it)."""
+    last, live_top, deleted_top = found
+    top = max(live_top or 0, deleted_top or 0)
+    if last is None:
+        return Tail(0, top, [])
+    count = last["number"] if "number" in last else count_live(game_id)
+    return Tail(int(count), top, [last])
+
+
 @cache
 def _tail_query() -> Select[Any]:
-    """The statement of :func:`tail`, built once (parameters ``game`` and ``limit``)."""
-    rounds = Round.__table__
-    game: BindParameter[int] = bindparam("game", type_=Integer)
-    live = (rounds.c.game_id == game) & rounds.c.deleted.is_(False)
-    count = select(func.count(rounds.c.id)).where(live).scalar_subquery()
-    top = select(func.max(rounds.c.position)).where(rounds.c.game_id == game).scalar_subquery()
-    return (
-        select(rounds.c.summary, count, top)
-        .where(live)
-        .order_by(rounds.c.position.desc())
-        .limit(bindparam("limit"))
-    )
+    """The statement of :func:`tail`, built once (parameter ``game``)."""
+    return select(*tail_columns(bindparam("game", type_=Integer)))
 
 
-def tail(game: GameLike, limit: int) -> Tail:
-    """The last ``limit`` live rounds' summaries, how many rounds count and the highest
-    position, in one query (two when no round counts yet)."""
-    rows = db.session.execute(_tail_query(), {"game": game.id, "limit": limit}).all()
-    if not rows:
-        return Tail(0, last_position(game), [])
-    return Tail(int(rows[0][1]), int(rows[0][2]), [row[0] for row in reversed(rows)])
+def tail(game: GameLike) -> Tail:
+    """The game's :class:`Tail`, in one query (:func:`tail_columns`)."""
+    return tail_of(game.id, db.session.execute(_tail_query(), {"game": game.id}).one())
 
 
 def last_figures(game: GameLike) -> dict[str, Any]:

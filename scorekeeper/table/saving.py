@@ -13,38 +13,25 @@ from typing import Any
 from sqlalchemy import BindParameter, Select, String, bindparam, select
 
 from ..extensions import db
-from ..models import Game, Player, Round
-from .reading import GAME_COLUMNS, GameRow, SeatRow, Tail, count_live
+from ..models import Game, Player
+from .reading import GAME_COLUMNS, GameRow, SeatRow, Tail, tail_columns, tail_of
 
 
 @cache
 def _query() -> Select[Any]:
     """The statement of :func:`read_for_save`, built once (parameter ``slug``): the game's
     columns, each player's name and side (one row per player, in seat order) and, the
-    same on every row, the last live round's summary and position and the last deleted
-    round's position. The subqueries find the game by its link on their own (not
-    correlated with the outer row), so the database works each out once."""
-    games, players, rounds = Game.__table__, Player.__table__, Round.__table__
+    same on every row, the game's tail (:func:`.reading.tail_columns`). The game's id
+    there is found by its link on its own (not correlated with the outer row), so the
+    database works each part out once."""
+    games, players = Game.__table__, Player.__table__
     slug: BindParameter[str] = bindparam("slug", type_=String)
     found = (games.c.view_token == slug) & games.c.deleted_at.is_(None)
     inner = games.alias("found")
     game_id = select(inner.c.id).where(inner.c.view_token == slug).scalar_subquery()
-
-    def last(column: Any, deleted: bool) -> Any:
-        kept = (rounds.c.game_id == game_id) & (rounds.c.deleted.is_(deleted))
-        query = select(column).where(kept).order_by(rounds.c.position.desc()).limit(1)
-        return query.scalar_subquery()
-
     seats = players.join(games, players.c.game_id == games.c.id)
     columns = [games.c[name] for name in GAME_COLUMNS]
-    query = select(
-        *columns,
-        players.c.name,
-        players.c.side,
-        last(rounds.c.summary, False),
-        last(rounds.c.position, False),
-        last(rounds.c.position, True),
-    )
+    query = select(*columns, players.c.name, players.c.side, *tail_columns(game_id))
     return query.select_from(seats).where(found).order_by(players.c.seat)
 
 
@@ -60,9 +47,4 @@ def read_for_save(view_token: str) -> tuple[GameRow, Tail] | None:
     first = rows[0]
     seats = tuple(SeatRow(row[width], row[width + 1]) for row in rows)
     game = GameRow(**dict(zip(GAME_COLUMNS, first[:width], strict=True)), players=seats)
-    last, live_top, deleted_top = first[width + 2 :]
-    top = max(live_top or 0, deleted_top or 0)
-    if last is None:
-        return game, Tail(0, top, [])
-    count = last["number"] if "number" in last else count_live(game.id)
-    return game, Tail(int(count), top, [last])
+    return game, tail_of(game.id, first[width + 2 :])

@@ -221,7 +221,7 @@ def record_round(
             raise AlreadySaved(earlier)
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
     if before is None:
-        before = tail(game, 1)
+        before = tail(game)
     number = before.count + 1
     last = before.summaries[-1] if before.summaries else None
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
