@@ -27,7 +27,7 @@ from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.scoring import score_round
 from scorekeeper.engine.state import Phase
 
-from .test_game_properties import HOUSE_RULES, players_for
+from .test_game_properties import HOUSE_RULES, players_for, random_play
 from .test_scoring_properties import random_round
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -141,12 +141,7 @@ def test_the_lay_offs_of_a_hand_are_those_of_its_cards_one_by_one(
 ) -> None:
     """layoff_options' quick "no card of the hand fits" answer is what asking about each
     card of the hand alone finds, at every PLAY step of random games."""
-    preset, options = choice
-    state = new_game(players_for(preset, extra), preset=preset, options=options, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(300):
-        if is_terminal(state):
-            break
+    for state in random_play(choice, seed, extra, 300):
         if state.phase is Phase.PLAY:
             seat, hand = state.seat, state.hands[state.seat]
             one_by_one = [
@@ -156,7 +151,6 @@ def test_the_lay_offs_of_a_hand_are_those_of_its_cards_one_by_one(
                 for lay_off in layoff_options(state, seat, hand, only=card)
             ]
             assert layoff_options(state, seat, hand) == one_by_one
-        apply_action(state, random_action(state, rng))
 
 
 def test_the_pack_check_finds_a_card_twice_and_a_joker_named_in_hand() -> None:

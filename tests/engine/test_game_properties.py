@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
@@ -26,6 +27,7 @@ from scorekeeper.engine.game import (
 )
 from scorekeeper.engine.records import game_record, replay, round_request
 from scorekeeper.engine.rules import PRESETS
+from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.state import rebuild_table
 
 HOUSE_RULES: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS] + [
@@ -113,6 +115,22 @@ def check_scores_and_record(state: GameState) -> None:
 
 def players_for(preset: str, draw: int) -> int:
     return 4 if preset in ("partnership", "persian") else 2 + draw % 5
+
+
+def random_play(
+    choice: tuple[str, dict[str, Any]], seed: int, extra: int, moves: int
+) -> Iterator[GameState]:
+    """A game under ``choice`` (preset, house rules) played by random legal moves
+    (:func:`random_action`, seeded by ``seed``): its state before each move, at most
+    ``moves`` of them, until the game ends."""
+    preset, options = choice
+    state = new_game(players_for(preset, extra), preset=preset, options=options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if is_terminal(state):
+            return
+        yield state
+        apply_action(state, random_action(state, rng))
 
 
 rule_choice = st.sampled_from(HOUSE_RULES)

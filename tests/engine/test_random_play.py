@@ -28,7 +28,7 @@ from scorekeeper.engine.state import GameState
 from scorekeeper.engine.tables import pair_table, table_accepts
 from scorekeeper.engine.taking import meld_pairs
 
-from .test_game_properties import HOUSE_RULES, players_for
+from .test_game_properties import HOUSE_RULES, players_for, random_play
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -76,15 +76,9 @@ def _pairs_afresh(state: GameState) -> dict[Any, list[Any]]:
 def test_the_table_kept_up_to_date_equals_the_table_worked_out_afresh(
     choice: tuple[str, dict[str, Any]], seed: int, extra: int
 ) -> None:
-    preset, options = choice
-    state = new_game(players_for(preset, extra), preset=preset, options=options, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(400):
-        if is_terminal(state):
-            break
+    for state in random_play(choice, seed, extra, 400):
         assert table_accepts(state) == accepts(state.table, state.rules)
         assert pair_table(state) == _pairs_afresh(state)
-        apply_action(state, random_action(state, rng))
 
 
 @settings(max_examples=300, deadline=None)
