@@ -178,9 +178,11 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
 class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     """A digital game of 500 Rum: one person against bots, played at ``/play/<slug>``.
 
-    ``seed`` is the shuffle seed as decimal text (64 random bits unless given on
-    purpose), never shown before the game is over. ``state`` is the engine's saved game
-    (:meth:`GameState.to_json`) WITHOUT its finished rounds (``rounds``): the round in
+    ``seed`` is the shuffle seed as decimal text, never shown before the game is over:
+    64 random bits drawn by the server, or (a one-person game only, for practice) a number
+    the person chose, then ``seed_chosen`` is True (None for a game started before it was
+    kept); no seat of a table game ever chooses its shuffle. ``state`` is the engine's
+    saved game (:meth:`GameState.to_json`) WITHOUT its finished rounds (``rounds``): the round in
     play, bounded in size, rewritten after every move together with ``version`` (bumped
     each time: a move based on an older version is refused). Each finished round is a
     :class:`DigitalRound` row, written once (the game's append-only log). ``human_seat``
@@ -202,6 +204,7 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     preset: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[str] = mapped_column(String(40), default="")
+    seed_chosen: Mapped[bool | None] = mapped_column(default=False)
     human_seat: Mapped[int] = mapped_column(default=0)
     bots: Mapped[list[str | None]] = mapped_column(JSON, default=list)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -12,8 +12,10 @@ lay-downs and lay-offs in the order made: ``{"melds": [...]}`` or ``{"layoff": {
 drawing, O3 "draw from the discard pile"), ``rummy`` (``{"index", "meld"}``, a "Rummy!"
 call, X1), ``out_of_turn`` (T7), ``deadwood`` (O4), ``reshuffled_stock`` (O3 "reshuffle":
 the new stock, next card first); per round ``upcard_from`` (D4: the player who chose the
-first discard from an extra card); at the top ``bots`` (seat levels), per round
-``deal_number``. Dealer's gambit (X2) adds per round ``dealers_joker`` (the joker set
+first discard from an extra card); at the top ``bots`` (seat levels) and, in the
+records of ``/play``, ``seed_chosen`` (true: the person chose the ``seed`` of a one-person
+game, for practice; false: the server drew it, as for every table game; null: not known),
+per round ``deal_number``. Dealer's gambit (X2) adds per round ``dealers_joker`` (the joker set
 face up beside the pack, ``"JK"``), and per turn ``nominate`` (a turn of the dealer's
 that only nominates: ``"wild"``, ``"double"`` or ``"split"``), ``split`` (in place of the
 draw: ``{"index", "dealers_joker", "removed"}``, the cards under the chosen one that left

@@ -40,9 +40,9 @@ def _bot_field(index: int) -> SelectField:
     return SelectField(f"Bot {index + 1}", choices=select_choices(levels), default=default)
 
 
-class NewPlayForm(FlaskForm):
-    """A game against bots: the person's name, the rules (a preset and house rules
-    changed from it), 1 to 7 bots each with its level, and an optional shuffle seed."""
+class NewGameForm(FlaskForm):
+    """A new digital game: the person's name, the rules (a preset and house rules changed
+    from it) and 1 to 7 bots each with its level; no shuffle seed (the server draws it)."""
 
     name = StringField(
         "Your name",
@@ -51,12 +51,6 @@ class NewPlayForm(FlaskForm):
     )
     preset = SelectField(
         "Preset", choices=select_choices(PRESET_TITLES.items()), default="standard"
-    )
-    seed = IntegerField(
-        "Shuffle number (optional)",
-        validators=[Optional(), NumberRange(0, 2**31 - 1)],
-        description="The same number deals the same cards: replay a game or share a deal.",
-        render_kw=NUMERIC,
     )
 
     def bot_fields(self) -> list[Any]:
@@ -108,9 +102,21 @@ class NewPlayForm(FlaskForm):
 
 
 for _i in range(MAX_BOTS):
-    setattr(NewPlayForm, f"bot_{_i}", _bot_field(_i))
+    setattr(NewGameForm, f"bot_{_i}", _bot_field(_i))
 for _name in house_rule_names():
-    setattr(NewPlayForm, f"opt_{_name}", option_field(_name))
+    setattr(NewGameForm, f"opt_{_name}", option_field(_name))
+
+
+class NewPlayForm(NewGameForm):
+    """A game against bots (:class:`NewGameForm`) with an optional shuffle seed, for
+    practice: only the person plays, so choosing the deal is fair to no one else."""
+
+    seed = IntegerField(
+        "Shuffle number (optional)",
+        validators=[Optional(), NumberRange(0, 2**31 - 1)],
+        description="The same number deals the same cards: replay a game or share a deal.",
+        render_kw=NUMERIC,
+    )
 
 
 class MoveForm(FlaskForm):

@@ -54,8 +54,8 @@ from .seats import BOT_NAMES, MAX_BOTS
 from .steps import Watch, run_bots, step
 
 SEED_BITS = 64
-"""Bits of a shuffle seed drawn by the server (``secrets``): far too many to search for
-from a finished round's deal. A seed given on purpose is kept as given."""
+"""Bits of a shuffle seed drawn by the server (:func:`drawn_seed`): far too many to search
+for from a finished round's deal. A seed chosen for a one-person game is kept as given."""
 MAX_STEPS = 80
 """Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
 
@@ -123,13 +123,23 @@ def last_round(game: DigitalGame) -> tuple[int, dict[str, Any], dict[str, Any] |
 def record_of(game: DigitalGame, seat: int | None = None) -> dict[str, Any]:
     """The game record (shared/game-record.md) of ``game`` so far, bot levels included,
     as the person's seat (``seat``, else ``game.human_seat``) has seen it: before the game
-    is over, no seed, no stock order and no other seat's hand (:func:`records.seat_record`)."""
+    is over, no seed, no stock order and no other seat's hand (:func:`records.seat_record`).
+    ``seed_chosen`` says whether the person chose the seed (a one-person game, for
+    practice) or the server drew it; null for a game started before that was kept."""
     bots = [level or "person" for level in game.bots]
     viewer = game.human_seat if seat is None else seat
-    return seat_record(store.full_state(game), viewer, bots=bots)
+    record = seat_record(store.full_state(game), viewer, bots=bots)
+    record["seed_chosen"] = game.seed_chosen
+    return record
 
 
 # ---- starting --------------------------------------------------------------------------
+
+
+def drawn_seed() -> int:
+    """A shuffle seed of :data:`SEED_BITS` random bits from the operating system
+    (``secrets``): the only seed a table game of several phones is dealt from."""
+    return secrets.randbits(SEED_BITS)
 
 
 def _seats(name: str, bots: Sequence[str]) -> list[str]:
@@ -155,9 +165,12 @@ def start_game(
     """A new game: the person ``name`` in seat 0, then one bot per level in ``bots`` (1 to
     7 of :data:`engine.game.BOTS`); the rules are ``preset`` with ``options`` changed.
     Bots that play before the person do so now. Raises :class:`PlayError` (with ``where``
-    ``"bots"``, ``"preset"`` or an option's name) for a game that cannot be set up."""
+    ``"bots"``, ``"preset"`` or an option's name) for a game that cannot be set up.
+    ``seed`` chooses the shuffle, for practice (kept with ``seed_chosen`` True for the
+    record); without it the server draws one (:func:`drawn_seed`)."""
     players = _seats(name, bots)
-    seed = secrets.randbits(SEED_BITS) if seed is None else seed
+    chosen = seed is not None
+    seed = drawn_seed() if seed is None else seed
     try:
         state = new_game(players, preset=preset, options=dict(options), seed=seed)
     except RulesError as error:
@@ -169,6 +182,7 @@ def start_game(
         preset=preset,
         options=dict(options),
         seed=str(seed),
+        seed_chosen=chosen,
         human_seat=0,
         bots=[None, *bots],
         state={},

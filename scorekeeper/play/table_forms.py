@@ -1,6 +1,7 @@
 """The form of a new table game on several phones: the host's name, the rules (as for a
 game against bots) and each other seat: a person (named by the host) or a bot (its
-level), or left empty."""
+level), or left empty. No shuffle seed: the server draws it, and a ``seed`` posted all
+the same is refused (no seat chooses the deal the others play)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from wtforms import SelectField, StringField
 from wtforms.validators import Length, Optional
 
 from ..house_rules import select_choices
-from .forms import NewPlayForm
+from .forms import NewGameForm
 from .seats import MAX_BOTS, bot_levels
 
 PERSON = "person"
@@ -31,9 +32,32 @@ def _who_field(index: int) -> StringField:
     )
 
 
-class NewTableForm(NewPlayForm):
+SEED_REFUSED = (
+    "a table game's shuffle is drawn by the server: no seat chooses it, so leave out the seed"
+)
+"""The refusal of a ``seed`` posted for a table game."""
+
+
+class NewTableForm(NewGameForm):
     """A table game: the host (seat 1), then seats 2 to 8, each ``seat_<i>`` a person
-    (``who_<i>`` their name) or a bot level or nobody; the rules as :class:`NewPlayForm`."""
+    (``who_<i>`` their name) or a bot level or nobody; the rules as :class:`NewGameForm`.
+    ``seed_posted`` is whether the post carried a non-empty ``seed`` (refused)."""
+
+    seed_posted = False
+
+    def process(
+        self,
+        formdata: Any = None,
+        obj: Any = None,
+        data: Any = None,
+        extra_filters: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        """Read the post as any form does, noting a non-empty ``seed`` in it."""
+        formdata = self.meta.wrap_formdata(self, formdata)
+        posted = formdata.get("seed") if formdata is not None else None
+        self.seed_posted = posted not in (None, "")
+        super().process(formdata, obj, data, extra_filters, **kwargs)
 
     def seat_rows(self) -> list[tuple[Any, Any]]:
         """``(kind field, name field)`` per seat after the host's, in order."""
@@ -48,7 +72,11 @@ class NewTableForm(NewPlayForm):
         ]
 
     def validate(self, extra_validators: Any = None) -> bool:
-        """Field checks, another seat taken, then the rule set as the engine sees it."""
+        """No seed posted, field checks, another seat taken, then the rule set as the
+        engine sees it."""
+        if self.seed_posted:
+            self.form_errors.append(SEED_REFUSED)
+            return False
         if not self.seats():
             self.seat_0.errors.append("choose who sits in at least one other seat")
             return False

@@ -21,7 +21,6 @@ Glossary:
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,16 +99,17 @@ def start_table(
     preset: str,
     options: Mapping[str, Any],
     seats: Sequence[SeatChoice],
-    seed: int | None = None,
 ) -> DigitalGame:
     """A new table game: the host in seat 0, then ``seats`` in order (2 to 8 players in
-    all, D1; partnership rules: 4, P1). Each person's seat gets a secret token; the host
-    phone keeps the host token and seat 0's token. Raises :class:`PlayError`."""
+    all, D1; partnership rules: 4, P1), dealt from a seed the server draws
+    (:func:`services.drawn_seed`): no seat chooses or learns it before the game ends. Each
+    person's seat gets a secret token; the host phone keeps the host token and seat 0's
+    token. Raises :class:`PlayError`."""
     unknown = [s.level for s in seats if s.level is not None and s.level not in BOTS]
     if unknown:
         raise services.PlayError(f"there is no bot level {unknown[0]!r}", None, "seats")
     names = _names(host, seats)
-    seed = secrets.randbits(services.SEED_BITS) if seed is None else seed
+    seed = services.drawn_seed()
     try:
         state = new_game(names, preset=preset, options=dict(options), seed=seed)
     except RulesError as error:
@@ -121,6 +121,7 @@ def start_table(
         preset=preset,
         options=dict(options),
         seed=str(seed),
+        seed_chosen=False,
         human_seat=0,
         bots=[None, *(s.level for s in seats)],
         state={},

@@ -33,7 +33,7 @@ def new_table() -> Any:
         seats = [table_seats.SeatChoice(name, level) for name, level in form.seats()]
         try:
             game = table_seats.start_table(
-                form.name.data or "", form.preset.data, form.options(), seats, form.seed.data
+                form.name.data or "", form.preset.data, form.options(), seats
             )
         except services.PlayError as error:
             form.field_for(error.where).errors.append(error.message)

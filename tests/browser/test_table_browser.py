@@ -15,16 +15,20 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper.engine.cards import parse_card
+from scorekeeper.play import services
 from tests.browser.conftest import PHONE, shot
 from tests.conftest import make_app
 
-SEED = "15"
-"""A deal whose first round ends after about 19 moves of the people's plain play."""
+SEED = 15
+"""A deal whose first round ends after about 19 moves of the people's plain play: the
+server's draw of the seed is replaced by it (no seat chooses a table's shuffle)."""
 
 
 @pytest.fixture
-def table_server(tmp_path) -> Iterator[str]:
-    """The app served from a thread, with a short grace period (5 s) for the stand-in."""
+def table_server(tmp_path, monkeypatch) -> Iterator[str]:
+    """The app served from a thread, with a short grace period (5 s) for the stand-in,
+    its tables dealt from :data:`SEED`."""
+    monkeypatch.setattr(services, "drawn_seed", lambda: SEED)
     app = make_app(
         str(tmp_path / "table.sqlite3"),
         WTF_CSRF_ENABLED=True,
@@ -72,7 +76,6 @@ class Phones:
         host.select_option("#seat_1", "person")
         host.fill("#who_1", "Jun")
         host.select_option("#seat_2", "basic")
-        host.fill("#seed", SEED)
         host.get_by_role("button", name="Deal").click()
         host.wait_for_url(re.compile(r"/play/[^/]+/seats$"))
         self.slug = host.url.split("/")[-2]

@@ -23,7 +23,6 @@ from tests.conftest import make_app
 TABLE = {
     "name": "Hana",
     "preset": "standard",
-    "seed": "11",
     "seat_0": "person",
     "who_0": "Ivo",
     "seat_1": "person",

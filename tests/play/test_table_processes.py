@@ -123,7 +123,7 @@ def _state_of(phone: Phone, slug: str) -> dict[str, Any]:
 
 def _a_move_pushed_across_processes(bases: list[str]) -> None:
     host, ivo = Phone(bases[0]), Phone(bases[1])
-    fields = {"name": "Hana", "preset": "standard", "seed": "4", "seat_0": "person"}
+    fields = {"name": "Hana", "preset": "standard", "seat_0": "person"}
     seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "basic"})
     slug = seats_page.split("/")[2]
     with host.get(f"/play/{slug}/seats") as response:
