@@ -214,3 +214,62 @@ def test_partnership_games_give_favourite_partners_and_split_the_settlement(nigh
     ann, cat = night.member("Ann"), night.member("Cat")
     versus = night.page(f"/versus?a={ann}&b={cat}")
     assert figure(versus, "Average margin", "result") == "—"
+
+
+ZOE, ACE = "Zoë", 'Al "Ace"'
+
+
+@pytest.fixture
+def odd_names(night: Night) -> str:
+    """A game of Zoë, Al "Ace" and Bob (stake 0.10): Zoë goes out (60, -5, -15), then Al
+    (-20, 110, 0): Zoë 40, Al 105, Bob -15; Al wins, Zoë pays 65 and Bob 120."""
+    night.make_group("Names", (ZOE, ACE, "Bob"))
+    view = night.start((ZOE, ACE, "Bob"), stake="0.10")
+    night.play(
+        view,
+        totals(ZOE, {ZOE: 60, ACE: 10, "Bob": 5}, {ZOE: 0, ACE: 15, "Bob": 20}),
+        totals(ACE, {ZOE: 5, ACE: 110, "Bob": 5}, {ZOE: 25, ACE: 0, "Bob": 5}),
+    )
+    return view
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            ZOE,
+            {
+                "Games played": "1",
+                "Games won": "0",
+                "Average round score": "20.0",
+                "Best round": "60",
+                "Went out": "1 of 2 rounds (50%)",
+                "Average points left in hand": "25.0",
+            },
+        ),
+        (
+            ACE,
+            {
+                "Games played": "1",
+                "Games won": "1",
+                "Average round score": "52.5",
+                "Best round": "110",
+                "Went out": "1 of 2 rounds (50%)",
+                "Average points left in hand": "15.0",
+            },
+        ),
+    ],
+)
+def test_a_name_with_an_accent_or_a_quote_has_its_figures(night: Night, odd_names, name, expected):
+    html = profile(night, name)
+    assert {label: figure(html, label) for label in expected} == expected
+
+
+def test_a_name_with_an_accent_or_a_quote_has_its_season(night: Night, odd_names):
+    csv = night.client.get(night.url("/season.csv")).get_data(as_text=True)
+    assert csv.splitlines() == [
+        "place,player,played,won,points,settlement,money",
+        '1,"Al ""Ace""",1,1,105,185,18.50',
+        "2,Zoë,1,0,40,-65,-6.50",
+        "3,Bob,1,0,-15,-120,-12.00",
+    ]

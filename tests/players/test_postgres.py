@@ -15,8 +15,11 @@ from scorekeeper.extensions import db
 from tests.players.conftest import Night
 from tests.players.test_figures import (  # noqa: F401 (collected again, on PostgreSQL)
     history,
+    odd_names,
     test_a_corrected_round_changes_the_figures_at_once,
     test_a_deleted_round_no_longer_counts,
+    test_a_name_with_an_accent_or_a_quote_has_its_figures,
+    test_a_name_with_an_accent_or_a_quote_has_its_season,
     test_partnership_games_give_favourite_partners_and_split_the_settlement,
     test_profile_figures,
     test_season_league_table_and_csv,
