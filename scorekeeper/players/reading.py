@@ -1,8 +1,9 @@
 """A group's games as :class:`~.figures.GameFacts`, read from the stored games on every
 request: games at the table from their live rounds' figures (the scoring contract's
-``players``) and who went out, digital games from the engine's saved state (its rounds'
-``scores`` and ``end``). Only games that count are read: in the group, not deleted, not
-archived; in a digital game only the person counts, never a bot.
+``players``) and who went out, digital games from their finished rounds' rows (each
+round's ``scores`` and who went out, :func:`digital_rounds`). Only games that count are
+read: in the group, not deleted, not archived; in a digital game only the person counts,
+never a bot.
 
 At the table the database does the counting: two queries give the games and each
 player's total in their last live round, and one more sums a player's round figures
@@ -22,12 +23,12 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, case, cast, func, select
+from sqlalchemy import JSON, Integer, and_, bindparam, case, cast, func, select
 from sqlalchemy.orm import aliased
 
 from ..engine.outcome import settle
 from ..extensions import db
-from ..models import DigitalGame, Game, Player, Round
+from ..models import DigitalGame, DigitalRound, Game, Player, Round
 from .figures import GameFacts, RoundFacts, RoundTally, settlement_shares
 
 
@@ -237,23 +238,22 @@ def _table_game(
 
 
 def digital_facts(group_id: int) -> list[GameFacts]:
-    """The group's digital games that count: the person's seat only."""
+    """The group's digital games that count: the person's seat only, with the game's
+    finished rounds as they are stored (:func:`digital_rounds`)."""
     query = select(DigitalGame).where(
         DigitalGame.group_id == group_id,
         DigitalGame.archived_at.is_(None),
         DigitalGame.member_id.is_not(None),
     )
+    games = list(db.session.execute(query).scalars())
+    rounds = digital_rounds([game.id for game in games])
     found = []
-    for game in db.session.execute(query).scalars():
+    for game in games:
         state = game.state
         person = state["players"][game.human_seat]
-        rounds = [
-            (r["scores"], (r.get("end") or {}).get("went_out"))
-            for r in state.get("rounds", [])
-            if r.get("scores")
-        ]
         seats = (state["players"], state.get("teams"), {person: game.member_id})
-        last = rounds[-1][0] if rounds else {}
+        played = rounds.get(game.id, [])
+        last = played[-1][0] if played else {}
         own = {name: int(last.get(name, {}).get("total", 0)) for name in state["players"]}
         found.append(
             _facts(
@@ -261,10 +261,38 @@ def digital_facts(group_id: int) -> list[GameFacts]:
                 "digital",
                 (game.created_at, ""),
                 seats,
-                (own, rounds),
+                (own, played),
                 (game.finished, game.winner, None),
             )
         )
+    return found
+
+
+def digital_rounds(game_ids: Sequence[int]) -> dict[int, list[tuple[dict[str, Any], Any]]]:
+    """The finished rounds of the digital games ``game_ids``, oldest first, by game:
+    each round's ``scores`` (the engine's figures by name: ``round``, ``in_hand``,
+    ``total``) and who went out (a name, or None), read from the rounds' rows
+    (:class:`~scorekeeper.models.DigitalRound`: the engine's record of each round, of
+    which only these two are taken out, by the database). A round stored unscored is
+    left out."""
+    if not game_ids:
+        return {}
+    dialect = _dialect()
+    record = DigitalRound.record
+    scores = (
+        func.json_extract_path(record, "scores", type_=JSON)
+        if dialect == "postgresql"
+        else func.json_extract(record, "$.scores", type_=JSON)
+    )
+    query = (
+        select(DigitalRound.game_id, scores, _json_text(dialect, record, "end", "went_out"))
+        .where(DigitalRound.game_id.in_(game_ids))
+        .order_by(DigitalRound.game_id, DigitalRound.number)
+    )
+    found: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
+    for game_id, figures, went_out in _rows(query):
+        if figures:
+            found[game_id].append((figures, went_out))
     return found
 
 

@@ -11,6 +11,10 @@ The history (standard rules, target 100, stake 0.10 a point):
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 
 from scorekeeper.table import services as sheet
@@ -273,3 +277,49 @@ def test_a_name_with_an_accent_or_a_quote_has_its_season(night: Night, odd_names
         "2,Zoë,1,0,40,-65,-6.50",
         "3,Bob,1,0,-15,-120,-12.00",
     ]
+
+
+def shown_totals(night: Night, slug: str) -> dict[str, int]:
+    """Each seat's total as the digital game's scores page shows it."""
+    page = night.client.get(f"/play/{slug}/rounds").get_data(as_text=True)
+    seats = re.findall(r'<span class="who">(.*?)</span><span class="total">(-?\d+)</span>', page)
+    return {html.unescape(name): int(total) for name, total in seats}
+
+
+def test_a_digital_game_counts_its_stored_rounds_for_the_person_only(night: Night):
+    night.make_group("Friday", (ZOE, "Ada"))
+    slug = night.play_digital(ZOE, seed=4)
+    record = json.loads(night.client.get(f"/play/{slug}/record").get_data(as_text=True))
+    rounds = record["rounds"]
+    totals_shown = shown_totals(night, slug)
+    assert rounds and record["bots"] == ["person", "basic"] and totals_shown.keys() == {ZOE, "Ada"}
+    link = f"http://127.0.0.1:5000/play/{slug}"
+    first = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
+    matched = first.split('<ul class="plain-list matches">')[1].split("</ul>")[0]
+    assert "is Zoë of the group" in matched and "Ada" not in matched
+    night.client.post(night.url("/attach"), data={"link": link, "confirm": "yes"})
+
+    mine = [r["scores"][ZOE] for r in rounds]
+    out = [r["end"]["went_out"] == ZOE for r in rounds]
+    left = [f["in_hand"] for f, gone in zip(mine, out, strict=True) if not gone]
+    won = record["final"]["winner"] == ZOE
+    page = profile(night, ZOE)
+    assert {
+        label: figure(page, label, "digital")
+        for label in ("Games played", "Games won", "Best round", "Went out", "Average round score")
+    } == {
+        "Games played": "1",
+        "Games won": "1" if won else "0",
+        "Best round": str(max(f["round"] for f in mine)),
+        "Went out": f"{sum(out)} of {len(rounds)} rounds ({round(100 * sum(out) / len(rounds))}%)",
+        "Average round score": f"{sum(f['round'] for f in mine) / len(mine):.1f}",
+    }
+    assert figure(page, "Average points left in hand", "digital") == (
+        f"{sum(left) / len(left):.1f}" if left else "—"
+    )
+    assert "No games at the table yet." in page
+    assert "No digital games yet." in profile(night, "Ada")
+    season = night.client.get(night.url("/season.csv")).get_data(as_text=True).splitlines()
+    mine_total, bot_total = totals_shown[ZOE], totals_shown["Ada"]
+    assert mine_total == mine[-1]["total"]
+    assert season[1:] == [f"1,{ZOE},1,{int(won)},{mine_total},{mine_total - bot_total},"]

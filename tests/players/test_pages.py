@@ -5,20 +5,10 @@ names matched and confirmed), and refusals that change nothing."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from scorekeeper.engine.game import (
-    apply_action,
-    bot_move,
-    is_terminal,
-    legal_actions,
-    make_bot,
-    new_game,
-)
 from scorekeeper.extensions import db
-from scorekeeper.models import DigitalGame, Game, Group, Member
+from scorekeeper.models import Game, Group, Member
 from scorekeeper.table import services as sheet
 from tests.conftest import make_app
 from tests.players.conftest import Night, figure, totals
@@ -163,53 +153,6 @@ def test_attach_refuses_an_unknown_link_and_a_bot(night: Night):
     answer = night.client.post(night.url("/attach"), data={"link": "https://x/games/nothing-here"})
     assert answer.status_code == 422 and b"no game opens at that link" in answer.data
     assert night.client.post(night.url("/attach"), data={"link": "a" * 500}).status_code == 422
-
-
-def finished_digital_game(app, seed: int = 3) -> tuple[str, list[dict]]:
-    """A digital game of Ann against one basic bot, played to the end by bots in both
-    seats (target 100); its slug and its scored rounds."""
-    state = new_game(["Ann", "Bert"], preset="standard", options={"target": 100}, seed=seed)
-    rng, bot = random.Random(seed), make_bot("basic")
-    while not is_terminal(state):
-        apply_action(state, bot_move(state, bot, rng, legal_actions(state)))
-    saved = state.to_json()
-    with app.app_context():
-        game = DigitalGame(
-            preset="standard",
-            options={"target": 100},
-            seed=str(seed),
-            human_seat=0,
-            bots=[None, "basic"],
-            state=saved,
-            finished=True,
-            winner=state.winner,
-        )
-        db.session.add(game)
-        db.session.commit()
-        slug = game.slug
-    return slug, [r for r in saved["rounds"] if r.get("scores")]
-
-
-def test_a_digital_game_counts_for_the_person_only_and_apart(night: Night):
-    night.make_group("Friday", ("Ann", "Bert"))
-    slug, rounds = finished_digital_game(night.app)
-    link = f"http://127.0.0.1:5000/play/{slug}"
-    first = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
-    assert (
-        "is Ann of the group" in first
-        and "Bert" not in first.split('<ul class="plain-list matches">')[1].split("</ul>")[0]
-    )
-    night.client.post(night.url("/attach"), data={"link": link, "confirm": "yes"})
-    html = night.page(f"/players/{night.member('Ann')}")
-    points = [r["scores"]["Ann"]["round"] for r in rounds]
-    out = sum(r["end"]["went_out"] == "Ann" for r in rounds)
-    assert figure(html, "Games played", "digital") == "1"
-    assert figure(html, "Games won", "digital") == ("1" if points and sum(points) >= 100 else "0")
-    assert figure(html, "Best round", "digital") == str(max(points))
-    assert figure(html, "Went out", "digital").startswith(f"{out} of {len(rounds)} rounds")
-    assert "No games at the table yet." in html
-    bert = night.page(f"/players/{night.member('Bert')}")
-    assert "No digital games yet." in bert
 
 
 def test_unknown_group_player_and_game_are_404(night: Night):

@@ -1,7 +1,7 @@
 """The group's figures on PostgreSQL, where the database reads the rounds' figures with
-json_extract_path_text instead of SQLite's json_extract: tests of
-:mod:`tests.players.test_figures` run here again on a server database (the ``night``
-below replaces the SQLite one), with the same known answers."""
+json_each and json_extract_path_text instead of SQLite's json_each and json_extract:
+tests of :mod:`tests.players.test_figures` run here again on a server database (the
+``night`` below replaces the SQLite one), with the same known answers."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tests.players.test_figures import (  # noqa: F401 (collected again, on Post
     odd_names,
     test_a_corrected_round_changes_the_figures_at_once,
     test_a_deleted_round_no_longer_counts,
+    test_a_digital_game_counts_its_stored_rounds_for_the_person_only,
     test_a_name_with_an_accent_or_a_quote_has_its_figures,
     test_a_name_with_an_accent_or_a_quote_has_its_season,
     test_partnership_games_give_favourite_partners_and_split_the_settlement,
