@@ -60,6 +60,34 @@ class Night:
         assert answer.status_code == 302, answer.data
         return answer.headers["Location"].rsplit("/", 1)[-1]
 
+    def table_game(
+        self, names: tuple[str, ...], phone: FlaskClient | None = None
+    ) -> tuple[str, str]:
+        """A game at the table of ``names`` started from the new-game form on another
+        ``phone`` (a new one unless given), in no group: its view token, and its edit link
+        as its share page shows it on that phone."""
+        phone = phone or self.app.test_client()
+        data = {f"player_{i}": name for i, name in enumerate(names)}
+        data |= {"preset": "standard", "target": "100", "first_dealer": "0"}
+        answer = phone.post("/games/new", data=data)
+        assert answer.status_code == 302, answer.data
+        view = answer.headers["Location"].rsplit("/", 1)[-1]
+        return view, Night(self.app, phone).edit_link(view)
+
+    def edit_link(self, view: str) -> str:
+        """The edit link of the game at ``view`` as its share page shows it on this
+        phone (which keeps the score)."""
+        share = self.client.get(f"/games/{view}/share").get_data(as_text=True)
+        edit = re.search(rf'[^"\s<>]*/games/{view}/edit/[A-Za-z0-9_-]+', share)
+        assert edit, "no edit link on the share page"
+        return edit.group(0)
+
+    def attach(self, link: str, *add: str) -> Any:
+        """Attach the game at ``link`` to the group, adding the seats ``add`` as players
+        (the confirmed step of the attach form); the response, redirects followed."""
+        data = {"link": link, "confirm": "yes", "add": list(add)}
+        return self.client.post(self.url("/attach"), data=data, follow_redirects=True)
+
     def play(self, view: str, *rounds: dict[str, Any]) -> None:
         """Record ``rounds`` (by totals) in the game at ``view``."""
         with self.app.app_context():
