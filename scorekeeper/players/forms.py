@@ -72,11 +72,12 @@ class MemberForm(FlaskForm):
 
 
 class AttachForm(FlaskForm):
-    """Attach a game: its link (view, edit or share page; or the play page's address),
-    then, once the names are shown, the seats to add as new players and a confirmation."""
+    """Attach a game: its edit link (the right to change it; a view link is refused), or
+    a one-person digital game's address, then, once the names are shown, the seats to add
+    as new players and a confirmation."""
 
     link = StringField(
-        "Link of the game",
+        "Edit link of the game",
         validators=[InputRequired(), Length(max=400)],
         render_kw={"autocomplete": "off", "inputmode": "url", "placeholder": "https://…/games/…"},
     )

@@ -1,19 +1,21 @@
 """A group's games as :class:`~.figures.GameFacts`, read from the stored games on every
 request: games at the table from their live rounds' figures (the scoring contract's
-``players``) and who went out, digital games from the engine's saved state (its rounds'
-``scores`` and ``end``). Only games that count are read: in the group, not deleted, not
-archived; in a digital game only the person counts, never a bot.
+``players``) and who went out, digital games from their finished rounds' rows (each
+round's ``scores`` and who went out, :func:`digital_rounds`). Only games that count are
+read: in the group, not deleted, not archived; in a digital game only the person counts,
+never a bot.
 
 At the table the database does the counting: two queries give the games and each
 player's total in their last live round, and one more sums a player's round figures
 (:func:`table_tally`); the rounds' JSON is read inside the database (SQLite's
-json_extract, PostgreSQL's json_extract_path_text), never decoded in Python, and a
-round's card list is never read.
+json_each and json_extract, PostgreSQL's json_each and json_extract_path_text), never
+decoded in Python, and a round's card list is never read. A player's figures are found
+by comparing their name with the keys of the round's ``players`` (:func:`_seats`), never
+through a JSON path spelled from the name, so every name counts (Zoë, Al "Ace").
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -21,12 +23,12 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, case, cast, func, literal, select
+from sqlalchemy import JSON, Integer, and_, bindparam, case, cast, func, select
 from sqlalchemy.orm import aliased
 
 from ..engine.outcome import settle
 from ..extensions import db
-from ..models import DigitalGame, Game, Player, Round
+from ..models import DigitalGame, DigitalRound, Game, Player, Round
 from .figures import GameFacts, RoundFacts, RoundTally, settlement_shares
 
 
@@ -53,25 +55,30 @@ def _dialect() -> str:
     return str(db.session.get_bind().dialect.name)
 
 
-def _json_text(dialect: str, column: Any, *path: Any) -> Any:
-    """The value at ``path`` (keys: text or columns, e.g. a player's name) inside a JSON
-    ``column``, computed by the database: SQLite's json_extract, PostgreSQL's
-    json_extract_path_text (text there: cast it for numbers)."""
+def _json_text(dialect: str, column: Any, *keys: str) -> Any:
+    """The value at ``keys`` inside a JSON ``column``, computed by the database (SQLite's
+    json_extract, PostgreSQL's json_extract_path_text: text there, cast it for numbers).
+    The keys are words of the stored shape ("went_out", "total"), never a name: a JSON path
+    cannot spell every name (Zoë, Al "Ace"), see :func:`_seats`."""
     if dialect == "postgresql":
-        return func.json_extract_path_text(column, *path)
-    where: Any = literal("$")
-    for key in path:
-        where = (
-            where
-            + "."
-            + (literal(json.dumps(key)) if isinstance(key, str) else func.json_quote(key))
-        )
-    return func.json_extract(column, where)
+        return func.json_extract_path_text(column, *keys)
+    return func.json_extract(column, "$." + ".".join(keys))
 
 
-def _figure(dialect: str, key: str, player: Any = Player) -> Any:
-    """A ``player``'s contract figure ``key`` in a round (the round and player joined)."""
-    return cast(_json_text(dialect, Round.figures, "players", player.name, key), Integer)
+def _seats(dialect: str) -> Any:
+    """Each player's figures in the joined round (the scoring contract's ``players``) as
+    rows of ``key`` (the player's name) and ``value`` (their figures), unpacked by the
+    database (SQLite's json_each, PostgreSQL's lateral json_each). A query joins it to a
+    player on the name, so a name is compared as a value, never put in a JSON path."""
+    if dialect == "postgresql":
+        rows = func.json_each(func.json_extract_path(Round.figures, "players"))
+        return rows.table_valued("key", "value").lateral("seat")
+    return func.json_each(Round.figures, "$.players").table_valued("key", "value").alias("seat")
+
+
+def _figure(dialect: str, seats: Any, key: str) -> Any:
+    """The contract figure ``key`` of a player's row of :func:`_seats`, as an integer."""
+    return cast(_json_text(dialect, seats.c.value, key), Integer)
 
 
 def _last_round(player: Any) -> Any:
@@ -90,11 +97,18 @@ def table_facts(group_id: int) -> list[GameFacts]:
     columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
     games = _rows(select(*columns).where(Game.id.in_(counted))).all()
     seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
+    dialect = _dialect()
+    figures = _seats(dialect)
     query = (
         select(
-            Player.game_id, Player.name, Player.side, Player.member_id, _figure(_dialect(), "total")
+            Player.game_id,
+            Player.name,
+            Player.side,
+            Player.member_id,
+            _figure(dialect, figures, "total"),
         )
         .outerjoin(Round, _last_round(Player))
+        .outerjoin(figures, figures.c.key == Player.name)
         .where(Player.game_id.in_(counted))
         .order_by(Player.game_id, Player.seat)
     )
@@ -121,11 +135,13 @@ def _profile_queries(dialect: str) -> tuple[Any, Any, Any]:
     me, mate = aliased(Player), aliased(Player)
     counted = _counted_games(bindparam("group_id"))
     member: Any = bindparam("member")
+    figures = _seats(dialect)
     games = (
         select(Game.id, Game.created_at, Game.title, Game.winner, Game.finished_at)
-        .add_columns(me.name, me.seat, _figure(dialect, "total", me).label("total"))
+        .add_columns(me.name, me.seat, _figure(dialect, figures, "total").label("total"))
         .join(me, me.game_id == Game.id)
         .outerjoin(Round, _last_round(me))
+        .outerjoin(figures, figures.c.key == me.name)
         .where(me.member_id == member, Game.id.in_(counted))
     )
     mates = (
@@ -171,7 +187,8 @@ def table_tally(group_id: int, member: int) -> RoundTally:
 
 def _tally_query(dialect: str, member: Any, counted: Any) -> Any:
     went_out = _json_text(dialect, Round.input, "went_out") == Player.name
-    points, in_hand = _figure(dialect, "round"), _figure(dialect, "in_hand")
+    figures = _seats(dialect)
+    points, in_hand = _figure(dialect, figures, "round"), _figure(dialect, figures, "in_hand")
     return (
         select(
             func.count(points),
@@ -181,7 +198,9 @@ def _tally_query(dialect: str, member: Any, counted: Any) -> Any:
             func.sum(case((went_out, 0), else_=in_hand)),
             func.sum(case((went_out, 0), else_=1)),
         )
+        .select_from(Round)
         .join(Player, Player.game_id == Round.game_id)
+        .join(figures, figures.c.key == Player.name)
         .where(
             Player.member_id == member,
             Round.game_id.in_(counted),
@@ -219,23 +238,22 @@ def _table_game(
 
 
 def digital_facts(group_id: int) -> list[GameFacts]:
-    """The group's digital games that count: the person's seat only."""
+    """The group's digital games that count: the person's seat only, with the game's
+    finished rounds as they are stored (:func:`digital_rounds`)."""
     query = select(DigitalGame).where(
         DigitalGame.group_id == group_id,
         DigitalGame.archived_at.is_(None),
         DigitalGame.member_id.is_not(None),
     )
+    games = list(db.session.execute(query).scalars())
+    rounds = digital_rounds([game.id for game in games])
     found = []
-    for game in db.session.execute(query).scalars():
+    for game in games:
         state = game.state
         person = state["players"][game.human_seat]
-        rounds = [
-            (r["scores"], (r.get("end") or {}).get("went_out"))
-            for r in state.get("rounds", [])
-            if r.get("scores")
-        ]
         seats = (state["players"], state.get("teams"), {person: game.member_id})
-        last = rounds[-1][0] if rounds else {}
+        played = rounds.get(game.id, [])
+        last = played[-1][0] if played else {}
         own = {name: int(last.get(name, {}).get("total", 0)) for name in state["players"]}
         found.append(
             _facts(
@@ -243,10 +261,38 @@ def digital_facts(group_id: int) -> list[GameFacts]:
                 "digital",
                 (game.created_at, ""),
                 seats,
-                (own, rounds),
+                (own, played),
                 (game.finished, game.winner, None),
             )
         )
+    return found
+
+
+def digital_rounds(game_ids: Sequence[int]) -> dict[int, list[tuple[dict[str, Any], Any]]]:
+    """The finished rounds of the digital games ``game_ids``, oldest first, by game:
+    each round's ``scores`` (the engine's figures by name: ``round``, ``in_hand``,
+    ``total``) and who went out (a name, or None), read from the rounds' rows
+    (:class:`~scorekeeper.models.DigitalRound`: the engine's record of each round, of
+    which only these two are taken out, by the database). A round stored unscored is
+    left out."""
+    if not game_ids:
+        return {}
+    dialect = _dialect()
+    record = DigitalRound.record
+    scores = (
+        func.json_extract_path(record, "scores", type_=JSON)
+        if dialect == "postgresql"
+        else func.json_extract(record, "$.scores", type_=JSON)
+    )
+    query = (
+        select(DigitalRound.game_id, scores, _json_text(dialect, record, "end", "went_out"))
+        .where(DigitalRound.game_id.in_(game_ids))
+        .order_by(DigitalRound.game_id, DigitalRound.number)
+    )
+    found: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
+    for game_id, figures, went_out in _rows(query):
+        if figures:
+            found[game_id].append((figures, went_out))
     return found
 
 

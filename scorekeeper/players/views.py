@@ -1,10 +1,11 @@
 """Players across game nights (``/groups``): a group's page with its players and games,
 its view and edit links with QR codes, a player's profile, two players head to head, a
-season's league table (and its CSV), and attaching an existing game.
+season's league table (and its CSV), and attaching an existing game (or detaching it).
 
 A group is reached by its view link (``/groups/<view token>``, read only); its edit link
 (``/groups/<view token>/edit/<edit token>``) stores on this phone the right to add players,
-start games and attach or archive them, as a game's edit link does.
+start games and attach, archive or detach them, as a game's edit link does. Attaching a
+game needs its edit link (its view link is shown to anyone at the table).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from markupsafe import Markup
 
 from ..groups import can_add, grant_group, group_by_slug, my_groups
 from ..hosting import is_loopback_host, qr_svg, share_base
-from ..models import Group
+from ..models import DigitalGame, Game, Group
 from ..requests import parse_int
 from ..web import same_token
 from . import figures, pages, services
@@ -241,16 +242,15 @@ def season_csv(slug: str) -> Response:
 
 @bp.route("/<slug>/attach", methods=["GET", "POST"])
 def attach(slug: str) -> Any:
-    """Attach an existing game: its link, then its players matched by name, confirmed."""
+    """Attach an existing game: its edit link (or a digital game's address), then its
+    players matched by name, confirmed."""
     group = _group(slug)
     _require_add(group)
     form = AttachForm()
     game, found = None, []
     if form.validate_on_submit():
-        game = services.find_game(form.link.data or "")
-        if game is None:
-            form.link.errors = ["no game opens at that link (paste a game's view or play link)"]
-        elif form.confirmed():
+        game = _game_to_attach(form)
+        if game is not None and form.confirmed():
             try:
                 services.attach(group, game, form.add.data or [])
             except services.GroupError as error:
@@ -258,7 +258,7 @@ def attach(slug: str) -> Any:
             else:
                 flash("Game attached: its figures now count for the group.", "success")
             return redirect(url_for("players.show", slug=slug), 303)
-        else:
+        if game is not None:
             found = services.matches(group, game)
     status = 422 if form.errors else 200
     return render_template(
@@ -266,9 +266,18 @@ def attach(slug: str) -> Any:
     ), status
 
 
-@bp.post("/<slug>/games/<kind>/<id:game_id>/archive")
-def archive(slug: str, kind: str, game_id: int) -> Any:
-    """Archive a game in the group (kept, not counted), or bring it back."""
+def _game_to_attach(form: AttachForm) -> Game | DigitalGame | None:
+    """The game whose link ``form`` holds, or None with the reason on the link field."""
+    try:
+        return services.game_to_attach(form.link.data or "")
+    except services.GroupError as error:
+        form.link.errors = [str(error)]
+        return None
+
+
+def _changed_game(slug: str, kind: str, game_id: int) -> Game | DigitalGame:
+    """The group's game a button changes, once this phone may add to the group and the
+    form's CSRF token holds (403, 400, 404 otherwise)."""
     group = _group(slug)
     _require_add(group)
     if not ConfirmForm().validate_on_submit():
@@ -276,7 +285,27 @@ def archive(slug: str, kind: str, game_id: int) -> Any:
     game = services.game_of(group, kind, game_id)
     if game is None:
         abort(404, description="There is no such game in this group.")
+    return game
+
+
+@bp.post("/<slug>/games/<kind>/<id:game_id>/archive")
+def archive(slug: str, kind: str, game_id: int) -> Any:
+    """Archive a game in the group (kept, not counted), or bring it back."""
+    game = _changed_game(slug, kind, game_id)
     archived = request.form.get("archived") == "yes"
     services.set_archived(game, archived)
     flash("Game archived: it no longer counts." if archived else "Game counts again.", "success")
+    return redirect(url_for("players.show", slug=slug), 303)
+
+
+@bp.post("/<slug>/games/<kind>/<id:game_id>/detach")
+def detach(slug: str, kind: str, game_id: int) -> Any:
+    """Take a game out of the group: its figures no longer count here, and its edit link
+    may attach it to another group."""
+    services.detach(_changed_game(slug, kind, game_id))
+    flash(
+        "Game detached: it is no longer in the group and its figures no longer count here. "
+        "Its edit link can attach it to a group again.",
+        "success",
+    )
     return redirect(url_for("players.show", slug=slug), 303)

@@ -11,6 +11,10 @@ The history (standard rules, target 100, stake 0.10 a point):
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 
 from scorekeeper.table import services as sheet
@@ -214,3 +218,108 @@ def test_partnership_games_give_favourite_partners_and_split_the_settlement(nigh
     ann, cat = night.member("Ann"), night.member("Cat")
     versus = night.page(f"/versus?a={ann}&b={cat}")
     assert figure(versus, "Average margin", "result") == "—"
+
+
+ZOE, ACE = "Zoë", 'Al "Ace"'
+
+
+@pytest.fixture
+def odd_names(night: Night) -> str:
+    """A game of Zoë, Al "Ace" and Bob (stake 0.10): Zoë goes out (60, -5, -15), then Al
+    (-20, 110, 0): Zoë 40, Al 105, Bob -15; Al wins, Zoë pays 65 and Bob 120."""
+    night.make_group("Names", (ZOE, ACE, "Bob"))
+    view = night.start((ZOE, ACE, "Bob"), stake="0.10")
+    night.play(
+        view,
+        totals(ZOE, {ZOE: 60, ACE: 10, "Bob": 5}, {ZOE: 0, ACE: 15, "Bob": 20}),
+        totals(ACE, {ZOE: 5, ACE: 110, "Bob": 5}, {ZOE: 25, ACE: 0, "Bob": 5}),
+    )
+    return view
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            ZOE,
+            {
+                "Games played": "1",
+                "Games won": "0",
+                "Average round score": "20.0",
+                "Best round": "60",
+                "Went out": "1 of 2 rounds (50%)",
+                "Average points left in hand": "25.0",
+            },
+        ),
+        (
+            ACE,
+            {
+                "Games played": "1",
+                "Games won": "1",
+                "Average round score": "52.5",
+                "Best round": "110",
+                "Went out": "1 of 2 rounds (50%)",
+                "Average points left in hand": "15.0",
+            },
+        ),
+    ],
+)
+def test_a_name_with_an_accent_or_a_quote_has_its_figures(night: Night, odd_names, name, expected):
+    html = profile(night, name)
+    assert {label: figure(html, label) for label in expected} == expected
+
+
+def test_a_name_with_an_accent_or_a_quote_has_its_season(night: Night, odd_names):
+    csv = night.client.get(night.url("/season.csv")).get_data(as_text=True)
+    assert csv.splitlines() == [
+        "place,player,played,won,points,settlement,money",
+        '1,"Al ""Ace""",1,1,105,185,18.50',
+        "2,Zoë,1,0,40,-65,-6.50",
+        "3,Bob,1,0,-15,-120,-12.00",
+    ]
+
+
+def shown_totals(night: Night, slug: str) -> dict[str, int]:
+    """Each seat's total as the digital game's scores page shows it."""
+    page = night.client.get(f"/play/{slug}/rounds").get_data(as_text=True)
+    seats = re.findall(r'<span class="who">(.*?)</span><span class="total">(-?\d+)</span>', page)
+    return {html.unescape(name): int(total) for name, total in seats}
+
+
+def test_a_digital_game_counts_its_stored_rounds_for_the_person_only(night: Night):
+    night.make_group("Friday", (ZOE, "Ada"))
+    slug = night.play_digital(ZOE, seed=4)
+    record = json.loads(night.client.get(f"/play/{slug}/record").get_data(as_text=True))
+    rounds = record["rounds"]
+    totals_shown = shown_totals(night, slug)
+    assert rounds and record["bots"] == ["person", "basic"] and totals_shown.keys() == {ZOE, "Ada"}
+    link = f"http://127.0.0.1:5000/play/{slug}"
+    first = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
+    matched = first.split('<ul class="plain-list matches">')[1].split("</ul>")[0]
+    assert "is Zoë of the group" in matched and "Ada" not in matched
+    night.client.post(night.url("/attach"), data={"link": link, "confirm": "yes"})
+
+    mine = [r["scores"][ZOE] for r in rounds]
+    out = [r["end"]["went_out"] == ZOE for r in rounds]
+    left = [f["in_hand"] for f, gone in zip(mine, out, strict=True) if not gone]
+    won = record["final"]["winner"] == ZOE
+    page = profile(night, ZOE)
+    assert {
+        label: figure(page, label, "digital")
+        for label in ("Games played", "Games won", "Best round", "Went out", "Average round score")
+    } == {
+        "Games played": "1",
+        "Games won": "1" if won else "0",
+        "Best round": str(max(f["round"] for f in mine)),
+        "Went out": f"{sum(out)} of {len(rounds)} rounds ({round(100 * sum(out) / len(rounds))}%)",
+        "Average round score": f"{sum(f['round'] for f in mine) / len(mine):.1f}",
+    }
+    assert figure(page, "Average points left in hand", "digital") == (
+        f"{sum(left) / len(left):.1f}" if left else "—"
+    )
+    assert "No games at the table yet." in page
+    assert "No digital games yet." in profile(night, "Ada")
+    season = night.client.get(night.url("/season.csv")).get_data(as_text=True).splitlines()
+    mine_total, bot_total = totals_shown[ZOE], totals_shown["Ada"]
+    assert mine_total == mine[-1]["total"]
+    assert season[1:] == [f"1,{ZOE},1,{int(won)},{mine_total},{mine_total - bot_total},"]

@@ -1,25 +1,17 @@
 """The group's pages through the test client: links and rights (view link, edit link,
 share page with QR codes), players added once and named safely, the new-game form with
-the group's players and usual rules, attaching earlier games (at the table and digital,
-names matched and confirmed), and refusals that change nothing."""
+the group's players and usual rules, attaching earlier games (only with the game's edit
+rights; names matched and confirmed, under the group's name rules), detaching them, and
+refusals that change nothing. A digital game attached and counted: test_figures."""
 
 from __future__ import annotations
 
-import random
+import re
 
 import pytest
 
-from scorekeeper.engine.game import (
-    apply_action,
-    bot_move,
-    is_terminal,
-    legal_actions,
-    make_bot,
-    new_game,
-)
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame, Game, Group, Member
-from scorekeeper.table import services as sheet
 from tests.conftest import make_app
 from tests.players.conftest import Night, figure, totals
 
@@ -131,85 +123,170 @@ def test_a_new_game_with_one_player_is_refused_and_stores_nothing(night: Night):
     assert count(night.app, Game) == 0
 
 
+def game_in_group(app, view: str) -> int | None:
+    """The group of the game at the table whose view token is ``view`` (None: in none)."""
+    with app.app_context():
+        query = db.select(Game.group_id).where(Game.view_token == view)
+        return db.session.execute(query).scalar_one()
+
+
 def test_attach_a_table_game_matching_names_confirmed(night: Night):
     night.make_group("Friday", ("Ann", "Bob"))
-    with night.app.app_context():
-        game = sheet.start_game(["ann", "Bob", "Eve"], "standard", {"target": 100})
-        sheet.record_round(
-            game,
-            "totals",
-            totals("Eve", {"ann": 5, "Bob": 5, "Eve": 120}, {"ann": 5, "Bob": 5, "Eve": 0}),
-            "a1",
-            game.version,
-        )
-        link = f"http://phone.example/games/{game.view_token}/share"
-    first = night.client.post(night.url("/attach"), data={"link": link})
+    view, edit = night.table_game(("ann", "Bob", "Eve"))
+    night.play(
+        view, totals("Eve", {"ann": 5, "Bob": 5, "Eve": 120}, {"ann": 5, "Bob": 5, "Eve": 0})
+    )
+    first = night.client.post(night.url("/attach"), data={"link": edit})
     page = first.get_data(as_text=True)
     assert first.status_code == 200 and "is Ann of the group" in page and 'value="Eve"' in page
-    assert count(night.app, Member) == 2
-    with night.app.app_context():
-        assert db.session.get(Game, game.id).group_id is None
-    confirm = {"link": link, "confirm": "yes", "add": ["Eve"]}
-    assert night.client.post(night.url("/attach"), data=confirm).status_code == 303
+    assert count(night.app, Member) == 2 and game_in_group(night.app, view) is None
+    assert "Game attached" in night.attach(edit, "Eve").get_data(as_text=True)
     eve = night.page(f"/players/{night.member('Eve')}")
     assert figure(eve, "Games won") == "1"
-    again = night.client.post(night.url("/attach"), data=confirm, follow_redirects=True)
-    assert "already in the group" in again.get_data(as_text=True)
+    assert "already in the group" in night.attach(edit, "Eve").get_data(as_text=True)
     assert count(night.app, Member) == 3
 
 
-def test_attach_refuses_an_unknown_link_and_a_bot(night: Night):
+def test_attach_refuses_an_unknown_link(night: Night):
     night.make_group("Friday", ("Ann",))
     answer = night.client.post(night.url("/attach"), data={"link": "https://x/games/nothing-here"})
     assert answer.status_code == 422 and b"no game opens at that link" in answer.data
     assert night.client.post(night.url("/attach"), data={"link": "a" * 500}).status_code == 422
 
 
-def finished_digital_game(app, seed: int = 3) -> tuple[str, list[dict]]:
-    """A digital game of Ann against one basic bot, played to the end by bots in both
-    seats (target 100); its slug and its scored rounds."""
-    state = new_game(["Ann", "Bert"], preset="standard", options={"target": 100}, seed=seed)
-    rng, bot = random.Random(seed), make_bot("basic")
-    while not is_terminal(state):
-        apply_action(state, bot_move(state, bot, rng, legal_actions(state)))
-    saved = state.to_json()
-    with app.app_context():
-        game = DigitalGame(
-            preset="standard",
-            options={"target": 100},
-            seed=str(seed),
-            human_seat=0,
-            bots=[None, "basic"],
-            state=saved,
-            finished=True,
-            winner=state.winner,
+def test_a_view_link_cannot_attach_a_game_and_its_edit_link_can(night: Night):
+    """The view link is shown as a QR code at the table: it claims nothing (issue 23)."""
+    night.make_group("Friday", ("Ann",))
+    owner = night.app.test_client()
+    view, edit = night.table_game(("Ann", "Eve"), owner)
+    for link in (f"http://192.0.2.2/games/{view}", f"http://192.0.2.2/games/{view}/share"):
+        found = night.client.post(night.url("/attach"), data={"link": link})
+        assert found.status_code == 422 and "that is the game&#39;s view link" in found.get_data(
+            as_text=True
         )
-        db.session.add(game)
-        db.session.commit()
-        slug = game.slug
-    return slug, [r for r in saved["rounds"] if r.get("scores")]
+        forged = night.client.post(
+            night.url("/attach"), data={"link": link, "confirm": "yes", "add": ["Eve"]}
+        )
+        assert forged.status_code == 422
+    wrong = night.client.post(night.url("/attach"), data={"link": f"/games/{view}/edit/not-it"})
+    assert wrong.status_code == 422 and b"no longer the game" in wrong.data
+    assert game_in_group(night.app, view) is None and count(night.app, Member) == 1
+    renewed = owner.post(f"/games/{view}/share/new-edit-link", data={"version": "0"})
+    assert renewed.status_code == 303
+    assert night.client.post(night.url("/attach"), data={"link": edit}).status_code == 422
+    current = Night(night.app, owner).edit_link(view)
+    assert "Game attached" in night.attach(current, "Eve").get_data(as_text=True)
+    assert game_in_group(night.app, view) is not None and count(night.app, Member) == 2
 
 
-def test_a_digital_game_counts_for_the_person_only_and_apart(night: Night):
-    night.make_group("Friday", ("Ann", "Bert"))
-    slug, rounds = finished_digital_game(night.app)
-    link = f"http://127.0.0.1:5000/play/{slug}"
-    first = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
-    assert (
-        "is Ann of the group" in first
-        and "Bert" not in first.split('<ul class="plain-list matches">')[1].split("</ul>")[0]
+def test_a_digital_table_of_several_phones_cannot_be_attached(night: Night):
+    night.make_group("Friday", ("Hana",))
+    fields = {"name": "Hana", "preset": "standard", "seat_0": "person", "seat_1": "person"}
+    host = night.app.test_client()
+    made = host.post("/play/table", data=fields | {"who_1": "Jun", "seat_2": "basic"})
+    assert made.status_code == 302, made.data[:300]
+    slug = made.headers["Location"].split("/")[2]
+    answer = night.client.post(night.url("/attach"), data={"link": f"/play/{slug}"})
+    assert answer.status_code == 422 and b"a digital table of several phones" in answer.data
+
+
+def test_the_groups_edit_link_detaches_a_game_which_can_then_join_another(night: Night):
+    night.make_group("Friday", ("Ann",))
+    view, edit = night.table_game(("Ann", "Eve"))
+    night.play(view, totals("Ann", {"Ann": 120, "Eve": 5}, {"Ann": 0, "Eve": 10}))
+    night.attach(edit)
+    ann = night.member("Ann")
+    with night.app.app_context():
+        game_id = night.game(view).id
+    detach = night.url(f"/games/table/{game_id}/detach")
+    other = Night(night.app, night.app.test_client())
+    other.make_group("Club", ("Ann",))
+    refused = other.attach(edit).get_data(as_text=True)
+    assert "belongs to another group: that group&#39;s edit link can detach it" in refused
+    assert other.client.post(detach).status_code == 403
+    assert "Detach from the group" not in other.client.get(night.url()).get_data(as_text=True)
+    assert figure(night.page(f"/players/{ann}"), "Games won") == "1"
+
+    assert "Detach from the group" in night.page("")
+    done = night.client.post(detach, follow_redirects=True).get_data(as_text=True)
+    assert "Game detached" in done and "No games yet." in done
+    assert "No games at the table yet." in night.page(f"/players/{ann}")
+    assert night.client.post(detach).status_code == 404
+    assert "Game attached" in other.attach(edit).get_data(as_text=True)
+    with night.app.app_context():
+        club = db.session.execute(
+            db.select(Group).where(Group.view_token == other.slug)
+        ).scalar_one()
+        assert night.game(view).group_id == club.id
+        assert [p.member_id is not None for p in night.game(view).players] == [True, False]
+
+
+def csrf_token(client) -> str:
+    """The CSRF token of ``client``'s session (one for every form), read from a form."""
+    page = client.get("/groups/new").get_data(as_text=True)
+    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert found
+    return found.group(1)
+
+
+def test_detaching_needs_the_forms_csrf_token(csrf_app):
+    phone, owner = csrf_app.test_client(), csrf_app.test_client()
+    token = {"csrf_token": csrf_token(phone)}
+    made = phone.post(
+        "/groups/new", data={"name": "F", "preset": "standard", "nonce": "n-1234567"} | token
     )
-    night.client.post(night.url("/attach"), data={"link": link, "confirm": "yes"})
-    html = night.page(f"/players/{night.member('Ann')}")
-    points = [r["scores"]["Ann"]["round"] for r in rounds]
-    out = sum(r["end"]["went_out"] == "Ann" for r in rounds)
-    assert figure(html, "Games played", "digital") == "1"
-    assert figure(html, "Games won", "digital") == ("1" if points and sum(points) >= 100 else "0")
-    assert figure(html, "Best round", "digital") == str(max(points))
-    assert figure(html, "Went out", "digital").startswith(f"{out} of {len(rounds)} rounds")
-    assert "No games at the table yet." in html
-    bert = night.page(f"/players/{night.member('Bert')}")
-    assert "No digital games yet." in bert
+    slug = made.headers["Location"].rsplit("/", 1)[-1]
+    started = owner.post(
+        "/games/new",
+        data={"player_0": "Ann", "player_1": "Eve", "preset": "standard", "target": "100"}
+        | {"first_dealer": "0", "csrf_token": csrf_token(owner)},
+    )
+    view = started.headers["Location"].rsplit("/", 1)[-1]
+    edit = Night(csrf_app, owner).edit_link(view)
+    attached = phone.post(f"/groups/{slug}/attach", data={"link": edit, "confirm": "yes"} | token)
+    assert attached.status_code == 303 and game_in_group(csrf_app, view) is not None
+    with csrf_app.app_context():
+        game_id = db.session.execute(db.select(Game.id).where(Game.view_token == view)).scalar_one()
+    detach = f"/groups/{slug}/games/table/{game_id}/detach"
+    assert phone.post(detach).status_code == 400
+    assert game_in_group(csrf_app, view) is not None
+    assert phone.post(detach, data=token).status_code == 303
+    assert game_in_group(csrf_app, view) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("\u200b", "a name needs at least one visible character"),
+        ("\u0958" * 40, "a name has at most 40 characters"),
+    ],
+    ids=["invisible only", "too long once normalised"],
+)
+def test_a_name_from_an_attached_game_passes_the_groups_name_rules(night: Night, name, message):
+    """A digital game's person is named as typed (/play keeps an invisible-only name, and
+    a name that normalising makes longer): joining the group, the name rules of the
+    group's own form hold, and a refusal changes nothing."""
+    night.make_group("Friday", ("Ann",))
+    answer = night.client.post("/play", data={"name": name, "preset": "standard", "bot_0": "basic"})
+    assert answer.status_code == 302, answer.data
+    link = answer.headers["Location"].split("?")[0]
+    found = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
+    assert f"cannot join the group ({message}); kept as a guest" in found
+    assert 'name="add"' not in found
+    refused = night.attach(link, name).get_data(as_text=True)
+    assert f"cannot join the group: {message}; leave it unticked to keep it a guest" in refused
+    assert count(night.app, Member) == 1
+    with night.app.app_context():
+        assert db.session.execute(db.select(DigitalGame.group_id)).scalar_one() is None
+
+
+def test_html_in_a_name_from_an_attached_game_is_kept_as_text(night: Night):
+    night.make_group("Friday", ("Ann",))
+    view, edit = night.table_game(("Ann", "<b>Eve</b>"))
+    assert "Game attached" in night.attach(edit, "<b>Eve</b>").get_data(as_text=True)
+    page = night.page("")
+    assert "<b>Eve</b>" not in page and "&lt;b&gt;Eve&lt;/b&gt;" in page
+    assert count(night.app, Member) == 2
 
 
 def test_unknown_group_player_and_game_are_404(night: Night):

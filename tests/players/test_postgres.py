@@ -1,6 +1,7 @@
 """The group's figures on PostgreSQL, where the database reads the rounds' figures with
-json_extract_path_text instead of SQLite's json_extract: tests of
-:mod:`tests.players.test_figures` run here again on a server database (the ``night``
+json_each and json_extract_path_text instead of SQLite's json_each and json_extract:
+tests of :mod:`tests.players.test_figures` (and attaching and detaching games, from
+:mod:`tests.players.test_pages`) run here again on a server database (the ``night``
 below replaces the SQLite one), with the same known answers."""
 
 from __future__ import annotations
@@ -15,11 +16,20 @@ from scorekeeper.extensions import db
 from tests.players.conftest import Night
 from tests.players.test_figures import (  # noqa: F401 (collected again, on PostgreSQL)
     history,
+    odd_names,
     test_a_corrected_round_changes_the_figures_at_once,
     test_a_deleted_round_no_longer_counts,
+    test_a_digital_game_counts_its_stored_rounds_for_the_person_only,
+    test_a_name_with_an_accent_or_a_quote_has_its_figures,
+    test_a_name_with_an_accent_or_a_quote_has_its_season,
     test_partnership_games_give_favourite_partners_and_split_the_settlement,
     test_profile_figures,
     test_season_league_table_and_csv,
+)
+from tests.players.test_pages import (  # noqa: F401 (collected again, on PostgreSQL)
+    test_a_name_from_an_attached_game_passes_the_groups_name_rules,
+    test_a_view_link_cannot_attach_a_game_and_its_edit_link_can,
+    test_the_groups_edit_link_detaches_a_game_which_can_then_join_another,
 )
 from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
