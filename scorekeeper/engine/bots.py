@@ -11,7 +11,8 @@ lays down and lays off everything it can, discards its highest loose card); ``st
 plays to win (see :mod:`strategy`): it remembers the pile and what each opponent was seen
 taking, weighs what they collect before discarding, and values a stock draw by sampling
 the unseen cards; ``expert`` weighs its moves by Monte Carlo over the hidden cards (see
-:mod:`expert`). Every bot's move comes with a sentence saying why (:func:`bot_move_why`).
+:mod:`expert`). Every bot's move comes with a sentence saying why, from what every seat
+may see (:func:`bot_move_why`).
 
 Use :func:`bot_move` to get a bot's move for the current seat of a game.
 """
@@ -164,17 +165,19 @@ def make_bot(level: str, samples: int | None = None) -> Bot:
     return bot if level == "random" else GambitSense(bot)
 
 
-def bot_reason(bot: Bot, view: Observation, action: Action) -> str:
-    """One plain sentence saying why ``bot`` made ``action`` from ``view``: the expert's
-    own (with its expected difference), else the figures of :func:`why.explain`."""
-    said = getattr(bot, "reason", "")
-    return said if isinstance(said, str) and said else explain(view, action)
+def move_reason(state: GameState, action: Action) -> str:
+    """Why the current seat of ``state`` makes ``action``, in the one sentence every seat
+    is shown with it (:func:`why.explain` said to the table): from public figures only,
+    the same whatever cards the seat holds, whichever bot or person moves. The expert's
+    expected differences come from its hand: they are said to the seat itself only
+    (:func:`expert.advise`)."""
+    return explain(observation(state, state.seat), action)
 
 
 def bot_move_why(
     state: GameState, bot: Bot, rng: random.Random, legal: Sequence[Action]
 ) -> tuple[Action, str]:
-    """:func:`bot_move` and the sentence saying why (:func:`bot_reason`)."""
-    view = observation(state, state.seat)
-    action = bot.choose(view, legal, rng)
-    return action, bot_reason(bot, view, action)
+    """:func:`bot_move` and the sentence every seat is shown with it
+    (:func:`move_reason`)."""
+    action = bot_move(state, bot, rng, legal)
+    return action, move_reason(state, action)

@@ -87,14 +87,10 @@ class ExpertBot:
         self.samples = max(1, samples)
         self.horizon = horizon
         self.policy = GambitSense(StrongBot())
-        self.reason = ""
 
     def choose(self, view: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
-        """The move of best expected difference among ``legal``; its sentence is kept in
-        ``self.reason``."""
-        decision = self.decide(view, legal, rng)
-        self.reason = decision.reason
-        return decision.action
+        """The move of best expected difference among ``legal``."""
+        return self.decide(view, legal, rng).action
 
     def decide(
         self,
@@ -104,21 +100,23 @@ class ExpertBot:
         also: Action | None = None,
     ) -> Decision:
         """The :class:`Decision` for ``view`` among ``legal``; ``also`` (a legal move, e.g.
-        the one a person made) is weighed too, so its expected difference is known."""
+        the one a person made) is weighed too, so its expected difference is known. The
+        reason is said to ``view``'s seat itself (:func:`why.explain` ``own``: from its
+        hand, with the expected differences): a hint or a review, never the table."""
         if view.gambit is not None and also is None:
             chosen = x2_choice(view, view.gambit, legal)
             if chosen is not None:
-                return Decision(chosen, explain(view, chosen))
+                return Decision(chosen, explain(view, chosen, own=True))
         plain = [a for a in legal if not isinstance(a, Nominate | Split | Block)]
         weighed = view.phase in (Phase.DRAW, Phase.PLAY) and view.current == view.seat
         if not weighed or len(plain) < 2:
             action = self.policy.choose(view, legal, rng)
-            return Decision(action, explain(view, action))
+            return Decision(action, explain(view, action, own=True))
         found = candidates(view, plain)
         if also is not None and also in plain and also not in found:
             found.append(also)
         if len(found) == 1:
-            return Decision(found[0], explain(view, found[0]))
+            return Decision(found[0], explain(view, found[0], own=True))
         return self._weigh(view, found, rng)
 
     def _weigh(self, view: Observation, found: list[Action], rng: random.Random) -> Decision:
@@ -135,12 +133,12 @@ class ExpertBot:
             done += 1
         if not done:
             action = StrongBot().choose(view, found, rng)
-            return Decision(action, explain(view, action))
+            return Decision(action, explain(view, action, own=True))
         values = {a: t / done for a, t in zip(found, totals, strict=True)}
         ranked = sorted(range(len(found)), key=lambda i: -totals[i])
         best = found[ranked[0]]
         runner_up = values[found[ranked[1]]] if len(ranked) > 1 else None
-        reason = with_expectation(explain(view, best), values[best], runner_up, done)
+        reason = with_expectation(explain(view, best, own=True), values[best], runner_up, done)
         return Decision(best, reason, values, done)
 
     def rollout(self, state: GameState, action: Action, me: int, rng: random.Random) -> float:

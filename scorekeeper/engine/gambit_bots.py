@@ -7,8 +7,15 @@ too.
 
 What it does (seed 002: "Each joker nomination may be used strategically by the dealer to
 improve their position or undermine that of other players"):
-- nominate: "double" when the dealer holds a set (three of a rank) to double at once,
-  else "wild" (a wild card helps any hand).
+- nominate: always "double" (:data:`NOMINATION`). The dealer nominates "before any of the
+  players look at their cards", so the choice uses nothing of the hand (the dealer's
+  view holds none then, :func:`state.observation`), and one fixed choice is the best the
+  bots found: strong bots dealing the same 600 seeded first rounds with the dealer's
+  nomination fixed (``benchmarks/nomination_bench.py``) gained over the other players'
+  average round +23.6 points with "double", +14.5 with "wild" and +0.6 with "split" at
+  2 players; +15.7, +7.7 and +1.9 at 3; +15.0, +8.7 and +1.6 at 4 (standard errors 1.6
+  to 2.9 points). A wild joker dealt to another player helps that player, while under
+  "double" a joker helps only a hand that makes a set; a split waits for a pile to grow.
 - double: lays down its best set with a joker over it as soon as it can (the dealer's
   joker first, before another player blocks it).
 - split: where the bot would take the discard pile from a card with cards under it, it
@@ -22,15 +29,18 @@ improve their position or undermine that of other players"):
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from .actions import Action, Block, Draw, LayDown, Nominate, Split
 from .cards import DOUBLE
 from .dealers_joker import DealersJoker
 from .scoring import card_points
 from .state import Observation, Phase
+
+NOMINATION: Final = "double"
+"""The bots' nomination in every deal they make (X2): see the module docstring for why
+it is one fixed choice, and why this one."""
 
 
 class _Chooser(Protocol):
@@ -65,19 +75,13 @@ class GambitSense:
 def x2_choice(view: Observation, g: DealersJoker, legal: Sequence[Action]) -> Action | None:
     """The nomination, a doubled set or a block when one is worth making, else None."""
     if view.phase is Phase.NOMINATE:
-        return Nominate(nomination_for(view))
+        return Nominate(NOMINATION)
     doubles = [a for a in legal if isinstance(a, LayDown) and DOUBLE in a.cards]
     if doubles:
         return max(doubles, key=lambda a: (a.dealers_joker, _points(a, view)))
     if any(isinstance(a, Block) for a in legal) and _dealer_is_threat(view, g):
         return Block()
     return None
-
-
-def nomination_for(view: Observation) -> str:
-    """ "double" with a set of three (or more) of a rank in the hand, else "wild"."""
-    ranks = Counter(c.rank for c in view.hand if c.rank)
-    return "double" if ranks and max(ranks.values()) >= 3 else "wild"
 
 
 def _points(action: LayDown, view: Observation) -> int:

@@ -250,8 +250,9 @@ class MeldView:
 class Observation:
     """What one seat may see (a bot sees nothing else).
 
-    ``hand`` its own cards; ``hand_sizes`` every seat's card count; ``known`` per seat the
-    cards it took from the pile and still holds (public); ``pile`` bottom to top;
+    ``hand`` its own cards (none while the dealer nominates, X2); ``hand_sizes`` every
+    seat's card count; ``known`` per seat the cards it took from the pile and still
+    holds (public); ``pile`` bottom to top;
     ``stock_size``; ``melds_now`` each table meld as it stands, ``owners`` their owner
     seats, ``laid`` their cards as laid, ``layoffs`` ((seat, card, meld index) in order);
     ``table`` the same as :class:`MeldView` rows; ``totals`` running points per seat;
@@ -342,13 +343,16 @@ class Observation:
 def observation(state: GameState, seat: int) -> Observation:
     """What ``seat`` may see of ``state``: its own hand, everyone's hand sizes and the cards
     they were seen taking, the pile, the stock's size, the table, the totals, this round's
-    public moves (draws from the stock show no card)."""
+    public moves (draws from the stock show no card). While the dealer nominates under
+    dealer's gambit (X2, seed 002: "After dealing but before any of the players look at
+    their cards the dealer must nominate") no seat sees its hand, only its size."""
     mine = state.seat == seat
+    looked = bool(state.hands) and state.phase is not Phase.NOMINATE
     return Observation(
         seat=seat,
         players=state.players,
         rules=state.rules,
-        hand=tuple(state.hands[seat]) if state.hands else (),
+        hand=tuple(state.hands[seat]) if looked else (),
         hand_sizes=tuple(map(len, state.hands)),
         known=tuple(map(tuple, state.known)),
         pile=tuple(state.pile),

@@ -1,32 +1,61 @@
-"""Why a bot made a move: one plain sentence from the figures a bot weighs.
+"""Why a move was made: one plain sentence from the figures behind it.
 
 Glossary:
-- figures: what the move puts on the table (points, S1 to S5), the meld a card taken from
-  the pile makes (T2), a discard's points in hand (S7), how many cards of its rank are
-  still unseen (:func:`hidden.unseen`) and whether an opponent was seen collecting its rank
-  or suit (cards taken from the pile, ``known``).
+- said to the table: the sentence every seat is shown with a bot's move (the moves list and
+  the frames on every phone at a table). It is built only from what every seat may know:
+  the move, the discard pile, the table, the cards each seat was seen taking (``known``),
+  how many cards each hand holds, the totals and the rules; never from the mover's hand
+  nor from a figure computed from it (what its hand melds with, how many cards of a rank
+  its seat has not seen). So it reads the same whatever cards the mover holds.
+- said to the seat itself: a hint, or the review of the person's own moves: the figures of
+  its own hand are added (a loose card or a broken pair, the meld a card taken makes with
+  the hand, how many cards of a discard's rank its seat has not seen, :func:`hidden.unseen`).
+- in sight: the cards of a rank on the table, in the discard pile or seen taken.
 - expected difference: the expert's figure (:mod:`expert`): the points its side is
-  expected to score this round less the others', averaged over sampled deals.
+  expected to score this round less the others', averaged over sampled deals; it comes
+  from the hand, so it is said to the seat itself only.
 
-:func:`explain` gives the sentence for any bot's move (``"took the 7♦ to make 5♦ 6♦ 7♦
-(+18)"``, ``"discarded K♠: a loose card, 10 points in hand; no one collects kings, 2 left
-unseen"``); :func:`with_expectation` adds the expert's figures to it.
+:func:`explain` gives the sentence (said to the table: ``"took the 7♦ (3 cards) to make
+7♦ 8♦ 9♦ (+24)"``, ``"discarded K♠: 10 points in hand; no one collects kings, 1 other king
+in sight"``; to the seat itself: ``"discarded K♠: a loose card, 10 points in hand; no one
+collects kings, 2 left unseen"``); :func:`with_expectation` adds the expert's figures.
 """
 
 from __future__ import annotations
 
-from .actions import Action, Discard, Draw, DrawTwo, EndRound, LayDown, LayOff, Pass, RummyCall
+import dataclasses
+
+from .actions import (
+    Action,
+    Block,
+    Discard,
+    Draw,
+    DrawTwo,
+    EndRound,
+    LayDown,
+    LayOff,
+    Nominate,
+    Pass,
+    RummyCall,
+    Split,
+)
 from .candidates import candidate_melds
 from .cards import RANK_NAMES, Card, format_cards
+from .dealers_joker import NOMINATION_MEANINGS
 from .hidden import unseen
 from .moves import meld_points
 from .scoring import card_points
 from .state import Observation
+from .taking import may_keep_top
 
 
-def explain(view: Observation, action: Action) -> str:
+def explain(view: Observation, action: Action, *, own: bool = False) -> str:
     """One sentence (no final full stop) saying what ``action`` does for ``view``'s seat
-    and the figures behind it."""
+    and the figures behind it: said to the table (see the glossary: ``view``'s hand is
+    left out before anything is said), or with ``own`` to the seat itself, its hand's
+    figures added."""
+    if not own:
+        view = dataclasses.replace(view, hand=())
     if isinstance(action, Draw) and action.source == "discard":
         return _take(view, action.index or 0)
     if isinstance(action, Draw | DrawTwo):
@@ -47,7 +76,7 @@ def explain(view: Observation, action: Action) -> str:
         return "passed"
     if isinstance(action, EndRound):
         return "stopped drawing: the round ends"
-    return action.describe()
+    return _gambit(view, action)
 
 
 def _take(view: Observation, index: int) -> str:
@@ -66,7 +95,11 @@ def _take(view: Observation, index: int) -> str:
             points = card_points(card, view.rules)[0]
             on = format_cards(meld.cards)
             return f"took the {card.display}{many} to lay it off on {on} (+{points})"
-    return f"took the {card.display}{many} to keep it"
+    if view.hand:
+        return f"took the {card.display}{many} to keep it"
+    if may_keep_top(view.rules, index, len(view.pile)):
+        return f"took the {card.display}{many}, the top card, which it may keep (T3)"
+    return f"took the {card.display}{many}, which it must use at once (T2)"
 
 
 def _fits(card: Card, cards: tuple[Card, ...]) -> bool:
@@ -81,6 +114,8 @@ def _stock(view: Observation, action: Action) -> str:
     if not view.pile:
         return what
     top = view.pile[-1]
+    if not view.hand:
+        return f"{what}, leaving the {top.display} on the pile"
     if candidate_melds(top, view.hand, view.rules):
         return f"{what} rather than take the {top.display}"
     return f"{what}: the {top.display} on the pile makes no meld with its hand"
@@ -90,14 +125,54 @@ def _discard(view: Observation, card: Card) -> str:
     points = card_points(card, view.rules)[0]
     if card.rank == 0:
         return f"discarded a joker ({points} points in hand)"
+    collectors = _collectors(view, card)
+    who = (
+        f"an opponent collects {collectors}"
+        if collectors
+        else f"no one collects {_plural(card.rank)}"
+    )
+    if not view.hand:
+        return f"discarded {card.display}: {points} points in hand; {who}, {_in_sight(view, card)}"
     rest = [c for c in view.hand if c is not card]
     loose = not any(_partners(card, c) for c in rest)
     left = sum(1 for c in unseen(view) if c.rank == card.rank)
-    plural = _plural(card.rank)
-    collectors = _collectors(view, card)
-    who = f"an opponent collects {collectors}" if collectors else f"no one collects {plural}"
     shape = "a loose card" if loose else "it breaks up a pair or a near run"
     return f"discarded {card.display}: {shape}, {points} points in hand; {who}, {left} left unseen"
+
+
+def _in_sight(view: Observation, card: Card) -> str:
+    """How many other cards of ``card``'s rank are in sight (see the glossary), in words."""
+    cards = [*view.pile, *(c.physical for m in view.melds_now for c in m.cards)]
+    cards += [c for k in view.known for c in k]
+    if card in view.known[view.seat]:
+        cards.remove(card)
+    count = sum(1 for c in cards if c.rank == card.rank)
+    name = RANK_NAMES[card.rank]
+    if not count:
+        return f"no other {name} in sight"
+    return f"{count} other {name if count == 1 else _plural(card.rank)} in sight"
+
+
+def _gambit(view: Observation, action: Action) -> str:
+    """Dealer's gambit's moves (X2) from what the table sees: the nomination, a split of
+    the discard pile, a block."""
+    if isinstance(action, Nominate) and action.effect in NOMINATION_MEANINGS:
+        meaning = NOMINATION_MEANINGS[action.effect]
+        return (
+            f"nominated the jokers {action.effect} ({meaning}), before anyone looked at their cards"
+        )
+    if isinstance(action, Split) and action.index < len(view.pile):
+        out, taken = action.index, len(view.pile) - action.index
+        whose = "the dealer's joker" if action.dealers_joker else "a joker"
+        return (
+            f"split the discard pile at the {view.pile[action.index].display} with {whose}: "
+            f"{out} card{'' if out == 1 else 's'} out of the hand, {taken} taken"
+        )
+    if isinstance(action, Block) and view.gambit is not None:
+        ahead = view.totals[view.gambit.dealer] >= view.totals[view.seat]
+        why = ": the dealer's total is level with or above its own" if ahead else ""
+        return f"blocked the dealer's joker{why}"
+    return action.describe()
 
 
 def _partners(card: Card, other: Card) -> bool:
@@ -138,6 +213,8 @@ _TO_PERSON = (
     ("called ", "call "),
     ("passed", "pass"),
     ("stopped drawing", "stop drawing"),
+    ("nominated ", "nominate "),
+    ("blocked ", "block "),
 )
 """The opening verbs of :func:`explain`'s sentences, as a bot did it and as a hint
 advises the person to do it."""
@@ -151,7 +228,7 @@ def to_person(sentence: str) -> str:
         if sentence.startswith(done):
             sentence = advised + sentence[len(done) :]
             break
-    sentence = sentence.replace(" its hand", " your hand")
+    sentence = sentence.replace(" its hand", " your hand").replace(" its own", " your own")
     return sentence[:1].upper() + sentence[1:]
 
 

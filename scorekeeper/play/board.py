@@ -4,7 +4,9 @@ legal moves, shaped for the templates (no rules decided here).
 Glossary:
 - board: a dict for ``templates/play/game.html``: ``players`` (name, level, cards in hand,
   cards seen taken, total, dealer, current, you), ``hand`` (sorted by suit, each card
-  with its place ``by_suit`` and ``by_rank``), ``pile`` (bottom first), ``table`` (melds
+  with its place ``by_suit`` and ``by_rank``), ``face_down`` (how many of the person's
+  cards lie face down: all of them while the dealer nominates under X2, else 0),
+  ``pile`` (bottom first), ``table`` (melds
   with owner and lay-offs), ``owners`` (the table's melds grouped by owner), ``can``
   (which buttons this phase offers), ``legal`` (which of Draw, Meld, Lay off, Discard the
   engine allows now), ``others`` (every other legal move as ``(action JSON, label)``:
@@ -133,6 +135,14 @@ def _hand(state: GameState, seat: int) -> list[dict[str, Any]]:
         )
         for i, c in enumerate(by_suit)
     ]
+
+
+def _face_down(state: GameState, seat: int) -> int:
+    """How many of ``seat``'s cards it may not look at yet (X2, seed 002: "before any of
+    the players look at their cards the dealer must nominate"): the cards in its hand that
+    its view leaves out."""
+    view = observation(state, seat)
+    return view.hand_sizes[seat] - len(view.hand) if view.hand_sizes else 0
 
 
 def _controlled(action: Any, can: dict[str, bool]) -> bool:
@@ -280,6 +290,7 @@ def board(
     return public(game, state, seat) | {
         "you": state.players[seat],
         "hand": _hand(state, seat),
+        "face_down": _face_down(state, seat),
         "phase": phase.value,
         "mine": mine,
         "can": can,

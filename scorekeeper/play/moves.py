@@ -216,7 +216,11 @@ def describe(state: GameState, seat: int, action: Action) -> dict[str, Any]:
         step["cards"] = _texts(state.pile[action.index : action.index + 1])
     elif isinstance(action, Pass):
         step["text"] = _pass_words(state)
-    elif isinstance(action, EndRound):
+    elif isinstance(action, Split) and 0 <= action.index < len(state.pile):
+        whose = "the dealer's joker" if action.dealers_joker else "a joker"
+        step["text"] = f"splits the discard pile at {state.pile[action.index].display} with {whose}"
+        step["cards"] = _texts(state.pile[action.index :])
+    else:
         step["text"] = action.describe()
     return step
 

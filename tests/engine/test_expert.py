@@ -89,10 +89,9 @@ def test_two_deals_that_look_the_same_from_its_seat_get_the_same_decision(
     assume(hidden != [h for s, h in enumerate(other.hands) if s != seat] + [other.stock])
     view, twin = observation(state, seat), observation(other, seat)
     assert view.to_json() == twin.to_json()
-    first, second = ExpertBot(samples=3), ExpertBot(samples=3)
-    move = first.choose(view, legal_actions(state), random.Random(seed))
-    assert move == second.choose(twin, legal_actions(other), random.Random(seed))
-    assert first.reason == second.reason
+    first = ExpertBot(samples=3).decide(view, legal_actions(state), random.Random(seed))
+    second = ExpertBot(samples=3).decide(twin, legal_actions(other), random.Random(seed))
+    assert (first.action, first.reason) == (second.action, second.reason)
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
@@ -174,17 +173,37 @@ def test_a_card_passed_over_makes_its_partners_less_likely_in_that_hand() -> Non
     assert partners < before * 0.8
 
 
-def test_the_reasons_name_the_figures() -> None:
+def test_the_reasons_said_to_the_seat_itself_name_the_figures_of_its_hand() -> None:
     state = new_game(2, seed=4)
     state.hands[0] = parse_cards("5D 6D 2S 9C JH KS QC")
     state.pile = parse_cards("3H 7D")
     view = observation(state, 0)
-    assert explain(view, Draw("discard", 1)) == "took the 7♦ to make 5♦ 6♦ 7♦ (+18)"
+    said = explain(view, Draw("discard", 1), own=True)
+    assert said == "took the 7♦ to make 5♦ 6♦ 7♦ (+18)"
     left = sum(1 for c in unseen(view) if c.rank == 13)
-    assert explain(view, Discard(state.hands[0][5])) == (
+    assert explain(view, Discard(state.hands[0][5]), own=True) == (
         f"discarded K♠: a loose card, 10 points in hand; no one collects kings, {left} left unseen"
     )
-    assert explain(view, Draw("stock")) == ("drew from the stock rather than take the 7♦")
+    assert explain(view, Draw("stock"), own=True) == "drew from the stock rather than take the 7♦"
+
+
+def test_the_reasons_said_to_the_table_name_only_public_figures() -> None:
+    """Issue 23: a bot's "why" line, shown on every phone, told other seats how many cards
+    of a rank its hand held ("2 left unseen") and what its hand melded with ("rather than
+    take the 7♦"). Said to the table, a sentence uses the pile, the table and the cards
+    seen taken only (the other king here is on the pile, under the 7♦)."""
+    state = new_game(2, seed=4)
+    state.hands[0] = parse_cards("5D 6D 2S 9C JH KS QC")
+    state.pile = parse_cards("KH 3H 7D")
+    view = observation(state, 0)
+    assert explain(view, Draw("discard", 2)) == "took the 7♦, which it must use at once (T2)"
+    assert (
+        explain(view, Draw("discard", 1)) == "took the 3♥ (2 cards), which it must use at once (T2)"
+    )
+    assert explain(view, Discard(state.hands[0][5])) == (
+        "discarded K♠: 10 points in hand; no one collects kings, 1 other king in sight"
+    )
+    assert explain(view, Draw("stock")) == "drew from the stock, leaving the 7♦ on the pile"
 
 
 def test_a_hint_weighs_the_move_made_and_says_what_it_cost() -> None:
@@ -194,7 +213,8 @@ def test_a_hint_weighs_the_move_made_and_says_what_it_cost() -> None:
     decision = advise(state, random.Random(1), samples=6, played=Draw("stock"))
     assert decision.action in legal_actions(state)
     assert Draw("stock") in decision.values and decision.samples == 6
-    assert decision.reason.startswith(explain(observation(state, 0), decision.action))
+    said = explain(observation(state, 0), decision.action, own=True)
+    assert decision.reason.startswith(said)
     lost = cost(decision, Draw("stock"))
     assert lost is not None and lost >= 0
     assert cost(decision, decision.action) == 0.0

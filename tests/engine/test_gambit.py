@@ -4,9 +4,12 @@ scoring contract and the game record. Each test quotes the seed sentence it play
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import score
 from scorekeeper.engine.actions import (
@@ -20,7 +23,15 @@ from scorekeeper.engine.actions import (
 )
 from scorekeeper.engine.cards import DOUBLE, JOKER, parse_card, parse_cards
 from scorekeeper.engine.contract import ScoreRequestError
-from scorekeeper.engine.game import GameState, apply_action, legal_actions, new_game
+from scorekeeper.engine.game import (
+    BOTS,
+    GameState,
+    apply_action,
+    legal_actions,
+    make_bot,
+    new_game,
+    observation,
+)
 from scorekeeper.engine.melds import IllegalMeld, check_meld, extend
 from scorekeeper.engine.outcome import deals_next
 from scorekeeper.engine.plays import IllegalMove
@@ -73,6 +84,60 @@ def test_the_deal_sets_the_dealers_joker_beside_the_pack_and_the_dealer_nominate
         apply_action(state, Draw("stock"))
     apply_action(state, Nominate("split"))
     assert state.phase is Phase.DRAW and state.seat == (state.dealer + 1) % 3
+
+
+def _dealt_again(state: GameState, rng: random.Random, with_set: bool) -> GameState:
+    """``state`` with every hand and the stock dealt again from the same cards (the
+    upcard stays: it lies face up); with ``with_set`` the dealer's new hand opens with
+    three cards of one rank, where the cards hold one."""
+    other = GameState.from_json(state.to_json())
+    pool = [c for hand in other.hands for c in hand] + other.stock
+    rng.shuffle(pool)
+    if with_set:
+        ranks = [c.rank for c in pool if c.rank]
+        rank = next((r for r in ranks if ranks.count(r) >= 3), None)
+        first = [i for i, c in enumerate(pool) if rank and c.rank == rank][:3]
+        pool = [pool[i] for i in first] + [c for i, c in enumerate(pool) if i not in first]
+    sizes = [len(hand) for hand in other.hands]
+    dealer = other.dealer
+    order = [dealer] + [s for s in range(other.n) if s != dealer]
+    for seat in order:
+        other.hands[seat], pool = pool[: sizes[seat]], pool[sizes[seat] :]
+    other.stock = pool
+    return other
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**31 - 1),
+    deal=st.integers(0, 2**31 - 1),
+    with_set=st.booleans(),
+    level=st.sampled_from(sorted(BOTS)),
+)
+def test_a_bots_nomination_is_the_same_whatever_hand_it_was_dealt(
+    players: int, seed: int, deal: int, with_set: bool, level: str
+) -> None:
+    """002: "After dealing but before any of the players look at their cards the dealer
+    must nominate the effect of the jokers for that hand". No seat sees its hand then,
+    only how many cards each holds, so a bot dealer nominates the same for any deal
+    (issue 23: the bots nominated "double" for a hand holding three of a rank, else
+    "wild")."""
+    state = new_game(players, options=X2, seed=seed)
+    other = _dealt_again(state, random.Random(deal), with_set)
+    dealer = state.dealer
+    assert state.phase is Phase.NOMINATE and state.seat == dealer
+    for seat in range(players):
+        view = observation(state, seat)
+        assert view.hand == () and view.hand_sizes == tuple(map(len, state.hands))
+        assert view.to_json() == observation(other, seat).to_json()
+    chosen = [
+        make_bot(level, samples=2).choose(
+            observation(s, dealer), legal_actions(s), random.Random(seed)
+        )
+        for s in (state, other)
+    ]
+    assert chosen[0] == chosen[1]
 
 
 def test_the_deal_passes_anti_clockwise() -> None:

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine.game import Nominate, make_bot, observation
+from scorekeeper.engine.game import Nominate, Phase, make_bot, observation
 from scorekeeper.engine.records import replay
 from scorekeeper.engine.turns import legal_actions
 
@@ -75,6 +75,59 @@ def test_a_person_nominates_through_the_page_and_sees_the_dealers_joker(play) ->
     play.act(slug, Nominate("double").to_json())
     page = text(play.client.get(f"/play/{slug}"))
     assert "jokers this hand: double" in page
+
+
+def test_no_card_of_the_persons_hand_is_shown_before_the_dealer_nominates(play) -> None:
+    """002: "After dealing but before any of the players look at their cards the dealer
+    must nominate the effect of the jokers for that hand" (issue 23: the person's seven
+    cards were on the board and in state.json while the only moves were nominations).
+    Seed 1 makes Sam the first dealer."""
+    slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="strong", seed="1")
+    state = play.state(slug)
+    assert state.phase is Phase.NOMINATE and state.seat == 0 and len(state.hands[0]) == 7
+    client = play.client
+    shown = {
+        "page": text(client.get(f"/play/{slug}")),
+        "board": text(client.get(f"/play/{slug}/board.json")),
+        "state": text(client.get(f"/play/{slug}/state.json")),
+        "hint": text(client.get(f"/play/{slug}/hint.json")),
+    }
+    for card in state.hands[0]:
+        for where, body in shown.items():
+            assert f'"{card.text}"' not in body and card.name not in body, (card, where)
+    view = json.loads(shown["state"])["view"]
+    assert view["hand"] == [] and view["hand_sizes"] == [7, 7, 7]
+    advice = json.loads(shown["hint"])
+    assert advice["action"] == {"type": "nominate", "effect": "double"}
+    assert advice["why"].startswith("Nominate the jokers double")
+    assert shown["page"].count('class="pcard back"') == 7 and "7 cards" in shown["page"]
+    assert "Your cards stay face down until the dealer has nominated" in shown["page"]
+    play.act(slug, Nominate("wild").to_json())
+    page = text(client.get(f"/play/{slug}"))
+    assert 'class="pcard back"' not in page
+    assert all(f'data-card="{card.text}"' in page for card in state.hands[0])
+
+
+def test_a_bot_dealers_nomination_is_told_when_next_round_is_tapped(play) -> None:
+    """The next deal's bot dealer nominates as the person taps "Next round": the page's
+    frame says so, with why, from what the table knows (a nomination was a step with no
+    words, and the tap failed)."""
+    slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="strong", seed="1")
+    rng, bot = random.Random(3), make_bot("basic")
+    for _ in range(600):
+        if play.game(slug).paused:
+            break
+        state = play.state(slug)
+        action = bot.choose(observation(state, state.seat), legal_actions(state), rng)
+        assert play.act(slug, action.to_json()).status_code == 200
+    game = play.game(slug)
+    assert game.paused and play.state(slug).dealer == 2
+    body = {"version": game.version, "do": "next_round"}
+    answer = play.client.post(f"/play/{slug}/tap", json=body)
+    assert answer.status_code == 200
+    first = answer.get_json()["frames"][0]
+    assert (first["who"], first["text"]) == ("Bea", "nominates the jokers double")
+    assert first["why"].startswith("nominated the jokers double")
 
 
 def test_a_whole_x2_game_is_played_by_a_person_and_its_record_replays(play) -> None:

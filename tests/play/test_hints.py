@@ -92,14 +92,19 @@ def _play_round(client: FlaskClient, slug: str, rng: random.Random) -> list[dict
 
 
 def test_each_bot_move_says_why_in_the_frames_and_the_moves_list(app: Flask) -> None:
+    """Every bot move says why from what every seat may see (issue 23): no figure from
+    its hand ("left unseen", "rather than take", what "its hand" melds), nor the expert's
+    expected differences, which come from its hand too (those are the hint's)."""
     client = app.test_client()
     slug = start(client, bot_0="strong", bot_1="expert")
     frames = _play_round(client, slug, random.Random(2))
     bot_frames = [f for f in frames if f["who"] in ("Ada", "Bea")]
     assert bot_frames and all(f["why"] for f in bot_frames)
     whys = " | ".join(f["why"] for f in bot_frames)
-    assert "sampled deals" in whys  # the expert's figures
+    assert "in sight" in whys and "leaving the" in whys  # the public figures
     assert any(w in whys for w in ("discarded", "drew from the stock", "took the"))
+    for hidden in ("sampled deals", "left unseen", "rather than", "its hand", "loose card"):
+        assert hidden not in whys
     steps = [s for s in seen(client, slug)["steps"] if s.get("who") in ("Ada", "Bea")]
     assert all(s["why"] for s in steps)
 
