@@ -213,4 +213,3 @@ def score(request: Any) -> dict[str, Any]:
             problems.add(where, message)
         raise ScoreRequestError(dedupe(problems)) from None
     return result.to_json()
-

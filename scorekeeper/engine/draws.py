@@ -16,9 +16,7 @@ import random
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
-from .hand_bits import rank_bits
 from .melds import RunShape, run_shape, suits_must_differ
-from .moves import run_table
 from .plays import (
     IllegalMove,
     may_lay_off_on,
@@ -150,14 +148,6 @@ def run_through(ranks: int, rank: int, shape: RunShape) -> bool:
     return any(mask & ranks == mask for mask in shape.through[rank])
 
 
-def _quick_run(held: int, rank: int, runs: bytes, shape: RunShape) -> bool:
-    """:func:`run_through` answered from :func:`moves.run_table` where it can be: no run
-    with ``rank`` added means none through it; a run that appears only with it holds it."""
-    if not runs[held | 1 << rank]:
-        return False
-    return not runs[held] or run_through(held, rank, shape)
-
-
 def _may_pair(state: GameState, seat: int, index: int) -> bool:
     """Seed 002's pair: the card at ``index`` of the pile may be taken to be laid off after
     a partner (:func:`plays.pair_layoffs`; T2 must allow lay-offs); a quick look for a
@@ -200,7 +190,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     above each index joining the hand's: a card is taken to be laid off alone (the
     table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`, looked at
     only where a card of the suit next to it is held, as :func:`_may_pair` does), to make
-    a run (:func:`_quick_run`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
+    a run (:func:`run_through`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
     pile, rules, hand = state.pile, state.rules, state.hands[seat]
     top = len(pile) - 1
     if top < 0:
@@ -208,8 +198,14 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
     takes = table_accepts(state) if lay else _NOTHING
     pairs: dict[Card, list[tuple[Card, int]]] | None = None
-    runs = run_table(rules)
-    bits, once, twice = rank_bits(hand)  # per suit; ranks held at least once, twice
+    shape = run_shape(rules)
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}  # rank bits per suit, of the hand and above
+    once = twice = 0  # ranks held at least once, at least twice
+    for card in hand:
+        bit = 1 << card.rank
+        bits[card.suit] |= bit
+        twice |= once & bit
+        once |= bit
     out: list[int] = []
     for i in range(top, -1, -1):
         card = pile[i]
@@ -218,7 +214,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
         held = bits[card.suit]
         if (
             card in takes
-            or (runs[held | bit] and _quick_run(held, rank, runs, run_shape(rules)))
+            or run_through(held, rank, shape)
             or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
             or (i == top and _may_keep_top(state, top))
         ):
