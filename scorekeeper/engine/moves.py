@@ -17,7 +17,7 @@ lister is tested equal to it (tests/engine/test_wild.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -57,13 +57,15 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
 
 def _runs(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Runs of natural cards (M3, M4): maximal and every shorter window inside;
-    ``by_suit[s][r]`` the card of suit s and rank r held, else None."""
+    ``by_suit[s][r]`` the card of suit s and rank r held, else None. A suit holding fewer
+    cards than the shortest run is passed over."""
     shape = run_shape(rules)
-    if shape.corner:
-        return _runs_corner(by_suit, rules)
-    out: list[tuple[Card, ...]] = []
     shortest = shape.shortest
-    for slots in by_suit.values():
+    suits = [slots for slots in by_suit.values() if 14 - slots.count(None) >= shortest]
+    if shape.corner:
+        return _runs_corner(suits, rules)
+    out: list[tuple[Card, ...]] = []
+    for slots in suits:
         run: list[Card] = []
         for pos in range(1, 15):
             card = slots[pos] if pos < 14 else slots[1]
@@ -79,12 +81,13 @@ def _runs(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[C
     return out
 
 
-def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
+def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Runs of natural cards round the corner (M4): every window tried, as far as
-    :func:`melds.run_shape` allows."""
+    :func:`melds.run_shape` allows; ``suits`` each suit's cards by rank (None where not
+    held)."""
     out: list[tuple[Card, ...]] = []
     shape = run_shape(rules)
-    for slots in by_suit.values():
+    for slots in suits:
         for start in range(1, 14):
             cards: list[Card] = []
             for pos in range(start, min(shape.last, start + 12) + 1):
@@ -184,9 +187,15 @@ def fits(meld: Meld, card: Card, rules: RuleSet) -> bool:
     return True
 
 
-def accepts(table: Sequence[Meld], rules: RuleSet) -> dict[Card, list[int]]:
+def accepts(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[int]]:
     """For every natural card some table meld takes (L1, M1 to M4), the indices of those
-    melds: the missing suits of a set, the next card at each end of a run."""
+    melds in table order: the missing suits of a set, the next card at each end of a run.
+    Read only (cached by the melds, which compare by identity)."""
+    return _accepts(tuple(table), rules)
+
+
+@lru_cache(maxsize=4096)
+def _accepts(table: tuple[Meld, ...], rules: RuleSet) -> dict[Card, list[int]]:
     out: dict[Card, list[int]] = {}
     for index, meld in enumerate(table):
         for card in meld_accepts(meld, rules):

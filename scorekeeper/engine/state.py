@@ -108,7 +108,6 @@ class GameState:
     went_out: int | None = None
     winner: str | None = None
     gambit: DealersJoker | None = None
-    scratch: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     scores: list[RoundScore] = field(default_factory=list, compare=False, repr=False)
 
     @property
