@@ -176,6 +176,8 @@ def _nominated(rules: RuleSet, spec: Any, play: RoundPlay, problems: Problems) -
     (:func:`dealers_joker.round_rules_stated`)."""
     options = spec.get("options") if isinstance(spec, dict) else None
     stated = options.get(NOMINATION_OPTION) if isinstance(options, dict) else None
+    if stated is None and not rules.dealers_gambit:
+        return rules  # no nomination to read: the rules are the round's
     round_rules, found = round_rules_stated(rules, stated, [m.cards for m in play.melds])
     for where, message in found:
         problems.add(where, message)

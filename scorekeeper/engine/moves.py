@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from .card_rows import meld_rows
 from .cards import JOKER, SUITS, Card, declare, natural_card
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
+from .scoring import meld_rows
 from .wild import wild_melds
 
 
@@ -160,7 +160,7 @@ def _legal(cards: tuple[Card, ...], rules: RuleSet) -> bool:
 @lru_cache(maxsize=65536)
 def meld_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
     """The points ``cards`` count as a meld laid at once, exactly as the round's score
-    counts them (:func:`.card_rows.meld_rows`: S1 to S5, S9, S6 four aces, P3 a meld of
+    counts them (:func:`.scoring.meld_rows`: S1 to S5, S9, S6 four aces, P3 a meld of
     four, X2 a set doubled by the dealer's joker): what a first meld is measured by against
     M6's minimum. Raises :class:`.melds.IllegalMeld` when ``cards`` are not a meld."""
     meld = check_meld(cards, rules)

@@ -219,19 +219,6 @@ class RuleSet:
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
-    def memo(self, name: str) -> dict[Any, Any]:
-        """A dict kept with this rule set for caching what depends only on it and on
-        cards (meld checks, lay-offs, card values), so that hot lookups hash the cards
-        alone. Emptied when it grows past 8,192 entries."""
-        memos: dict[str, dict[Any, Any]] | None = self.__dict__.get("_memos")
-        if memos is None:
-            memos = {}
-            object.__setattr__(self, "_memos", memos)
-        found = memos.get(name)
-        if found is None or len(found) > 8192:
-            found = memos[name] = {}
-        return found
-
     def options(self) -> dict[str, Any]:
         """Every option as ``{name: value}``, in catalogue order."""
         return {name: getattr(self, name) for name in OPTIONS}
