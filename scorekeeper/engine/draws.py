@@ -200,6 +200,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
     takes = accepts(state.table, rules) if lay else _NOTHING
     pairs: Mapping[Card, Sequence[tuple[Card, int]]] | None = None
     shape = run_shape(rules)
+    holds = shape.holds_run
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}  # rank bits per suit, of the hand and above
     once = twice = 0  # ranks held at least once, at least twice
     for card in hand:
@@ -215,7 +216,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
         held = bits[card.suit]
         if (
             card in takes
-            or run_through(held, rank, shape)
+            or (holds[held | bit] and run_through(held, rank, shape))
             or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
             or (i == top and _may_keep_top(state, top))
         ):

@@ -162,13 +162,16 @@ class RunShape:
     """What :func:`run_refusal` allows, worked out once per rule set for fast paths:
     ``shortest`` run (cards), ``last`` position a run's card may reach (14, or 25 round
     the corner), ``windows`` every allowed run as its ranks in order (shortest first, then
-    by first position), and ``through[rank]`` the rank bitmasks (bit r for rank r, the ace
-    bit 1) of every shortest allowed run holding ``rank`` (index 0, the joker, is empty)."""
+    by first position), ``through[rank]`` the rank bitmasks (bit r for rank r, the ace
+    bit 1) of every shortest allowed run holding ``rank`` (index 0, the joker, is empty),
+    and ``holds_run[bits]`` 1 when the rank bitmask ``bits`` of one suit holds a shortest
+    allowed run (every run holds one), else 0."""
 
     shortest: int
     last: int
     windows: tuple[tuple[int, ...], ...]
     through: tuple[tuple[int, ...], ...]
+    holds_run: bytes
 
     @property
     def corner(self) -> bool:
@@ -195,7 +198,17 @@ def run_shape(rules: RuleSet) -> RunShape:
                 if mask not in through[rank]:
                     through[rank].append(mask)
     last = max(low + length - 1 for low, length in allowed)
-    return RunShape(shortest, last, windows, tuple(tuple(masks) for masks in through))
+    marks = bytearray(1 << 14)
+    every = (1 << 14) - 2
+    for mask in {mask for masks in through for mask in masks}:
+        free = extra = every & ~mask
+        while True:  # mask with every subset of the other ranks
+            marks[mask | extra] = 1
+            if not extra:
+                break
+            extra = (extra - 1) & free
+    masks = tuple(tuple(masks) for masks in through)
+    return RunShape(shortest, last, windows, masks, bytes(marks))
 
 
 def _make_run(cards: Sequence[Card], rules: RuleSet) -> Meld:

@@ -55,13 +55,16 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
     return list(dict.fromkeys(out)) if not distinct else out
 
 
-def _runs(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
+def _runs(
+    by_suit: dict[str, list[Card | None]], bits: dict[str, int], rules: RuleSet
+) -> list[tuple[Card, ...]]:
     """Runs of natural cards (M3, M4): maximal and every shorter window inside;
-    ``by_suit[s][r]`` the card of suit s and rank r held, else None. A suit holding fewer
-    cards than the shortest run is passed over."""
+    ``by_suit[s][r]`` the card of suit s and rank r held, else None, ``bits[s]`` their
+    rank bits. Only the suits whose rank bits hold a run (:attr:`.melds.RunShape.holds_run`)
+    are looked at."""
     shape = run_shape(rules)
-    shortest = shape.shortest
-    suits = [slots for slots in by_suit.values() if 14 - slots.count(None) >= shortest]
+    shortest, holds = shape.shortest, shape.holds_run
+    suits = [slots for suit, slots in by_suit.items() if holds[bits[suit]]]
     if shape.corner:
         return _runs_corner(suits, rules)
     out: list[tuple[Card, ...]] = []
@@ -105,6 +108,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
     jokers = 0
     for card in hand:
         rank = card.rank
@@ -120,8 +124,9 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
         if slots is None:
             slots = by_suit[card.suit] = [None] * 14
         slots[rank] = card
+        bits[card.suit] |= 1 << rank
     out = _sets(by_rank, rules)
-    out += _runs(by_suit, rules)
+    out += _runs(by_suit, bits, rules)
     if rules.joker_use == "wild":
         out += wild_melds([by_rank.get(r, []) for r in range(14)], by_suit, jokers, rules)
     elif rules.joker_use == "sets-of-jokers" and jokers >= 3:

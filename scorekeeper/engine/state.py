@@ -9,8 +9,7 @@ Glossary:
 - table: the melds laid down this round in order (table index 0, 1, ...), each with its
   owner and its cards as laid; ``table`` holds each as it stands after lay-offs (L3).
 - opened: a seat has laid a first meld (M6's minimum met).
-- opened in the game: a seat has laid down a meld in a finished round of this game; under
-  M6 "once-per-game" it starts every later round opened (:func:`laid_down_in`).
+- opened in the game: a seat laid down a meld in a finished round (M6 once per game).
 - known: cards a seat took from the discard pile that are still in its hand: everyone saw
   them taken, so every seat may see them.
 - phase: what the current seat must do now (:class:`Phase`).
@@ -220,8 +219,7 @@ def laid_down_in(rounds: Iterable[dict[str, Any]]) -> frozenset[int]:
 
 
 def _opened_game(data: dict[str, Any]) -> frozenset[int]:
-    """The seats opened in the game of a saved state; a state saved before it kept them
-    gives them from its finished rounds (:func:`laid_down_in`)."""
+    """The seats opened in the game of a saved state (older states: of its rounds)."""
     if "opened_game" in data:
         return frozenset(data["opened_game"])
     return laid_down_in(data["rounds"])
