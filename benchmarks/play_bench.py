@@ -29,7 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import delete, update  # noqa: E402
 
-from scorekeeper.engine.game import GameState, Phase, apply_action, new_game, random_action  # noqa: E402
+from scorekeeper.engine.game import (  # noqa: E402
+    GameState,
+    Phase,
+    apply_action,
+    legal_actions,
+    new_game,
+)
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import DigitalGame, DigitalRound  # noqa: E402
 from scorekeeper.play import store  # noqa: E402
@@ -43,7 +49,7 @@ def played_to(number: int, seed: int = 3) -> GameState:
     state = new_game(NAMES, preset="standard", options={"target": 10_000}, seed=seed)
     rng = random.Random(seed)
     while not (state.deal_number == number and state.phase is Phase.DRAW and state.seat == 0):
-        apply_action(state, random_action(state, rng))
+        apply_action(state, rng.choice(legal_actions(state)))
     return state
 
 

@@ -1,9 +1,13 @@
-"""Scoring speed: rounds scored per second through the contract function (wall and CPU
-time, median of ``--repeat`` runs), and the cold start of ``python -m scorekeeper score``
-in milliseconds beside a bare interpreter's (its anchor, measured in the same run).
+"""Scoring speed: rounds scored per second through the contract function beside its
+anchor measured in the same run, a JSON load and dump of the same round
+(``json.dumps(json.loads(text))`` of the request); each repeat measures both, one after
+the other, and the ratio (score() rate / anchor rate) is the median of the repeats',
+wall and CPU time. Beside it, the API's own JSON work on the round (load the request,
+dump the answer) as a second anchor. Then the cold start of ``python -m scorekeeper
+score`` in milliseconds beside a bare interpreter's (its anchor, measured in the same run).
 
 The round: 4 players, 10 melds, 6 lay-offs, hands left, standard rules.
-Aims: 20,000 rounds a second; cold start under 150 ms.
+Floor (issue 24): score() at least 0.5x the JSON anchor; cold start under 150 ms.
 
     python benchmarks/score_bench.py [--seconds 3] [--repeat 3] [--starts 15]
 """
@@ -17,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,19 +58,37 @@ ROUND = {
 }
 
 
-def rounds_per_second(seconds: float) -> tuple[float, float, int]:
-    """Score ROUND repeatedly for about ``seconds``; returns (rounds per wall second,
-    rounds per CPU second of this process, rounds)."""
-    score(ROUND)  # warm caches as a long-running server would have them
+TEXT = json.dumps(ROUND)
+ANSWER = score(ROUND)  # also warms caches as a long-running server would have them
+
+
+def _scored() -> None:
+    score(ROUND)
+
+
+def _json_round() -> None:
+    """The anchor: a JSON load and dump of the same round."""
+    json.dumps(json.loads(TEXT))
+
+
+def _api_json() -> None:
+    """The API's own JSON work on the round: load the request, dump the answer."""
+    json.loads(TEXT)
+    json.dumps(ANSWER)
+
+
+def per_second(work: Callable[[], None], seconds: float) -> tuple[float, float]:
+    """Run ``work`` repeatedly for about ``seconds``: (runs per wall second, runs per CPU
+    second of this process)."""
     count, start, cpu = 0, time.perf_counter(), time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(200):
-            score(ROUND)
+            work()
         count += 200
         now = time.perf_counter()
         if now >= deadline:
-            return count / (now - start), count / (time.process_time() - cpu), count
+            return count / (now - start), count / (time.process_time() - cpu)
 
 
 def cold_start_ms(runs: int) -> list[float]:
@@ -89,19 +112,42 @@ def cold_start_ms(runs: int) -> list[float]:
     return times + [statistics.median(baseline)]
 
 
+def _median_ratio(runs: list[tuple[tuple[float, float], ...]], other: int) -> tuple[float, float]:
+    """Median over the repeats of score()'s rate over anchor ``other``'s: (wall, CPU)."""
+    wall = statistics.median(r[0][0] / r[other][0] for r in runs)
+    cpu = statistics.median(r[0][1] / r[other][1] for r in runs)
+    return wall, cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--repeat", type=int, default=3, help="runs; the median is kept")
+    parser.add_argument("--repeat", type=int, default=5, help="runs; the median is kept")
     parser.add_argument("--starts", type=int, default=15)
     args = parser.parse_args()
-    runs = [rounds_per_second(args.seconds) for _ in range(args.repeat)]
-    wall = statistics.median(r[0] for r in runs)
-    cpu = statistics.median(r[1] for r in runs)
+    runs = [
+        tuple(per_second(work, args.seconds) for work in (_scored, _json_round, _api_json))
+        for _ in range(args.repeat)
+    ]
+    wall, cpu = (statistics.median(r[0][i] for r in runs) for i in (0, 1))
+    anchor_wall, anchor_cpu = (statistics.median(r[1][i] for r in runs) for i in (0, 1))
+    ratio, ratio_cpu = _median_ratio(runs, 1)
+    api, api_cpu = _median_ratio(runs, 2)
     print(
-        f"contract score(): {wall:,.0f} rounds/s wall, {cpu:,.0f} rounds per CPU second "
-        f"(median of {args.repeat} runs of {args.seconds:g} s; 4 players, 10 melds, "
-        f"6 lay-offs; aim 20,000)"
+        f"contract score(): {wall:,.0f} rounds/s wall, {cpu:,.0f} per CPU second (median of "
+        f"{args.repeat} runs of {args.seconds:g} s; 4 players, 10 melds, 6 lay-offs)"
+    )
+    print(
+        f"anchor, a JSON load and dump of the same round: {anchor_wall:,.0f}/s wall, "
+        f"{anchor_cpu:,.0f} per CPU second (same runs)"
+    )
+    print(
+        f"score() / anchor: {ratio:.2f}x wall, {ratio_cpu:.2f}x CPU (median of the repeats' "
+        f"ratios; floor >= 0.5x)"
+    )
+    print(
+        f"score() / the API's own JSON work (load the request, dump the answer): {api:.2f}x "
+        f"wall, {api_cpu:.2f}x CPU"
     )
     *times, bare = cold_start_ms(args.starts)
     print(

@@ -20,8 +20,7 @@ Modules, each importing only earlier ones:
 - ``advice`` and ``explain``: the checker's answers (which discards may be taken; why a
   meld or lay-off is legal).
 - the digital game: ``actions`` (moves), ``state`` (state and seat views), ``moves``,
-  ``plays``, ``draws``, ``windows``, ``turns`` (legal moves and making them), ``sampling``
-  (one random legal move drawn without listing every move), ``rounds``
+  ``plays``, ``draws``, ``windows``, ``turns`` (legal moves and making them), ``rounds``
   (dealing and ending rounds), ``bots`` and ``strategy`` (bots), ``records`` (game
   records, shared/game-record.md; ``turn_shape`` a record's turns, both ways),
   ``simulate`` (many games from the command line);

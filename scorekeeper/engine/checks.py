@@ -223,29 +223,20 @@ def build_table(
     problems: list[tuple[str, str]] = []
     laid: list[Meld | None] = []
     unit = unit_of(play)
-    checked = rules.memo("melds")  # check_meld's own memo, looked up once a round
     for i, meld_play in enumerate(play.melds):
         meld: Meld | None = None
         if meld_play.owner not in unit:
             problems.append((f"melds[{i}].owner", f"{meld_play.owner!r} is not a player"))
         if i not in broken:
-            meld = checked.get(tuple(meld_play.cards))
-            if meld is None:
-                try:
-                    meld = check_meld(meld_play.cards, rules)
-                except IllegalMeld as problem:
-                    problems.append((f"melds[{i}]", problem.message))
+            try:
+                meld = check_meld(meld_play.cards, rules)
+            except IllegalMeld as problem:
+                problems.append((f"melds[{i}]", problem.message))
         laid.append(meld)
     table = list(laid)
-    grown = rules.memo("extend")
     for i, layoff in enumerate(play.layoffs):
         if layoff.owner not in unit:
             problems.append((f"layoffs[{i}].owner", f"{layoff.owner!r} is not a player"))
-        target = table[layoff.meld] if 0 <= layoff.meld < len(table) else None
-        quick = grown.get((target, layoff.card)) if target is not None else None
-        if quick is not None and not play.teams:
-            table[layoff.meld] = quick  # extend's own memo: the lay-off fits
-            continue
         refused = _lay_off(rules, play, unit, table, layoff)
         if refused is not None:
             problems.append((f"layoffs[{i}]{refused[0]}", refused[1]))

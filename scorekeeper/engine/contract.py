@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from .dealers_joker import NOMINATION_OPTION, round_rules_stated
-from .quick_score import score_plain
 from .reading import MAX_TOTAL, Problems, add_rule_problems, dedupe, read_play, read_player
 from .rules import RulesError, RuleSet, ruleset
 from .scoring import (
@@ -177,6 +176,8 @@ def _nominated(rules: RuleSet, spec: Any, play: RoundPlay, problems: Problems) -
     (:func:`dealers_joker.round_rules_stated`)."""
     options = spec.get("options") if isinstance(spec, dict) else None
     stated = options.get(NOMINATION_OPTION) if isinstance(options, dict) else None
+    if stated is None and not rules.dealers_gambit:
+        return rules  # no nomination to read: the rules are the round's
     round_rules, found = round_rules_stated(rules, stated, [m.cards for m in play.melds])
     for where, message in found:
         problems.add(where, message)
@@ -205,9 +206,6 @@ def score(request: Any) -> dict[str, Any]:
     Raises :class:`ScoreRequestError` (the 422 case) listing every problem found, each
     with where it is and a message a player understands; nothing else happens.
     """
-    quick = _score_plain(request)
-    if quick is not None:
-        return quick
     rules, play, totals = parse_request(request)
     try:
         result = score_round(rules, play, totals)
@@ -217,20 +215,3 @@ def score(request: Any) -> dict[str, Any]:
             problems.add(where, message)
         raise ScoreRequestError(dedupe(problems)) from None
     return result.to_json()
-
-
-def _score_plain(request: Any) -> dict[str, Any] | None:
-    """The answer to ``request`` scored in one pass (:func:`.quick_score.score_plain`)
-    when it is plain: its rules and players readable, no dealer's gambit (X2); else None."""
-    if request.__class__ is not dict:
-        return None
-    problems = Problems()
-    spec = request.get("rules")
-    rules = _parse_rules(spec, problems)
-    players = _name_list(request.get("players"), "players", problems)
-    if rules is None or players is None or problems or rules.dealers_gambit:
-        return None
-    options = spec.get("options") if spec else None
-    if options and NOMINATION_OPTION in options:
-        return None
-    return score_plain(request, rules, players)

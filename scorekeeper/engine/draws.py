@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping, Sequence
 
 from .actions import Action, Draw, DrawTwo, EndRound, Pass
 from .cards import Card
-from .hand_bits import rank_bits
 from .melds import RunShape, run_shape, suits_must_differ
-from .moves import run_table
+from .moves import accepts
 from .plays import (
     IllegalMove,
     may_lay_off_on,
@@ -28,8 +28,7 @@ from .plays import (
 from .rounds import MAX_RESHUFFLES, end_round
 from .rules import RuleSet
 from .state import GameState, Phase
-from .tables import pair_table, table_accepts
-from .taking import barred_discard, may_keep_top, may_lay_off_taken
+from .taking import barred_discard, may_keep_top, may_lay_off_taken, table_pairs
 
 
 def stock_gone(state: GameState) -> bool:
@@ -94,7 +93,7 @@ def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) ->
         lays_off = (
             state.opened[seat]
             and may_lay_off_taken(rules, rummy)
-            and table_accepts(state).get(card)
+            and accepts(state.table, rules).get(card)
         )
         if lays_off and plain and state.teams is None:
             return True
@@ -150,14 +149,6 @@ def run_through(ranks: int, rank: int, shape: RunShape) -> bool:
     return any(mask & ranks == mask for mask in shape.through[rank])
 
 
-def _quick_run(held: int, rank: int, runs: bytes, shape: RunShape) -> bool:
-    """:func:`run_through` answered from :func:`moves.run_table` where it can be: no run
-    with ``rank`` added means none through it; a run that appears only with it holds it."""
-    if not runs[held | 1 << rank]:
-        return False
-    return not runs[held] or run_through(held, rank, shape)
-
-
 def _may_pair(state: GameState, seat: int, index: int) -> bool:
     """Seed 002's pair: the card at ``index`` of the pile may be taken to be laid off after
     a partner (:func:`plays.pair_layoffs`; T2 must allow lay-offs); a quick look for a
@@ -198,18 +189,25 @@ def _takeable(state: GameState, seat: int) -> list[int]:
 def _one_pass(state: GameState, seat: int) -> list[int]:
     """:func:`_takeable` under plain rules in one pass down the pile, top first, the cards
     above each index joining the hand's: a card is taken to be laid off alone (the
-    table's :func:`plays.table_accepts`) or after a partner (:func:`pair_table`, looked at
+    table's :func:`moves.accepts`) or after a partner (:func:`taking.table_pairs`, looked at
     only where a card of the suit next to it is held, as :func:`_may_pair` does), to make
-    a run (:func:`_quick_run`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
+    a run (:func:`run_through`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
     pile, rules, hand = state.pile, state.rules, state.hands[seat]
     top = len(pile) - 1
     if top < 0:
         return []
     lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
-    takes = table_accepts(state) if lay else _NOTHING
-    pairs: dict[Card, list[tuple[Card, int]]] | None = None
-    runs = run_table(rules)
-    bits, once, twice = rank_bits(hand)  # per suit; ranks held at least once, twice
+    takes = accepts(state.table, rules) if lay else _NOTHING
+    pairs: Mapping[Card, Sequence[tuple[Card, int]]] | None = None
+    shape = run_shape(rules)
+    holds = shape.holds_run
+    bits = {"S": 0, "H": 0, "D": 0, "C": 0}  # rank bits per suit, of the hand and above
+    once = twice = 0  # ranks held at least once, at least twice
+    for card in hand:
+        bit = 1 << card.rank
+        bits[card.suit] |= bit
+        twice |= once & bit
+        once |= bit
     out: list[int] = []
     for i in range(top, -1, -1):
         card = pile[i]
@@ -218,14 +216,14 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
         held = bits[card.suit]
         if (
             card in takes
-            or (runs[held | bit] and _quick_run(held, rank, runs, run_shape(rules)))
+            or (holds[held | bit] and run_through(held, rank, shape))
             or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
             or (i == top and _may_keep_top(state, top))
         ):
             out.append(i)
         elif lay and held & _NEXT_TO[rank]:
             if pairs is None:
-                pairs = pair_table(state)
+                pairs = table_pairs(state.table, rules)
             if card in pairs and _pairs_with(state, seat, pairs[card], hand, pile[i + 1 :]):
                 out.append(i)
         bits[card.suit] = held | bit
@@ -254,11 +252,11 @@ def _set_with(card: Card, hand: list[Card], above: list[Card], rules: RuleSet) -
 def _pairs_with(
     state: GameState,
     seat: int,
-    pairs: list[tuple[Card, int]],
+    pairs: Sequence[tuple[Card, int]],
     hand: list[Card],
     above: list[Card],
 ) -> bool:
-    """True when ``seat`` holds a partner of one of ``pairs`` (:func:`pair_table`) in
+    """True when ``seat`` holds a partner of one of ``pairs`` (:func:`taking.table_pairs`) in
     ``hand`` or ``above`` and may lay off on its meld (L4)."""
     return any((p in hand or p in above) and may_lay_off_on(state, seat, i) for p, i in pairs)
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .card_rows import meld_rows
 from .cards import DOUBLE, Card, format_cards
 from .melds import Meld
 from .rules import RuleSet
-from .scoring import card_points
+from .scoring import card_points, meld_rows
 
 
 def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None) -> int:
     """Points of ``cards`` (default: the whole meld, laid at once) as they lie in
-    ``meld``: the whole meld as the round's score counts it (:func:`.card_rows.meld_rows`:
+    ``meld``: the whole meld as the round's score counts it (:func:`.scoring.meld_rows`:
     S1 to S5, S9, S6, P3, X2); cards laid off by their values in place (S1 to S5, S9),
     twice over in a set under a joker nominated double (``JK=double``, X2)."""
     if cards is None:

@@ -15,7 +15,7 @@ A game in six calls::
         move = legal[0]                           # or a person's choice, or a bot's:
         move = bot_move(state, make_bot("basic"), rng, legal)
         move, why = bot_move_why(state, make_bot("expert"), rng, legal)  # and why
-        move = random_action(state, rng)          # or one uniformly random legal move
+        move = rng.choice(legal)                  # or one uniformly random legal move
         apply_action(state, move)                 # IllegalMove(message, rule) if not legal
     saved = state.to_json()                       # JSON-able dict: store it
     state = GameState.from_json(saved)            # and restore it, equal
@@ -55,7 +55,6 @@ from .bots import BOTS, Bot, bot_move, bot_move_why, make_bot
 from .expert import Decision, advise, cost
 from .plays import IllegalMove
 from .rounds import new_game, round_play
-from .sampling import random_action
 from .state import GameSetupError, GameState, Observation, Phase, observation
 from .turns import apply_action, current_player, is_terminal, legal_actions
 from .why import to_person
@@ -95,7 +94,6 @@ __all__ = [
     "make_bot",
     "new_game",
     "observation",
-    "random_action",
     "round_play",
     "to_person",
 ]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from .cards import DOUBLE, Card, Later, format_cards
@@ -161,13 +162,16 @@ class RunShape:
     """What :func:`run_refusal` allows, worked out once per rule set for fast paths:
     ``shortest`` run (cards), ``last`` position a run's card may reach (14, or 25 round
     the corner), ``windows`` every allowed run as its ranks in order (shortest first, then
-    by first position), and ``through[rank]`` the rank bitmasks (bit r for rank r, the ace
-    bit 1) of every shortest allowed run holding ``rank`` (index 0, the joker, is empty)."""
+    by first position), ``through[rank]`` the rank bitmasks (bit r for rank r, the ace
+    bit 1) of every shortest allowed run holding ``rank`` (index 0, the joker, is empty),
+    and ``holds_run[bits]`` 1 when the rank bitmask ``bits`` of one suit holds a shortest
+    allowed run (every run holds one), else 0."""
 
     shortest: int
     last: int
     windows: tuple[tuple[int, ...], ...]
     through: tuple[tuple[int, ...], ...]
+    holds_run: bytes
 
     @property
     def corner(self) -> bool:
@@ -175,23 +179,9 @@ class RunShape:
         return self.last > 14
 
 
-_LAST_SHAPE: tuple[RuleSet | None, RunShape] = (None, RunShape(0, 0, (), ()))
-
-
+@lru_cache(maxsize=256)
 def run_shape(rules: RuleSet) -> RunShape:
-    """:class:`RunShape` of ``rules``, derived from :func:`run_refusal` (cached; the rule
-    set asked last is kept aside, a cheaper look-up than its memo)."""
-    global _LAST_SHAPE
-    last = _LAST_SHAPE
-    if last[0] is rules:
-        return last[1]
-    memo = rules.memo("run shape")
-    shape: RunShape = memo.get(None) or memo.setdefault(None, _run_shape(rules))
-    _LAST_SHAPE = (rules, shape)  # one assignment: a thread sees the old pair or the new
-    return shape
-
-
-def _run_shape(rules: RuleSet) -> RunShape:
+    """:class:`RunShape` of ``rules``, derived from :func:`run_refusal` (cached)."""
     allowed = [
         (low, length)
         for length in range(3, 14)
@@ -208,7 +198,17 @@ def _run_shape(rules: RuleSet) -> RunShape:
                 if mask not in through[rank]:
                     through[rank].append(mask)
     last = max(low + length - 1 for low, length in allowed)
-    return RunShape(shortest, last, windows, tuple(tuple(masks) for masks in through))
+    marks = bytearray(1 << 14)
+    every = (1 << 14) - 2
+    for mask in {mask for masks in through for mask in masks}:
+        free = extra = every & ~mask
+        while True:  # mask with every subset of the other ranks
+            marks[mask | extra] = 1
+            if not extra:
+                break
+            extra = (extra - 1) & free
+    masks = tuple(tuple(masks) for masks in through)
+    return RunShape(shortest, last, windows, masks, bytes(marks))
 
 
 def _make_run(cards: Sequence[Card], rules: RuleSet) -> Meld:
@@ -242,15 +242,13 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Meld:
     no legal meld, e.g. ``"K♠ A♠ 2♠ goes round the corner, which these rules do not
     allow"`` (M4).
     """
-    key = tuple(cards)
-    memo = rules.memo("melds")
-    meld: Meld | None = memo.get(key)
-    if meld is None:
-        meld = memo[key] = _check_meld_uncached(key, rules)
-    return meld
+    return _check_meld(tuple(cards), rules)
 
 
-def _check_meld_uncached(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+@lru_cache(maxsize=16384)
+def _check_meld(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+    """:func:`check_meld` of ``cards`` as a tuple, cached: the same cards give the same
+    :class:`Meld` object (melds compare by identity)."""
     if len(cards) < 3:
         raise IllegalMeld(
             f"{format_cards(cards) or 'no cards'}: a meld needs at least three cards",
@@ -303,22 +301,16 @@ def meld_problem(cards: Sequence[Card], rules: RuleSet) -> IllegalMeld | None:
     return None
 
 
+@lru_cache(maxsize=16384)
 def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     """``meld`` with ``card`` laid off onto it (L1, L3): the meld as it then stands.
 
     A set takes a card of its rank up to four cards (M1, M2); a joker set takes a joker
     (P2); a run takes the next card of its suit at either end (M3), the ace only where it
     does not turn the corner unless the rules allow it (M4). A wild joker must name its
-    card (M5). Raises :class:`IllegalMeld` saying why the card does not fit.
+    card (M5). Raises :class:`IllegalMeld` saying why the card does not fit. Cached: the
+    same lay-off onto the same meld gives the same :class:`Meld` object.
     """
-    memo = rules.memo("extend")
-    grown: Meld | None = memo.get((meld, card))
-    if grown is None:
-        grown = memo[meld, card] = _extend_uncached(meld, card, rules)
-    return grown
-
-
-def _extend_uncached(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     onto = Later(lambda: f"{card.display} does not fit {meld.describe()}")
     if DOUBLE in meld.cards:
         raise IllegalMeld(f"{onto}: the joker doubling it has sealed the set", ("X2",))

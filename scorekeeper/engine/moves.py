@@ -17,15 +17,14 @@ lister is tested equal to it (tests/engine/test_wild.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from .card_rows import meld_rows
 from .cards import JOKER, SUITS, Card, declare, natural_card
-from .hand_bits import Lanes, held_thrice, lanes
 from .melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from .rules import RuleSet
+from .scoring import meld_rows
 from .wild import wild_melds
 
 
@@ -59,16 +58,17 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
 def _runs(
     by_suit: dict[str, list[Card | None]], bits: dict[str, int], rules: RuleSet
 ) -> list[tuple[Card, ...]]:
-    """Runs of natural cards (M3, M4): maximal and every shorter window inside, in the
-    suits whose rank bits ``bits`` hold a run (:func:`run_table`)."""
-    runs = run_table(rules)
-    by_suit = {suit: slots for suit, slots in by_suit.items() if runs[bits[suit]]}
+    """Runs of natural cards (M3, M4): maximal and every shorter window inside;
+    ``by_suit[s][r]`` the card of suit s and rank r held, else None, ``bits[s]`` their
+    rank bits. Only the suits whose rank bits hold a run (:attr:`.melds.RunShape.holds_run`)
+    are looked at."""
     shape = run_shape(rules)
+    shortest, holds = shape.shortest, shape.holds_run
+    suits = [slots for suit, slots in by_suit.items() if holds[bits[suit]]]
     if shape.corner:
-        return _runs_corner(by_suit, rules)
+        return _runs_corner(suits, rules)
     out: list[tuple[Card, ...]] = []
-    shortest = shape.shortest
-    for slots in by_suit.values():
+    for slots in suits:
         run: list[Card] = []
         for pos in range(1, 15):
             card = slots[pos] if pos < 14 else slots[1]
@@ -84,12 +84,13 @@ def _runs(
     return out
 
 
-def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
+def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Runs of natural cards round the corner (M4): every window tried, as far as
-    :func:`melds.run_shape` allows."""
+    :func:`melds.run_shape` allows; ``suits`` each suit's cards by rank (None where not
+    held)."""
     out: list[tuple[Card, ...]] = []
     shape = run_shape(rules)
-    for slots in by_suit.values():
+    for slots in suits:
         for start in range(1, 14):
             cards: list[Card] = []
             for pos in range(start, min(shape.last, start + 12) + 1):
@@ -104,43 +105,7 @@ def _runs_corner(by_suit: dict[str, list[Card | None]], rules: RuleSet) -> list[
 
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
-    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
-    of different natural cards is read from its :func:`hand_bits.lanes`
-    (:func:`_natural_melds`), any other card by card (:func:`melds_card_by_card`)."""
-    found = lanes(hand) if rules.joker_use != "wild" else None
-    if found is not None:
-        return _natural_melds(hand, found, rules)
-    return melds_card_by_card(hand, rules)
-
-
-def _natural_melds(hand: Sequence[Card], found: Lanes, rules: RuleSet) -> list[tuple[Card, ...]]:
-    """:func:`melds_card_by_card` of a hand of different natural cards, the same melds in
-    the same order: only the ranks held three times (M1) are grouped and only the suits
-    whose rank bits hold a run (M3, M4) laid out, in the order the hand first shows them."""
-    thrice = held_thrice(*found)
-    out: list[tuple[Card, ...]] = []
-    if thrice:
-        by_rank: dict[int, list[Card]] = {}
-        for card in hand:
-            if thrice >> card.rank & 1:
-                by_rank.setdefault(card.rank, []).append(card)
-        out = _sets(by_rank, rules)
-    runs = run_table(rules)
-    bits = dict(zip(SUITS, found, strict=True))
-    if runs[found[0]] or runs[found[1]] or runs[found[2]] or runs[found[3]]:
-        by_suit: dict[str, list[Card | None]] = {}
-        for card in hand:
-            if runs[bits[card.suit]]:
-                slots = by_suit.get(card.suit)
-                if slots is None:
-                    slots = by_suit[card.suit] = [None] * 14
-                slots[card.rank] = card
-        out += _runs(by_suit, bits, rules)
-    return out
-
-
-def melds_card_by_card(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
-    """:func:`hand_melds` for any hand (jokers, a card twice), card by card."""
+    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
@@ -173,67 +138,6 @@ def melds_card_by_card(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card,
     return out
 
 
-def may_hold_meld(hand: Sequence[Card], rules: RuleSet) -> bool:
-    """False only when :func:`hand_melds` of ``hand`` is surely empty: no joker, no rank
-    held three times (M1) and no shortest run of :func:`melds.run_shape` (M3, M4) in one
-    suit. A quick test on rank bits that lets random play skip the search."""
-    found = lanes(hand)
-    if found is not None:
-        return lanes_may_meld(found, rules)
-    seen = twice = 0
-    bits = {"S": 0, "H": 0, "D": 0, "C": 0}
-    for card in hand:
-        bit = 1 << card.rank
-        if bit == 1 or twice & bit:
-            return True
-        twice |= seen & bit
-        seen |= bit
-        bits[card.suit] |= bit
-    runs = run_table(rules)
-    return bool(runs[bits["S"]] or runs[bits["H"]] or runs[bits["D"]] or runs[bits["C"]])
-
-
-def lanes_may_meld(found: Lanes, rules: RuleSet) -> bool:
-    """:func:`may_hold_meld` of a hand of different natural cards from its
-    :func:`hand_bits.lanes`: a rank held three times (M1) or a shortest run in one suit
-    (M3, M4)."""
-    runs = run_table(rules)
-    s, h, d, c = found
-    return bool(held_thrice(s, h, d, c) or runs[s] or runs[h] or runs[d] or runs[c])
-
-
-def run_table(rules: RuleSet) -> bytes:
-    """For every rank bitmask of one suit (bit r for rank r, the ace bit 1), 1 when it
-    holds one of the shortest runs :func:`melds.run_shape` allows (every run holds one),
-    else 0: worked out once per rule set (2**14 entries)."""
-    global _LAST_TABLE
-    last = _LAST_TABLE
-    if last[0] is rules:
-        return last[1]
-    memo = rules.memo("run table")
-    table: bytes | None = memo.get(None)
-    if table is None:
-        marks = bytearray(1 << 14)
-        every = (1 << 14) - 2
-        for masks in run_shape(rules).through:
-            for mask in masks:
-                free = every & ~mask
-                extra = free
-                while True:
-                    marks[mask | extra] = 1
-                    if not extra:
-                        break
-                    extra = (extra - 1) & free
-        table = memo[None] = bytes(marks)
-    _LAST_TABLE = (rules, table)  # one assignment: a thread sees the old pair or the new
-    return table
-
-
-_LAST_TABLE: tuple[RuleSet | None, bytes] = (None, b"")
-"""The rule set :func:`run_table` answered last, and its table: random play asks for it
-several times a move under the same rules, and this look-up is cheaper than the memo."""
-
-
 def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
     one meld, each the meld's cards as they lie: the melds of :func:`hand_melds` that use
@@ -261,7 +165,7 @@ def _legal(cards: tuple[Card, ...], rules: RuleSet) -> bool:
 @lru_cache(maxsize=65536)
 def meld_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
     """The points ``cards`` count as a meld laid at once, exactly as the round's score
-    counts them (:func:`.card_rows.meld_rows`: S1 to S5, S9, S6 four aces, P3 a meld of
+    counts them (:func:`.scoring.meld_rows`: S1 to S5, S9, S6 four aces, P3 a meld of
     four, X2 a set doubled by the dealer's joker): what a first meld is measured by against
     M6's minimum. Raises :class:`.melds.IllegalMeld` when ``cards`` are not a meld."""
     meld = check_meld(cards, rules)
@@ -288,9 +192,15 @@ def fits(meld: Meld, card: Card, rules: RuleSet) -> bool:
     return True
 
 
-def accepts(table: Sequence[Meld], rules: RuleSet) -> dict[Card, list[int]]:
+def accepts(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[int]]:
     """For every natural card some table meld takes (L1, M1 to M4), the indices of those
-    melds: the missing suits of a set, the next card at each end of a run."""
+    melds in table order: the missing suits of a set, the next card at each end of a run.
+    Read only (cached by the melds, which compare by identity)."""
+    return _accepts(tuple(table), rules)
+
+
+@lru_cache(maxsize=4096)
+def _accepts(table: tuple[Meld, ...], rules: RuleSet) -> dict[Card, list[int]]:
     out: dict[Card, list[int]] = {}
     for index, meld in enumerate(table):
         for card in meld_accepts(meld, rules):

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from .cards import Card
 from .checks import RoundPlay, unit_of
 from .melds import Meld
 from .rules import RuleSet
-from .values import divisor
+from .values import card_values, divisor
 
 
 class Note(NamedTuple):
@@ -109,6 +111,49 @@ def s8_taker(play: RoundPlay, unit: dict[str, str], units: list[str], holder: st
         return None
     other = units[1] if unit[holder] == units[0] else units[0]
     return next(p for p in play.players if unit[p] == other)
+
+
+CardRow = tuple[Card, int, str, str]
+"""One card counted: ``(card, points, why, rule id)``."""
+
+
+@lru_cache(maxsize=4096)
+def hand_rows(
+    rule: HandRule, taker: str | None, holder: str, rules: RuleSet
+) -> tuple[tuple[int, str, str, int], ...]:
+    """By rank (index 0 the joker, 1 to 13), how a card left in ``holder``'s hand counts
+    when its points go as ``rule`` says (S7, S8, O3; ``taker`` who gains it under S8,
+    :func:`hand_takers`): ``(points shown, why, rule id, points before the hand's rule)``
+    (S1 to S5, S9)."""
+    words = hand_words(rule, holder, taker)
+    if not words:
+        return tuple((0, _NOT_COUNTED[rule], rule, p) for p, _, _ in card_values(rules).rank)
+    return tuple(
+        (p, f"{why}, {words}", f"{card_rule}, {rule}", p)
+        for p, why, card_rule in card_values(rules).rank
+    )
+
+
+_NOT_COUNTED = {
+    "O3": "not counted: nobody deducts when the stock runs out",
+    "S8": "not counted (add opponents' hands)",
+}
+
+
+def hand_words(rule: HandRule, holder: str, taker: str | None) -> str:
+    """How ``holder``'s hand counts under ``rule``, in words (empty when it does not)."""
+    if rule == "S8":
+        return f"left in hand: added to {taker}'s score" if taker else ""
+    if rule == "O3":
+        return ""
+    return f"left in hand: counts against {holder}"
+
+
+def hand_takers(play: RoundPlay) -> dict[str, str | None]:
+    """Under S8, who gains each player's hand (:func:`s8_taker`)."""
+    unit = unit_of(play)
+    units = list(dict.fromkeys(unit.values()))
+    return {p: s8_taker(play, unit, units, p) for p in play.players}
 
 
 def count_hands(

@@ -14,12 +14,13 @@ id of the rule that says no.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .actions import LayDown, LayOff
 from .cards import Card
 from .melds import IllegalMeld, Meld, check_meld, extend
 from .moves import (
+    accepts,
     could_meld_with,
     hand_melds,
     holds,
@@ -29,8 +30,7 @@ from .moves import (
 )
 from .rounds import end_round
 from .state import GameState, Phase
-from .tables import pair_table, table_accepts
-from .taking import keeps_a_discard, keeps_any_discard, may_lay_off_taken
+from .taking import keeps_a_discard, keeps_any_discard, may_lay_off_taken, table_pairs
 
 
 class IllegalMove(ValueError):
@@ -146,10 +146,10 @@ def layoff_pairs(
     onto: int | None = None,
 ) -> list[tuple[Card, int]]:
     """:func:`layoff_options` as ``(card as laid off, meld index)`` pairs, in the same
-    order: what random play counts before it builds the one move it draws."""
+    order."""
     if not state.opened[seat] or not state.table:
         return []
-    takes = table_accepts(state)
+    takes = accepts(state.table, state.rules)
     if only is None:
         cards = [c for c in hand if c in takes or not c.rank]
         if not cards:
@@ -190,7 +190,7 @@ def _allowed(
 
 
 def _layoff_targets(
-    state: GameState, card: Card, takes: dict[Card, list[int]]
+    state: GameState, card: Card, takes: Mapping[Card, Sequence[int]]
 ) -> list[tuple[int, Card]]:
     """``(meld index, card as laid off)`` for each table meld ``card`` fits (a joker as
     each card it may stand for, M5; P2)."""
@@ -348,10 +348,10 @@ def use_options(
 
 def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> list[LayOff]:
     """T2 with seed 002's pair: the lay-offs of a partner from ``hand`` that let the
-    selected ``card`` follow it onto the same meld (:func:`pair_table`, from
+    selected ``card`` follow it onto the same meld (:func:`taking.table_pairs`, from
     :func:`taking.pair_partners`' rule), each keeping a card to discard after both (O2).
     Laid first, the partner leaves the seat in MUST_USE: the card must follow at once."""
-    pairs = pair_table(state).get(card) if state.opened[seat] else None
+    pairs = table_pairs(state.table, state.rules).get(card) if state.opened[seat] else None
     if not pairs:
         return []
     wanted: dict[int, set[Card]] = {}

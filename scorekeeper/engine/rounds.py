@@ -23,7 +23,7 @@ from .dealers_joker import DealersJoker, gambit_problems, round_rules
 from .outcome import deals_next
 from .rules import RuleSet, ruleset
 from .scoring import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
-from .state import GameSetupError, GameState, Phase
+from .state import GameSetupError, GameState, Phase, laid_down_in
 
 SIMULATION_LIMIT = "simulation limit"
 """``end.reason`` of a round the simulator's guard stopped (:func:`stop_game`): the game
@@ -168,7 +168,7 @@ def opened_before(state: GameState, seat: int) -> bool:
         return True
     if rules.first_meld_applies != "once-per-game":
         return False
-    return any(s == seat and a.get("type") == "lay_down" for r in state.rounds for s, a in r["log"])
+    return seat in state.opened_game
 
 
 def _reset_round(state: GameState, hands: list[list[Card]], stock: list[Card]) -> None:
@@ -246,7 +246,7 @@ def end_round(state: GameState, reason: str) -> RoundScore:
         state.totals[s] = result.players[name].total
     record = _round_record(state, reason)
     record["scores"] = {p: f.as_dict() for p, f in result.players.items()}
-    state.rounds.append(record)
+    _keep(state, record)
     if result.game_over:
         state.winner = result.winner
         state.phase = Phase.GAME_OVER
@@ -255,6 +255,13 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     state.dealer = deals_next(state.rules, state.n, state.dealer, state.went_out)
     deal_round(state)
     return result
+
+
+def _keep(state: GameState, record: dict[str, Any]) -> None:
+    """Add the finished round's ``record`` to the state's rounds, and its seats that laid
+    down a meld to those opened in the game (M6, :func:`state.laid_down_in`)."""
+    state.rounds.append(record)
+    state.opened_game |= laid_down_in([record])
 
 
 def _round_record(state: GameState, reason: str) -> dict[str, Any]:
@@ -276,7 +283,7 @@ def stop_game(state: GameState, reason: str) -> None:
     e.g. :data:`simulate.SIMULATION_LIMIT` when the simulator's guard stops a bot game."""
     record = _round_record(state, reason)
     record["scores"] = None
-    state.rounds.append(record)
+    _keep(state, record)
     state.winner = None
     state.phase = Phase.GAME_OVER
     state.window = []

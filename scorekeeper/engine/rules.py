@@ -204,12 +204,13 @@ class RuleSet:
 
     # ---- derived values -------------------------------------------------------------
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(dataclasses.astuple(self)))
+
     def __hash__(self) -> int:
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash(tuple(self.__dict__[name] for name in OPTIONS))
-            object.__setattr__(self, "_hash", cached)
-        return cached
+        """The options' hash, worked out once (rule sets key the engine's caches)."""
+        found: int = self.__dict__["_hash"]
+        return found
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the options only: caches and the cached hash stay in their process."""
@@ -218,19 +219,7 @@ class RuleSet:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-
-    def memo(self, name: str) -> dict[Any, Any]:
-        """A dict kept with this rule set for caching what depends only on it and on
-        cards (meld checks, lay-offs, card values), so that hot lookups hash the cards
-        alone. Emptied when it grows past 8,192 entries."""
-        memos: dict[str, dict[Any, Any]] | None = self.__dict__.get("_memos")
-        if memos is None:
-            memos = {}
-            object.__setattr__(self, "_memos", memos)
-        found = memos.get(name)
-        if found is None or len(found) > 8192:
-            found = memos[name] = {}
-        return found
+        self.__post_init__()
 
     def options(self) -> dict[str, Any]:
         """Every option as ``{name: value}``, in catalogue order."""

@@ -18,20 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .card_rows import (
-    MELD_PLACES,
-    Counted,
-    Template,
-    hand_row,
-    hand_rows,
-    hand_takers,
-    layoff_row,
-    meld_rows,
-    place,
-)
-from .cards import Card
+from .cards import DOUBLE, Card
 from .checks import (
     LayoffPlay,
     MeldPlay,
@@ -45,13 +35,16 @@ from .checks import (
 )
 from .melds import Meld
 from .outcome import (
+    CardRow,
     Figures,
     Note,
     Payment,
     count_hands,
     decide_game,
     going_out_notes,
+    hand_rows,
     hand_rule,
+    hand_takers,
     s8_taker,
     settle,
     seven_card_straight,
@@ -59,7 +52,7 @@ from .outcome import (
     unit_totals,
 )
 from .rules import RuleSet
-from .values import card_points, hand_points
+from .values import CardValues, card_points, card_values, hand_points, points_in_place
 
 __all__ = [
     "CardScore",
@@ -76,6 +69,7 @@ __all__ = [
     "card_points",
     "check_round",
     "close_round",
+    "meld_rows",
     "decide_game",
     "fitting_order",
     "hand_points",
@@ -101,15 +95,17 @@ class CardScore(NamedTuple):
     rule: str
 
 
+Counted = tuple[CardRow, ...]
+"""Cards counted: ``(card, points, why, rule id)`` for each."""
+
+
 class Rows(NamedTuple):
     """Rows of :class:`CardScore` that share ``owner`` and ``where`` (one meld, one
-    lay-off, one hand): ``counted`` for the rows as objects (:attr:`RoundScore.cards`),
-    ``json`` the same rows as the contract's JSON templates, each built once."""
+    lay-off, one hand): ``counted`` the cards, each ``(card, points, why, rule id)``."""
 
     owner: str
     where: str
     counted: Counted
-    json: tuple[Template, ...]
 
 
 @dataclass(slots=True)
@@ -132,7 +128,7 @@ class RoundScore:
         """One :class:`CardScore` per card melded, laid off or left in a hand, in order."""
         return [
             _row(CardScore, (card, owner, where, points, why, rule))
-            for owner, where, counted, _ in self.rows
+            for owner, where, counted in self.rows
             for card, points, why, rule in counted
         ]
 
@@ -166,20 +162,76 @@ class RoundScore:
 
 
 def _json_rows(rows: list[Rows]) -> list[dict[str, Any]]:
-    """Every card's row in the contract's JSON: each template copied with its owner and
-    place (plain loops: this runs for every card of every round scored)."""
-    out: list[dict[str, Any]] = []
-    append = out.append
-    for owner, where, _, json in rows:
-        for template in json:
-            row = template.copy()
-            row["owner"] = owner
-            row["where"] = where
-            append(row)
-    return out
+    """Every card's row in the contract's JSON, in order."""
+    return [
+        {"card": card.text, "owner": owner, "where": where, "points": p, "why": y, "rule": r}
+        for owner, where, counted in rows
+        for card, p, y, r in counted
+    ]
 
 
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
+
+
+@lru_cache(maxsize=8192)
+def meld_rows(
+    cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
+) -> tuple[Counted, int]:
+    """Each of ``cards`` (a meld as listed) counted, given the meld as laid and as it ends
+    the round, and their total in points: S1 to S5 and S9 per card, S6 four aces, P3 a
+    meld of four laid at once, X2 a set doubled."""
+    values = card_values(rules)
+    naturals = [c for c in cards if c is not DOUBLE]
+    four = len(naturals) == 4
+    if rules.four_aces_100 and four and as_laid.kind == "set" and as_laid.rank == 1:
+        if DOUBLE in cards:
+            counted = _four_aces_doubled(cards, values)
+        else:
+            counted = ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
+    elif DOUBLE in cards:
+        counted = _doubled(cards, final, values)
+    else:
+        counted = tuple(points_in_place(values, card, final) for card in cards)
+        if rules.meld_of_four_doubles and four:
+            counted = tuple(
+                (2 * p, f"{why}, doubled: meld of four laid at once", f"{rule}, P3")
+                for p, why, rule in counted
+            )
+    rows = tuple((card, *row) for card, row in zip(cards, counted, strict=True))
+    return rows, sum(points for points, _, _ in counted)
+
+
+def _doubled(
+    cards: tuple[Card, ...], final: Meld, values: CardValues
+) -> tuple[tuple[int, str, str], ...]:
+    """X2, a set under the dealer's joker nominated "double" (seed 002: "The joker
+    doubles the value of any set"): each card counts twice, the joker itself 0."""
+    out = []
+    for card in cards:
+        if card is DOUBLE:
+            out.append((0, "the joker doubling the set counts 0", "X2, S5"))
+        else:
+            p, why, rule = points_in_place(values, card, final)
+            out.append((2 * p, f"{why}, doubled by the dealer's joker", f"{rule}, X2"))
+    return tuple(out)
+
+
+def _four_aces_doubled(
+    cards: tuple[Card, ...], values: CardValues
+) -> tuple[tuple[int, str, str], ...]:
+    """S6 and X2 together: four aces melded at once under the dealer's joker nominated
+    double (seed 002: the meld "is worth 100 points (25/ea.)"; "The joker doubles the value
+    of any set"): each ace 50, the meld 200, the joker itself 0."""
+    return tuple(
+        (0, "the joker doubling the set counts 0", "X2, S5")
+        if card is DOUBLE
+        else (
+            50 // values.divisor,
+            "four aces melded at once: 100, doubled by the dealer's joker",
+            "S6, X2",
+        )
+        for card in cards
+    )
 
 
 def _meld_cards(
@@ -189,24 +241,21 @@ def _meld_cards(
     table: list[Meld],
     figures: dict[str, Figures],
 ) -> list[Rows]:
-    """The rows of each meld and lay-off, their points added to their owner's ``shown``
-    (plain loops: this runs for every card of every round scored)."""
+    """The rows of each meld and lay-off, counted in their places in the melds as they end
+    the round, their points added to their owner's ``shown``."""
     rows: list[Rows] = []
-    append = rows.append
-    memo = rules.memo("meld points")  # meld_rows's own memo, looked up once a round
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
         owner, cards = meld_play[0], meld_play[1]
-        found = memo.get((cards, as_laid, final)) or meld_rows(cards, as_laid, final, rules)
-        append(
-            _row(Rows, (owner, MELD_PLACES[i] if i < 64 else place(i, None), found[0], found[2]))
-        )
-        figures[owner].shown += found[1]
-    placed = rules.memo("layoff rows")  # layoff_row's own memo
+        counted, points = meld_rows(cards, as_laid, final, rules)
+        rows.append(_row(Rows, (owner, f"meld {i}", counted)))
+        figures[owner].shown += points
+    values = card_values(rules)
     for i, (owner, card, index) in enumerate(play.layoffs):
-        final = table[index]
-        found = placed.get((card, final)) or layoff_row(card, final, rules)
-        append(_row(Rows, (owner, place(i, index), found[0], found[2])))
-        figures[owner].shown += found[1]
+        points, why, rule = points_in_place(values, card, table[index])
+        rows.append(
+            _row(Rows, (owner, f"layoff {i} onto meld {index}", ((card, points, why, rule),)))
+        )
+        figures[owner].shown += points
     return rows
 
 
@@ -219,22 +268,18 @@ def _hand_cards(
     rule = hand_rule(rules, play.went_out)
     rows: list[Rows] = []
     left: dict[str, int] = {}
-    takers = hand_takers(play) if rule == "S8" else {}
-    hands = play.hands
+    taker_of = (hand_takers(play) if rule == "S8" else {}).get
     for player in play.players:
-        hand = hands.get(player)
+        hand = play.hands.get(player)
         if not hand:
             continue
-        taker = takers.get(player)
-        memo = hand_rows(rule, taker, player, rules)  # hand_row's own memo, looked up once
-        counted, json, points = [], [], 0
+        by_rank = hand_rows(rule, taker_of(player), player, rules)
+        counted = []
         for card in hand:
-            found = memo.get(card) or hand_row(card, rule, taker, player, rules)
-            counted.append(found[0])
-            json.append(found[2])
-            points += found[1]
-        rows.append(_row(Rows, (player, "hand", tuple(counted), tuple(json))))
-        left[player] = points
+            shown, why, rule_id, points = by_rank[card.rank]
+            counted.append((card, shown, why, rule_id))
+        rows.append(_row(Rows, (player, "hand", tuple(counted))))
+        left[player] = sum(by_rank[card.rank][3] for card in hand)
     notes += count_hands(rules, play, left, figures)
     return rows
 

@@ -9,6 +9,7 @@ Glossary:
 - table: the melds laid down this round in order (table index 0, 1, ...), each with its
   owner and its cards as laid; ``table`` holds each as it stands after lay-offs (L3).
 - opened: a seat has laid a first meld (M6's minimum met).
+- opened in the game: a seat laid down a meld in a finished round (M6 once per game).
 - known: cards a seat took from the discard pile that are still in its hand: everyone saw
   them taken, so every seat may see them.
 - phase: what the current seat must do now (:class:`Phase`).
@@ -21,6 +22,7 @@ restores an equal state (the web game stores it after every move).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,9 +68,12 @@ class GameState:
     (the selected card still to be used, T2; ``rummy`` when a "Rummy!" call took it, X1),
     ``no_discard`` (a card the seat may not discard,
     O2/T3), ``window`` (seats still to be asked in a RUMMY or OUT_OF_TURN window).
-    Game fields: ``totals`` (points per seat), ``rounds`` (finished rounds as game-record
-    dicts, with scores), ``scores`` (the full scoring, card by card, of each round finished
-    since this state was made or loaded: not saved, the record keeps the figures), ``log``
+    Game fields: ``totals`` (points per seat), ``opened_game`` (the seats opened in the
+    game, :func:`laid_down_in` of its finished rounds), ``rounds`` (finished rounds as
+    game-record dicts, with scores; a store may load a state without the rounds it keeps
+    elsewhere: the engine never reads them back), ``scores`` (the full scoring, card by
+    card, of each round finished since this state was made or loaded: not saved, the
+    record keeps the figures), ``log``
     (this round's moves as ``(seat, action)`` or ``(-1, event dict)``),
     ``deal`` (this round's deal as a record dict), ``gambit`` (the dealer's joker under
     X2, :class:`dealers_joker.DealersJoker`; ``rules`` are then the round's rules,
@@ -83,6 +88,7 @@ class GameState:
     totals: list[int] = field(default_factory=list)
     deal_number: int = 0
     dealer: int = 0
+    opened_game: frozenset[int] = frozenset()
     rounds: list[dict[str, Any]] = field(default_factory=list)
     deal: dict[str, Any] = field(default_factory=dict)
     log: list[tuple[int, Any]] = field(default_factory=list)
@@ -108,7 +114,6 @@ class GameState:
     went_out: int | None = None
     winner: str | None = None
     gambit: DealersJoker | None = None
-    scratch: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     scores: list[RoundScore] = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -135,6 +140,7 @@ class GameState:
             "totals": list(self.totals),
             "deal_number": self.deal_number,
             "dealer": self.dealer,
+            "opened_game": sorted(self.opened_game),
             "rounds": self.rounds,
             "deal": self.deal,
             "log": [[s, a if s < 0 else a.to_json()] for s, a in self.log],
@@ -178,6 +184,7 @@ class GameState:
             totals=list(data["totals"]),
             deal_number=data["deal_number"],
             dealer=data["dealer"],
+            opened_game=_opened_game(data),
             rounds=data["rounds"],
             deal=data["deal"],
             log=[(s, a if s < 0 else action_from_json(a)) for s, a in data["log"]],
@@ -200,6 +207,22 @@ class GameState:
             state.rules = round_rules(rules, state.gambit.nomination)
         state.table = rebuild_table(state)
         return state
+
+
+def laid_down_in(rounds: Iterable[dict[str, Any]]) -> frozenset[int]:
+    """The seats that laid down a meld in ``rounds`` (finished rounds as records, with
+    their ``log``): the seats opened in the game for M6 "once-per-game" (002: "In order to
+    begin scoring all players must lay no less than 30 points for their first score")."""
+    return frozenset(
+        seat for r in rounds for seat, a in r["log"] if seat >= 0 and a.get("type") == "lay_down"
+    )
+
+
+def _opened_game(data: dict[str, Any]) -> frozenset[int]:
+    """The seats opened in the game of a saved state (older states: of its rounds)."""
+    if "opened_game" in data:
+        return frozenset(data["opened_game"])
+    return laid_down_in(data["rounds"])
 
 
 def _round_fields(data: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ Glossary:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from .cards import Card
@@ -68,6 +68,26 @@ def meld_pairs(meld: Meld, rules: RuleSet) -> tuple[tuple[Card, Card], ...]:
         for card in meld_accepts(extend(meld, partner, rules), rules)
         if card not in alone
     )
+
+
+def table_pairs(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[tuple[Card, int]]]:
+    """Seed 002's pair (:func:`meld_pairs`) for every card at once: for each natural card
+    that a meld of ``table`` takes only after a partner, the ``(partner, meld index)``
+    pairs, in table order. Read only (cached by the melds, which compare by identity)."""
+    return _table_pairs(tuple(table), rules)
+
+
+@lru_cache(maxsize=4096)
+def _table_pairs(table: tuple[Meld, ...], rules: RuleSet) -> dict[Card, list[tuple[Card, int]]]:
+    out: dict[Card, list[tuple[Card, int]]] = {}
+    for index, meld in enumerate(table):
+        for partner, card in meld_pairs(meld, rules):
+            found = out.get(card)
+            if found is None:
+                out[card] = [(partner, index)]
+            else:
+                found.append((partner, index))
+    return out
 
 
 def barred_discard(rules: RuleSet, taken: Sequence[Card], keep: bool) -> Card | None:

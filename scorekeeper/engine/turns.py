@@ -33,6 +33,7 @@ from .actions import (
     EndRound,
     LayDown,
     LayOff,
+    discard_of,
 )
 from .cards import Card
 from .draws import apply_draw, legal_draw
@@ -90,7 +91,7 @@ def apply_action(state: GameState, action: Action) -> None:
 
 
 def _legal_start(state: GameState) -> list[Action]:
-    return [Discard(c) for c in _distinct(state.hands[state.seat])]
+    return list(map(discard_of, dict.fromkeys(state.hands[state.seat])))  # each card once
 
 
 def _apply_start(state: GameState, action: Action) -> None:
@@ -104,16 +105,6 @@ def _apply_start(state: GameState, action: Action) -> None:
     state.deal["upcard"] = action.card.text
     state.deal["upcard_from"] = state.players[state.seat]
     state.phase = Phase.DRAW
-
-
-def _distinct(cards: list[Card]) -> list[Card]:
-    seen: set[int] = set()
-    out = []
-    for c in cards:
-        if id(c) not in seen:
-            seen.add(id(c))
-            out.append(c)
-    return out
 
 
 def _legal_must_use(state: GameState) -> list[Action]:
@@ -160,7 +151,11 @@ def _legal_play(state: GameState) -> list[Action]:
     out.extend(laydown_options(state, seat, hand, None))
     out.extend(layoff_options(state, seat, hand))
     banned = state.no_discard
-    out.extend(Discard(c) for c in _distinct(hand) if may_discard(hand, c, banned))
+    distinct = dict.fromkeys(hand)  # cards hash by identity: each card once, in hand order
+    if banned is None:  # T3, O2: only a barred card may not be discarded
+        out.extend(map(discard_of, distinct))
+    else:
+        out.extend(discard_of(c) for c in distinct if may_discard(hand, c, banned))
     return out
 
 

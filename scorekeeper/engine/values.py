@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Card
 from .melds import Meld
@@ -33,16 +34,9 @@ class CardValues:
     divisor: int
 
 
+@lru_cache(maxsize=256)
 def card_values(rules: RuleSet) -> CardValues:
     """The values of every card under ``rules`` (S1 to S5, S9), computed once per rules."""
-    memo = rules.memo("values")
-    values: CardValues | None = memo.get(None)
-    if values is None:
-        values = memo[None] = _card_values(rules)
-    return values
-
-
-def _card_values(rules: RuleSet) -> CardValues:
     div = divisor(rules)
     suffix = ", divided by five" if div == 5 else ""
 

@@ -12,7 +12,7 @@ from .actions import Action, LayDown, LayOff, Pass, RummyCall
 from .cards import Card
 from .draws import begin_turn, can_take, ends_with_the_turn, take
 from .melds import Meld, extend
-from .moves import fits, hand_melds, holds
+from .moves import accepts, fits, hand_melds, holds
 from .plays import (
     IllegalMove,
     laydown_options,
@@ -21,7 +21,6 @@ from .plays import (
     play_cards,
 )
 from .state import GameState, Phase
-from .tables import table_accepts
 
 
 def after_turn(state: GameState, next_seat: int) -> None:
@@ -94,7 +93,7 @@ def rummy_calls(state: GameState, seat: int) -> list[RummyCall]:
             return []
         return [
             RummyCall(top, index)
-            for index in table_accepts(state).get(card, ())
+            for index in accepts(state.table, state.rules).get(card, ())
             if may_lay_off_on(state, seat, index)
         ]
     out = []

@@ -75,7 +75,7 @@ def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalR
         return None
     return DigitalReview(
         game_id=game.id,
-        number=len(state.rounds) + 1,
+        number=state.deal_number,
         played=describe(state, state.seat, action)["text"][:200],
         expert=describe(state, state.seat, decision.action)["text"][:200],
         why=decision.reason[:400],

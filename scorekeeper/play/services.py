@@ -104,8 +104,8 @@ def games_by_slugs(slugs: Sequence[str]) -> list[DigitalGame]:
 
 
 def load_state(game: DigitalGame) -> GameState:
-    """The engine's state of ``game`` as last saved (the finished rounds read only if
-    the engine looks at them, :func:`.store.load_state`)."""
+    """The engine's state of ``game`` as last saved, without its finished rounds
+    (:func:`.store.load_state`)."""
     return store.load_state(game)
 
 

@@ -8,79 +8,24 @@ Glossary:
 - log: the finished rounds (:class:`~scorekeeper.models.DigitalRound`), each the engine's
   round record and its scoring card by card, appended when the round ends.
 
-A move reads the game's row and writes it back, plus one row per round it finished;
-the log is read only when the engine looks at earlier rounds (:class:`StoredRounds`), for
-the record download and for the scores page.
+A move reads the game's row and writes it back, plus one row per round it finished: the
+engine keeps in the state what it needs of earlier rounds (who has opened in the game,
+M6), so a state is loaded without them and its ``rounds`` are the rounds finished since.
+The log is read for the record download and for the scores page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any, SupportsIndex, overload
+from typing import Any
 
 from sqlalchemy import func
 
 from ..engine.game import GameState
+from ..engine.state import laid_down_in
 from ..extensions import db
 from ..models import DigitalGame, DigitalRound
 
 Records = list[dict[str, Any]]
-
-
-class StoredRounds(list[dict[str, Any]]):
-    """``GameState.rounds`` read from the log only when something reads it: appending (as
-    the engine does when a round ends) needs no read. ``fresh()`` gives the rounds
-    appended since the state was loaded, to be written to the log."""
-
-    def __init__(self, fetch: Callable[[], Records]) -> None:
-        super().__init__()
-        self._fetch: Callable[[], Records] | None = fetch
-        self._stored = 0
-
-    def _load(self) -> None:
-        if self._fetch is not None:
-            fetch, self._fetch = self._fetch, None
-            stored = fetch()
-            self._stored = len(stored)
-            super().__setitem__(slice(0, 0), stored)
-
-    def fresh(self) -> Records:
-        """The rounds appended since loading, oldest first."""
-        return list(super().__getitem__(slice(self._stored, None)))
-
-    def __len__(self) -> int:
-        self._load()
-        return super().__len__()
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        self._load()
-        return super().__iter__()
-
-    def __reversed__(self) -> Iterator[dict[str, Any]]:
-        self._load()
-        return super().__reversed__()
-
-    def __contains__(self, item: object) -> bool:
-        self._load()
-        return super().__contains__(item)
-
-    def __eq__(self, other: object) -> bool:
-        self._load()
-        return list(super().__iter__()) == other
-
-    @overload
-    def __getitem__(self, index: SupportsIndex) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Records: ...
-
-    def __getitem__(self, index: SupportsIndex | slice) -> dict[str, Any] | Records:
-        self._load()
-        return super().__getitem__(index)
-
-    def __repr__(self) -> str:
-        self._load()
-        return super().__repr__()
 
 
 def _records(game_id: int) -> Records:
@@ -93,11 +38,14 @@ def _records(game_id: int) -> Records:
 
 
 def load_state(game: DigitalGame) -> GameState:
-    """The engine's state of ``game``: the round in play from the game's row, the finished
-    rounds read from the log only if the engine looks at them."""
-    game_id = game.id
-    rounds = StoredRounds(lambda: _records(game_id))
-    return GameState.from_json({**game.state, "rounds": rounds})
+    """The engine's state of ``game`` from the game's row, without its finished rounds
+    (its ``rounds`` then hold those it finishes, :func:`fresh_rounds`). A state saved
+    before the state kept who has opened in the game (M6) gets them from the log, read
+    once (:func:`.engine.state.laid_down_in`); the next move saves them."""
+    data = {**game.state, "rounds": []}
+    if "opened_game" not in data:
+        data["opened_game"] = sorted(laid_down_in(_records(game.id)))
+    return GameState.from_json(data)
 
 
 def full_state(game: DigitalGame) -> GameState:
@@ -113,9 +61,9 @@ def current_json(state: GameState) -> dict[str, Any]:
 
 
 def fresh_rounds(state: GameState) -> Records:
-    """The rounds ``state`` finished since it was loaded (all of them for a new state)."""
-    rounds = state.rounds
-    return rounds.fresh() if isinstance(rounds, StoredRounds) else list(rounds)
+    """The rounds ``state`` finished since it was loaded (:func:`load_state`; all of them
+    for a new state)."""
+    return list(state.rounds)
 
 
 def rounds_finished(game: DigitalGame) -> int:

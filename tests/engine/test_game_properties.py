@@ -27,7 +27,6 @@ from scorekeeper.engine.game import (
 )
 from scorekeeper.engine.records import game_record, replay, round_request
 from scorekeeper.engine.rules import PRESETS
-from scorekeeper.engine.sampling import random_action
 from scorekeeper.engine.state import rebuild_table
 
 HOUSE_RULES: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS] + [
@@ -120,9 +119,9 @@ def players_for(preset: str, draw: int) -> int:
 def random_play(
     choice: tuple[str, dict[str, Any]], seed: int, extra: int, moves: int
 ) -> Iterator[GameState]:
-    """A game under ``choice`` (preset, house rules) played by random legal moves
-    (:func:`random_action`, seeded by ``seed``): its state before each move, at most
-    ``moves`` of them, until the game ends."""
+    """A game under ``choice`` (preset, house rules) played by random legal moves (a
+    uniform choice from :func:`legal_actions`, seeded by ``seed``): its state before each
+    move, at most ``moves`` of them, until the game ends."""
     preset, options = choice
     state = new_game(players_for(preset, extra), preset=preset, options=options, seed=seed)
     rng = random.Random(seed)
@@ -130,7 +129,7 @@ def random_play(
         if is_terminal(state):
             return
         yield state
-        apply_action(state, random_action(state, rng))
+        apply_action(state, rng.choice(legal_actions(state)))
 
 
 rule_choice = st.sampled_from(HOUSE_RULES)

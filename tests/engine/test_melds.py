@@ -2,7 +2,14 @@
 
 import pytest
 
-from scorekeeper.engine.melds import IllegalMeld, check_meld, extend, extend_with, meld_problem
+from scorekeeper.engine.melds import (
+    IllegalMeld,
+    check_meld,
+    extend,
+    extend_with,
+    meld_problem,
+    run_shape,
+)
 from scorekeeper.engine.rules import ruleset
 from tests.engine.helpers import cards
 
@@ -145,3 +152,18 @@ def test_ace_low_and_high_positions_s1():
     assert low.ace_is_low(0) and not low.ace_is_high(0)
     high = meld("QH KH AH")
     assert high.ace_is_high(2) and not high.ace_is_low(2)
+
+
+def _bits(*ranks: int) -> int:
+    return sum(1 << rank for rank in ranks)
+
+
+def test_a_suits_rank_bits_hold_a_run_as_m3_and_m4_allow() -> None:
+    standard = run_shape(ruleset("standard")).holds_run
+    assert standard[_bits(2, 3, 4)] and standard[_bits(2, 3, 4, 9, 11)]
+    assert not standard[_bits(2, 3, 5)] and not standard[_bits(13, 1, 2)]  # K-A-2: M4
+    assert standard[_bits(12, 13, 1)] and standard[_bits(1, 2, 3)]  # the ace high or low
+    corner = run_shape(ruleset("standard", ace_in_run="round-the-corner")).holds_run
+    assert corner[_bits(13, 1, 2)]
+    four = run_shape(ruleset("standard", min_run=4)).holds_run
+    assert not four[_bits(2, 3, 4)] and four[_bits(2, 3, 4, 5)]  # M3

@@ -4,6 +4,9 @@ from dataclasses import replace
 
 import pytest
 
+from scorekeeper.engine.cards import parse_card, parse_cards
+from scorekeeper.engine.checks import check_round
+from scorekeeper.engine.contract import parse_request
 from scorekeeper.engine.rules import ruleset
 from scorekeeper.engine.scoring import (
     MeldPlay,
@@ -288,3 +291,18 @@ def test_g3_settlement_times_the_stake():
         ("B", 420),
         ("C", 1060),
     ]
+
+
+def test_the_pack_check_finds_a_card_twice_and_a_joker_named_in_hand() -> None:
+    standard = parse_request(
+        {"players": ["Ann", "Bob"], "went_out": "Ann", "hands": {"Ann": [], "Bob": ["7H"]}}
+    )[0]
+    twice = RoundPlay(("Ann", "Bob"), hands={"Ann": (), "Bob": tuple(parse_cards("7H 7H"))})
+    assert (
+        "hands.Bob[1]",
+        "7♥ appears more often than the pack allows: a single pack has one",
+    ) in check_round(standard, twice)
+    named = RoundPlay(("Ann", "Bob"), hands={"Ann": (), "Bob": (parse_card("JK=7C"),)})
+    assert ("hands.Bob[0]", "in a hand a joker is just JK") in check_round(standard, named)
+    once = RoundPlay(("Ann", "Bob"), hands={"Ann": (), "Bob": tuple(parse_cards("7H 8H"))})
+    assert check_round(standard, once) == []

@@ -432,6 +432,11 @@ def test_m6_the_first_meld_minimum_once_per_game_or_every_round(
     assert len(state.rounds) == 1
     assert state.opened[ANN] is opened_in_round_two
     assert not state.opened[BOB]
+    assert state.opened_game == {ANN}  # kept in the state: no need of earlier rounds
+    saved = state.to_json()
+    stored = GameState.from_json({**saved, "rounds": []})  # a store keeps rounds elsewhere
+    older = GameState.from_json({k: v for k, v in saved.items() if k != "opened_game"})
+    assert stored.opened_game == older.opened_game == {ANN}  # older: from its rounds
 
 
 def test_o3_with_x1_no_rummy_call_on_the_discard_after_the_last_stock_card() -> None:

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
-from scorekeeper.engine.game import GameState, apply_action, new_game, random_action
+from scorekeeper.engine.game import GameState, apply_action, legal_actions, new_game
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame, DigitalRound
 from scorekeeper.play import store
@@ -114,13 +114,33 @@ def test_a_round_ends_in_a_pause_until_next_round(play) -> None:
 
 
 def test_a_move_reads_and_writes_only_the_round_in_play(play) -> None:
-    play.start()
+    slug = play.start()
+    _stage(play, slug, ["5H", "6H", "7H", "9C"])
+    assert tap(play, slug, do="lay_down", cards=["5H", "6H", "7H"]).status_code == 200
+    assert tap(play, slug, do="discard", cards=["9C"]).get_json()["paused"] is True
     with play.app.app_context():
         game = db.session.execute(db.select(DigitalGame)).scalar_one()
-        assert "rounds" not in game.state
+        assert "rounds" not in game.state and game.state["opened_game"] == [0]  # M6
         state = store.load_state(game)
-        assert isinstance(state.rounds, store.StoredRounds)
-        assert store.fresh_rounds(state) == []
+        assert state.rounds == [] and store.fresh_rounds(state) == []
+        assert state.opened_game == {0} and len(store.full_state(game).rounds) == 1
+
+
+def test_a_state_saved_before_it_kept_who_opened_gets_them_from_the_log(play) -> None:
+    """States saved before ``opened_game`` (M6, once per game) was kept load with it read
+    from the finished rounds in the log, and the next move saves it."""
+    slug = play.start()
+    _stage(play, slug, ["5H", "6H", "7H", "9C"])
+    assert tap(play, slug, do="lay_down", cards=["5H", "6H", "7H"]).status_code == 200
+    assert tap(play, slug, do="discard", cards=["9C"]).get_json()["paused"] is True
+    with play.app.app_context():
+        game = db.session.execute(db.select(DigitalGame)).scalar_one()
+        game.state = {k: v for k, v in game.state.items() if k != "opened_game"}
+        db.session.commit()
+        assert store.load_state(game).opened_game == {0}
+        assert store.full_state(game).opened_game == {0}
+    assert tap(play, slug, do="next_round").status_code == 200
+    assert play.game(slug).state["opened_game"] == [0]
 
 
 def test_the_migration_moves_existing_games_rounds_into_rows(tmp_path) -> None:
@@ -134,7 +154,7 @@ def test_the_migration_moves_existing_games_rounds_into_rows(tmp_path) -> None:
     state = new_game(["Sam", "Ada"], preset="standard", seed=4)
     rng = random.Random(4)
     while len(state.rounds) < 2:
-        apply_action(state, random_action(state, rng))
+        apply_action(state, rng.choice(legal_actions(state)))
     old = state.to_json()
     scored = [s.to_json() for s in state.scores]
     with app.app_context():
@@ -164,22 +184,6 @@ def test_the_migration_moves_existing_games_rounds_into_rows(tmp_path) -> None:
         with db.engine.connect() as conn:
             back = conn.execute(sa.text("SELECT state, scored FROM digital_games")).one()
         assert json.loads(back.state) == old and json.loads(back.scored) == scored
-
-
-def test_stored_rounds_are_read_only_when_read_and_appends_are_fresh() -> None:
-    reads: list[int] = []
-
-    def fetch() -> list[dict[str, Any]]:
-        reads.append(1)
-        return [{"n": 1}, {"n": 2}]
-
-    rounds = store.StoredRounds(fetch)
-    rounds.append({"n": 3})
-    assert reads == [] and rounds.fresh() == [{"n": 3}]
-    assert len(rounds) == 3 and rounds[-1] == {"n": 3} and reads == [1]
-    assert [r["n"] for r in rounds] == [1, 2, 3] and rounds == [{"n": 1}, {"n": 2}, {"n": 3}]
-    rounds.append({"n": 4})
-    assert rounds.fresh() == [{"n": 3}, {"n": 4}] and reads == [1]
 
 
 class _Nominate:
