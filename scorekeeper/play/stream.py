@@ -180,29 +180,31 @@ def _busy() -> Response:
     return Response(text, 503, headers, mimetype="text/plain")
 
 
-def _open(game: DigitalGame, seat: int) -> Stream:
-    """A new stream of ``seat`` (any older one of the seat ends), after any bot moves due;
-    aborts with 403 when the seat was given to a bot meanwhile."""
+def _open(slug: str) -> tuple[Stream, int | None]:
+    """A new stream of this phone's seat (any older one of the seat ends), after any bot
+    moves due, and the version the phone last heard (:func:`_since`). Aborts with 404
+    (no such game, or a game of one person), 403 (no seat here, or the seat given to a
+    bot meanwhile) or 400 (:func:`_since`)."""
+    game, seat = _seated_game(slug)
+    if game.host_token is None:
+        abort(404, description="A game of one person has no live updates: it moves when you do.")
+    since = _since()
     table_seats.catch_up(game)
     numbered = table_seats.new_stream(game, seat)
     if numbered is None:
         abort(403, description="This seat is no longer yours: open your seat's link.")
-    return Stream(game.slug, game.id, seat, numbered[1], numbered[0])
+    return Stream(game.slug, game.id, seat, numbered[1], numbered[0]), since
 
 
 @bp.get("/<slug>/events")
 def events(slug: str) -> Response:
     """Server-sent events: ``version`` each time the game moves, ``end`` when the stream
     must close early; 503 beyond the process's cap (see the module)."""
-    game, seat = _seated_game(slug)
-    if game.host_token is None:
-        abort(404, description="A game of one person has no live updates: it moves when you do.")
-    since = _since()
     counted: OpenStreams = current_app.extensions["play_streams"]
     if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
-        return _busy()
+        return _busy()  # before any database work: a refusal costs next to nothing
     try:
-        stream = _open(game, seat)
+        stream, since = _open(slug)
     except BaseException:
         counted.give_back()
         raise
