@@ -4,9 +4,10 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 - ``GET /play/<slug>/events``: server-sent events. The response polls the game's version
   (one small SELECT every ``PLAY_POLL_SECONDS``, 0.15 s) and sends ``event: version``
-  when it changes; once a second it also stamps the seat's contact and lets any due bot
-  move (:func:`.table_seats.catch_up`: stand-ins for people who are away). It ends after
-  ``PLAY_STREAM_SECONDS`` (25 s) so a gthread worker's thread is never held for long;
+  when it changes; every few seconds (``CHECK_EVERY``) it also stamps the seat's
+  contact and lets any due bot move (:func:`.table_seats.catch_up`: stand-ins for
+  people who are away). It ends after ``PLAY_STREAM_SECONDS`` (25 s) so a gthread
+  worker's thread is never held for long;
   the browser reconnects by itself (``retry``). The transaction is ended after each
   poll, so the stream holds no database connection between polls. A table game's only:
   a one-person game changes only when its person moves (404).
@@ -167,8 +168,9 @@ def _events(stream: Stream, since: int | None) -> Iterator[str]:
 
 def _since() -> int | None:
     """The version the phone last heard: ``Last-Event-ID`` (the browser reconnecting)
-    or ``?since=``, None when neither is given. Raises :class:`~scorekeeper.requests.
-    BadNumber` (400) when it is not a whole number from 0 to ``MAX_VERSION``."""
+    or ``?since=``, None when neither is given. Raises
+    :class:`~scorekeeper.requests.BadNumber` (400) when it is not a whole number from 0
+    to ``MAX_VERSION``."""
     given = request.headers.get("Last-Event-ID") or request.args.get("since")
     return parse_int(given, 0, MAX_VERSION, "version") if given else None
 

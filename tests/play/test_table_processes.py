@@ -199,6 +199,7 @@ def _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases: list[
     assert older.get(timeout=60) is None
     _opened(host, f"/play/{slug}/seats/1", {"make": "basic"})
     assert newer.get(timeout=60) == ("end", {"reason": "removed"})
+    assert newer.get(timeout=60) is None  # read to its end before the servers stop
 
 
 def test_a_newer_stream_of_a_seat_ends_the_older_across_processes_on_sqlite(tmp_path) -> None:
