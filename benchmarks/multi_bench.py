@@ -40,7 +40,8 @@ from benchmarks.web_bench import answering, free_port, server_cpu  # noqa: E402
 
 
 def serve(port: int, threads: int, database: str, cwd: Path) -> Any:
-    """One gunicorn gthread worker with ``threads`` threads, as ``serve`` runs it."""
+    """One gunicorn gthread worker with ``threads`` threads, as ``serve`` runs it (the
+    cap of open streams ``PAGE_THREADS`` below them)."""
     import subprocess
 
     command = [
@@ -61,7 +62,14 @@ def serve(port: int, threads: int, database: str, cwd: Path) -> Any:
         "warning",
         "scorekeeper:create_app()",
     ]
-    env = os.environ | {"DATABASE_URL": database, "PYTHONPATH": str(ROOT)}
+    from scorekeeper.__main__ import PAGE_THREADS
+
+    streams = str(threads - PAGE_THREADS)  # as ``serve`` does: streams never take every thread
+    env = os.environ | {
+        "DATABASE_URL": database,
+        "PYTHONPATH": str(ROOT),
+        "PLAY_STREAMS_PER_PROCESS": streams,
+    }
     process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True)
     return answering(process, port, "/play", "the table server")
 

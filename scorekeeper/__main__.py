@@ -46,19 +46,26 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %({scorekeeper.route}e)s" %(s)s %(b)s %(
 the path, so no link's secret is written to the log."""
 
 
-THREADS = 32
-"""Threads per worker: a connection opened without a request holds one for at most 5 s
-(gunicorn then parks it in its poller until the keep-alive ends), so a few idle phones
-never stall the others. A table game's event stream (``/play/<slug>/events``) holds a
-thread for at most ``PLAY_STREAM_SECONDS`` (25 s, then the browser reconnects) while it
-sleeps between version checks, so 32 threads leave room for requests beside a few
-tables' streams; the database pool matches it (``SQLALCHEMY_ENGINE_OPTIONS``), and a
-stream holds a connection only during each check."""
+PAGE_THREADS = 8
+"""Threads of each worker that event streams never take: ``serve`` runs each worker with
+the app's cap of open streams (``PLAY_STREAMS_PER_PROCESS``, 24 unless configured) plus
+these, 32 threads by default. A stream (``/play/<slug>/events``) holds its thread for at
+most ``PLAY_STREAM_SECONDS`` (25 s, then the browser reconnects), one per seat, and a
+stream beyond the cap is answered 503 at once (the page polls instead), so these threads
+are always left for pages and moves. A connection opened without a request holds one for
+at most 5 s (gunicorn then parks it in its poller until the keep-alive ends). The
+database pool matches (``SQLALCHEMY_ENGINE_OPTIONS``); a stream holds a connection only
+during each check."""
 
 
-def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+def gunicorn_command(host: str, port: int, workers: int, streams: int | None = None) -> list[str]:
     """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
-    waits in a poller, not in a worker), a short keep-alive, the log without secrets."""
+    waits in a poller, not in a worker) of ``streams`` (the app's
+    ``PLAY_STREAMS_PER_PROCESS``; :data:`scorekeeper.app.STREAMS_PER_PROCESS` when None)
+    plus :data:`PAGE_THREADS` threads, a short keep-alive, the log without secrets."""
+    from .app import STREAMS_PER_PROCESS
+
+    threads = (STREAMS_PER_PROCESS if streams is None else streams) + PAGE_THREADS
     return [
         sys.executable,
         "-m",
@@ -68,7 +75,7 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
         "--worker-class",
         "gthread",
         "--threads",
-        str(THREADS),
+        str(threads),
         "--keep-alive",
         "2",
         "--timeout",
@@ -91,7 +98,8 @@ def _serve(host: str, port: int, workers: int) -> int:
 
     app = create_app()  # brings the database schema up to date, or says which command to run
     announce(serve_url(host, port, app.config.get("PUBLIC_URL", "")))
-    os.execv(sys.executable, gunicorn_command(host, port, workers))
+    streams = int(app.config["PLAY_STREAMS_PER_PROCESS"])
+    os.execv(sys.executable, gunicorn_command(host, port, workers, streams))
     return 0  # pragma: no cover - execv does not return
 
 

@@ -32,6 +32,12 @@ CSP = {
 never framed by another site (no clickjacking of delete, undo or play again); media from
 ``data:`` for NoSleep.js's silent video (static/awake.js, where the Wake Lock API is
 missing)."""
+STREAMS_PER_PROCESS = 24
+"""Event streams (``/play/<slug>/events``) one process holds open at most unless
+``PLAY_STREAMS_PER_PROCESS`` says otherwise; one more is answered 503 with
+``Retry-After`` and its page polls instead. ``serve`` gives each worker this many
+threads plus ``PAGE_THREADS`` (:mod:`scorekeeper.__main__`), so streams never take every
+thread a worker has."""
 TOKEN_ARGS = frozenset({"slug", "token"})
 """URL parts that hold a secret: pages with them send no Referer at all."""
 
@@ -67,6 +73,9 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "PLAY_GRACE_SECONDS": float(os.environ.get("PLAY_GRACE_SECONDS", "60")),
         "PLAY_STREAM_SECONDS": float(os.environ.get("PLAY_STREAM_SECONDS", "25")),
         "PLAY_POLL_SECONDS": float(os.environ.get("PLAY_POLL_SECONDS", "0.15")),
+        "PLAY_STREAMS_PER_PROCESS": int(
+            os.environ.get("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))
+        ),
         "PLAY_EXPERT_SAMPLES": int(os.environ.get("PLAY_EXPERT_SAMPLES", "16")),
         "PLAY_HINT_SAMPLES": int(os.environ.get("PLAY_HINT_SAMPLES", "16")),
         "PLAY_REVIEW_SAMPLES": int(os.environ.get("PLAY_REVIEW_SAMPLES", "8")),

@@ -24,7 +24,7 @@ from .engine.rules import OPTIONS
 from .extensions import db
 from .house_rules import option_field_name
 from .models import DigitalGame, Game, Group, Member
-from .requests import name_key
+from .requests import MAX_VERSION, is_int, name_key
 from .web import same_token
 
 KEEP_GROUP_RIGHTS = 20
@@ -56,7 +56,7 @@ def grant_group(group: Group) -> None:
 def my_groups() -> list[Group]:
     """The groups this phone may add to (from its session), by name."""
     held = session.get("groups", {})
-    ids = [int(k) for k in held if isinstance(k, str) and k.isdigit() and len(k) < 12]
+    ids = [int(k) for k in held if is_int(k, 1, MAX_VERSION)]
     if not ids:
         return []
     query = db.select(Group).where(Group.id.in_(ids)).options(selectinload(Group.members))

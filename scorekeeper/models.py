@@ -231,8 +231,10 @@ class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
     ``host_token``): ``token`` is the seat's secret (its link and QR code), ``joined_at``
     and ``last_seen`` when a phone first and last reached the server from the seat
     (seconds since the epoch, None before anyone sat down), ``away`` True while a bot
-    plays for the person (after the grace period at their turn, until they return).
-    Bot seats have no row: their levels are in ``DigitalGame.bots``."""
+    plays for the person (after the grace period at their turn, until they return),
+    ``stream`` the number of the seat's newest event stream (each stream opened counts
+    one up; an older stream of the seat, in any process, ends when it sees a newer
+    number). Bot seats have no row: their levels are in ``DigitalGame.bots``."""
 
     __tablename__ = "digital_seats"
     __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_digital_seats_seat"),)
@@ -244,6 +246,7 @@ class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
     joined_at: Mapped[float | None] = mapped_column(default=None)
     last_seen: Mapped[float | None] = mapped_column(default=None)
     away: Mapped[bool] = mapped_column(default=False)
+    stream: Mapped[int] = mapped_column(default=0)
 
 
 class Group(db.Model):  # type: ignore[name-defined,misc]

@@ -3,9 +3,14 @@
    - Server-sent events from #seating[data-events] say the game's version; when it is
      newer than the board's (input[name=version]), the board from this phone's seat is
      fetched (data-board) and handed to static/play.js ("play:board" on #play).
-   - When the stream drops (a locked screen, a proxy), the page polls data-poll (ETag,
-     every POLL_MS) and reopens the stream after a while; coming back to the page
-     (visibilitychange) checks at once.
+   - When the stream drops (a locked screen, a proxy) or is refused (503: the server
+     carries as many streams as it can), the page polls data-poll (ETag, every POLL_MS)
+     and reopens the stream after REOPEN_MS; coming back to the page
+     (visibilitychange) checks at once. The server keeps one stream per seat: a stream
+     ended by a newer one of the same seat (another tab or phone on this seat's link:
+     "end" with reason "replaced") polls the same way instead of reconnecting at once;
+     one whose seat was given to a bot or a new link ("removed") reloads the page, which
+     then says so.
    - Turn notice: the status line (whose turn, who a bot plays for), the document title
      ("Your turn · ...") and a short vibration where the browser allows it.
    - The seats page (#table-seats[data-refresh]): who has joined, read again every
@@ -42,6 +47,7 @@
   var wasMine = seating.dataset.mine === "yes";
   var stream = null;
   var pollTimer = null;
+  var reopenTimer = null;
   var etag = null;
   var fetching = false;
   var again = false;
@@ -105,10 +111,14 @@
   };
 
   var startPolling = function () {
-    if (pollTimer) return;
-    if (live) live.textContent = "checking every few seconds";
-    pollTimer = window.setInterval(poll, POLL_MS);
-    window.setTimeout(open, REOPEN_MS);
+    if (!pollTimer) {
+      if (live) live.textContent = "checking every few seconds";
+      pollTimer = window.setInterval(poll, POLL_MS);
+      poll();
+    }
+    if (!reopenTimer) {
+      reopenTimer = window.setTimeout(function () { reopenTimer = null; if (!stream) open(); }, REOPEN_MS);
+    }
   };
   var stopPolling = function () {
     if (pollTimer) window.clearInterval(pollTimer);
@@ -123,6 +133,14 @@
       stopPolling();
       if (live) live.textContent = "live";
       try { heard(JSON.parse(e.data).version); } catch (err) { /* a malformed event: ignore */ }
+    });
+    stream.addEventListener("end", function (e) {
+      var reason = "";
+      try { reason = JSON.parse(e.data).reason; } catch (err) { /* a malformed event: poll */ }
+      if (stream) stream.close();
+      stream = null;
+      if (reason === "removed" || reason === "gone") window.location.reload();
+      else startPolling();
     });
     stream.addEventListener("open", function () { stopPolling(); if (live) live.textContent = "live"; });
     stream.addEventListener("error", function () {

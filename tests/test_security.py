@@ -286,6 +286,23 @@ def test_the_checker_reads_odd_numbers_without_a_500(client, value):
     assert response.status_code < 500
 
 
+@pytest.mark.parametrize("key", ["²", "٣", str(10**30), "-4", "x"])
+def test_an_odd_group_key_in_the_session_is_skipped_not_a_500(client, key):
+    """Issue 23: every whole number is read through one parser, even a signed session's."""
+    with client.session_transaction() as kept:
+        kept["groups"] = {key: "token"}
+    assert client.get("/groups/").status_code == 200
+
+
+def test_event_streams_never_take_every_thread_of_a_worker():
+    """Issue 23: ``serve``'s threads are the cap of open streams plus threads for pages."""
+    from scorekeeper.__main__ import PAGE_THREADS
+
+    command = gunicorn_command("127.0.0.1", 5000, 2, streams=40)
+    assert int(command[command.index("--threads") + 1]) == 40 + PAGE_THREADS > 40
+    assert PAGE_THREADS >= 4
+
+
 def test_a_server_database_with_pending_migrations_names_the_command(tmp_path, monkeypatch):
     from scorekeeper import schema
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, CardError, format_cards, parse_card
+from .cards import Card, CardError, format_cards, parse_card, quoted
 
 
 class ActionError(ValueError):
@@ -43,7 +43,7 @@ class _Move:
         :class:`ActionError` otherwise (see :func:`action_from_json`)."""
         action = action_from_json(data)
         if not isinstance(action, cls):
-            raise ActionError(f"{data!r} is not a {cls.__name__} move")
+            raise ActionError(f"{quoted(data)} is not a {cls.__name__} move")
         return action
 
 
@@ -302,7 +302,7 @@ def _flag(data: Mapping[str, Any]) -> bool:
     return value
 
 
-def _gambit(kind: Any, data: Mapping[str, Any]) -> Action:
+def _gambit(kind: str, data: Mapping[str, Any]) -> Action:
     """The X2 moves: nominate, split, block."""
     if kind == "nominate":
         effect = data.get("effect")
@@ -315,7 +315,7 @@ def _gambit(kind: Any, data: Mapping[str, Any]) -> Action:
         return Split(index, _flag(data))
     if kind == "block":
         return Block()
-    raise ActionError(f"there is no action of type {kind!r}")
+    raise ActionError(f"there is no action of type {quoted(kind)}")
 
 
 def action_from_json(data: Any) -> Action:
@@ -326,6 +326,8 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, Mapping):
         raise ActionError("an action is a JSON object with a type")
     kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ActionError('an action\'s "type" names it in text, such as "draw" or "discard"')
     if kind == "draw":
         source = data.get("from", "stock")
         if source == "stock":

@@ -143,6 +143,13 @@ def _parse_natural(text: str) -> Card | None:
     return _NATURALS[(rank, suit)]
 
 
+def quoted(value: object, most: int = 24) -> str:
+    """``value`` as a refusal quotes it: its ``repr``, cut to ``most`` characters with
+    "..." (a 200 KB text sent as a card is not echoed back to the sender)."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[: most - 3]}..."
+
+
 def parse_card(text: object) -> Card:
     """Parse one card in the contract notation, case-insensitive.
 
@@ -159,7 +166,9 @@ def parse_card(text: object) -> Card:
     if card is not None:
         return card
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card: write cards as text such as 7H, 10D, AS, JK")
+        raise CardError(
+            f"{quoted(text)} is not a card: write cards as text such as 7H, 10D, AS, JK"
+        )
     key = text.strip().upper()
     if key == JOKER_TEXT:
         card = JOKER
@@ -169,14 +178,14 @@ def parse_card(text: object) -> Card:
         natural = _parse_natural(key[3:])
         if natural is None:
             raise CardError(
-                f"'{text}' is not a card: a joker in a meld names a real card, as in JK=7C"
+                f"{quoted(text)} is not a card: a joker in a meld names a real card, as in JK=7C"
             )
         card = _DECLARED[natural]
     else:
         natural = _parse_natural(key)
         if natural is None:
             raise CardError(
-                f"'{text}' is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
+                f"{quoted(text)} is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
                 "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker"
             )
         card = natural

@@ -13,9 +13,18 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from ..engine.cards import quoted
 from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, select_choices
-from ..requests import JSON_MAX_BYTES, JSON_MAX_DEPTH, MAX_VERSION, is_int, json_depth
+from ..requests import (
+    JSON_MAX_BYTES,
+    JSON_MAX_DEPTH,
+    MAX_VERSION,
+    BadNumber,
+    is_int,
+    json_depth,
+    parse_int,
+)
 from .seats import MAX_BOTS, bot_levels
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
@@ -144,6 +153,9 @@ def parse_do(do: str) -> tuple[str, int | None, Any]:
             raise ValueError("the move is too large or nested too deeply")
         return "action", None, json.loads(do)
     kind, _, number = do.partition(":")
-    if number and not is_int(number, 0, 999):
-        raise ValueError(f"{number!r} is not a number")
-    return kind, int(number) if number else None, None
+    if not number:
+        return kind, None, None
+    try:
+        return kind, parse_int(number, 0, 999), None
+    except BadNumber:
+        raise ValueError(f"{quoted(number)} is not a number") from None

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.cards import Card, CardError, parse_card, sort_key
+from ..engine.cards import Card, CardError, parse_card, quoted, sort_key
 from ..engine.dealers_joker import NOMINATION_MEANINGS
 from ..engine.game import (
     Action,
@@ -109,7 +109,7 @@ def action_for(
         return _lay_off(state, selection[0], number)
     if kind == "discard":
         return Discard(selection[0])
-    raise ChoiceError(f"there is no move called {kind!r}")
+    raise ChoiceError(f"there is no move called {quoted(kind)}")
 
 
 def _distinct(actions: list[Action]) -> list[Action]:

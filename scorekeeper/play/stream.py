@@ -1,14 +1,26 @@
-"""Live updates of a table game on several phones, with no process memory: every phone
-learns that the game moved from the database's ``version`` of the game, so any worker
-process (and PostgreSQL or SQLite shared by several) serves any phone.
+"""Live updates of a table game on several phones, with no game state in process memory:
+every phone learns that the game moved from the database's ``version`` of the game, so
+any worker process (and PostgreSQL or SQLite shared by several) serves any phone.
 
 - ``GET /play/<slug>/events``: server-sent events. The response polls the game's version
   (one small SELECT every ``PLAY_POLL_SECONDS``, 0.15 s) and sends ``event: version``
-  when it changes; once a second it also stamps the seat's contact and lets any due bot
-  move (:func:`.table_seats.catch_up`: stand-ins for people who are away). It ends after
-  ``PLAY_STREAM_SECONDS`` (25 s) so a gthread worker's thread is never held for long;
+  when it changes; every few seconds (``CHECK_EVERY``) it also stamps the seat's
+  contact and lets any due bot move (:func:`.table_seats.catch_up`: stand-ins for
+  people who are away). It ends after ``PLAY_STREAM_SECONDS`` (25 s) so a gthread
+  worker's thread is never held for long;
   the browser reconnects by itself (``retry``). The transaction is ended after each
-  poll, so the stream holds no database connection between polls.
+  poll, so the stream holds no database connection between polls. A table game's only:
+  a one-person game changes only when its person moves (404).
+- One stream per seat: each stream opened counts the seat's ``stream`` number up
+  (:func:`.table_seats.new_stream`) and every poll reads it with the version, so an
+  older stream of the seat (the phone reconnecting, the link opened on another phone),
+  in whichever process, ends at its next poll with ``event: end`` and ``{"reason":
+  "replaced"}``; a seat given to a bot or a new link ends its stream the same way
+  (``"removed"``), as does a game deleted (``"gone"``).
+- At most ``PLAY_STREAMS_PER_PROCESS`` streams open in one process (the only thing
+  counted in process memory: :class:`OpenStreams`); beyond it a stream is answered 503
+  with ``Retry-After`` and the page polls the version instead (static/seats.js). The
+  cap is below the worker's threads (``serve``), so streams never take them all.
 - ``GET /play/<slug>/version``: the polling fallback (a phone whose stream dropped):
   ``{"version": 7}`` with an ETag (304 when unchanged); also a contact and a catch-up.
 - ``GET /play/<slug>/board.json``: what the phone swaps in after a change: the board
@@ -19,8 +31,10 @@ process (and PostgreSQL or SQLite shared by several) serves any phone.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
@@ -31,9 +45,12 @@ from flask import (
     request,
     stream_with_context,
 )
+from flask.sansio.blueprints import BlueprintSetupState
 
 from ..extensions import db
-from ..models import DigitalGame
+from ..models import DigitalGame, DigitalSeat
+from ..requests import MAX_VERSION, parse_int
+from ..web import same_token
 from . import live, services, table_seats
 from .views import bp
 
@@ -42,6 +59,49 @@ CHECK_EVERY = 5.0
 grace period when that is shorter)."""
 KEEP_ALIVE = 10.0
 """Seconds between comment lines on a quiet stream (proxies close silent connections)."""
+RETRY_AFTER = 15
+"""Seconds a phone refused a stream (503, the process holds its cap) waits before it
+asks again; its page polls the version meanwhile and reopens the stream after as long."""
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One open event stream: its game (``slug``, ``game_id``), the ``seat`` it serves,
+    that seat's ``token`` and the stream's ``number`` when it opened
+    (:attr:`~scorekeeper.models.DigitalSeat.stream`)."""
+
+    slug: str
+    game_id: int
+    seat: int
+    token: str
+    number: int
+
+
+class OpenStreams:
+    """How many event streams this process holds open, for the cap
+    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def take(self, cap: int) -> bool:
+        """Count one more open stream; False, and nothing counted, when ``cap`` are."""
+        with self._lock:
+            if self.count >= cap:
+                return False
+            self.count += 1
+            return True
+
+    def give_back(self) -> None:
+        """A counted stream has closed."""
+        with self._lock:
+            self.count -= 1
+
+
+@bp.record_once
+def _count_streams(state: BlueprintSetupState) -> None:
+    state.app.extensions["play_streams"] = OpenStreams()
 
 
 def _seated_game(slug: str) -> tuple[DigitalGame, int]:
@@ -54,12 +114,24 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     return game, seat
 
 
-def _version(game_id: int) -> int | None:
-    """The stored version of the game, read in a transaction of its own."""
-    query = db.select(DigitalGame.version).where(DigitalGame.id == game_id)
-    version = db.session.execute(query).scalar_one_or_none()
+def _standing(stream: Stream) -> tuple[int, str | None]:
+    """The stored version of the game and why ``stream`` must end now (``"replaced"``,
+    ``"removed"``, ``"gone"``: see the module) or None, read in a transaction of its
+    own (one SELECT)."""
+    seat_row = (DigitalSeat.game_id == DigitalGame.id) & (DigitalSeat.seat == stream.seat)
+    query = (
+        db.select(DigitalGame.version, DigitalSeat.stream, DigitalSeat.token)
+        .select_from(DigitalGame)
+        .outerjoin(DigitalSeat, seat_row)
+        .where(DigitalGame.id == stream.game_id)
+    )
+    row = db.session.execute(query).one_or_none()
     db.session.rollback()
-    return version
+    if row is None:
+        return 0, "gone"
+    if row.token is None or not same_token(stream.token, row.token):
+        return row.version, "removed"
+    return row.version, None if row.stream == stream.number else "replaced"
 
 
 def _check(slug: str) -> None:
@@ -71,7 +143,7 @@ def _check(slug: str) -> None:
     db.session.rollback()
 
 
-def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
+def _events(stream: Stream, since: int | None) -> Iterator[str]:
     config = current_app.config
     poll = float(config.get("PLAY_POLL_SECONDS", 0.15))
     end = time.monotonic() + float(config.get("PLAY_STREAM_SECONDS", 25))
@@ -79,10 +151,11 @@ def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
     last, checked, spoke = since, 0.0, time.monotonic()
     while time.monotonic() < end:
         if time.monotonic() - checked >= min(CHECK_EVERY, table_seats.grace() / 4):
-            _check(slug)
+            _check(stream.slug)
             checked = time.monotonic()
-        version = _version(game_id)
-        if version is None:
+        version, ended = _standing(stream)
+        if ended is not None:
+            yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"
             return
         if version != last:
             last, spoke = version, time.monotonic()
@@ -93,16 +166,55 @@ def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
         time.sleep(poll)
 
 
+def _since() -> int | None:
+    """The version the phone last heard: ``Last-Event-ID`` (the browser reconnecting)
+    or ``?since=``, None when neither is given. Raises
+    :class:`~scorekeeper.requests.BadNumber` (400) when it is not a whole number from 0
+    to ``MAX_VERSION``."""
+    given = request.headers.get("Last-Event-ID") or request.args.get("since")
+    return parse_int(given, 0, MAX_VERSION, "version") if given else None
+
+
+def _busy() -> Response:
+    """The answer beyond the process's cap of streams: 503 with ``Retry-After``."""
+    text = "This server carries as many live updates as it can: try again shortly."
+    headers = {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"}
+    return Response(text, 503, headers, mimetype="text/plain")
+
+
+def _open(slug: str) -> tuple[Stream, int | None]:
+    """A new stream of this phone's seat (any older one of the seat ends), after any bot
+    moves due, and the version the phone last heard (:func:`_since`). Aborts with 404
+    (no such game, or a game of one person), 403 (no seat here, or the seat given to a
+    bot meanwhile) or 400 (:func:`_since`)."""
+    game, seat = _seated_game(slug)
+    if game.host_token is None:
+        abort(404, description="A game of one person has no live updates: it moves when you do.")
+    since = _since()
+    table_seats.catch_up(game)
+    numbered = table_seats.new_stream(game, seat)
+    if numbered is None:
+        abort(403, description="This seat is no longer yours: open your seat's link.")
+    return Stream(game.slug, game.id, seat, numbered[1], numbered[0]), since
+
+
 @bp.get("/<slug>/events")
 def events(slug: str) -> Response:
-    """Server-sent events: ``version`` each time the game moves (see the module)."""
-    game, _seat = _seated_game(slug)
-    table_seats.catch_up(game)
-    given = request.headers.get("Last-Event-ID") or request.args.get("since")
-    since = int(given) if given and given.isdigit() and len(given) < 10 else None
-    body = stream_with_context(_events(slug, game.id, since))
+    """Server-sent events: ``version`` each time the game moves, ``end`` when the stream
+    must close early; 503 beyond the process's cap (see the module)."""
+    counted: OpenStreams = current_app.extensions["play_streams"]
+    if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
+        return _busy()  # before any database work: a refusal costs next to nothing
+    try:
+        stream, since = _open(slug)
+    except BaseException:
+        counted.give_back()
+        raise
+    body = stream_with_context(_events(stream, since))
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    return Response(body, mimetype="text/event-stream", headers=headers)
+    response = Response(body, mimetype="text/event-stream", headers=headers)
+    response.call_on_close(counted.give_back)
+    return response
 
 
 @bp.get("/<slug>/version")

@@ -223,6 +223,24 @@ def touch(game: DigitalGame, seat: int) -> None:
     db.session.commit()
 
 
+def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
+    """Count a new event stream of ``seat``: its number (the seat's newest, so any older
+    stream of the seat ends) and the seat's token (a stream ends when the seat is given
+    a new link); None when the seat has no person's row (given to a bot meanwhile). One
+    UPDATE, committed."""
+    where = (DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
+    db.session.execute(
+        update(DigitalSeat)
+        .where(*where)
+        .values(stream=DigitalSeat.stream + 1)
+        .execution_options(synchronize_session=False)
+    )
+    row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
+    found = row.one_or_none()
+    db.session.commit()
+    return None if found is None else (found.stream, found.token)
+
+
 def sit_down(game: DigitalGame, seat: int, token: str) -> bool:
     """The phone that opened seat ``seat``'s link sits there (the token kept in its
     session, the contact stamped); False when the token is not that seat's."""

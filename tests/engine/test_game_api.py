@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import parse_card
 from scorekeeper.engine.game import (
@@ -108,6 +110,28 @@ def test_a_move_of_the_wrong_kind_or_shape_is_refused() -> None:
     for bad in ({"type": "fly"}, {"type": "discard", "card": "1X"}, [], {"type": "lay_off"}):
         with pytest.raises(ActionError):
             action_from_json(bad)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+MOVE_KEYS = ("type", "from", "index", "card", "meld", "melds", "effect", "dealers_joker")
+
+
+@given(
+    st.dictionaries(st.sampled_from(MOVE_KEYS), JSON_VALUES)
+    | st.fixed_dictionaries({"type": JSON_VALUES})
+    | JSON_VALUES
+)
+def test_a_move_of_any_json_shape_is_an_action_or_an_action_error(data) -> None:
+    """Whatever JSON a phone sends as a move, the engine names it or refuses it with a
+    short message (issue 23: ``{"type": ["draw"]}`` was a TypeError)."""
+    try:
+        action_from_json(data)
+    except ActionError as refused:
+        assert len(str(refused)) < 200
 
 
 def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_others() -> None:

@@ -84,3 +84,56 @@ def test_a_seed_not_given_has_64_random_bits(play):
     assert len(seeds) == 6
     assert max(seeds) >= 2**40
     assert play.state(play.start(seed="7")).seed == 7
+
+
+ODD_SHAPES = [
+    pytest.param(["draw"], id="list"),
+    pytest.param({"draw": "stock"}, id="object"),
+    pytest.param(7, id="number"),
+    pytest.param(None, id="null"),
+    pytest.param(True, id="true"),
+    pytest.param([[{"type": ["draw"]}]], id="nested"),
+    pytest.param("d" * 200_000, id="huge string"),
+]
+
+
+def _refused_and_unchanged(play, slug: str, response, before: int) -> str:
+    assert 400 <= response.status_code < 500, response.status_code
+    assert play.game(slug).version == before
+    return response.get_json()["error"]
+
+
+@pytest.mark.parametrize("shape", ODD_SHAPES)
+def test_a_json_move_of_any_shape_is_a_4xx_with_a_short_message(play, shape):
+    """A move's "type" (or the move itself) of any JSON shape is refused, never a 500,
+    and the refusal does not echo a huge value back."""
+    slug = play.start()
+    before = play.game(slug).version
+    moves = ({"type": shape}, {"type": "draw", "from": shape}, {"type": "discard", "card": shape})
+    for action in (*moves, shape):
+        body = {"version": before, "action": action}
+        response = play.client.post(f"/play/{slug}/move.json", json=body)
+        error = _refused_and_unchanged(play, slug, response, before)
+        assert error and len(error) < 300
+
+
+@pytest.mark.parametrize("shape", ODD_SHAPES)
+def test_a_tap_of_any_shape_is_a_4xx_with_a_short_message(play, shape):
+    slug = play.start()
+    before = play.game(slug).version
+    taps = [({"type": shape}, []), (shape, []), ("discard", [shape]), (f"take:{shape}", [])]
+    for do, cards in taps:
+        body = {"version": before, "do": do, "cards": cards}
+        response = play.client.post(f"/play/{slug}/tap", json=body)
+        error = _refused_and_unchanged(play, slug, response, before)
+        assert error and len(error) < 300
+
+
+@pytest.mark.parametrize("shape", ODD_SHAPES)
+def test_a_form_move_of_any_shape_is_refused_and_changes_nothing(play, shape):
+    slug = play.start()
+    before = play.game(slug).version
+    response = play.move(slug, json.dumps({"type": shape}))
+    assert response.status_code < 500 and play.game(slug).version == before
+    page = play.client.get(f"/play/{slug}").get_data(as_text=True)
+    assert "not a move" in page and "d" * 300 not in page

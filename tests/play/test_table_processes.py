@@ -43,14 +43,15 @@ def _config(database: str) -> dict[str, Any]:
     }
 
 
-def _two_servers(database: str) -> Iterator[list[str]]:
-    """Two processes serving the app on ``database``; yields their base URLs."""
+def _two_servers(database: str, **extra: Any) -> Iterator[list[str]]:
+    """Two processes serving the app on ``database`` (its config with ``extra``); yields
+    their base URLs."""
     root = Path(__file__).resolve().parents[2]
     env = os.environ | {"PYTHONPATH": str(root)}
     env.pop("DATABASE_URL", None)
     processes = [
         subprocess.Popen(
-            [sys.executable, "-c", SERVE, json.dumps(_config(database))],
+            [sys.executable, "-c", SERVE, json.dumps(_config(database) | extra)],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -161,6 +162,60 @@ def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_postgresql(
 ) -> None:
     for bases in _two_servers(postgres_url):
         _a_move_pushed_across_processes(bases)
+
+
+def _events(phone: Phone, path: str, heard: queue.Queue[tuple[str, Any] | None]) -> None:
+    """Each event of the stream at ``path`` as ``(name, data)``, then None at its end."""
+    name = "message"
+    with phone.get(path) as stream:
+        for raw in stream:
+            line = raw.decode().strip()
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                heard.put((name, json.loads(line[5:])))
+    heard.put(None)
+
+
+def _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases: list[str]) -> None:
+    host, ivo, ivo_again = Phone(bases[0]), Phone(bases[1]), Phone(bases[0])
+    fields = {"name": "Hana", "preset": "standard", "seed": "4", "seat_0": "person"}
+    seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "basic"})
+    slug = seats_page.split("/")[2]
+    with host.get(f"/play/{slug}/seats") as response:
+        html = response.read().decode()
+    start = html.index(f"/play/{slug}/sit/1/")
+    link = html[start : html.index('"', start)]
+    _opened(ivo, link)  # Ivo's phone through process B, then his link on another phone (A)
+    _opened(ivo_again, link)
+    older: queue.Queue[tuple[str, Any] | None] = queue.Queue()
+    newer: queue.Queue[tuple[str, Any] | None] = queue.Queue()
+    path = f"/play/{slug}/events"
+    threading.Thread(target=_events, args=(ivo, path, older), daemon=True).start()
+    assert older.get(timeout=60) == ("version", {"version": 1})
+    threading.Thread(target=_events, args=(ivo_again, path, newer), daemon=True).start()
+    assert newer.get(timeout=60) == ("version", {"version": 1})
+    assert older.get(timeout=60) == ("end", {"reason": "replaced"})
+    assert older.get(timeout=60) is None
+    _opened(host, f"/play/{slug}/seats/1", {"make": "basic"})
+    assert newer.get(timeout=60) == ("end", {"reason": "removed"})
+    assert newer.get(timeout=60) is None  # read to its end before the servers stop
+
+
+def test_a_newer_stream_of_a_seat_ends_the_older_across_processes_on_sqlite(tmp_path) -> None:
+    """Issue 23: one stream per seat, whichever process serves each (the seat's stream
+    number is in the database)."""
+    path = tmp_path / "two.sqlite3"
+    make_app(str(path))
+    for bases in _two_servers(f"sqlite:///{path}", PLAY_STREAM_SECONDS=600):
+        _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases)
+
+
+def test_a_newer_stream_of_a_seat_ends_the_older_across_processes_on_postgresql(
+    postgres_url,  # noqa: F811
+) -> None:
+    for bases in _two_servers(postgres_url, PLAY_STREAM_SECONDS=600):
+        _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases)
 
 
 def test_a_table_game_on_postgresql_plays_stands_in_and_streams(postgres_url, monkeypatch) -> None:  # noqa: F811

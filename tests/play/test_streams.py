@@ -1,0 +1,213 @@
+"""No phone can stall the server with event streams (issue 23, item 1): one open stream
+per seat (a newer one ends the older: the seat's stream number is in the database, so
+this holds whichever process serves each), a cap of open streams per process answered
+503 with ``Retry-After``, and a removed seat's stream ends at its next poll; the stream
+refuses a version that is not a whole number with a 400 (item 8).
+
+The streams here poll every few milliseconds and last ten minutes, so a stream ends in a
+test only for the reason the test gives it; each is read on its own thread (a stream
+keeps its request context while it runs) and the test waits on what it reads, never on
+a clock (``WAIT`` only bounds a hang)."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests.conftest import make_app
+from tests.play.test_table import Table
+from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
+
+WAIT = 120.0
+"""Seconds a read of a stream waits at most: a bound against a hang, never a measure."""
+QUICK = {"PLAY_POLL_SECONDS": 0.002, "PLAY_STREAM_SECONDS": 600, "PLAY_GRACE_SECONDS": 600}
+"""Streams that poll at once and never end by themselves within a test."""
+
+
+def _events(chunk: bytes) -> Iterator[tuple[str, Any]]:
+    """The events in one chunk of a stream as ``(name, data)``; comments and ``retry``
+    are skipped."""
+    for block in chunk.decode().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in fields:
+            yield fields.get("event", "message"), json.loads(fields["data"])
+
+
+class Listening:
+    """One phone's event stream, read on a thread of its own: :attr:`status` and
+    :attr:`headers` of the answer, then its events one by one (:meth:`next`) until it
+    ends (:meth:`end`); the response is closed when the stream ends."""
+
+    def __init__(self, phone: FlaskClient, slug: str, query: str = "") -> None:
+        self.heard: queue.Queue[Any] = queue.Queue()
+        path = f"/play/{slug}/events{query}"
+        threading.Thread(target=self._read, args=(phone, path), daemon=True).start()
+        self.status, self.headers = self._get()
+
+    def _read(self, phone: FlaskClient, path: str) -> None:
+        try:
+            with phone.get(path, buffered=False) as response:
+                self.heard.put((response.status_code, response.headers))
+                if response.status_code == 200:
+                    for chunk in response.response:
+                        for event in _events(chunk):
+                            self.heard.put(event)
+            self.heard.put(None)
+        except BaseException as error:  # handed to the test's thread, which raises it
+            self.heard.put(error)
+
+    def _get(self) -> Any:
+        item = self.heard.get(timeout=WAIT)
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def next(self) -> tuple[str, Any]:
+        """The next event, ``(name, data)``; AssertionError if the stream ended."""
+        event = self._get()
+        assert event is not None, "the stream ended"
+        return event  # type: ignore[no-any-return]
+
+    def end(self) -> str | None:
+        """Read to the stream's end: the reason its ``end`` event gave, or None if it
+        ended without one; by then its response is closed."""
+        reason = None
+        while (event := self._get()) is not None:
+            if event[0] == "end":
+                reason = event[1]["reason"]
+        return reason
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def stream_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[Flask]:
+    """The app with quick streams, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        yield make_app(str(tmp_path / "s.sqlite3"), **QUICK)
+        return
+    url = request.getfixturevalue("postgres_url")
+    monkeypatch.setenv("DATABASE_URL", url)
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "streams",
+            "SQLALCHEMY_DATABASE_URI": url,
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "PLAY_REVIEW_SAMPLES": 0,
+            **QUICK,
+        }
+    )
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def _give_seat(table: Table, seat: int, make: str) -> None:
+    """The host gives ``seat`` to a bot of level ``make``, or a new link (``person``)."""
+    answer = table.host.post(f"/play/{table.slug}/seats/{seat}", data={"make": make})
+    assert answer.status_code == 303
+
+
+def test_a_new_stream_of_a_seat_ends_the_older_one(stream_app) -> None:
+    table = Table(stream_app)
+    first = Listening(table.join(1), table.slug)
+    assert first.status == 200 and first.next() == ("version", {"version": 1})
+    second_phone = stream_app.test_client()  # the seat's link opened on another phone
+    assert second_phone.get(table.link(1)).status_code == 303
+    second = Listening(second_phone, table.slug)
+    assert second.status == 200 and second.next() == ("version", {"version": 1})
+    assert first.end() == "replaced"
+    _give_seat(table, 2, "strong")  # the game moves on: the newer stream still tells
+    assert second.next() == ("version", {"version": 2})
+    third = Listening(second_phone, table.slug, "?since=2")  # the same phone reconnecting
+    assert third.status == 200
+    assert second.end() == "replaced"
+    _give_seat(table, 1, "basic")
+    assert third.end() == "removed"
+
+
+@pytest.mark.parametrize("make", ["strong", "person"])
+def test_a_removed_seats_stream_ends_at_its_next_poll(stream_app, make: str) -> None:
+    """The host gives the seat to a bot, or to a person with a new link: the old link's
+    stream ends at once, not after ``PLAY_STREAM_SECONDS``; the other seats' go on."""
+    table = Table(stream_app)
+    removed = Listening(table.join(2), table.slug)
+    staying = Listening(table.join(1), table.slug)
+    assert removed.next() == staying.next() == ("version", {"version": 1})
+    _give_seat(table, 2, make)
+    assert removed.end() == "removed"
+    assert staying.next() == ("version", {"version": 2})
+    _give_seat(table, 1, "basic")
+    assert staying.end() == "removed"
+
+
+def test_beyond_the_cap_a_stream_is_503_with_retry_after_and_changes_nothing(tmp_path) -> None:
+    app = make_app(str(tmp_path / "c.sqlite3"), PLAY_STREAMS_PER_PROCESS=1, **QUICK)
+    table = Table(app)
+    ivo, jun = table.join(1), table.join(2)
+    open_one = Listening(ivo, table.slug)
+    assert open_one.next() == ("version", {"version": 1})
+    for phone in (jun, ivo):  # another seat's stream, and a second one of the same seat
+        refused = phone.get(f"/play/{table.slug}/events")
+        assert refused.status_code == 503
+        assert int(refused.headers["Retry-After"]) > 0
+        assert "try again" in refused.get_data(as_text=True)
+        assert phone.get(f"/play/{table.slug}/version").get_json() == {"version": 1}
+    _give_seat(table, 2, "strong")  # the open stream was not replaced by the refused one
+    assert open_one.next() == ("version", {"version": 2})
+    _give_seat(table, 1, "basic")
+    assert open_one.end() == "removed"  # closed: its place is free again
+    _give_seat(table, 2, "person")
+    again = Listening(table.join(2), table.slug)
+    assert again.status == 200 and again.next() == ("version", {"version": 4})
+    _give_seat(table, 2, "basic")
+    assert again.end() == "removed"
+
+
+@pytest.mark.parametrize("given", ["²", "¹", "٣", str(10**30), "-1", "7x", "1.5"])
+def test_an_odd_version_on_the_stream_is_a_400(tmp_path, given: str) -> None:
+    """Item 8: ``str.isdigit`` accepts "²", ``int`` refuses it; both the query and the
+    browser's ``Last-Event-ID`` go through the one parser."""
+    table = Table(make_app(str(tmp_path / "b.sqlite3"), **QUICK))
+    phone = table.join(1)
+    by_query = phone.get(f"/play/{table.slug}/events", query_string={"since": given})
+    by_header = phone.get(f"/play/{table.slug}/events", headers={"Last-Event-ID": given})
+    for answer in (by_query, by_header):
+        assert answer.status_code == 400
+        assert "version" in answer.get_data(as_text=True)
+
+
+def test_a_one_person_game_has_no_stream(tmp_path) -> None:
+    client = make_app(str(tmp_path / "o.sqlite3"), **QUICK).test_client()
+    made = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
+    slug = made.headers["Location"].split("?")[0].rsplit("/", 1)[1]
+    assert client.get(f"/play/{slug}/events").status_code == 404
+
+
+def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
+    from flask_migrate import downgrade, upgrade
+
+    app = make_app(str(tmp_path / "m.sqlite3"), **QUICK)
+    table = Table(app)
+    ivo = table.join(1)
+    with app.app_context():
+        downgrade(revision="e8b4f2a6c913")  # the schema before the stream number
+        upgrade()
+        db.session.remove()
+    assert ivo.get(f"/play/{table.slug}/state.json").get_json()["seat"] == 1
+    stream = Listening(ivo, table.slug)
+    assert stream.next() == ("version", {"version": 1})
+    _give_seat(table, 1, "basic")
+    assert stream.end() == "removed"
