@@ -77,6 +77,13 @@ class Listening:
         assert event is not None, "the stream ended"
         return event  # type: ignore[no-any-return]
 
+    def moved(self, at_least: int) -> int:
+        """The next event is a version of at least ``at_least`` (a bot given a seat may
+        already have moved by the time the stream polls); the version heard."""
+        name, data = self.next()
+        assert name == "version" and data["version"] >= at_least, (name, data)
+        return int(data["version"])
+
     def end(self) -> str | None:
         """Read to the stream's end: the reason its ``end`` event gave, or None if it
         ended without one; by then its response is closed."""
@@ -130,7 +137,7 @@ def test_a_new_stream_of_a_seat_ends_the_older_one(stream_app) -> None:
     assert second.status == 200 and second.next() == ("version", {"version": 1})
     assert first.end() == "replaced"
     _give_seat(table, 2, "strong")  # the game moves on: the newer stream still tells
-    assert second.next() == ("version", {"version": 2})
+    second.moved(2)
     third = Listening(second_phone, table.slug, "?since=2")  # the same phone reconnecting
     assert third.status == 200
     assert second.end() == "replaced"
@@ -148,7 +155,7 @@ def test_a_removed_seats_stream_ends_at_its_next_poll(stream_app, make: str) -> 
     assert removed.next() == staying.next() == ("version", {"version": 1})
     _give_seat(table, 2, make)
     assert removed.end() == "removed"
-    assert staying.next() == ("version", {"version": 2})
+    staying.moved(2)
     _give_seat(table, 1, "basic")
     assert staying.end() == "removed"
 
@@ -166,12 +173,13 @@ def test_beyond_the_cap_a_stream_is_503_with_retry_after_and_changes_nothing(tmp
         assert "try again" in refused.get_data(as_text=True)
         assert phone.get(f"/play/{table.slug}/version").get_json() == {"version": 1}
     _give_seat(table, 2, "strong")  # the open stream was not replaced by the refused one
-    assert open_one.next() == ("version", {"version": 2})
+    open_one.moved(2)
     _give_seat(table, 1, "basic")
     assert open_one.end() == "removed"  # closed: its place is free again
     _give_seat(table, 2, "person")
     again = Listening(table.join(2), table.slug)
-    assert again.status == 200 and again.next() == ("version", {"version": 4})
+    assert again.status == 200
+    again.moved(4)
     _give_seat(table, 2, "basic")
     assert again.end() == "removed"
 
@@ -203,7 +211,7 @@ def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
     table = Table(app)
     ivo = table.join(1)
     with app.app_context():
-        downgrade(revision="e8b4f2a6c913")  # the schema before the stream number
+        downgrade(revision="f3a7c1e9b524")  # the schema before the stream number
         upgrade()
         db.session.remove()
     assert ivo.get(f"/play/{table.slug}/state.json").get_json()["seat"] == 1

@@ -4,7 +4,7 @@ reconnecting, or the seat's link opened on another phone), served by any process
 when it sees a newer number. Existing seats start at 0.
 
 Revision ID: f3a6c8e1d205
-Revises: e8b4f2a6c913
+Revises: f3a7c1e9b524
 Create Date: 2026-11-24 10:00:00.000000
 
 """
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f3a6c8e1d205"
-down_revision = "e8b4f2a6c913"
+down_revision = "f3a7c1e9b524"
 branch_labels = None
 depends_on = None
 
