@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
+from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, select_choices
 from ..requests import JSON_MAX_BYTES, JSON_MAX_DEPTH, MAX_VERSION, is_int, json_depth
 from .seats import MAX_BOTS, bot_levels

@@ -29,8 +29,7 @@ from typing import Any
 from flask import current_app, session
 from sqlalchemy import update
 
-from ..engine.game import BOTS, GameSetupError, current_player, new_game
-from ..engine.rules import RulesError
+from ..engine import BOTS, GameSetupError, RulesError, current_player, new_game
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat, new_token
 from ..web import same_token

@@ -27,7 +27,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..engine.game import current_player, legal_actions, observation
+from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int

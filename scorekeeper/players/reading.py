@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import JSON, Integer, and_, bindparam, case, cast, func, select
 from sqlalchemy.orm import aliased
 
-from ..engine.outcome import settle
+from ..engine.scoring.outcome import settle
 from ..extensions import db
 from ..models import DigitalGame, DigitalRound, Game, Player, Round
 from .figures import GameFacts, RoundFacts, RoundTally, settlement_shares

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..engine.rules import RulesError, ruleset
+from ..engine import RulesError, ruleset
 from ..extensions import db
 from ..models import Change, Game, Player, Round, new_token, now_utc
 from .errors import ScoresheetError, saving

@@ -20,7 +20,7 @@ from flask import (
 )
 from jinja2.environment import TemplateModule
 
-from ..engine.rules import PRESET_TITLES, RuleSet
+from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
 from ..web import url_for as cached_url_for
 from . import services as sheet

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from sqlalchemy import BindParameter, Integer, Select, String, Text, bindparam, cast, func, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
-from ..engine.rules import RuleSet, ruleset
+from ..engine import RuleSet, ruleset
 from ..extensions import db
 from ..models import Game, Player, Round
 

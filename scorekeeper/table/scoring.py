@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine.reading import score_sheet
-from ..engine.rules import RuleSet
-from ..engine.scoring import RoundError, RoundScore
-from ..engine.tally import TableCount, next_dealer, tally_net, tally_round
+from ..engine import RuleSet
+from ..engine.scoring.notation import score_sheet
+from ..engine.scoring.score_round import RoundError, RoundScore
+from ..engine.scoring.tally import TableCount, next_dealer, tally_net, tally_round
 from .errors import ScoresheetError
 from .reading import GameLike, names_of, rules_of, teams_of
 
@@ -26,11 +26,11 @@ def score_input(
     deal_number: int,
 ) -> RoundScore:
     """The engine's scoring of one round's input: net and totals modes as a
-    :class:`~scorekeeper.engine.tally.TableCount` through
-    :func:`~scorekeeper.engine.tally.tally_net` or
-    :func:`~scorekeeper.engine.tally.tally_round`, cards mode read into a
-    :class:`~scorekeeper.engine.scoring.RoundPlay` and scored by
-    :func:`~scorekeeper.engine.reading.score_sheet`. Raises :class:`ScoresheetError`
+    :class:`~scorekeeper.engine.scoring.tally.TableCount` through
+    :func:`~scorekeeper.engine.scoring.tally.tally_net` or
+    :func:`~scorekeeper.engine.scoring.tally.tally_round`, cards mode read into a
+    :class:`~scorekeeper.engine.scoring.score_round.RoundPlay` and scored by
+    :func:`~scorekeeper.engine.scoring.notation.score_sheet`. Raises :class:`ScoresheetError`
     listing every problem.
     """
     rules, players, teams = rules_of(game), tuple(names_of(game)), teams_of(game)

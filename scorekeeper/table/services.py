@@ -10,7 +10,7 @@ Glossary:
   Cards mode: the scoring contract's request without rules, players, teams and totals:
   ``{"went_out", "melds", "layoffs", "hands"}`` (card texts).
 - figures: the engine's answer for a round (a typed
-  :class:`~scorekeeper.engine.scoring.RoundScore`), stored in the scoring contract's
+  :class:`~scorekeeper.engine.scoring.score_round.RoundScore`), stored in the scoring contract's
   response shape; summary: the small part of it the game page shows (:class:`Round`).
 - state of a round: ``{"mode", "input", "deleted"}``, what the history keeps before and
   after each change so that any change can be undone.

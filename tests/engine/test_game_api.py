@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from scorekeeper.engine.cards import parse_card
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     ActionError,
     Discard,
     Draw,
@@ -26,6 +25,7 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
+from scorekeeper.engine.cards import parse_card
 
 
 def test_a_new_game_deals_as_the_rules_say() -> None:
