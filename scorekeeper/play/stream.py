@@ -5,7 +5,7 @@ process (and PostgreSQL or SQLite shared by several) serves any phone.
 - ``GET /play/<slug>/events``: server-sent events. The response polls the game's version
   (one small SELECT every ``PLAY_POLL_SECONDS``, 0.15 s) and sends ``event: version``
   when it changes; once a second it also stamps the seat's contact and lets any due bot
-  move (:func:`.table_seats.catch_up`: stand-ins for people who are away). It ends after
+  move (:func:`.shared_seats.catch_up`: stand-ins for people who are away). It ends after
   ``PLAY_STREAM_SECONDS`` (25 s) so a gthread worker's thread is never held for long;
   the browser reconnects by itself (``retry``). The transaction is ended after each
   poll, so the stream holds no database connection between polls.
@@ -34,7 +34,7 @@ from flask import (
 
 from ..extensions import db
 from ..models import DigitalGame
-from . import live, services, table_seats
+from . import live, services, shared_seats
 from .views import bp
 
 CHECK_EVERY = 5.0
@@ -48,7 +48,7 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     game = services.get_game(slug)
     if game is None:
         abort(404, description="There is no game at this link.")
-    seat = table_seats.sitting(game).seat
+    seat = shared_seats.sitting(game).seat
     if seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return game, seat
@@ -66,8 +66,8 @@ def _check(slug: str) -> None:
     """A contact from this phone's seat, and any bot moves now due."""
     game = services.get_game(slug)
     if game is not None:
-        table_seats.sitting(game)
-        table_seats.catch_up(game)
+        shared_seats.sitting(game)
+        shared_seats.catch_up(game)
     db.session.rollback()
 
 
@@ -78,7 +78,7 @@ def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
     yield "retry: 1000\n\n"
     last, checked, spoke = since, 0.0, time.monotonic()
     while time.monotonic() < end:
-        if time.monotonic() - checked >= min(CHECK_EVERY, table_seats.grace() / 4):
+        if time.monotonic() - checked >= min(CHECK_EVERY, shared_seats.grace() / 4):
             _check(slug)
             checked = time.monotonic()
         version = _version(game_id)
@@ -97,7 +97,7 @@ def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
 def events(slug: str) -> Response:
     """Server-sent events: ``version`` each time the game moves (see the module)."""
     game, _seat = _seated_game(slug)
-    table_seats.catch_up(game)
+    shared_seats.catch_up(game)
     given = request.headers.get("Last-Event-ID") or request.args.get("since")
     since = int(given) if given and given.isdigit() and len(given) < 10 else None
     body = stream_with_context(_events(slug, game.id, since))
@@ -109,7 +109,7 @@ def events(slug: str) -> Response:
 def version(slug: str) -> Any:
     """The polling fallback: the game's version, ETag ``"v<version>"`` (304 if unchanged)."""
     game, _seat = _seated_game(slug)
-    table_seats.catch_up(game)
+    shared_seats.catch_up(game)
     tag = f"v{game.version}"
     if request.if_none_match.contains(tag):
         return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
@@ -123,7 +123,7 @@ def version(slug: str) -> Any:
 def board_json(slug: str) -> tuple[Response, int]:
     """The board from this phone's seat to swap in, and the table's status line."""
     game, seat = _seated_game(slug)
-    status = table_seats.table_status(game, seat)
+    status = shared_seats.table_status(game, seat)
     body = {"board": live.render_board(game, seat), **status}
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"

@@ -31,7 +31,7 @@ from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import hints, live, services, table_seats
+from . import hints, live, services, shared_seats
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -49,10 +49,10 @@ def _game(slug: str) -> DigitalGame:
     return game
 
 
-def _seated(game: DigitalGame) -> table_seats.Sitting:
+def _seated(game: DigitalGame) -> shared_seats.Sitting:
     """Who this phone is at ``game``; 403 at a table game where it has no seat (another
-    seat's cards are never shown, :mod:`.table_seats`)."""
-    sitting = table_seats.sitting(game)
+    seat's cards are never shown, :mod:`.shared_seats`)."""
+    sitting = shared_seats.sitting(game)
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return sitting
@@ -101,7 +101,7 @@ def show(slug: str) -> str:
     """The game: your hand, the pile, the stock, the table, the bots' moves, the scores."""
     game = _game(slug)
     sitting = _seated(game)
-    table_seats.catch_up(game)
+    shared_seats.catch_up(game)
     _remember(game)
     notice = session.pop("play_notice", None)
     if not isinstance(notice, dict) or notice.get("slug") != slug:
@@ -128,13 +128,13 @@ def _page(
     game: DigitalGame,
     error: services.PlayError | None = None,
     choices: Any = None,
-    sitting: table_seats.Sitting | None = None,
+    sitting: shared_seats.Sitting | None = None,
 ) -> dict[str, Any]:
     state = services.load_state(game)
     return {
         "game": game,
         "sitting": sitting,
-        "status": table_seats.table_status(game, sitting.seat) if sitting else None,
+        "status": shared_seats.table_status(game, sitting.seat) if sitting else None,
         "b": live.page_board(game, state, sitting.seat if sitting else None),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,
@@ -193,7 +193,7 @@ def _next_round(game: DigitalGame, version: int, bots: Any) -> Any:
 
 
 def _refuse(
-    game: DigitalGame, error: services.PlayError, status: int, sitting: table_seats.Sitting
+    game: DigitalGame, error: services.PlayError, status: int, sitting: shared_seats.Sitting
 ) -> tuple[str, int]:
     return render_template("play/game.html", **_page(game, error, None, sitting)), status
 
@@ -222,7 +222,7 @@ def tap(slug: str) -> tuple[Response, int]:
     if not isinstance(read[0], DigitalGame):
         return read[1]
     game, body = read
-    sitting = table_seats.sitting(game)
+    sitting = shared_seats.sitting(game)
     answer, status = live.answer(game, body, sitting.seat, sitting.bots)
     response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
@@ -240,7 +240,7 @@ def move_json(slug: str) -> tuple[Response, int]:
     if not isinstance(read[0], DigitalGame):
         return read[1]
     game, body = read
-    sitting = table_seats.sitting(game)
+    sitting = shared_seats.sitting(game)
     if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
@@ -294,7 +294,7 @@ def _json_seat(slug: str, doing: str) -> tuple[DigitalGame, int]:
     game = services.get_game(slug)
     if game is None:
         abort(make_response(*_json_error("there is no game at this link", None, 404)))
-    seat = table_seats.sitting(game).seat
+    seat = shared_seats.sitting(game).seat
     if seat is None:
         refusal = f"open your seat's link to {doing} this table"
         abort(make_response(*_json_error(refusal, None, 403)))

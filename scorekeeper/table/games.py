@@ -11,8 +11,8 @@ from ..engine import RulesError, ruleset
 from ..extensions import db
 from ..models import Change, Game, Player, Round, new_token, now_utc
 from .errors import ScoresheetError, saving
-from .reading import names_of, previous_round, state_of, teams_of
-from .scoring import score_input, summary_of
+from .round_scores import score_input, summary_of
+from .sheets import names_of, previous_round, state_of, teams_of
 
 
 def _new_game(

@@ -25,8 +25,8 @@ from ..house_rules import check_link
 from ..web import url_for as cached_url_for
 from . import services as sheet
 from .forms import ConfirmForm, net_form
-from .reading import GameLike, ShownRound
 from .rights import can_edit
+from .sheets import GameLike, ShownRound
 from .standings import Standings, house_rules, standings
 
 SHOWN = 20

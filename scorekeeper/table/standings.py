@@ -16,7 +16,7 @@ from ..engine import OPTIONS
 from ..engine.scoring.outcome import wins
 from ..engine.scoring.score_round import settle
 from ..models import Round
-from .reading import GameLike, ShownRound, latest_rounds, names_of, rules_of, teams_of
+from .sheets import GameLike, ShownRound, latest_rounds, names_of, rules_of, teams_of
 
 
 @dataclass

@@ -51,7 +51,7 @@ def _game(slug: str, rounds: bool = True) -> Game:
 
 
 def _view(slug: str) -> sheet.GameRow:
-    """The game as its page reads it (:func:`.reading.read_game`, no ORM objects)."""
+    """The game as its page reads it (:func:`.sheets.read_game`, no ORM objects)."""
     return sheet.read_game(slug) or abort(404, description="There is no game at this link.")
 
 

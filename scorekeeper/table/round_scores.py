@@ -11,7 +11,7 @@ from ..engine.scoring.notation import score_sheet
 from ..engine.scoring.score_round import RoundError, RoundScore
 from ..engine.scoring.tally import TableCount, next_dealer, tally_net, tally_round
 from .errors import ScoresheetError
-from .reading import GameLike, names_of, rules_of, teams_of
+from .sheets import GameLike, names_of, rules_of, teams_of
 
 MODES = ("net", "totals", "cards")
 ENTRY_MODES = ("net", "totals")

@@ -1,6 +1,6 @@
 """The routes of a table game on several phones (they join the ``play`` blueprint): the
 host sets the table up, every person's seat has a link and QR code, the host's page shows
-who has joined and swaps seats between people and bots (:mod:`.table_seats`)."""
+who has joined and swaps seats between people and bots (:mod:`.shared_seats`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import DigitalGame
-from . import services, table_seats
+from . import services, shared_seats
 from .forms import MoveForm
 from .seats import bot_levels
-from .table_forms import NewTableForm
+from .shared_forms import NewTableForm
 from .views import _remember, bp
 
 
@@ -30,9 +30,9 @@ def new_table() -> Any:
     """Set up a table for several phones: the rules, then who sits where (people, bots)."""
     form = NewTableForm()
     if form.validate_on_submit():
-        seats = [table_seats.SeatChoice(name, level) for name, level in form.seats()]
+        seats = [shared_seats.SeatChoice(name, level) for name, level in form.seats()]
         try:
-            game = table_seats.start_table(
+            game = shared_seats.start_table(
                 form.name.data or "", form.preset.data, form.options(), seats
             )
         except services.PlayError as error:
@@ -49,11 +49,11 @@ def table_seats_page(slug: str) -> str:
     """Who sits where and who has joined; on the host's phone each person's secret link
     with its QR code, and the buttons that swap a seat between a person and a bot."""
     game = _table_game(slug)
-    sitting = table_seats.sitting(game)
+    sitting = shared_seats.sitting(game)
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     base = share_base()
-    seats = table_seats.seat_list(game)
+    seats = shared_seats.seat_list(game)
     for seat in seats:
         row = seat["row"]
         if sitting.host and row is not None and seat["seat"]:
@@ -74,7 +74,7 @@ def table_seats_page(slug: str) -> str:
 def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:
     """A seat's secret link: this phone sits there (kept in its session), then plays."""
     game = _table_game(slug)
-    if not table_seats.sit_down(game, seat, token):
+    if not shared_seats.sit_down(game, seat, token):
         abort(403, description="This seat's link is no longer valid: ask the host for it.")
     _remember(game)
     return redirect(url_for("play.show", slug=slug), 303)
@@ -85,14 +85,14 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     """The host gives a seat to a bot (``make`` a level), or to a person with a new link
     (``make=person``: a bot's seat back to a person, or a person removed)."""
     game = _table_game(slug)
-    if not table_seats.sitting(game).host:
+    if not shared_seats.sitting(game).host:
         abort(403, description="Only the host's phone changes the seats.")
     make = request.form.get("make", "")
     try:
         if make == "person":
-            table_seats.seat_for_person(game, seat)
+            shared_seats.seat_for_person(game, seat)
         else:
-            table_seats.seat_as_bot(game, seat, make)
+            shared_seats.seat_as_bot(game, seat, make)
     except services.PlayError as refused:
         abort(403, description=refused.message)
     return redirect(url_for("play.table_seats_page", slug=slug), 303)
