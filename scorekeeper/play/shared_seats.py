@@ -362,3 +362,14 @@ def seat_list(game: DigitalGame) -> list[dict[str, Any]]:
         }
         for seat, name in enumerate(state.players)
     ]
+
+
+KEEP_GAMES = 12
+"""Games remembered per phone (session cookie), newest kept, listed on /play."""
+
+
+def remember(game: DigitalGame) -> None:
+    """Keep ``game`` among this phone's games (its signed session), listed on /play."""
+    played = [s for s in session.get("played", []) if s != game.slug]
+    session["played"] = [*played, game.slug][-KEEP_GAMES:]
+    session.permanent = True

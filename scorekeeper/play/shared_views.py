@@ -1,12 +1,13 @@
-"""The routes of a table game on several phones (they join the ``play`` blueprint): the
-host sets the table up, every person's seat has a link and QR code, the host's page shows
-who has joined and swaps seats between people and bots (:mod:`.shared_seats`)."""
+"""The routes of a game on several phones (:mod:`.views` adds them to the ``play``
+blueprint through :func:`register`): the host sets the table up, every person's seat has
+a link and QR code, the host's page shows who has joined and swaps seats between people
+and bots (:mod:`.shared_seats`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..hosting import is_loopback_host, qr_svg, share_base
@@ -15,7 +16,6 @@ from . import services, shared_seats
 from .forms import MoveForm
 from .seats import bot_levels
 from .shared_forms import NewTableForm
-from .views import _remember, bp
 
 
 def _table_game(slug: str) -> DigitalGame:
@@ -25,7 +25,6 @@ def _table_game(slug: str) -> DigitalGame:
     return game
 
 
-@bp.route("/table", methods=["GET", "POST"])
 def new_table() -> Any:
     """Set up a table for several phones: the rules, then who sits where (people, bots)."""
     form = NewTableForm()
@@ -38,13 +37,12 @@ def new_table() -> Any:
         except services.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
         else:
-            _remember(game)
+            shared_seats.remember(game)
             return redirect(url_for("play.table_seats_page", slug=game.slug))
     status = 422 if form.is_submitted() else 200
     return render_template("play/new_table.html", form=form, levels=bot_levels()), status
 
 
-@bp.get("/<slug>/seats")
 def table_seats_page(slug: str) -> str:
     """Who sits where and who has joined; on the host's phone each person's secret link
     with its QR code, and the buttons that swap a seat between a person and a bot."""
@@ -70,17 +68,15 @@ def table_seats_page(slug: str) -> str:
     )
 
 
-@bp.get("/<slug>/sit/<int:seat>/<token>")
 def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:
     """A seat's secret link: this phone sits there (kept in its session), then plays."""
     game = _table_game(slug)
     if not shared_seats.sit_down(game, seat, token):
         abort(403, description="This seat's link is no longer valid: ask the host for it.")
-    _remember(game)
+    shared_seats.remember(game)
     return redirect(url_for("play.show", slug=slug), 303)
 
 
-@bp.post("/<slug>/seats/<int:seat>")
 def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     """The host gives a seat to a bot (``make`` a level), or to a person with a new link
     (``make=person``: a bot's seat back to a person, or a person removed)."""
@@ -96,3 +92,11 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     except services.PlayError as refused:
         abort(403, description=refused.message)
     return redirect(url_for("play.table_seats_page", slug=slug), 303)
+
+
+def register(bp: Blueprint) -> None:
+    """Add these routes to the ``play`` blueprint (:mod:`.views` calls it)."""
+    bp.add_url_rule("/table", view_func=new_table, methods=["GET", "POST"])
+    bp.add_url_rule("/<slug>/seats", view_func=table_seats_page)
+    bp.add_url_rule("/<slug>/sit/<int:seat>/<token>", view_func=sit)
+    bp.add_url_rule("/<slug>/seats/<int:seat>", view_func=change_seat, methods=["POST"])

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import (
+    Blueprint,
     Response,
     abort,
     current_app,
@@ -35,7 +36,6 @@ from flask import (
 from ..extensions import db
 from ..models import DigitalGame
 from . import live, services, shared_seats
-from .views import bp
 
 CHECK_EVERY = 5.0
 """Seconds between a stream's contact stamps and catch-ups at most (a quarter of the
@@ -93,7 +93,6 @@ def _events(slug: str, game_id: int, since: int | None) -> Iterator[str]:
         time.sleep(poll)
 
 
-@bp.get("/<slug>/events")
 def events(slug: str) -> Response:
     """Server-sent events: ``version`` each time the game moves (see the module)."""
     game, _seat = _seated_game(slug)
@@ -105,7 +104,6 @@ def events(slug: str) -> Response:
     return Response(body, mimetype="text/event-stream", headers=headers)
 
 
-@bp.get("/<slug>/version")
 def version(slug: str) -> Any:
     """The polling fallback: the game's version, ETag ``"v<version>"`` (304 if unchanged)."""
     game, _seat = _seated_game(slug)
@@ -119,7 +117,6 @@ def version(slug: str) -> Any:
     return response
 
 
-@bp.get("/<slug>/board.json")
 def board_json(slug: str) -> tuple[Response, int]:
     """The board from this phone's seat to swap in, and the table's status line."""
     game, seat = _seated_game(slug)
@@ -128,3 +125,10 @@ def board_json(slug: str) -> tuple[Response, int]:
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response, 200
+
+
+def register(bp: Blueprint) -> None:
+    """Add these routes to the ``play`` blueprint (:mod:`.views` calls it)."""
+    bp.add_url_rule("/<slug>/events", view_func=events)
+    bp.add_url_rule("/<slug>/version", view_func=version)
+    bp.add_url_rule("/<slug>/board.json", view_func=board_json)

@@ -31,15 +31,15 @@ from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import hints, live, services, shared_seats
+from . import hints, live, services, shared_seats, shared_views, stream
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
 from .seats import bot_levels
 
 bp = Blueprint("play", __name__, url_prefix="/play")
-KEEP_GAMES = 12
-"""Games remembered per phone (session cookie), newest kept, listed on /play."""
+shared_views.register(bp)  # a game on several phones: the new table, its seats
+stream.register(bp)  # live updates: events, version, board.json
 
 
 def _game(slug: str) -> DigitalGame:
@@ -56,12 +56,6 @@ def _seated(game: DigitalGame) -> shared_seats.Sitting:
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return sitting
-
-
-def _remember(game: DigitalGame) -> None:
-    played = [s for s in session.get("played", []) if s != game.slug]
-    session["played"] = [*played, game.slug][-KEEP_GAMES:]
-    session.permanent = True
 
 
 @bp.errorhandler(403)
@@ -86,7 +80,7 @@ def index() -> Any:
         except services.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
         else:
-            _remember(game)
+            shared_seats.remember(game)
             return redirect(url_for("play.show", slug=game.slug, step=game.version))
     status = 422 if form.is_submitted() else 200
     games = services.games_by_slugs(session.get("played", []))
@@ -102,7 +96,7 @@ def show(slug: str) -> str:
     game = _game(slug)
     sitting = _seated(game)
     shared_seats.catch_up(game)
-    _remember(game)
+    shared_seats.remember(game)
     notice = session.pop("play_notice", None)
     if not isinstance(notice, dict) or notice.get("slug") != slug:
         notice = {}
