@@ -79,7 +79,7 @@ def make_tables(database: str, count: int, phones: int) -> list[tuple[str, list[
     from flask_migrate import upgrade
 
     from scorekeeper import create_app
-    from scorekeeper.play import table_seats
+    from scorekeeper.play import shared_seats
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "bench"})
     tables = []
@@ -87,9 +87,9 @@ def make_tables(database: str, count: int, phones: int) -> list[tuple[str, list[
         upgrade()
         for _ in range(count):
             with app.test_request_context():
-                people = [table_seats.SeatChoice(f"P{i}") for i in range(2, phones + 1)]
-                game = table_seats.start_table("P1", "standard", {}, people)
-                rows = table_seats.seat_rows(game)
+                people = [shared_seats.SeatChoice(f"P{i}") for i in range(2, phones + 1)]
+                game = shared_seats.start_table("P1", "standard", {}, people)
+                rows = shared_seats.seat_rows(game)
                 links = [f"/play/{game.slug}/sit/{r.seat}/{r.token}" for r in rows]
                 tables.append((game.slug, links))
     return tables

@@ -1,5 +1,5 @@
 """Dealer's gambit (X2): what each nomination is worth to the dealer, for the bots'
-choice (:data:`scorekeeper.engine.gambit_bots.NOMINATION`).
+choice (:data:`scorekeeper.engine.bots.gambit_bots.NOMINATION`).
 
 The dealer nominates before anyone looks at their cards, so a bot's nomination is one
 choice made without its hand. For each nomination this plays the same seeded first
@@ -20,8 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.engine.dealers_joker import NOMINATIONS  # noqa: E402
-from scorekeeper.engine.game import (  # noqa: E402
+from scorekeeper.engine import (  # noqa: E402
     Nominate,
     Phase,
     apply_action,
@@ -30,6 +29,7 @@ from scorekeeper.engine.game import (  # noqa: E402
     new_game,
     observation,
 )
+from scorekeeper.engine.rules.dealers_joker import NOMINATIONS  # noqa: E402
 
 MAX_MOVES = 3000
 """A round still in play after this many moves is left out (a guard)."""

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import delete, update  # noqa: E402
 
-from scorekeeper.engine.game import (  # noqa: E402
+from scorekeeper.engine import (  # noqa: E402
     GameState,
     Phase,
     apply_action,

@@ -38,8 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.engine.expert import SAMPLES, ExpertBot  # noqa: E402
-from scorekeeper.engine.game import (  # noqa: E402
+from scorekeeper.engine import (  # noqa: E402
     apply_action,
     is_terminal,
     legal_actions,
@@ -47,7 +46,8 @@ from scorekeeper.engine.game import (  # noqa: E402
     new_game,
     observation,
 )
-from scorekeeper.engine.simulate import play_game  # noqa: E402
+from scorekeeper.engine.bots.expert import SAMPLES, ExpertBot  # noqa: E402
+from scorekeeper.engine.bots.simulate import play_game  # noqa: E402
 
 
 def random_rounds_per_second(seconds: float) -> tuple[float, float]:

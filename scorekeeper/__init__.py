@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .engine.contract import ScoreRequestError, score
+from .engine import ScoreRequestError, score
 
 if TYPE_CHECKING:
     from flask import Flask

@@ -20,7 +20,7 @@ from typing import Any
 
 
 def _score(path: str) -> int:
-    from .engine.contract import ScoreRequestError, score
+    from .engine import ScoreRequestError, score
 
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
@@ -106,9 +106,9 @@ def _serve(host: str, port: int, workers: int) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .engine.rules import RulesError
-    from .engine.simulate import parse_option, progress_bar, simulate
-    from .engine.state import GameSetupError
+    from .engine import RulesError
+    from .engine.bots.simulate import parse_option, progress_bar, simulate
+    from .engine.game.state import GameSetupError
 
     try:
         options = dict(parse_option(o) for o in args.option)

@@ -104,12 +104,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
-    from .play import stream as _play_stream  # noqa: F401  (its routes join the play blueprint)
-    from .play import table_views as _play_table  # noqa: F401  (the same)
     from .play.views import bp as play_bp
     from .players.views import bp as players_bp
     from .rules.views import bp as rules_bp
-    from .table import files as _table_files  # noqa: F401  (its routes join the table blueprint)
     from .table.home import bp as home_bp
     from .table.views import bp as table_bp
 

@@ -20,7 +20,7 @@ from flask import session
 from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 
-from .engine.rules import OPTIONS
+from .engine import OPTIONS
 from .extensions import db
 from .house_rules import option_field_name
 from .models import DigitalGame, Game, Group, Member

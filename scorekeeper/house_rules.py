@@ -8,7 +8,7 @@ Format (either form; both may be combined, ``opt_`` values win)::
     /check?rules={"preset": "modern", "options": {"ace_in_run": "round-the-corner"}}
 
 ``preset`` is a preset name (default ``standard``); ``opt_NAME`` sets the option ``NAME``
-of :data:`scorekeeper.engine.rules.OPTIONS`: text choices as written, numbers as digits,
+of :data:`scorekeeper.engine.OPTIONS`: text choices as written, numbers as digits,
 yes/no options as ``true``/``false`` (``yes``/``no``, ``on``/``off``, ``1``/``0`` also
 read). ``rules`` is the scoring contract's rules object as JSON. :func:`query_for` builds
 the ``preset`` + ``opt_`` form for a house's rules.
@@ -28,7 +28,7 @@ from wtforms import IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import NumberRange, Optional
 
-from .engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
+from .engine import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
 from .requests import BadNumber, parse_int
 
 _TRUE = {"true", "yes", "on", "1"}

@@ -23,7 +23,7 @@ def test_engine_imports_no_web_framework():
     import sys
 
     code = (
-        "import sys, scorekeeper.engine.contract, scorekeeper.engine.scoring;"
+        "import sys, scorekeeper.engine.scoring.contract, scorekeeper.engine.scoring.score_round;"
         "bad = [m for m in ('flask', 'sqlalchemy', 'wtforms') if m in sys.modules];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -181,7 +181,7 @@ def test_a_read_only_database_gives_a_clear_page(tmp_path):
 
 
 def test_a_failed_json_move_answers_json(app, client, monkeypatch):
-    from scorekeeper.engine.game import legal_actions
+    from scorekeeper.engine import legal_actions
     from tests.play.test_pages import PlayActions
 
     play = PlayActions(app, client)

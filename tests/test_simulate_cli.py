@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.__main__ import main
-from scorekeeper.engine.records import replay
+from scorekeeper.engine.game.records import replay
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -3,7 +3,7 @@ where it is), the meld and lay-off checks, the rule options and the presets as J
 
 The views (:mod:`scorekeeper.api.views`) read the body and send these answers; the rules
 themselves are the engine's (melds M1 to M5, lay-offs L1 to L4, explained by
-:mod:`scorekeeper.engine.explain`).
+:mod:`scorekeeper.engine.checker.explain`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,19 @@ from typing import Any
 
 from werkzeug.exceptions import UnprocessableEntity
 
+from ..engine import (
+    OPTIONS,
+    PRESET_TITLES,
+    PRESETS,
+    RuleSet,
+    ScoreRequestError,
+    rules_from_request,
+    ruleset,
+    score,
+)
 from ..engine.cards import Card, CardError, parse_card
-from ..engine.contract import ScoreRequestError, rules_from_request, score
-from ..engine.explain import layoff_reasons, meld_points, meld_reasons
+from ..engine.checker.explain import layoff_reasons, meld_points, meld_reasons
 from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
-from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, RuleSet, ruleset
 from ..house_rules import option_problems
 
 MAX_MELD_CARDS = 26

@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document of the JSON API (``/api/v1/openapi.json``).
 
 Option names, their values and the preset names come from the engine
-(:data:`scorekeeper.engine.rules.OPTIONS`, :data:`~scorekeeper.engine.rules.PRESETS`), so
+(:data:`scorekeeper.engine.OPTIONS`, :data:`~scorekeeper.engine.PRESETS`), so
 the document follows the rule set. The schema says what is well formed; whether a round
 follows the rules is the engine's answer (422 with every problem listed).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..engine.rules import OPTIONS, PRESETS
+from ..engine import OPTIONS, PRESETS
 
 CARD_PATTERN = (
     r"^\s*(?:(?:[Aa1-9]|10|[TtJjQqKk])[SHDCshdc♠♥♦♣]"

@@ -1,28 +1,142 @@
-"""The 500 Rum rules engine: plain Python, no Flask, SQLAlchemy or WTForms.
+"""The 500 Rum rules engine: plain Python, no Flask, SQLAlchemy or WTForms; this module is
+its one public face (everything a feature package, the API and the command line use).
 
-Modules, each importing only earlier ones:
+The rooms, each importing only the rooms above it in this list (tests/test_layout.py):
 
 - ``cards``: cards, the notation (7H, 10♦, JK=7C), packs, seeded shuffles.
-- ``rules``: :class:`RuleSet`, one option per catalogue row (D1 to X2), and the presets.
-- ``melds``: sets, runs, jokers, lay-offs: legal or not, and which rule says no.
-- ``values``: each card's points in its place (S1 to S5, S9).
-- ``checks``: a round as the table states it, and whether the rules allow it.
-- ``outcome``: figures, sides, the winner by target and tie-break, the settlement.
-- ``scoring``: a round scored and explained card by card; the public face of the three
-  modules before it.
-- ``reading``: a round written in the card notation (a contract request's melds,
-  lay-offs and hands, a table's round entered card by card) read into a ``RoundPlay``,
-  every problem located; a score sheet's round scored.
-- ``contract``: the scoring contract's JSON (shared/score-contract.md), for the API and
-  the command line.
-- ``tally``: a round scored from the figures a table counts, without the cards.
-- ``candidates``: every legal meld holding one card, from the cards at hand.
-- ``advice`` and ``explain``: the checker's answers (which discards may be taken; why a
-  meld or lay-off is legal).
-- the digital game: ``actions`` (moves), ``state`` (state and seat views), ``moves``,
-  ``plays``, ``draws``, ``windows``, ``turns`` (legal moves and making them), ``rounds``
-  (dealing and ending rounds), ``bots`` and ``strategy`` (bots), ``records`` (game
-  records, shared/game-record.md; ``turn_shape`` a record's turns, both ways),
-  ``simulate`` (many games from the command line);
-  ``game`` is their one import.
+- ``rules/``: ``ruleset`` (:class:`RuleSet`, :func:`ruleset`, the presets), ``options``
+  (what each option of the catalogue, D1 to X2, means) and ``dealers_joker`` (the dealer's
+  joker of one deal and the round's rules once nominated, X2).
+- ``melds``, ``values``, ``wild``: sets, runs, jokers and lay-offs (legal or not, and which
+  rule says no); each card's points in its place (S1 to S5, S9); what a wild joker may
+  stand for.
+- ``scoring/``: ``checks`` (a round as the table states it, and whether the rules allow
+  it), ``outcome`` (figures, sides, the winner, the settlement), ``score_round`` (a round
+  scored and explained card by card), ``tally`` (a round scored from the figures a table
+  counts), ``notation`` (a round written in the card notation read into a ``RoundPlay``,
+  every problem located; a score sheet's round scored) and ``contract`` (the scoring
+  contract's JSON, shared/score-contract.md: :func:`score`).
+- ``game/``: the digital game: ``actions`` (moves), ``state`` (state and seat views),
+  ``hand_melds`` (the melds a hand holds), ``taking``, ``plays``, ``draws``, ``windows``,
+  ``gambit``, ``turns`` (legal moves and making them), ``deal`` (dealing and ending
+  rounds), ``records`` (game records, shared/game-record.md; ``turn_shape`` a record's
+  turns, both ways).
+- ``checker/``: ``candidates`` (every legal meld holding one card), ``advice`` and
+  ``explain`` (the checker's answers: which discards may be taken; why a meld or lay-off
+  is legal).
+- ``bots/``: ``bots`` (the levels), ``strategy``, ``expert``, ``hidden``, ``rollout``,
+  ``why`` (a bot's reasons), ``gambit_bots`` (the dealer's nomination) and ``simulate``
+  (many games from the command line).
+
+Modules inside the engine import concrete modules, never this face.
+
+The digital game from this one import, a game in six calls::
+
+    from scorekeeper.engine import (
+        new_game, legal_actions, apply_action, observation, current_player, is_terminal,
+        GameState, IllegalMove, make_bot, bot_move, action_from_json,
+    )
+
+    state = new_game(["Ann", "Bot 1", "Bot 2"], preset="standard", options={}, seed=42)
+    while not is_terminal(state):
+        seat = current_player(state)              # whose decision (0-based seat)
+        view = observation(state, seat)           # what that seat may see (.to_json())
+        legal = legal_actions(state)              # every legal move of that seat
+        move = legal[0]                           # or a person's choice, or a bot's:
+        move = bot_move(state, make_bot("basic"), rng, legal)
+        move, why = bot_move_why(state, make_bot("expert"), rng, legal)  # and why
+        move = rng.choice(legal)                  # or one uniformly random legal move
+        apply_action(state, move)                 # IllegalMove(message, rule) if not legal
+    saved = state.to_json()                       # JSON-able dict: store it
+    state = GameState.from_json(saved)            # and restore it, equal
+    hint = advise(state, rng)                     # the expert's move and why, not made
+
+Moves are the frozen values of :mod:`.game.actions` (``Draw("stock")``, ``Draw("discard", 3)``,
+``LayDown(cards)``, ``LayOff(card, meld)``, ``Discard(card)``, ``Pass()``, ``EndRound()``,
+``DrawTwo()``, ``RummyCall(index, meld)``); ``action.to_json()`` and
+:func:`action_from_json` convert them for a form or an API. ``state.phase`` says what the
+current seat must do (:class:`Phase`); ``state.rounds`` holds every finished round with
+its scores (the scoring contract's figures, scored by the scorekeeper's own code);
+``state.totals`` the running points per seat; ``state.winner`` the winner's name (or side,
+"Ann & Cat") once the game is over. :func:`.game.records.game_record` writes a game record
+(shared/game-record.md); :func:`.game.records.replay` reads one back.
 """
+
+from __future__ import annotations
+
+from .bots.bots import BOTS, Bot, bot_move, bot_move_why, make_bot
+from .bots.expert import Decision, advise, cost
+from .bots.why import to_person
+from .game.actions import (
+    Action,
+    ActionError,
+    Block,
+    Discard,
+    Draw,
+    DrawTwo,
+    EndRound,
+    Gambit,
+    LayDown,
+    LayOff,
+    Nominate,
+    Pass,
+    RummyCall,
+    Split,
+    action_from_json,
+)
+from .game.deal import new_game, round_play
+from .game.plays import IllegalMove
+from .game.state import GameSetupError, GameState, Observation, Phase, observation
+from .game.turns import apply_action, current_player, is_terminal, legal_actions
+from .rules.options import OptionInfo
+from .rules.ruleset import OPTIONS, PRESET_TITLES, PRESETS, RulesError, RuleSet, ruleset
+from .scoring.contract import ScoreRequestError, rules_from_request, score
+
+__all__ = [
+    "OPTIONS",
+    "PRESETS",
+    "PRESET_TITLES",
+    "OptionInfo",
+    "RuleSet",
+    "RulesError",
+    "ScoreRequestError",
+    "rules_from_request",
+    "ruleset",
+    "score",
+    "BOTS",
+    "Action",
+    "ActionError",
+    "Bot",
+    "Discard",
+    "Draw",
+    "DrawTwo",
+    "EndRound",
+    "GameSetupError",
+    "GameState",
+    "IllegalMove",
+    "LayDown",
+    "LayOff",
+    "Observation",
+    "Pass",
+    "Phase",
+    "RummyCall",
+    "Block",
+    "Decision",
+    "advise",
+    "cost",
+    "Gambit",
+    "Nominate",
+    "Split",
+    "action_from_json",
+    "apply_action",
+    "bot_move",
+    "bot_move_why",
+    "current_player",
+    "is_terminal",
+    "legal_actions",
+    "make_bot",
+    "new_game",
+    "observation",
+    "round_play",
+    "to_person",
+]

@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import permutations
 
 from .cards import DOUBLE, Card, Later, format_cards
-from .rules import RuleSet
+from .rules.ruleset import RuleSet
 
 
 class IllegalMeld(ValueError):

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from .cards import Card
 from .melds import Meld
-from .rules import RuleSet
+from .rules.ruleset import RuleSet
 
 
 def divisor(rules: RuleSet) -> int:

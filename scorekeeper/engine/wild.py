@@ -1,4 +1,4 @@
-"""Every meld a hand makes with wild jokers (M5), for the move lister (:mod:`.moves`).
+"""Every meld a hand makes with wild jokers (M5), for the move lister (:mod:`.game.hand_melds`).
 
 Glossary:
 - wild joker: a joker that stands for any card, named when it is melded (M5; seed 003:
@@ -16,7 +16,7 @@ set names a suit the set lacks: every choice where M2 forbids two cards of one s
 named suit decides which card may later be laid off), one choice where M2 allows it
 (then the suit named changes nothing). Runs are named by their window. That is exactly
 what :func:`.melds.check_meld` accepts from the hand's cards (tested equal over random
-hands, tests/engine/test_wild.py); :func:`.moves.hand_melds` still confirms each.
+hands, tests/engine/test_wild.py); :func:`.hand_melds.hand_melds` still confirms each.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from itertools import combinations
 
 from .cards import JOKER, SUITS, Card, declare, natural_card
 from .melds import run_shape, suits_must_differ
-from .rules import RuleSet
+from .rules.ruleset import RuleSet
 
 
 def wild_melds(

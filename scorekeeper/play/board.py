@@ -23,8 +23,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.cards import Card, sort_key
-from ..engine.game import (
+from ..engine import (
+    OPTIONS,
+    PRESET_TITLES,
     Discard,
     Draw,
     DrawTwo,
@@ -36,8 +37,8 @@ from ..engine.game import (
     legal_actions,
     observation,
 )
-from ..engine.outcome import wins
-from ..engine.rules import OPTIONS, PRESET_TITLES
+from ..engine.cards import Card, sort_key
+from ..engine.scoring.outcome import wins
 from ..models import DigitalGame
 from .moves import button_label
 

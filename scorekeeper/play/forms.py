@@ -13,8 +13,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..engine.cards import quoted
-from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
 from ..house_rules import NUMERIC, option_field, select_choices
 from ..requests import (
     JSON_MAX_BYTES,

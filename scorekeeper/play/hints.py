@@ -1,12 +1,12 @@
 """The expert's hint for the person, and the review of the person's moves after a round.
 
 Glossary:
-- hint: what the expert bot (:func:`engine.game.advise`) would do now in the person's
+- hint: what the expert bot (:func:`engine.advise`) would do now in the person's
   seat, in words, and why in one sentence; nothing is played. Seeded by the game's seed
   and the move's place in the round, so asking twice gives the same hint.
 - review: each move of the person's (a draw, a lay-down, a lay-off, a discard) that
   differed from the expert's, with the expected points the difference gave up (the
-  expert's Monte Carlo estimate, :func:`engine.game.cost`), kept as a
+  expert's Monte Carlo estimate, :func:`engine.cost`), kept as a
   :class:`models.DigitalReview` row of its round and shown at the round's end.
 - samples: sampled deals per estimate: ``PLAY_HINT_SAMPLES`` for a hint (default the
   expert's own), ``PLAY_REVIEW_SAMPLES`` for the review of each move (0: no review).
@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import current_app
 
-from ..engine.game import Action, GameState, Phase, advise, cost, current_player, to_person
+from ..engine import Action, GameState, Phase, advise, cost, current_player, to_person
 from ..extensions import db
 from ..models import DigitalGame, DigitalReview
 from .moves import describe

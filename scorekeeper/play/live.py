@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import render_template
 
-from ..engine.game import GameState
+from ..engine import GameState
 from ..models import DigitalGame
 from ..requests import MAX_VERSION, is_int
 from . import hints, services

@@ -22,9 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.cards import Card, CardError, parse_card, quoted, sort_key
-from ..engine.dealers_joker import NOMINATION_MEANINGS
-from ..engine.game import (
+from ..engine import (
     Action,
     ActionError,
     Block,
@@ -38,13 +36,15 @@ from ..engine.game import (
     Nominate,
     Pass,
     Phase,
+    RuleSet,
     RummyCall,
     Split,
     action_from_json,
     legal_actions,
 )
-from ..engine.moves import joker_namings
-from ..engine.rules import RuleSet
+from ..engine.cards import Card, CardError, parse_card, quoted, sort_key
+from ..engine.game.hand_melds import joker_namings
+from ..engine.rules.dealers_joker import NOMINATION_MEANINGS
 
 CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
 
@@ -122,7 +122,7 @@ def _distinct(actions: list[Action]) -> list[Action]:
 
 def declarations(selection: Sequence[Card], rules: RuleSet) -> list[LayDown]:
     """Every way the wild jokers (M5) among ``selection`` can be named so that it makes
-    one meld, as lay-downs (:func:`scorekeeper.engine.moves.joker_namings`)."""
+    one meld, as lay-downs (:func:`scorekeeper.engine.game.hand_melds.joker_namings`)."""
     return [LayDown(cards) for cards in joker_namings(selection, rules)]
 
 

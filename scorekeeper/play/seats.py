@@ -5,7 +5,7 @@ Shared by the new-game form and the services (which check a new game's seats aga
 
 from __future__ import annotations
 
-from ..engine.game import BOTS
+from ..engine import BOTS
 
 MAX_BOTS = 7
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus")
@@ -22,7 +22,7 @@ LEVEL_WORDS = {
 
 
 def bot_levels() -> dict[str, str]:
-    """The engine's bot levels (:data:`engine.game.BOTS`), each with a description."""
+    """The engine's bot levels (:data:`engine.BOTS`), each with a description."""
     return {
         name: LEVEL_WORDS.get(name) or (cls.__doc__ or name).strip().split(".")[0]
         for name, cls in BOTS.items()

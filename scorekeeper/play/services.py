@@ -34,18 +34,18 @@ from typing import Any
 
 from sqlalchemy import CursorResult, update
 
-from ..engine.game import (
+from ..engine import (
     BOTS,
     Action,
     GameSetupError,
     GameState,
     IllegalMove,
+    RulesError,
     current_player,
     is_terminal,
     new_game,
 )
-from ..engine.records import seat_record
-from ..engine.rules import RulesError
+from ..engine.game.records import seat_record
 from ..extensions import db
 from ..models import DigitalGame, now_utc
 from . import store
@@ -163,7 +163,7 @@ def start_game(
     seed: int | None = None,
 ) -> DigitalGame:
     """A new game: the person ``name`` in seat 0, then one bot per level in ``bots`` (1 to
-    7 of :data:`engine.game.BOTS`); the rules are ``preset`` with ``options`` changed.
+    7 of :data:`engine.BOTS`); the rules are ``preset`` with ``options`` changed.
     Bots that play before the person do so now. Raises :class:`PlayError` (with ``where``
     ``"bots"``, ``"preset"`` or an option's name) for a game that cannot be set up.
     ``seed`` chooses the shuffle, for practice (kept with ``seed_chosen`` True for the

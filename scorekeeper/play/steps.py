@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 
-from ..engine.game import (
+from ..engine import (
     Action,
     GameState,
     apply_action,

@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlalchemy import func
 
-from ..engine.game import GameState
-from ..engine.state import laid_down_in
+from ..engine import GameState
+from ..engine.game.state import laid_down_in
 from ..extensions import db
 from ..models import DigitalGame, DigitalRound
 
@@ -41,7 +41,7 @@ def load_state(game: DigitalGame) -> GameState:
     """The engine's state of ``game`` from the game's row, without its finished rounds
     (its ``rounds`` then hold those it finishes, :func:`fresh_rounds`). A state saved
     before the state kept who has opened in the game (M6) gets them from the log, read
-    once (:func:`.engine.state.laid_down_in`); the next move saves them."""
+    once (:func:`.engine.game.state.laid_down_in`); the next move saves them."""
     data = {**game.state, "rounds": []}
     if "opened_game" not in data:
         data["opened_game"] = sorted(laid_down_in(_records(game.id)))

@@ -5,14 +5,14 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 - ``GET /play/<slug>/events``: server-sent events. The response polls the game's version
   (one small SELECT every ``PLAY_POLL_SECONDS``, 0.15 s) and sends ``event: version``
   when it changes; every few seconds (``CHECK_EVERY``) it also stamps the seat's
-  contact and lets any due bot move (:func:`.table_seats.catch_up`: stand-ins for
+  contact and lets any due bot move (:func:`.shared_seats.catch_up`: stand-ins for
   people who are away). It ends after ``PLAY_STREAM_SECONDS`` (25 s) so a gthread
   worker's thread is never held for long;
   the browser reconnects by itself (``retry``). The transaction is ended after each
   poll, so the stream holds no database connection between polls. A table game's only:
   a one-person game changes only when its person moves (404).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
-  (:func:`.table_seats.new_stream`) and every poll reads it with the version, so an
+  (:func:`.shared_seats.new_stream`) and every poll reads it with the version, so an
   older stream of the seat (the phone reconnecting, the link opened on another phone),
   in whichever process, ends at its next poll with ``event: end`` and ``{"reason":
   "replaced"}``; a seat given to a bot or a new link ends its stream the same way
@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import (
+    Blueprint,
     Response,
     abort,
     current_app,
@@ -51,8 +52,7 @@ from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
 from ..requests import MAX_VERSION, parse_int
 from ..web import same_token
-from . import live, services, table_seats
-from .views import bp
+from . import live, services, shared_seats
 
 CHECK_EVERY = 5.0
 """Seconds between a stream's contact stamps and catch-ups at most (a quarter of the
@@ -99,7 +99,6 @@ class OpenStreams:
             self.count -= 1
 
 
-@bp.record_once
 def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["play_streams"] = OpenStreams()
 
@@ -108,7 +107,7 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     game = services.get_game(slug)
     if game is None:
         abort(404, description="There is no game at this link.")
-    seat = table_seats.sitting(game).seat
+    seat = shared_seats.sitting(game).seat
     if seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return game, seat
@@ -138,8 +137,8 @@ def _check(slug: str) -> None:
     """A contact from this phone's seat, and any bot moves now due."""
     game = services.get_game(slug)
     if game is not None:
-        table_seats.sitting(game)
-        table_seats.catch_up(game)
+        shared_seats.sitting(game)
+        shared_seats.catch_up(game)
     db.session.rollback()
 
 
@@ -150,7 +149,7 @@ def _events(stream: Stream, since: int | None) -> Iterator[str]:
     yield "retry: 1000\n\n"
     last, checked, spoke = since, 0.0, time.monotonic()
     while time.monotonic() < end:
-        if time.monotonic() - checked >= min(CHECK_EVERY, table_seats.grace() / 4):
+        if time.monotonic() - checked >= min(CHECK_EVERY, shared_seats.grace() / 4):
             _check(stream.slug)
             checked = time.monotonic()
         version, ended = _standing(stream)
@@ -191,14 +190,13 @@ def _open(slug: str) -> tuple[Stream, int | None]:
     if game.host_token is None:
         abort(404, description="A game of one person has no live updates: it moves when you do.")
     since = _since()
-    table_seats.catch_up(game)
-    numbered = table_seats.new_stream(game, seat)
+    shared_seats.catch_up(game)
+    numbered = shared_seats.new_stream(game, seat)
     if numbered is None:
         abort(403, description="This seat is no longer yours: open your seat's link.")
     return Stream(game.slug, game.id, seat, numbered[1], numbered[0]), since
 
 
-@bp.get("/<slug>/events")
 def events(slug: str) -> Response:
     """Server-sent events: ``version`` each time the game moves, ``end`` when the stream
     must close early; 503 beyond the process's cap (see the module)."""
@@ -217,11 +215,10 @@ def events(slug: str) -> Response:
     return response
 
 
-@bp.get("/<slug>/version")
 def version(slug: str) -> Any:
     """The polling fallback: the game's version, ETag ``"v<version>"`` (304 if unchanged)."""
     game, _seat = _seated_game(slug)
-    table_seats.catch_up(game)
+    shared_seats.catch_up(game)
     tag = f"v{game.version}"
     if request.if_none_match.contains(tag):
         return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
@@ -231,12 +228,20 @@ def version(slug: str) -> Any:
     return response
 
 
-@bp.get("/<slug>/board.json")
 def board_json(slug: str) -> tuple[Response, int]:
     """The board from this phone's seat to swap in, and the table's status line."""
     game, seat = _seated_game(slug)
-    status = table_seats.table_status(game, seat)
+    status = shared_seats.table_status(game, seat)
     body = {"board": live.render_board(game, seat), **status}
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response, 200
+
+
+def register(bp: Blueprint) -> None:
+    """Add these routes to the ``play`` blueprint (:mod:`.views` calls it), and the count
+    of open streams to each app it is registered on."""
+    bp.record_once(_count_streams)
+    bp.add_url_rule("/<slug>/events", view_func=events)
+    bp.add_url_rule("/<slug>/version", view_func=version)
+    bp.add_url_rule("/<slug>/board.json", view_func=board_json)

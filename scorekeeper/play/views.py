@@ -27,19 +27,19 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..engine.game import current_player, legal_actions, observation
+from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import hints, live, services, table_seats
+from . import hints, live, services, shared_seats, shared_views, stream
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
 from .seats import bot_levels
 
 bp = Blueprint("play", __name__, url_prefix="/play")
-KEEP_GAMES = 12
-"""Games remembered per phone (session cookie), newest kept, listed on /play."""
+shared_views.register(bp)  # a game on several phones: the new table, its seats
+stream.register(bp)  # live updates: events, version, board.json
 
 
 def _game(slug: str) -> DigitalGame:
@@ -49,19 +49,13 @@ def _game(slug: str) -> DigitalGame:
     return game
 
 
-def _seated(game: DigitalGame) -> table_seats.Sitting:
+def _seated(game: DigitalGame) -> shared_seats.Sitting:
     """Who this phone is at ``game``; 403 at a table game where it has no seat (another
-    seat's cards are never shown, :mod:`.table_seats`)."""
-    sitting = table_seats.sitting(game)
+    seat's cards are never shown, :mod:`.shared_seats`)."""
+    sitting = shared_seats.sitting(game)
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return sitting
-
-
-def _remember(game: DigitalGame) -> None:
-    played = [s for s in session.get("played", []) if s != game.slug]
-    session["played"] = [*played, game.slug][-KEEP_GAMES:]
-    session.permanent = True
 
 
 @bp.errorhandler(403)
@@ -86,7 +80,7 @@ def index() -> Any:
         except services.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
         else:
-            _remember(game)
+            shared_seats.remember(game)
             return redirect(url_for("play.show", slug=game.slug, step=game.version))
     status = 422 if form.is_submitted() else 200
     games = services.games_by_slugs(session.get("played", []))
@@ -101,8 +95,8 @@ def show(slug: str) -> str:
     """The game: your hand, the pile, the stock, the table, the bots' moves, the scores."""
     game = _game(slug)
     sitting = _seated(game)
-    table_seats.catch_up(game)
-    _remember(game)
+    shared_seats.catch_up(game)
+    shared_seats.remember(game)
     notice = session.pop("play_notice", None)
     if not isinstance(notice, dict) or notice.get("slug") != slug:
         notice = {}
@@ -128,13 +122,13 @@ def _page(
     game: DigitalGame,
     error: services.PlayError | None = None,
     choices: Any = None,
-    sitting: table_seats.Sitting | None = None,
+    sitting: shared_seats.Sitting | None = None,
 ) -> dict[str, Any]:
     state = services.load_state(game)
     return {
         "game": game,
         "sitting": sitting,
-        "status": table_seats.table_status(game, sitting.seat) if sitting else None,
+        "status": shared_seats.table_status(game, sitting.seat) if sitting else None,
         "b": live.page_board(game, state, sitting.seat if sitting else None),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,
@@ -193,7 +187,7 @@ def _next_round(game: DigitalGame, version: int, bots: Any) -> Any:
 
 
 def _refuse(
-    game: DigitalGame, error: services.PlayError, status: int, sitting: table_seats.Sitting
+    game: DigitalGame, error: services.PlayError, status: int, sitting: shared_seats.Sitting
 ) -> tuple[str, int]:
     return render_template("play/game.html", **_page(game, error, None, sitting)), status
 
@@ -222,7 +216,7 @@ def tap(slug: str) -> tuple[Response, int]:
     if not isinstance(read[0], DigitalGame):
         return read[1]
     game, body = read
-    sitting = table_seats.sitting(game)
+    sitting = shared_seats.sitting(game)
     answer, status = live.answer(game, body, sitting.seat, sitting.bots)
     response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
@@ -240,7 +234,7 @@ def move_json(slug: str) -> tuple[Response, int]:
     if not isinstance(read[0], DigitalGame):
         return read[1]
     game, body = read
-    sitting = table_seats.sitting(game)
+    sitting = shared_seats.sitting(game)
     if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
@@ -294,7 +288,7 @@ def _json_seat(slug: str, doing: str) -> tuple[DigitalGame, int]:
     game = services.get_game(slug)
     if game is None:
         abort(make_response(*_json_error("there is no game at this link", None, 404)))
-    seat = table_seats.sitting(game).seat
+    seat = shared_seats.sitting(game).seat
     if seat is None:
         refusal = f"open your seat's link to {doing} this table"
         abort(make_response(*_json_error(refusal, None, 403)))

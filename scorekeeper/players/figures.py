@@ -1,7 +1,7 @@
 """A group's figures, computed on every request from its stored games (never kept
 anywhere, so they cannot drift): a player's profile, two players head to head, and a
 season's league table. Plain Python over :class:`GameFacts`, which
-:mod:`.reading` builds from the games that count (not deleted, not archived).
+:mod:`.history` builds from the games that count (not deleted, not archived).
 
 Glossary (points are the game's points, money the stake's currency):
 - played: a finished game (one with a result) the player sat in; a game still being

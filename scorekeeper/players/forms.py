@@ -15,7 +15,7 @@ from wtforms import DateField, HiddenField, SelectField, SelectMultipleField, St
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ..engine.rules import PRESET_TITLES
+from ..engine import PRESET_TITLES
 from ..house_rules import select_choices
 from ..requests import NAME_MAX, clean_name, name_problems
 

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from ..engine.rules import RulesError, ruleset
+from ..engine import RulesError, ruleset
 from ..extensions import db
 from ..groups import link_players, member_by_name
 from ..models import DigitalGame, Game, Group, Member, now_utc

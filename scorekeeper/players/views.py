@@ -34,7 +34,7 @@ from ..requests import parse_int
 from ..web import same_token
 from . import figures, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
-from .reading import digital_facts, group_facts, member_facts, table_tally
+from .history import digital_facts, group_facts, member_facts, table_tally
 
 bp = Blueprint("players", __name__, url_prefix="/groups")
 

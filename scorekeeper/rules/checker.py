@@ -2,8 +2,9 @@
 answer the page shows. Questions: is this meld legal, can this card be laid off, which
 discards may I take, what does this round score.
 
-Nothing here decides a rule: :mod:`scorekeeper.engine.melds`, :mod:`scorekeeper.engine.advice` and
-the scoring contract (:mod:`scorekeeper.engine.contract`) do.
+Nothing here decides a rule: :mod:`scorekeeper.engine.melds`,
+:mod:`scorekeeper.engine.checker.advice` and
+the scoring contract (:mod:`scorekeeper.engine.scoring.contract`) do.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.advice import PileChoice, advise
+from ..engine import RuleSet, ScoreRequestError, score
 from ..engine.cards import JOKER, Card, CardError, parse_cards
-from ..engine.contract import ScoreRequestError, score
-from ..engine.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
-from ..engine.explain import layoff_reasons, meld_points, meld_reasons
+from ..engine.checker.advice import PileChoice, advise
+from ..engine.checker.explain import layoff_reasons, meld_points, meld_reasons
 from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
-from ..engine.rules import RuleSet
+from ..engine.rules.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
 from ..requests import BadNumber, parse_int
 
 TOTAL_MAX = 1_000_000
@@ -37,7 +37,7 @@ TABLE_MELDS = 4
 def nomination_choices() -> list[tuple[str, str]]:
     """The checker's choices for the dealer's nomination this hand (X2, seed 002), as
     ``(value, words)``: "" for "as the cards show", then each nomination the engine knows
-    with its meaning (:data:`~scorekeeper.engine.dealers_joker.NOMINATION_MEANINGS`)."""
+    with its meaning (:data:`~scorekeeper.engine.rules.dealers_joker.NOMINATION_MEANINGS`)."""
     shown = ("", "as the cards show (JK=7C wild, JK=double double)")
     return [shown, *((name, f"{name}: {words}") for name, words in NOMINATION_MEANINGS.items())]
 
@@ -167,7 +167,7 @@ def too_many_copies(cards: list[Card], rules: RuleSet) -> str | None:
 def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melded: bool) -> Answer:
     """Which cards of the pile ``args["pile"]`` (bottom first) the hand ``args["hand"]``
     may take, with the table melds ``args["t1"]`` .. ``t4``; ``extra`` is the list of
-    :class:`~scorekeeper.engine.advice.PileChoice`, top card first."""
+    :class:`~scorekeeper.engine.checker.advice.PileChoice`, top card first."""
     answer = Answer()
     pile = read_cards(args.get("pile", ""), "pile", answer, most=MAX_PILE, least=1)
     hand = read_cards(args.get("hand", ""), "hand", answer, most=MAX_HAND, least=1)

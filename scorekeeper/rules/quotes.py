@@ -3,7 +3,7 @@
 quotes from the seed texts that state each choice.
 
 The choices themselves, their labels, defaults and presets come from the engine
-(:data:`scorekeeper.engine.rules.OPTIONS`, :data:`~scorekeeper.engine.rules.PRESETS`); this
+(:data:`scorekeeper.engine.OPTIONS`, :data:`~scorekeeper.engine.PRESETS`); this
 module only adds words. Seeds (``shared/seeds``): ``000`` the classic encyclopedia
 text with house rules, partnership and Persian; ``001`` and ``004`` the same card-maker
 rules (quoted from 004, the cleaner copy); ``002`` the encyclopedia article with most

@@ -1,8 +1,8 @@
 """The rules reference as the pages show it: every catalogue row with its options, their
 choices, the presets that use each choice and the seed quotes that state it.
 
-Built from the engine (:data:`~scorekeeper.engine.rules.OPTIONS`,
-:data:`~scorekeeper.engine.rules.PRESETS`) and the words of :mod:`scorekeeper.rules.quotes`;
+Built from the engine (:data:`~scorekeeper.engine.OPTIONS`,
+:data:`~scorekeeper.engine.PRESETS`) and the words of :mod:`scorekeeper.rules.quotes`;
 nothing here decides a rule.
 """
 
@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..engine.options import OptionInfo
-from ..engine.rules import OPTIONS, PRESET_TITLES, PRESETS, RuleSet, ruleset
+from ..engine import OPTIONS, PRESET_TITLES, PRESETS, OptionInfo, RuleSet, ruleset
 from ..house_rules import option_text
 from .quotes import GROUPS, QUOTES, ROWS, quotes_for
 

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
-from ..engine.rules import OPTIONS, PRESETS
+from ..engine import OPTIONS, PRESETS
 from ..house_rules import HouseRules, rules_from_query
 from . import checker, reference
 from .quotes import source_names

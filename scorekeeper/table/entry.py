@@ -4,7 +4,7 @@ sent it (``Accept: application/json``) instead of a plain form.
 Answers (every score the engine's):
 - preview, 200: ``{"html", "went_out"}``, the round's scores as they would be saved and
   the seat who went out as the server counts it: told, or inferred from the hands (O1,
-  :func:`scorekeeper.engine.checks.went_out_by_hand`); the page's script shows it;
+  :func:`scorekeeper.engine.scoring.checks.went_out_by_hand`); the page's script shows it;
 - saved, 201: ``{"number", "version", "undo", "over", "message", "shown"}``: the round's
   number, the game's new version, the undo URL of the change, whether the game is over,
   the rounds the page shows; and either the figures the page's script draws the change

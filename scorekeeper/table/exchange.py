@@ -23,7 +23,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from ..engine.rules import RulesError, ruleset
+from ..engine import RulesError, ruleset
 from ..models import Game
 from ..requests import clean_name
 from ..web import spreadsheet_cell

@@ -1,5 +1,5 @@
-"""A game as a file: export as JSON or CSV, import a JSON export. These routes belong to
-the table blueprint (:data:`scorekeeper.table.views.bp`).
+"""A game as a file: export as JSON or CSV, import a JSON export. The table blueprint
+(:data:`scorekeeper.table.views.bp`) takes these routes through :func:`register`.
 
 An import passes the very checks of the new-game and round forms
 (:func:`scorekeeper.table.exchange.read_export`), all or nothing; its body is limited
@@ -12,7 +12,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from ..extensions import limiter
 from ..models import Game
@@ -21,7 +31,6 @@ from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
 from .forms import IMPORT_MAX_BYTES, ImportForm
 from .rights import grant
-from .views import bp
 
 
 def _game(slug: str) -> Game:
@@ -35,7 +44,6 @@ def _import_limit() -> str:
     return str(current_app.config["RATELIMIT_IMPORT"])
 
 
-@bp.get("/games/<slug>/export.json")
 def export_game_json(slug: str) -> Response:
     """The game as JSON (rounds in the scoring contract's shapes)."""
     game = _game(slug)
@@ -47,7 +55,6 @@ def export_game_json(slug: str) -> Response:
     )
 
 
-@bp.get("/games/<slug>/export.csv")
 def export_game_csv(slug: str) -> Response:
     """The game as CSV, one row per round and player."""
     game = _game(slug)
@@ -58,7 +65,6 @@ def export_game_csv(slug: str) -> Response:
     )
 
 
-@bp.route("/games/import", methods=["GET", "POST"])
 @limiter.limit(_import_limit, methods=["POST"])
 def import_game() -> Any:
     """Import a game exported as JSON."""
@@ -87,3 +93,10 @@ def _problems(error: Exception) -> list[str]:
     if isinstance(error, BadJson):
         return [str(error.description)]
     return [f"That is not valid JSON: {error}"]
+
+
+def register(bp: Blueprint) -> None:
+    """Add these routes to the ``table`` blueprint (:mod:`.views` calls it)."""
+    bp.add_url_rule("/games/<slug>/export.json", view_func=export_game_json)
+    bp.add_url_rule("/games/<slug>/export.csv", view_func=export_game_csv)
+    bp.add_url_rule("/games/import", view_func=import_game, methods=["GET", "POST"])

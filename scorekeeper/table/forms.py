@@ -29,8 +29,8 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import TextInput
 
-from ..engine.checks import went_out_by_hand
-from ..engine.rules import OPTIONS, PRESET_TITLES, RulesError, ruleset
+from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset
+from ..engine.scoring.checks import went_out_by_hand
 from ..house_rules import (
     NUMERIC,
     option_field,
@@ -216,7 +216,7 @@ def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
 def _points(label: str) -> IntegerField:
     """A number of points, empty (0) by default: a text input (its whole value can be
     selected, a minus typed) on the phone's number pad. Its bounds are the engine's
-    (:data:`scorekeeper.engine.tally.MAX_POINTS`), checked with the round's other rules."""
+    (:data:`scorekeeper.engine.scoring.tally.MAX_POINTS`), checked with the round's other rules."""
     return IntegerField(
         label,
         validators=[Optional()],
@@ -263,7 +263,7 @@ def _totals_class(seats: int, seven_card: bool) -> type:
     class TotalsForm(_RoundBase):
         def inferred_out(self) -> str | None:
             """The one seat with nothing in hand (empty counts as 0), if exactly one
-            (:func:`~scorekeeper.engine.checks.went_out_by_hand`, O1)."""
+            (:func:`~scorekeeper.engine.scoring.checks.went_out_by_hand`, O1)."""
             return went_out_by_hand({str(i): self[f"in_hand-{i}"].data for i in range(seats)})
 
     for i in range(seats):

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..engine.rules import RulesError, ruleset
+from ..engine import RulesError, ruleset
 from ..extensions import db
 from ..models import Change, Game, Player, Round, new_token, now_utc
 from .errors import ScoresheetError, saving
-from .reading import names_of, previous_round, state_of, teams_of
-from .scoring import score_input, summary_of
+from .round_scores import score_input, summary_of
+from .sheets import names_of, previous_round, state_of, teams_of
 
 
 def _new_game(

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 
-from ..engine.rules import PRESET_TITLES
+from ..engine import PRESET_TITLES
 from ..models import Game
 from . import mine
 from .forms import ConfirmForm

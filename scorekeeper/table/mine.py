@@ -23,7 +23,7 @@ from sqlalchemy.orm import load_only
 
 from ..extensions import db
 from ..models import Game, Round, now_utc
-from .reading import GameLike
+from .sheets import GameLike
 
 KEEP_GAMES = 40
 """Games remembered per phone, the most recently opened kept."""

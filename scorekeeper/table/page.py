@@ -20,13 +20,13 @@ from flask import (
 )
 from jinja2.environment import TemplateModule
 
-from ..engine.rules import PRESET_TITLES, RuleSet
+from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
 from ..web import url_for as cached_url_for
 from . import services as sheet
 from .forms import ConfirmForm, net_form
-from .reading import GameLike, ShownRound
 from .rights import can_edit
+from .sheets import GameLike, ShownRound
 from .standings import Standings, house_rules, standings
 
 SHOWN = 20

@@ -13,7 +13,7 @@ from flask import abort, session
 from ..models import Game
 from ..web import same_token
 from .mine import remember
-from .reading import GameLike
+from .sheets import GameLike
 
 KEEP_EDIT_RIGHTS = 40
 """Edit rights remembered per phone (session cookie), newest kept."""

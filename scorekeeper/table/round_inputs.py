@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine.checks import went_out_by_hand
+from ..engine.scoring.checks import went_out_by_hand
 from ..requests import MAX_VERSION, is_int, parse_int
 from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
 

@@ -1,5 +1,5 @@
 """What saving a round from the game page reads, in one query: the game with its players
-(:class:`.reading.GameRow`) and its tail (:class:`.reading.Tail`: how many rounds count,
+(:class:`.sheets.GameRow`) and its tail (:class:`.sheets.Tail`: how many rounds count,
 the highest position, the last live round's summary), whatever the length of the game:
 each part of the tail is one step down the index on (game, deleted, position), and the
 count is the last round's number (:attr:`Round.summary`; counted only for a last round
@@ -14,14 +14,14 @@ from sqlalchemy import BindParameter, Select, String, bindparam, select
 
 from ..extensions import db
 from ..models import Game, Player
-from .reading import GAME_COLUMNS, GameRow, SeatRow, Tail, tail_columns, tail_of
+from .sheets import GAME_COLUMNS, GameRow, SeatRow, Tail, tail_columns, tail_of
 
 
 @cache
 def _query() -> Select[Any]:
     """The statement of :func:`read_for_save`, built once (parameter ``slug``): the game's
     columns, each player's name and side (one row per player, in seat order) and, the
-    same on every row, the game's tail (:func:`.reading.tail_columns`). The game's id
+    same on every row, the game's tail (:func:`.sheets.tail_columns`). The game's id
     there is found by its link on its own (not correlated with the outer row), so the
     database works each part out once."""
     games, players = Game.__table__, Player.__table__

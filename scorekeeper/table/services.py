@@ -1,6 +1,6 @@
 """The scoresheet services the pages call: start a game, record, correct, delete and undo
 rounds. The only request-path module that commits. Reading a game is in
-:mod:`.reading`, scoring one round in :mod:`.scoring`, the refusals in :mod:`.errors`;
+:mod:`.sheets`, scoring one round in :mod:`.round_scores`, the refusals in :mod:`.errors`;
 their names are offered here too, so the pages use one module.
 
 Glossary:
@@ -10,7 +10,7 @@ Glossary:
   Cards mode: the scoring contract's request without rules, players, teams and totals:
   ``{"went_out", "melds", "layoffs", "hands"}`` (card texts).
 - figures: the engine's answer for a round (a typed
-  :class:`~scorekeeper.engine.scoring.RoundScore`), stored in the scoring contract's
+  :class:`~scorekeeper.engine.scoring.score_round.RoundScore`), stored in the scoring contract's
   response shape; summary: the small part of it the game page shows (:class:`Round`).
 - state of a round: ``{"mode", "input", "deleted"}``, what the history keeps before and
   after each change so that any change can be undone.
@@ -44,25 +44,25 @@ from .games import import_game as import_game
 from .games import play_again as play_again
 from .games import renew_edit_token as renew_edit_token
 from .games import start_game as start_game
-from .reading import GameLike as GameLike
-from .reading import GameRow as GameRow
-from .reading import Tail as Tail
-from .reading import game_version as game_version
-from .reading import get_game as get_game
-from .reading import last_figures, previous_round, state_of, tail
-from .reading import latest_rounds as latest_rounds
-from .reading import live_count as live_count
-from .reading import live_rounds as live_rounds
-from .reading import names_of as names_of
-from .reading import page_rounds as page_rounds
-from .reading import read_game as read_game
-from .reading import round_number as round_number
-from .reading import rules_of as rules_of
-from .reading import teams_of as teams_of
-from .scoring import ENTRY_MODES as ENTRY_MODES
-from .scoring import MODES as MODES
-from .scoring import score_input as score_input
-from .scoring import summary_of
+from .round_scores import ENTRY_MODES as ENTRY_MODES
+from .round_scores import MODES as MODES
+from .round_scores import score_input as score_input
+from .round_scores import summary_of
+from .sheets import GameLike as GameLike
+from .sheets import GameRow as GameRow
+from .sheets import Tail as Tail
+from .sheets import game_version as game_version
+from .sheets import get_game as get_game
+from .sheets import last_figures, previous_round, state_of, tail
+from .sheets import latest_rounds as latest_rounds
+from .sheets import live_count as live_count
+from .sheets import live_rounds as live_rounds
+from .sheets import names_of as names_of
+from .sheets import page_rounds as page_rounds
+from .sheets import read_game as read_game
+from .sheets import round_number as round_number
+from .sheets import rules_of as rules_of
+from .sheets import teams_of as teams_of
 
 
 def _totals_of(round_: Round | None) -> dict[str, int]:
@@ -207,9 +207,9 @@ def record_round(
 ) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
-    ``entry_mode``. Reads one query (:func:`.reading.tail`: the last live round's summary),
+    ``entry_mode``. Reads one query (:func:`.sheets.tail`: the last live round's summary),
     then writes the round, its history entry and the game's next version. ``game`` is a
-    :class:`Game` (kept current) or a :class:`.reading.GameRow` read for this save;
+    :class:`Game` (kept current) or a :class:`.sheets.GameRow` read for this save;
     ``before``, when given, is its tail read with it (:func:`.saving.read_for_save`:
     the last live round's summary at least), and no query reads it again.
 

@@ -12,11 +12,11 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from ..engine.outcome import wins
-from ..engine.rules import OPTIONS
-from ..engine.scoring import settle
+from ..engine import OPTIONS
+from ..engine.scoring.outcome import wins
+from ..engine.scoring.score_round import settle
 from ..models import Round
-from .reading import GameLike, ShownRound, latest_rounds, names_of, rules_of, teams_of
+from .sheets import GameLike, ShownRound, latest_rounds, names_of, rules_of, teams_of
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Standings:
 
     @property
     def winner_line(self) -> str:
-        """``"Ann wins"`` or ``"Ann & Cat win"`` (:func:`scorekeeper.engine.outcome.wins`),
+        """``"Ann wins"`` or ``"Ann & Cat win"`` (:func:`scorekeeper.engine.scoring.outcome.wins`),
         or ``""`` while nobody has won."""
         return wins(self.winner) if self.winner else ""
 

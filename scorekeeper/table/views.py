@@ -29,7 +29,7 @@ from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
 from ..web import same_token
-from . import entry, page
+from . import entry, files, page
 from . import services as sheet
 from .forms import ConfirmForm, NewGameForm
 from .mine import remember
@@ -38,6 +38,7 @@ from .round_inputs import meld_names, place_errors, read_round, round_form, wher
 from .saving import read_for_save
 
 bp = Blueprint("table", __name__)
+files.register(bp)  # a game as a file: export and import
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -51,7 +52,7 @@ def _game(slug: str, rounds: bool = True) -> Game:
 
 
 def _view(slug: str) -> sheet.GameRow:
-    """The game as its page reads it (:func:`.reading.read_game`, no ORM objects)."""
+    """The game as its page reads it (:func:`.sheets.read_game`, no ORM objects)."""
     return sheet.read_game(slug) or abort(404, description="There is no game at this link.")
 
 

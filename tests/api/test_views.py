@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper import score
-from scorekeeper.engine.rules import OPTIONS, PRESETS
+from scorekeeper.engine.rules.ruleset import OPTIONS, PRESETS
 from tests.engine.helpers import CONTRACT_EXAMPLE
 
 

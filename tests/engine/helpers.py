@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scorekeeper.engine.cards import parse_cards
-from scorekeeper.engine.scoring import LayoffPlay, MeldPlay, RoundPlay
+from scorekeeper.engine.scoring.score_round import LayoffPlay, MeldPlay, RoundPlay
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 """The project's shared folder (rule texts, catalogue, contracts), beside the checkout."""

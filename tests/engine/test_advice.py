@@ -1,16 +1,16 @@
-"""The discard-pile advice and meld explanations (scorekeeper.engine.advice): T1, T2, T3,
+"""The discard-pile advice and meld explanations (scorekeeper.engine.checker.advice): T1, T2, T3,
 M6 and O2, with meld legality from the melds module."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.advice import advise, best_melds_points, layoff_uses
-from scorekeeper.engine.candidates import candidate_melds
 from scorekeeper.engine.cards import parse_card, parse_cards
-from scorekeeper.engine.explain import meld_reasons
+from scorekeeper.engine.checker.advice import advise, best_melds_points, layoff_uses
+from scorekeeper.engine.checker.candidates import candidate_melds
+from scorekeeper.engine.checker.explain import meld_reasons
 from scorekeeper.engine.melds import check_meld
-from scorekeeper.engine.rules import ruleset
+from scorekeeper.engine.rules.ruleset import ruleset
 
 
 def by_card(choices):
@@ -162,7 +162,7 @@ def test_advice_and_explain_import_no_web_framework():
     import sys
 
     code = (
-        "import sys, scorekeeper.engine.advice, scorekeeper.engine.explain;"
+        "import sys, scorekeeper.engine.checker.advice, scorekeeper.engine.checker.explain;"
         "sys.exit(any(m in sys.modules for m in ('flask', 'sqlalchemy', 'wtforms')))"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -6,9 +6,7 @@ import random
 
 import pytest
 
-from scorekeeper.engine import simulate
-from scorekeeper.engine.cards import parse_cards
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     BOTS,
     Draw,
     Phase,
@@ -19,8 +17,10 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
-from scorekeeper.engine.records import replay
-from scorekeeper.engine.simulate import play_game
+from scorekeeper.engine.bots import simulate
+from scorekeeper.engine.bots.simulate import play_game
+from scorekeeper.engine.cards import parse_cards
+from scorekeeper.engine.game.records import replay
 
 
 @pytest.mark.parametrize("level", sorted(BOTS))

@@ -303,7 +303,7 @@ def test_command_line_does_not_import_flask():
 
 
 def test_layoff_order_finds_an_order_in_which_every_layoff_fits():
-    from scorekeeper.engine.contract import layoff_order
+    from scorekeeper.engine.scoring.contract import layoff_order
 
     request = example()
     # Bob's 7C only fits after Cat's 6C has extended 3C 4C 5C
@@ -321,7 +321,7 @@ def test_layoff_order_finds_an_order_in_which_every_layoff_fits():
 
 
 def test_layoff_order_keeps_the_order_of_what_never_fits():
-    from scorekeeper.engine.contract import layoff_order
+    from scorekeeper.engine.scoring.contract import layoff_order
 
     request = example()
     request["layoffs"] = [

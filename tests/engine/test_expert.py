@@ -9,9 +9,7 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine.cards import parse_cards
-from scorekeeper.engine.expert import ExpertBot, advise, cost
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     Discard,
     Draw,
     GameSetupError,
@@ -24,10 +22,12 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
-from scorekeeper.engine.hidden import sample_hands, unseen
-from scorekeeper.engine.rules import PRESETS, ruleset
-from scorekeeper.engine.simulate import play_game
-from scorekeeper.engine.why import explain, to_person
+from scorekeeper.engine.bots.expert import ExpertBot, advise, cost
+from scorekeeper.engine.bots.hidden import sample_hands, unseen
+from scorekeeper.engine.bots.simulate import play_game
+from scorekeeper.engine.bots.why import explain, to_person
+from scorekeeper.engine.cards import parse_cards
+from scorekeeper.engine.rules.ruleset import PRESETS, ruleset
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,18 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import score
-from scorekeeper.engine.actions import (
-    Block,
-    Discard,
-    Draw,
-    LayDown,
-    LayOff,
-    Nominate,
-    Split,
-)
-from scorekeeper.engine.cards import DOUBLE, JOKER, parse_card, parse_cards
-from scorekeeper.engine.contract import ScoreRequestError
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     BOTS,
     GameState,
     apply_action,
@@ -32,13 +21,24 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
+from scorekeeper.engine.bots.simulate import play_game
+from scorekeeper.engine.cards import DOUBLE, JOKER, parse_card, parse_cards
+from scorekeeper.engine.game.actions import (
+    Block,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    Nominate,
+    Split,
+)
+from scorekeeper.engine.game.plays import IllegalMove
+from scorekeeper.engine.game.records import RecordError, replay
+from scorekeeper.engine.game.state import Phase
 from scorekeeper.engine.melds import IllegalMeld, check_meld, extend
-from scorekeeper.engine.outcome import deals_next
-from scorekeeper.engine.plays import IllegalMove
-from scorekeeper.engine.records import RecordError, replay
-from scorekeeper.engine.rules import ruleset
-from scorekeeper.engine.simulate import play_game
-from scorekeeper.engine.state import Phase
+from scorekeeper.engine.rules.ruleset import ruleset
+from scorekeeper.engine.scoring.contract import ScoreRequestError
+from scorekeeper.engine.scoring.outcome import deals_next
 
 X2 = {"dealers_gambit": True}
 

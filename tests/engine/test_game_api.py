@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.engine.cards import parse_card
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     ActionError,
     Discard,
     Draw,
@@ -28,6 +27,7 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
+from scorekeeper.engine.cards import parse_card
 
 
 def test_a_new_game_deals_as_the_rules_say() -> None:

@@ -1,13 +1,13 @@
-"""Which lay-downs the game lists from a hand (engine.moves), written as card strings."""
+"""Which lay-downs the game lists from a hand (engine.game.hand_melds), written as card strings."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorekeeper.engine.cards import parse_cards
+from scorekeeper.engine.game.hand_melds import hand_melds
 from scorekeeper.engine.melds import check_meld
-from scorekeeper.engine.moves import hand_melds
-from scorekeeper.engine.rules import ruleset
+from scorekeeper.engine.rules.ruleset import ruleset
 
 
 def listed(hand: str, preset: str = "standard", **options: object) -> set[str]:

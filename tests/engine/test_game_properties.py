@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import score
-from scorekeeper.engine.cards import make_pack
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     GameState,
     apply_action,
     current_player,
@@ -25,9 +24,10 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
-from scorekeeper.engine.records import game_record, replay, round_request
-from scorekeeper.engine.rules import PRESETS
-from scorekeeper.engine.state import rebuild_table
+from scorekeeper.engine.cards import make_pack
+from scorekeeper.engine.game.records import game_record, replay, round_request
+from scorekeeper.engine.game.state import rebuild_table
+from scorekeeper.engine.rules.ruleset import PRESETS
 
 HOUSE_RULES: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS] + [
     ("standard", {"rummy_call": "lay-off-only"}),

@@ -10,7 +10,7 @@ from scorekeeper.engine.melds import (
     meld_problem,
     run_shape,
 )
-from scorekeeper.engine.rules import ruleset
+from scorekeeper.engine.rules.ruleset import ruleset
 from tests.engine.helpers import cards
 
 STANDARD = ruleset("standard")

@@ -15,15 +15,15 @@ from functools import cache
 
 import pytest
 
-from scorekeeper.engine.candidates import candidate_melds
+from scorekeeper.engine import Draw, apply_action, legal_actions, new_game
 from scorekeeper.engine.cards import natural_card
-from scorekeeper.engine.draws import _may_keep_top, _takeable, run_through
-from scorekeeper.engine.game import Draw, apply_action, legal_actions, new_game
+from scorekeeper.engine.checker.candidates import candidate_melds
+from scorekeeper.engine.game.draws import _may_keep_top, _takeable, run_through
+from scorekeeper.engine.game.hand_melds import hand_melds
+from scorekeeper.engine.game.plays import use_options
+from scorekeeper.engine.game.state import Phase
 from scorekeeper.engine.melds import IllegalMeld, check_meld, extend, run_shape
-from scorekeeper.engine.moves import hand_melds
-from scorekeeper.engine.plays import use_options
-from scorekeeper.engine.rules import RuleSet, ruleset
-from scorekeeper.engine.state import Phase
+from scorekeeper.engine.rules.ruleset import RuleSet, ruleset
 
 SETTINGS = [(min_run, ace) for min_run in (3, 4) for ace in ("high-or-low", "round-the-corner")]
 ABC = ("Ann", "Bob", "Cat")
@@ -176,7 +176,7 @@ def test_the_draws_one_pass_equals_the_slow_answer_in_random_games(preset, optio
 
 @pytest.mark.parametrize("dealer_rule", ["left", "round-winner"])
 def test_the_digital_game_deals_as_the_scoresheet_counts_the_deal(dealer_rule):
-    from scorekeeper.engine.tally import next_dealer
+    from scorekeeper.engine.scoring.tally import next_dealer
 
     rules_options = {"next_dealer": dealer_rule, "target": 1000}
     state = new_game(["Ann", "Bob", "Cat"], options=rules_options, seed=4)
@@ -196,8 +196,8 @@ def test_the_digital_game_deals_as_the_scoresheet_counts_the_deal(dealer_rule):
 @pytest.mark.parametrize("seven", [True, False])
 def test_going_out_bonuses_are_the_same_card_by_card_and_by_the_table_count(seven):
     from scorekeeper.engine.cards import parse_cards
-    from scorekeeper.engine.scoring import MeldPlay, RoundPlay, score_round
-    from scorekeeper.engine.tally import TableCount, tally_round
+    from scorekeeper.engine.scoring.score_round import MeldPlay, RoundPlay, score_round
+    from scorekeeper.engine.scoring.tally import TableCount, tally_round
 
     rules = ruleset("quick", seven_card_straight=True, going_out_bonus=25)
     run = "3H 4H 5H 6H 7H 8H 9H" if seven else "3H 4H 5H 6H"

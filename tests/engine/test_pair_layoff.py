@@ -13,9 +13,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine.advice import advise
-from scorekeeper.engine.cards import parse_cards
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     Discard,
     Draw,
     LayOff,
@@ -24,8 +22,10 @@ from scorekeeper.engine.game import (
     legal_actions,
     new_game,
 )
+from scorekeeper.engine.cards import parse_cards
+from scorekeeper.engine.checker.advice import advise
 from scorekeeper.engine.melds import check_meld
-from scorekeeper.engine.rules import RuleSet, ruleset
+from scorekeeper.engine.rules.ruleset import RuleSet, ruleset
 
 from .test_turns_scenarios import ANN, BOB, CAT, card, refused, rigged
 

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import make_pack
-from scorekeeper.engine.moves import hand_melds, remove_cards
-from scorekeeper.engine.plays import layoff_options
-from scorekeeper.engine.rules import ruleset
-from scorekeeper.engine.state import Phase
+from scorekeeper.engine.game.hand_melds import hand_melds, remove_cards
+from scorekeeper.engine.game.plays import layoff_options
+from scorekeeper.engine.game.state import Phase
+from scorekeeper.engine.rules.ruleset import ruleset
 
 from .test_game_properties import HOUSE_RULES, random_play
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from scorekeeper import score
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     apply_action,
     bot_move,
     is_terminal,
@@ -18,7 +18,7 @@ from scorekeeper.engine.game import (
     make_bot,
     new_game,
 )
-from scorekeeper.engine.records import RecordError, game_record, replay, round_request
+from scorekeeper.engine.game.records import RecordError, game_record, replay, round_request
 
 
 def finished(preset: str = "standard", players: int = 3, seed: int = 4) -> dict[str, Any]:

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scorekeeper.engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
+from scorekeeper.engine.rules.ruleset import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
 from tests.engine.helpers import ROW_IDS, SHARED
 
 CATALOGUE = SHARED / "rules-catalogue.md"
@@ -130,7 +130,7 @@ def test_each_choice_option_is_typed_with_exactly_its_choices():
     import dataclasses
     import typing
 
-    from scorekeeper.engine import rules
+    from scorekeeper.engine.rules import ruleset as rules
 
     hints = typing.get_type_hints(RuleSet, vars(rules))
     typed = 0

@@ -5,10 +5,10 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.engine.cards import parse_card, parse_cards
-from scorekeeper.engine.checks import check_round
-from scorekeeper.engine.contract import parse_request
-from scorekeeper.engine.rules import ruleset
-from scorekeeper.engine.scoring import (
+from scorekeeper.engine.rules.ruleset import ruleset
+from scorekeeper.engine.scoring.checks import check_round
+from scorekeeper.engine.scoring.contract import parse_request
+from scorekeeper.engine.scoring.score_round import (
     MeldPlay,
     RoundError,
     RoundPlay,

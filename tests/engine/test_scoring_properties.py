@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scorekeeper import score
 from scorekeeper.engine.cards import declare, make_pack, natural_card, shuffled
 from scorekeeper.engine.melds import IllegalMeld, check_meld, extend
-from scorekeeper.engine.rules import PRESETS, ruleset
+from scorekeeper.engine.rules.ruleset import PRESETS, ruleset
 
 NAMES = ["Ann", "Bob", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

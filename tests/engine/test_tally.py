@@ -1,4 +1,4 @@
-"""Rounds scored from the table's counted figures (engine.tally): the same rules as a
+"""Rounds scored from the table's counted figures (engine.scoring.tally): the same rules as a
 round scored card by card, checked against score_round on the same rounds."""
 
 from __future__ import annotations
@@ -7,9 +7,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.engine.rules import ruleset
-from scorekeeper.engine.scoring import RoundError, hand_points, score_round
-from scorekeeper.engine.tally import TableCount, check_count, next_dealer, tally_net, tally_round
+from scorekeeper.engine.rules.ruleset import ruleset
+from scorekeeper.engine.scoring.score_round import RoundError, hand_points, score_round
+from scorekeeper.engine.scoring.tally import (
+    TableCount,
+    check_count,
+    next_dealer,
+    tally_net,
+    tally_round,
+)
 from tests.engine.helpers import cards, round_play
 
 ABC = ("Ann", "Bob", "Cat")

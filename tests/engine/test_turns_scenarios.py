@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.engine.cards import parse_card, parse_cards
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     Discard,
     Draw,
     DrawTwo,
@@ -24,7 +23,8 @@ from scorekeeper.engine.game import (
     legal_actions,
     new_game,
 )
-from scorekeeper.engine.state import rebuild_table
+from scorekeeper.engine.cards import parse_card, parse_cards
+from scorekeeper.engine.game.state import rebuild_table
 
 ANN, BOB, CAT = 0, 1, 2
 

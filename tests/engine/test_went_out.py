@@ -1,12 +1,12 @@
 """O1 read from the hands: in a round counted as shown and in hand, the one player with
-nothing in hand went out (:func:`scorekeeper.engine.checks.went_out_by_hand`)."""
+nothing in hand went out (:func:`scorekeeper.engine.scoring.checks.went_out_by_hand`)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.engine.checks import went_out_by_hand
+from scorekeeper.engine.scoring.checks import went_out_by_hand
 
 
 def test_the_one_empty_hand_went_out():

@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine.advice import advise
+from scorekeeper.engine import Draw, LayDown, apply_action, legal_actions
 from scorekeeper.engine.cards import (
     JOKER,
     SUITS,
@@ -32,11 +32,11 @@ from scorekeeper.engine.cards import (
     natural_card,
     parse_cards,
 )
-from scorekeeper.engine.game import Draw, LayDown, apply_action, legal_actions
+from scorekeeper.engine.checker.advice import advise
+from scorekeeper.engine.game.hand_melds import hand_melds
+from scorekeeper.engine.game.state import Phase
 from scorekeeper.engine.melds import IllegalMeld, Meld, check_meld, suits_must_differ
-from scorekeeper.engine.moves import hand_melds
-from scorekeeper.engine.rules import RuleSet, ruleset
-from scorekeeper.engine.state import Phase
+from scorekeeper.engine.rules.ruleset import RuleSet, ruleset
 
 from .test_turns_scenarios import rigged
 

@@ -11,9 +11,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine.game import Nominate, Phase, make_bot, observation
-from scorekeeper.engine.records import replay
-from scorekeeper.engine.turns import legal_actions
+from scorekeeper.engine import Nominate, Phase, make_bot, observation
+from scorekeeper.engine.game.records import replay
+from scorekeeper.engine.game.turns import legal_actions
 
 from .test_pages import PlayActions, text
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scorekeeper.engine.game import legal_actions
+from scorekeeper.engine import legal_actions
 from tests.play.test_pages import PlayActions
 
 

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine.game import action_from_json
+from scorekeeper.engine import action_from_json
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalReview
 from scorekeeper.play import services as digital

@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
-from scorekeeper.engine.game import Discard, Draw, GameState, legal_actions, make_bot
-from scorekeeper.engine.records import replay
+from scorekeeper.engine import Discard, Draw, GameState, legal_actions, make_bot
+from scorekeeper.engine.game.records import replay
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame
 from scorekeeper.play import services as digital
@@ -384,7 +384,7 @@ def _play_to_the_end(play: PlayActions, slug: str, pages: bool = False) -> set[s
 
 
 def _view(state: GameState) -> tuple[Any, list[Any]]:
-    from scorekeeper.engine.game import observation
+    from scorekeeper.engine import observation
 
     return observation(state, state.seat), legal_actions(state)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.game import is_terminal, new_game
-from scorekeeper.engine.rules import PRESETS
+from scorekeeper.engine import is_terminal, new_game
+from scorekeeper.engine.rules.ruleset import PRESETS
 from scorekeeper.play.services import run_bots
 
 
@@ -50,19 +50,20 @@ def test_rounds_ended_by_house_rules_are_explained_too(options) -> None:
 
 
 def test_each_round_is_scored_once_and_its_explanation_is_that_scoring(monkeypatch) -> None:
-    from scorekeeper.engine import contract, rounds, scoring
-    from scorekeeper.engine.records import game_record, round_request
+    from scorekeeper.engine.game import deal
+    from scorekeeper.engine.game.records import game_record, round_request
+    from scorekeeper.engine.scoring import contract, score_round
 
-    made: list[scoring.RoundScore] = []
+    made: list[score_round.RoundScore] = []
 
     def score_once(*args, **kwargs):
-        made.append(scoring.score_round(*args, **kwargs))
+        made.append(score_round.score_round(*args, **kwargs))
         return made[-1]
 
     def refuse(request):
         raise AssertionError("a digital round was scored a second time, through the contract")
 
-    monkeypatch.setattr(rounds, "score_round", score_once)
+    monkeypatch.setattr(deal, "score_round", score_once)
     monkeypatch.setattr(contract, "score", refuse)
     state = new_game(["Ann", "Bob", "Cat"], preset="add-opponents-hand", seed=11)
     scored: list[dict] = []

@@ -7,7 +7,7 @@ look at their cards").
 Each game is played by bots through :func:`.steps.step`, the function that makes and
 tells every move at /play. Each move is also told from a copy of the game with every card
 no seat sees but its holder dealt again (the cards the move shows kept): its words
-(:func:`.moves.describe`) and its reason (:func:`engine.bots.move_reason`, what every
+(:func:`.moves.describe`) and its reason (:func:`engine.bots.bots.move_reason`, what every
 phone shows with a bot's move) must read the same. At the end, one seat's board
 (:func:`.board.board`, the round-end pause in it while the game waits after a round), the
 board as the page draws it (``play/_board.html``), its view and legal moves
@@ -26,9 +26,7 @@ from flask import Flask, render_template
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine.bots import move_reason
-from scorekeeper.engine.cards import JOKER, Card
-from scorekeeper.engine.game import (
+from scorekeeper.engine import (
     Action,
     Discard,
     GameState,
@@ -42,6 +40,8 @@ from scorekeeper.engine.game import (
     new_game,
     observation,
 )
+from scorekeeper.engine.bots.bots import move_reason
+from scorekeeper.engine.cards import JOKER, Card
 from scorekeeper.models import DigitalGame
 from scorekeeper.play.board import board
 from scorekeeper.play.ending import ending

@@ -16,7 +16,7 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
-from scorekeeper.engine.game import current_player, legal_actions
+from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame
 from tests.conftest import make_app

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine.game import GameState, current_player, legal_actions
+from scorekeeper.engine import GameState, current_player, legal_actions
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalSeat
 from scorekeeper.play import services as digital

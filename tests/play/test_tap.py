@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
-from scorekeeper.engine.game import GameState, apply_action, legal_actions, new_game
+from scorekeeper.engine import GameState, apply_action, legal_actions, new_game
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame, DigitalRound
 from scorekeeper.play import store

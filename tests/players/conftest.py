@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine.game import bot_move, legal_actions, make_bot
+from scorekeeper.engine import bot_move, legal_actions, make_bot
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Member
 from scorekeeper.play import services as digital

@@ -9,7 +9,7 @@ import re
 import pytest
 from markupsafe import escape
 
-from scorekeeper.engine.rules import OPTIONS, PRESETS
+from scorekeeper.engine.rules.ruleset import OPTIONS, PRESETS
 from scorekeeper.house_rules import check_link, query_for, rules_from_query
 from scorekeeper.rules.quotes import QUOTES, ROWS
 from tests.engine.helpers import ROW_IDS, SHARED

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.contract import ScoreRequestError, layoff_order, score
-from scorekeeper.engine.scoring import RoundScore
+from scorekeeper.engine.scoring.contract import ScoreRequestError, layoff_order, score
+from scorekeeper.engine.scoring.score_round import RoundScore
 from scorekeeper.table import services as sheet
 
 ABC = ("Ann", "Bob", "Cat")

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from scorekeeper.engine.outcome import wins
-from scorekeeper.engine.rules import OPTIONS
+from scorekeeper.engine.rules.ruleset import OPTIONS
+from scorekeeper.engine.scoring.outcome import wins
 from tests.table.test_pages import GameActions
 
 

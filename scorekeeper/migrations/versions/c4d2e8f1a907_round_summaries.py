@@ -13,8 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.engine.rules import RulesError, ruleset
-from scorekeeper.engine.tally import next_dealer
+from scorekeeper.engine import RulesError, ruleset
+from scorekeeper.engine.scoring.tally import next_dealer
 
 revision = "c4d2e8f1a907"
 down_revision = "b3c1d9e7a512"

@@ -1,0 +1,393 @@
+"""One digital game on several phones: a table of seats, each a person (with a phone) or
+a bot. Commits (with :mod:`.services`, the only request-path modules of ``/play`` that do).
+
+Glossary:
+- table game: a digital game with a ``host_token`` (the host's secret, kept in the host
+  phone's signed session); a one-person game has none and works as before (one person
+  seat, ``human_seat``, and bots).
+- seat token: each person's seat has a secret (:class:`~scorekeeper.models.DigitalSeat`),
+  given as a link and QR code; the phone that opens it keeps it in its signed session, so
+  reopening the game gives the same seat back. Tokens are compared in constant time
+  (:func:`scorekeeper.web.same_token`).
+- contact: any request from a seat's phone (page, stream, poll) stamps ``last_seen``.
+- grace: ``PLAY_GRACE_SECONDS`` (60 unless configured). A person whose turn has waited
+  that long with no contact from their phone is *away*: a stand-in bot
+  (:data:`STANDIN`) plays their turns until the phone is back. Nothing runs in the
+  background: whichever request comes next (any phone's poll or stream) makes the
+  stand-in's moves (:func:`catch_up`), so a game never stalls on a missing phone.
+- partners: under partnership rules (P1) seats 0 and 2 play 1 and 3, so partners sit
+  opposite each other around the table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, session
+from sqlalchemy import update
+
+from ..engine import BOTS, GameSetupError, RulesError, current_player, new_game
+from ..extensions import db
+from ..models import DigitalGame, DigitalSeat, new_token
+from ..web import same_token
+from . import services
+from .seats import BOT_NAMES
+
+STANDIN = "basic"
+"""The level of the bot that plays for a person who is away."""
+TOUCH_EVERY = 2.0
+"""Seconds between two stamps of a seat's ``last_seen`` at most (fewer writes from polls;
+a quarter of the grace period when that is shorter)."""
+KEEP_SEATS = 12
+"""Seats (and host rights) remembered per phone, newest kept."""
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """Who this phone is at a game: ``seat`` (None at a table game where it has no
+    seat), ``bots`` who plays for a bot now (None: ``game.bots``, a one-person game),
+    ``host`` True on the host's phone, ``table`` True for a table game."""
+
+    seat: int | None
+    bots: list[str | None] | None
+    host: bool
+    table: bool
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """A seat chosen for a new table: a person's ``name``, or a bot's ``level``."""
+
+    name: str = ""
+    level: str | None = None
+
+
+def _now() -> float:
+    return time.time()
+
+
+def grace() -> float:
+    """The grace period in seconds (``PLAY_GRACE_SECONDS``, 60 unless configured)."""
+    return float(current_app.config.get("PLAY_GRACE_SECONDS", 60))
+
+
+# ---- a new table -------------------------------------------------------------------
+
+
+def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
+    """Every player's name: the host (``"Host"`` when blank), each person as typed (or
+    ``"Player N"``), each bot a bot name nobody else has. Raises :class:`PlayError`."""
+    people = [host.strip() or "Host"] + [
+        s.name.strip() or f"Player {n}" for n, s in enumerate(seats, start=2) if s.level is None
+    ]
+    taken = {n.casefold() for n in people}
+    spare = iter(n for n in BOT_NAMES if n.casefold() not in taken)
+    names, people_left = [people[0]], iter(people[1:])
+    for choice in seats:
+        names.append(next(people_left) if choice.level is None else next(spare, ""))
+    if len({n.casefold() for n in names}) != len(names) or "" in names:
+        raise services.PlayError("each player needs a different name", "D1", "seats")
+    return names
+
+
+def start_table(
+    host: str,
+    preset: str,
+    options: Mapping[str, Any],
+    seats: Sequence[SeatChoice],
+) -> DigitalGame:
+    """A new table game: the host in seat 0, then ``seats`` in order (2 to 8 players in
+    all, D1; partnership rules: 4, P1), dealt from a seed the server draws
+    (:func:`services.drawn_seed`): no seat chooses or learns it before the game ends. Each
+    person's seat gets a secret token; the host phone keeps the host token and seat 0's
+    token. Raises :class:`PlayError`."""
+    unknown = [s.level for s in seats if s.level is not None and s.level not in BOTS]
+    if unknown:
+        raise services.PlayError(f"there is no bot level {unknown[0]!r}", None, "seats")
+    names = _names(host, seats)
+    seed = services.drawn_seed()
+    try:
+        state = new_game(names, preset=preset, options=dict(options), seed=seed)
+    except RulesError as error:
+        where, message = error.problems[0]
+        raise services.PlayError(message, None, where) from None
+    except GameSetupError as error:
+        raise services.PlayError(str(error), "D1", "seats") from None
+    game = DigitalGame(
+        preset=preset,
+        options=dict(options),
+        seed=str(seed),
+        seed_chosen=False,
+        human_seat=0,
+        bots=[None, *(s.level for s in seats)],
+        state={},
+        version=1,
+        host_token=new_token(),
+    )
+    services.first_moves(game, state)
+    rows = _person_seats(game, seats)
+    db.session.add_all(rows)
+    db.session.commit()
+    assert game.host_token is not None
+    _keep("hosts", game.slug, game.host_token)
+    _keep("seats", game.slug, rows[0].token)
+    return game
+
+
+def _person_seats(game: DigitalGame, seats: Sequence[SeatChoice]) -> list[DigitalSeat]:
+    """The seat rows of a new table: the host's seat 0 (joined now) and one, not yet
+    joined, for each person's seat of ``seats`` (bots have none)."""
+    now = _now()
+    rows = [DigitalSeat(game_id=game.id, seat=0, joined_at=now, last_seen=now)]
+    rows += [
+        DigitalSeat(game_id=game.id, seat=n)
+        for n, choice in enumerate(seats, start=1)
+        if choice.level is None
+    ]
+    return rows
+
+
+def _keep(key: str, slug: str, token: str) -> None:
+    kept = {k: v for k, v in dict(session.get(key) or {}).items() if k != slug}
+    kept[slug] = token
+    session[key] = dict(list(kept.items())[-KEEP_SEATS:])
+    session.permanent = True
+
+
+# ---- who is this phone -------------------------------------------------------------
+
+
+def seat_rows(game: DigitalGame) -> list[DigitalSeat]:
+    """The person seats of a table game, in seat order."""
+    query = db.select(DigitalSeat).where(DigitalSeat.game_id == game.id).order_by(DigitalSeat.seat)
+    return list(db.session.execute(query).scalars())
+
+
+def playing_bots(game: DigitalGame, rows: Sequence[DigitalSeat]) -> list[str | None]:
+    """Who a bot plays for now: the bot seats' levels, and :data:`STANDIN` for each person
+    who is away; None for a person at the table."""
+    away = {r.seat for r in rows if r.away}
+    return [STANDIN if seat in away else level for seat, level in enumerate(game.bots)]
+
+
+def _token_seat(rows: Sequence[DigitalSeat], given: object) -> int | None:
+    """The seat whose token is ``given`` (every row compared, in constant time each)."""
+    found = None
+    for row in rows:
+        if same_token(given, row.token):
+            found = row.seat
+    return found
+
+
+def sitting(game: DigitalGame) -> Sitting:
+    """Who this phone is at ``game`` (from its signed session), stamping the contact of
+    its seat (:func:`touch`)."""
+    if game.host_token is None:
+        return Sitting(game.human_seat, None, False, False)
+    rows = seat_rows(game)
+    seat = _token_seat(rows, dict(session.get("seats") or {}).get(game.slug))
+    host = same_token(dict(session.get("hosts") or {}).get(game.slug), game.host_token)
+    if seat is not None:
+        row = next(r for r in rows if r.seat == seat)
+        every = min(TOUCH_EVERY, grace() / 4)
+        if row.away or row.last_seen is None or _now() - row.last_seen >= every:
+            touch(game, seat)
+            row.away = False
+    return Sitting(seat, playing_bots(game, rows), host, True)
+
+
+def touch(game: DigitalGame, seat: int) -> None:
+    """Stamp a contact from ``seat``'s phone: ``last_seen`` now, the person back (no
+    longer away), and ``joined_at`` the first time. One UPDATE, committed."""
+    now = _now()
+    db.session.execute(
+        update(DigitalSeat)
+        .where(DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
+        .values(last_seen=now, away=False)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.execute(
+        update(DigitalSeat)
+        .where(
+            DigitalSeat.game_id == game.id,
+            DigitalSeat.seat == seat,
+            DigitalSeat.joined_at.is_(None),
+        )
+        .values(joined_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.commit()
+
+
+def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
+    """Count a new event stream of ``seat``: its number (the seat's newest, so any older
+    stream of the seat ends) and the seat's token (a stream ends when the seat is given
+    a new link); None when the seat has no person's row (given to a bot meanwhile). One
+    UPDATE, committed."""
+    where = (DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
+    db.session.execute(
+        update(DigitalSeat)
+        .where(*where)
+        .values(stream=DigitalSeat.stream + 1)
+        .execution_options(synchronize_session=False)
+    )
+    row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
+    found = row.one_or_none()
+    db.session.commit()
+    return None if found is None else (found.stream, found.token)
+
+
+def sit_down(game: DigitalGame, seat: int, token: str) -> bool:
+    """The phone that opened seat ``seat``'s link sits there (the token kept in its
+    session, the contact stamped); False when the token is not that seat's."""
+    rows = [r for r in seat_rows(game) if r.seat == seat]
+    if not rows or _token_seat(rows, token) != seat:
+        return False
+    _keep("seats", game.slug, rows[0].token)
+    touch(game, seat)
+    return True
+
+
+# ---- the stand-in ------------------------------------------------------------------
+
+
+def _since(game: DigitalGame) -> float:
+    """When the game last moved (the turn in play began), in seconds since the epoch."""
+    return game.moved_at or _now()
+
+
+def catch_up(game: DigitalGame) -> bool:
+    """What any request does first at a table game: a person whose turn has waited the
+    grace period with no contact is marked away, and the bots due to move (stand-ins,
+    bot seats) make their moves as the next version. True when the game moved."""
+    if game.host_token is None or game.paused or game.finished:
+        return False
+    rows = seat_rows(game)
+    now, waited = _now(), _now() - _since(game)
+    late = [
+        r for r in rows if not r.away and waited >= grace() and now - (r.last_seen or 0) >= grace()
+    ]
+    if not late and not any(r.away for r in rows):
+        return False
+    turn = current_player(services.load_state(game))
+    for row in late:
+        if row.seat == turn:
+            row.away = True
+            db.session.commit()
+    return services.let_bots_play(game, playing_bots(game, rows))
+
+
+# ---- the host ----------------------------------------------------------------------
+
+
+def seat_as_bot(game: DigitalGame, seat: int, level: str) -> None:
+    """The host gives seat ``seat`` (not the host's own) to a bot of ``level``: its token
+    stops working; the bot moves at once if it is its turn. Raises :class:`PlayError`."""
+    _check_seat(game, seat)
+    if level not in BOTS:
+        raise services.PlayError(f"there is no bot level {level!r}", None, "seats")
+    bots = list(game.bots)
+    bots[seat] = level
+    _change_bots(game, bots)
+    db.session.execute(
+        db.delete(DigitalSeat).where(DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
+    )
+    db.session.commit()
+    services.let_bots_play(game, playing_bots(game, seat_rows(game)))
+
+
+def seat_for_person(game: DigitalGame, seat: int) -> None:
+    """The host makes seat ``seat`` a person's seat with a new secret link (a bot's seat
+    given back to a person, or a person removed: the old link and phone no longer sit
+    there). Raises :class:`PlayError`."""
+    _check_seat(game, seat)
+    bots = list(game.bots)
+    bots[seat] = None
+    _change_bots(game, bots)
+    db.session.execute(
+        db.delete(DigitalSeat).where(DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
+    )
+    db.session.add(DigitalSeat(game_id=game.id, seat=seat))
+    db.session.commit()
+
+
+def _check_seat(game: DigitalGame, seat: int) -> None:
+    if not 1 <= seat < len(game.bots):
+        raise services.PlayError("choose another player's seat (the host keeps seat 1)")
+
+
+def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
+    """Write the seats' levels as a new version (other phones see the change)."""
+    version = game.version
+    done = db.session.execute(
+        update(DigitalGame)
+        .where(DigitalGame.id == game.id, DigitalGame.version == version)
+        .values(bots=bots, version=version + 1, moved_at=_now())
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(done, "rowcount", 1) != 1:
+        db.session.rollback()
+        raise services.StaleGame()
+    game.bots, game.version = bots, version + 1
+
+
+# ---- what the table shows ----------------------------------------------------------
+
+
+def table_status(game: DigitalGame, seat: int | None) -> dict[str, Any]:
+    """The table's line for every phone: ``turn`` (whose decision it is, or None),
+    ``mine`` (this seat's), ``standins`` (the names a bot is playing for), ``text``."""
+    state = services.load_state(game)
+    rows = seat_rows(game)
+    turn = None if game.paused or game.finished else current_player(state)
+    standins = [state.players[r.seat] for r in rows if r.away]
+    if game.finished:
+        text = "The game is over."
+    elif game.paused:
+        text = 'The round is over: anyone may tap "Next round".'
+    elif turn is None:
+        text = ""
+    else:
+        text = "Your turn." if turn == seat else f"{state.players[turn]}'s turn."
+    text += "".join(f" A bot is playing for {name}." for name in standins)
+    return {
+        "turn": turn,
+        "mine": turn is not None and turn == seat,
+        "standins": standins,
+        "text": text.strip(),
+        "version": game.version,
+    }
+
+
+def seat_list(game: DigitalGame) -> list[dict[str, Any]]:
+    """Each seat for the host's page: ``seat`` (0-based), ``name``, ``level`` (a bot's),
+    ``row`` (a person's :class:`DigitalSeat`), ``side`` (0 or 1 under partnership rules,
+    else None), ``seen`` (seconds since contact, or None)."""
+    state = services.load_state(game)
+    rows = {r.seat: r for r in seat_rows(game)}
+    seen = {seat: round(_now() - r.last_seen) for seat, r in rows.items() if r.last_seen}
+    return [
+        {
+            "seat": seat,
+            "name": name,
+            "level": game.bots[seat],
+            "row": rows.get(seat),
+            "side": state.unit_of(seat) if state.teams else None,
+            "seen": seen.get(seat),
+        }
+        for seat, name in enumerate(state.players)
+    ]
+
+
+KEEP_GAMES = 12
+"""Games remembered per phone (session cookie), newest kept, listed on /play."""
+
+
+def remember(game: DigitalGame) -> None:
+    """Keep ``game`` among this phone's games (its signed session), listed on /play."""
+    played = [s for s in session.get("played", []) if s != game.slug]
+    session["played"] = [*played, game.slug][-KEEP_GAMES:]
+    session.permanent = True
