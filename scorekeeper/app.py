@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .extensions import csrf, db, limit_where_limited, limiter, migrate
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
+from .settings import data_folder
 from .web import TokenSafeSessions, cached_urls, register_unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,7 +127,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(data_folder()),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),

@@ -1,21 +1,21 @@
 """The database schema brought up to date when the app starts, however it is started
 (``scripts/serve``, ``flask run``, any WSGI server, the tests).
 
-SQLite: pending migrations are applied under a file lock in ``instance/``, so two
-workers starting at once do not both migrate. PostgreSQL: the same under an advisory
-lock. Any other server database with migrations pending: the app refuses to start with
-one line naming the command to run.
+SQLite: pending migrations are applied under a file lock in the data folder (filelock,
+which works on Windows as on Unix), so two workers starting at once do not both
+migrate. PostgreSQL: the same under an advisory lock. Any other server database with
+migrations pending: the app refuses to start with one line naming the command to run.
 """
 
 from __future__ import annotations
 
-import fcntl
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from filelock import FileLock
 from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import text
@@ -47,7 +47,7 @@ def bring_up_to_date(app: Flask) -> None:
         return
     dialect = _dialect(app)
     if dialect == "sqlite":
-        lock = _file_lock(Path(app.instance_path) / "migrate.lock")
+        lock: AbstractContextManager[object] = FileLock(Path(app.instance_path) / "migrate.lock")
     elif dialect == "postgresql":
         lock = _advisory_lock(app)
     else:
@@ -63,16 +63,6 @@ def bring_up_to_date(app: Flask) -> None:
 def _dialect(app: Flask) -> str:
     with app.app_context():
         return db.engine.dialect.name
-
-
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @contextmanager
