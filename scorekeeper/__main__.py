@@ -133,18 +133,28 @@ def _fail(where: str, message: str) -> int:
     return 2
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a subcommand; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m scorekeeper", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser; ``serve``'s defaults come from the environment
+    (``SCOREKEEPER_HOST``, ``SCOREKEEPER_PORT`` or ``PORT``, ``SCOREKEEPER_WORKERS``)."""
+    from .settings import setting
+
+    top = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score one round (shared/score-contract.md)")
     score.add_argument("file", help="the request JSON file, or - for standard input")
     serve = sub.add_parser("serve", help="migrate the database and run the web app")
-    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--workers", type=int, default=2)
+    serve.add_argument(
+        "--host", default=setting("HOST", "0.0.0.0"), help="address to listen on (default: all)"
+    )
+    serve.add_argument("--port", type=int, default=int(setting("PORT", "5000")))
+    serve.add_argument("--workers", type=int, default=int(setting("WORKERS", "2")))
     _simulate_parser(sub)
-    args = parser.parse_args(argv)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand; returns the exit status."""
+    args = parser().parse_args(argv)
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "score":

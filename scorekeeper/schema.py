@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 from alembic.runtime.migration import MigrationContext
@@ -18,7 +19,7 @@ from alembic.script import ScriptDirectory
 from filelock import FileLock
 from flask import Flask
 from flask_migrate import upgrade
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from .extensions import db
 
@@ -32,12 +33,21 @@ class SchemaOutOfDate(SystemExit):
     """The database needs migrations the app will not apply by itself."""
 
 
+@lru_cache(maxsize=1)
+def head_revisions() -> frozenset[str]:
+    """The newest revision(s) of ``scorekeeper/migrations``: the schema this code needs."""
+    return frozenset(ScriptDirectory(str(MIGRATIONS)).get_heads())
+
+
+def database_revisions(connection: Connection) -> frozenset[str]:
+    """The revision(s) the database at ``connection`` is at (none for an empty one)."""
+    return frozenset(MigrationContext.configure(connection).get_current_heads())
+
+
 def pending(app: Flask) -> bool:
     """True when the database lacks a migration of ``scorekeeper/migrations``."""
-    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
     with app.app_context(), db.engine.connect() as connection:
-        current = set(MigrationContext.configure(connection).get_current_heads())
-    return current != heads
+        return database_revisions(connection) != head_revisions()
 
 
 def bring_up_to_date(app: Flask) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from scorekeeper import create_app
 
-PAGES = ("/", "/rules", "/check", "/play", "/groups/", "/api/v1/rules")
+PAGES = ("/", "/rules", "/check", "/play", "/groups/", "/api/v1/rules", "/healthz")
 
 
 def _check(condition: bool, step: str) -> None:
