@@ -18,7 +18,6 @@ from .schema import MIGRATIONS, bring_up_to_date
 from .settings import PREFIX, data_folder, setting
 from .web import TokenSafeSessions, cached_urls, register_unavailable
 
-ROOT = Path(__file__).resolve().parent.parent
 CSP = {
     "default-src": "'self'",
     "script-src": "'self'",
@@ -32,7 +31,7 @@ CSP = {
 }
 """The Content-Security-Policy: scripts only from this site's files (no inline script),
 never framed by another site (no clickjacking of delete, undo or play again); media from
-``data:`` for NoSleep.js's silent video (static/awake.js, where the Wake Lock API is
+``data:`` for NoSleep.js's silent video (scorekeeper/static/awake.js, where the Wake Lock API is
 missing)."""
 TOKEN_ARGS = frozenset({"slug", "token"})
 """URL parts that hold a secret: pages with them send no Referer at all."""
@@ -136,8 +135,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         __name__,
         instance_path=str(data_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
     )
     _configure(app, test_config)
     if app.config["TRUSTED_PROXIES"]:
