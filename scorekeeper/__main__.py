@@ -1,5 +1,5 @@
-"""Command line: ``python -m scorekeeper score FILE|-``, ``python -m scorekeeper serve`` and
-``python -m scorekeeper simulate``.
+"""Command line (``scorekeeper`` or ``python -m scorekeeper``): ``score FILE|-``,
+``serve``, ``simulate``, ``backup FILE`` and ``restore FILE``.
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
@@ -7,7 +7,8 @@ the database schema up to date (migrations) and runs the web app under gunicorn.
 ``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--samples N]
 [--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
-(``--json`` for JSON); the same seed plays the same games.
+(``--json`` for JSON); the same seed plays the same games. ``backup`` and ``restore``
+copy the SQLite database with its online backup API (:mod:`scorekeeper.backup`).
 """
 
 from __future__ import annotations
@@ -95,6 +96,26 @@ def _serve(host: str, port: int, workers: int) -> int:
     return 0  # pragma: no cover - execv does not return
 
 
+def _backup(command: str, path: str) -> int:
+    from pathlib import Path
+
+    from . import create_app
+    from .backup import BackupError, backup, restore
+
+    app = create_app()
+    try:
+        if command == "backup":
+            backup(app, Path(path))
+            print(f"backed up the database to {path}")
+        else:
+            aside = restore(app, Path(path))
+            print(f"restored {path}; the previous database is kept as {aside}")
+    except BackupError as error:
+        sys.stderr.write(f"{command}: {error}\n")
+        return 2
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -148,6 +169,10 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--port", type=int, default=int(setting("PORT", "5000")))
     serve.add_argument("--workers", type=int, default=int(setting("WORKERS", "2")))
+    backup = sub.add_parser("backup", help="copy the SQLite database, safe while serving")
+    backup.add_argument("file", help="the new backup file")
+    restore = sub.add_parser("restore", help="replace the database by a backup")
+    restore.add_argument("file", help="a file written by backup")
     _simulate_parser(sub)
     return top
 
@@ -161,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _score(args.file)
     if args.command == "serve":
         return _serve(args.host, args.port, args.workers)
+    if args.command in ("backup", "restore"):
+        return _backup(args.command, args.file)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
