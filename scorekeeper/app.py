@@ -98,6 +98,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
+    from .group_files import bp as group_files_bp
     from .play import stream as _play_stream  # noqa: F401  (its routes join the play blueprint)
     from .play import table_views as _play_table  # noqa: F401  (the same)
     from .play.views import bp as play_bp
@@ -112,6 +113,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(rules_bp)
     app.register_blueprint(play_bp)
     app.register_blueprint(players_bp)
+    app.register_blueprint(group_files_bp)
     register_api(app)
 
 
