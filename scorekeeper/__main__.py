@@ -57,13 +57,18 @@ tables' streams; the database pool matches it (``SQLALCHEMY_ENGINE_OPTIONS``), a
 stream holds a connection only during each check."""
 
 
-def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+def gunicorn_command(
+    host: str, port: int, workers: int, tls: tuple[str, str] | None = None
+) -> list[str]:
     """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
-    waits in a poller, not in a worker), a short keep-alive, the log without secrets."""
+    waits in a poller, not in a worker), a short keep-alive, the log without secrets;
+    ``tls`` (certificate and key files) serves https."""
+    served = ["--certfile", tls[0], "--keyfile", tls[1]] if tls else []
     return [
         sys.executable,
         "-m",
         "gunicorn",
+        *served,
         "--workers",
         str(workers),
         "--worker-class",
@@ -84,16 +89,31 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
     ]
 
 
-def _serve(host: str, port: int, workers: int) -> int:
+def _serve(host: str, port: int, workers: int, https: bool) -> int:
     import os
+    from pathlib import Path
 
     from . import create_app
-    from .hosting import announce, serve_url
+    from .hosting import announce, announce_authority, serve_url
 
     app = create_app()  # brings the database schema up to date, or says which command to run
-    announce(serve_url(host, port, app.config.get("PUBLIC_URL", "")))
-    os.execv(sys.executable, gunicorn_command(host, port, workers))
+    tls = _certificates(Path(app.instance_path)) if https else None
+    url = serve_url(host, port, app.config.get("PUBLIC_URL", ""), "https" if https else "http")
+    if https:
+        announce_authority(url + "ca")
+    announce(url)
+    command = gunicorn_command(host, port, workers, tls)
+    os.execv(sys.executable, command)
     return 0  # pragma: no cover - execv does not return
+
+
+def _certificates(data: Any) -> tuple[str, str]:
+    """``serve --https``'s certificate and key files, made in the data folder if need be."""
+    from .certificates import ensure_certificates
+    from .hosting import choose_lan_address, interface_addresses
+
+    files = ensure_certificates(data, choose_lan_address(interface_addresses()))
+    return str(files.cert), str(files.key)
 
 
 def _backup(command: str, path: str) -> int:
@@ -169,6 +189,12 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--port", type=int, default=int(setting("PORT", "5000")))
     serve.add_argument("--workers", type=int, default=int(setting("WORKERS", "2")))
+    serve.add_argument(
+        "--https",
+        action="store_true",
+        default=setting("HTTPS", "") not in ("", "0"),
+        help="serve https with this machine's own certificate authority (made once)",
+    )
     backup = sub.add_parser("backup", help="copy the SQLite database, safe while serving")
     backup.add_argument("file", help="the new backup file")
     restore = sub.add_parser("restore", help="replace the database by a backup")
@@ -185,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "score":
         return _score(args.file)
     if args.command == "serve":
-        return _serve(args.host, args.port, args.workers)
+        return _serve(args.host, args.port, args.workers, args.https)
     if args.command in ("backup", "restore"):
         return _backup(args.command, args.file)
     return 2  # pragma: no cover - argparse rejects unknown commands

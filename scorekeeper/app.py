@@ -16,6 +16,7 @@ from .health import register_health
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
 from .settings import PREFIX, data_folder, setting
+from .trust import register_trust
 from .web import TokenSafeSessions, cached_urls, register_unavailable
 
 CSP = {
@@ -56,6 +57,10 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 22},
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
+        # over https Flask-WTF would also demand a same-site Referer, which pages whose
+        # address holds a token never send (Referrer-Policy no-referrer): the CSRF token
+        # and the SameSite session cookie guard every form either way
+        "WTF_CSRF_SSL_STRICT": False,
         "SEND_FILE_MAX_AGE_DEFAULT": 3600,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
@@ -153,6 +158,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _secure(app)
     register_unavailable(app)
     register_health(app)
+    register_trust(app)
     cached_urls(app)
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
