@@ -1,5 +1,5 @@
-"""Command line: ``python -m scorekeeper score FILE|-``, ``python -m scorekeeper serve`` and
-``python -m scorekeeper simulate``.
+"""Command line (``scorekeeper`` or ``python -m scorekeeper``): ``score FILE|-``,
+``serve``, ``simulate``, ``backup FILE`` and ``restore FILE``.
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
@@ -7,7 +7,8 @@ the database schema up to date (migrations) and runs the web app under gunicorn.
 ``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--samples N]
 [--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
-(``--json`` for JSON); the same seed plays the same games.
+(``--json`` for JSON); the same seed plays the same games. ``backup`` and ``restore``
+copy the SQLite database with its online backup API (:mod:`scorekeeper.backup`).
 """
 
 from __future__ import annotations
@@ -58,18 +59,27 @@ database pool matches (``SQLALCHEMY_ENGINE_OPTIONS``); a stream holds a connecti
 during each check."""
 
 
-def gunicorn_command(host: str, port: int, workers: int, streams: int | None = None) -> list[str]:
+def gunicorn_command(
+    host: str,
+    port: int,
+    workers: int,
+    streams: int | None = None,
+    tls: tuple[str, str] | None = None,
+) -> list[str]:
     """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
     waits in a poller, not in a worker) of ``streams`` (the app's
     ``PLAY_STREAMS_PER_PROCESS``; :data:`scorekeeper.app.STREAMS_PER_PROCESS` when None)
-    plus :data:`PAGE_THREADS` threads, a short keep-alive, the log without secrets."""
+    plus :data:`PAGE_THREADS` threads, a short keep-alive, the log without secrets;
+    ``tls`` (certificate and key files) serves https."""
     from .app import STREAMS_PER_PROCESS
 
     threads = (STREAMS_PER_PROCESS if streams is None else streams) + PAGE_THREADS
+    served = ["--certfile", tls[0], "--keyfile", tls[1]] if tls else []
     return [
         sys.executable,
         "-m",
         "gunicorn",
+        *served,
         "--workers",
         str(workers),
         "--worker-class",
@@ -90,17 +100,51 @@ def gunicorn_command(host: str, port: int, workers: int, streams: int | None = N
     ]
 
 
-def _serve(host: str, port: int, workers: int) -> int:
+def _serve(host: str, port: int, workers: int, https: bool) -> int:
     import os
+    from pathlib import Path
 
     from . import create_app
-    from .hosting import announce, serve_url
+    from .hosting import announce, announce_authority, serve_url
 
     app = create_app()  # brings the database schema up to date, or says which command to run
-    announce(serve_url(host, port, app.config.get("PUBLIC_URL", "")))
+    tls = _certificates(Path(app.instance_path)) if https else None
+    url = serve_url(host, port, app.config.get("PUBLIC_URL", ""), "https" if https else "http")
+    if https:
+        announce_authority(url + "ca")
+    announce(url)
     streams = int(app.config["PLAY_STREAMS_PER_PROCESS"])
-    os.execv(sys.executable, gunicorn_command(host, port, workers, streams))
+    os.execv(sys.executable, gunicorn_command(host, port, workers, streams, tls))
     return 0  # pragma: no cover - execv does not return
+
+
+def _certificates(data: Any) -> tuple[str, str]:
+    """``serve --https``'s certificate and key files, made in the data folder if need be."""
+    from .certificates import ensure_certificates
+    from .hosting import choose_lan_address, interface_addresses
+
+    files = ensure_certificates(data, choose_lan_address(interface_addresses()))
+    return str(files.cert), str(files.key)
+
+
+def _backup(command: str, path: str) -> int:
+    from pathlib import Path
+
+    from . import create_app
+    from .backup import BackupError, backup, restore
+
+    app = create_app()
+    try:
+        if command == "backup":
+            backup(app, Path(path))
+            print(f"backed up the database to {path}")
+        else:
+            aside = restore(app, Path(path))
+            print(f"restored {path}; the previous database is kept as {aside}")
+    except BackupError as error:
+        sys.stderr.write(f"{command}: {error}\n")
+        return 2
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -141,24 +185,46 @@ def _fail(where: str, message: str) -> int:
     return 2
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a subcommand; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m scorekeeper", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser; ``serve``'s defaults come from the environment
+    (``SCOREKEEPER_HOST``, ``SCOREKEEPER_PORT`` or ``PORT``, ``SCOREKEEPER_WORKERS``)."""
+    from .settings import setting
+
+    top = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score one round (shared/score-contract.md)")
     score.add_argument("file", help="the request JSON file, or - for standard input")
     serve = sub.add_parser("serve", help="migrate the database and run the web app")
-    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--workers", type=int, default=2)
+    serve.add_argument(
+        "--host", default=setting("HOST", "0.0.0.0"), help="address to listen on (default: all)"
+    )
+    serve.add_argument("--port", type=int, default=int(setting("PORT", "5000")))
+    serve.add_argument("--workers", type=int, default=int(setting("WORKERS", "2")))
+    serve.add_argument(
+        "--https",
+        action="store_true",
+        default=setting("HTTPS", "") not in ("", "0"),
+        help="serve https with this machine's own certificate authority (made once)",
+    )
+    backup = sub.add_parser("backup", help="copy the SQLite database, safe while serving")
+    backup.add_argument("file", help="the new backup file")
+    restore = sub.add_parser("restore", help="replace the database by a backup")
+    restore.add_argument("file", help="a file written by backup")
     _simulate_parser(sub)
-    args = parser.parse_args(argv)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand; returns the exit status."""
+    args = parser().parse_args(argv)
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "score":
         return _score(args.file)
     if args.command == "serve":
-        return _serve(args.host, args.port, args.workers)
+        return _serve(args.host, args.port, args.workers, args.https)
+    if args.command in ("backup", "restore"):
+        return _backup(args.command, args.file)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -12,11 +12,13 @@ from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, limit_where_limited, limiter, migrate
+from .health import register_health
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
+from .settings import PREFIX, data_folder, setting
+from .trust import register_trust
 from .web import TokenSafeSessions, cached_urls, register_unavailable
 
-ROOT = Path(__file__).resolve().parent.parent
 CSP = {
     "default-src": "'self'",
     "script-src": "'self'",
@@ -30,7 +32,7 @@ CSP = {
 }
 """The Content-Security-Policy: scripts only from this site's files (no inline script),
 never framed by another site (no clickjacking of delete, undo or play again); media from
-``data:`` for NoSleep.js's silent video (static/awake.js, where the Wake Lock API is
+``data:`` for NoSleep.js's silent video (scorekeeper/static/awake.js, where the Wake Lock API is
 missing)."""
 STREAMS_PER_PROCESS = 24
 """Event streams (``/play/<slug>/events``) one process holds open at most unless
@@ -52,47 +54,53 @@ def _secret_key(instance: Path) -> str:
 
 
 def _defaults(app: Flask) -> dict[str, Any]:
-    database = os.environ.get("DATABASE_URL") or (
+    database = setting("DATABASE_URL", "") or (
         f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
     )
     return {
+        "SECRET_KEY": setting("SECRET_KEY", ""),
         "SQLALCHEMY_DATABASE_URI": database,
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 22},
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
+        # over https Flask-WTF would also demand a same-site Referer, which pages whose
+        # address holds a token never send (Referrer-Policy no-referrer): the CSRF token
+        # and the SameSite session cookie guard every form either way
+        "WTF_CSRF_SSL_STRICT": False,
         "SEND_FILE_MAX_AGE_DEFAULT": 3600,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_STORAGE_URI": setting("RATELIMIT_STORAGE_URI", "memory://"),
         "RATELIMIT_HEADERS_ENABLED": True,
-        "RATELIMIT_API": os.environ.get("RATELIMIT_API", "120 per minute"),
-        "RATELIMIT_IMPORT": os.environ.get("RATELIMIT_IMPORT", "10 per minute"),
-        "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
+        "RATELIMIT_API": setting("RATELIMIT_API", "120 per minute"),
+        "RATELIMIT_IMPORT": setting("RATELIMIT_IMPORT", "10 per minute"),
+        "TRUSTED_PROXIES": int(setting("TRUSTED_PROXIES", "0")),
         "MIGRATE_ON_START": True,
-        "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
-        "PLAY_GRACE_SECONDS": float(os.environ.get("PLAY_GRACE_SECONDS", "60")),
-        "PLAY_STREAM_SECONDS": float(os.environ.get("PLAY_STREAM_SECONDS", "25")),
-        "PLAY_POLL_SECONDS": float(os.environ.get("PLAY_POLL_SECONDS", "0.15")),
+        "PUBLIC_URL": setting("PUBLIC_URL", ""),
+        "PLAY_GRACE_SECONDS": float(setting("PLAY_GRACE_SECONDS", "60")),
+        "PLAY_STREAM_SECONDS": float(setting("PLAY_STREAM_SECONDS", "25")),
+        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.15")),
         "PLAY_STREAMS_PER_PROCESS": int(
-            os.environ.get("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))
+            setting("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))
         ),
-        "PLAY_EXPERT_SAMPLES": int(os.environ.get("PLAY_EXPERT_SAMPLES", "16")),
-        "PLAY_HINT_SAMPLES": int(os.environ.get("PLAY_HINT_SAMPLES", "16")),
-        "PLAY_REVIEW_SAMPLES": int(os.environ.get("PLAY_REVIEW_SAMPLES", "8")),
+        "PLAY_EXPERT_SAMPLES": int(setting("PLAY_EXPERT_SAMPLES", "16")),
+        "PLAY_HINT_SAMPLES": int(setting("PLAY_HINT_SAMPLES", "16")),
+        "PLAY_REVIEW_SAMPLES": int(setting("PLAY_REVIEW_SAMPLES", "8")),
     }
 
 
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
-    """Defaults, then ``instance/config.py`` (or ``test_config``), then the secret key
-    (generated into ``instance/`` on first run). A database server's connections are
-    checked before use (``pool_pre_ping``: it may have dropped them); a SQLite file's
-    need no such round trip."""
+    """Defaults (the environment's settings, :mod:`scorekeeper.settings`), then the data
+    folder's ``config.py``, then any ``SCOREKEEPER_<KEY>`` of the environment, then
+    ``test_config``; then the secret key (generated into the data folder on first
+    run). A database server's connections are checked before use (``pool_pre_ping``:
+    it may have dropped them); a SQLite file's need no such round trip."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(_defaults(app))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-    else:
-        app.config.from_mapping(test_config)
+    app.config.from_prefixed_env(PREFIX)
+    app.config.from_mapping(test_config or {})
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     server = not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
@@ -104,6 +112,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
+    from .group_files import bp as group_files_bp
     from .play.views import bp as play_bp
     from .players.views import bp as players_bp
     from .rules.views import bp as rules_bp
@@ -115,27 +124,30 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(rules_bp)
     app.register_blueprint(play_bp)
     app.register_blueprint(players_bp)
+    app.register_blueprint(group_files_bp)
     register_api(app)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``instance/config.py``, then ``test_config``.
+    """Build the app: defaults and settings from the environment, then the data folder's
+    ``config.py``, then ``SCOREKEEPER_<KEY>`` variables, then ``test_config``.
 
     The database is ``DATABASE_URL`` when set (any SQLAlchemy URL), else SQLite at
-    ``instance/scorekeeper.sqlite3``; its schema is brought up to date here
-    (:mod:`scorekeeper.schema`). Rate limits: ``RATELIMIT_API`` and ``RATELIMIT_IMPORT``
-    per client, stored at ``RATELIMIT_STORAGE_URI`` (``memory://`` by default; e.g.
-    ``redis://`` for several servers). ``TRUSTED_PROXIES``: how many reverse proxies
-    in front set ``X-Forwarded-For``/``-Proto`` (0: none, the default). ``PUBLIC_URL``
+    ``scorekeeper.sqlite3`` in the data folder (:func:`scorekeeper.settings.data_folder`);
+    its schema is brought up to date here (:mod:`scorekeeper.schema`). Rate limits:
+    ``RATELIMIT_API`` and ``RATELIMIT_IMPORT`` per client, stored at
+    ``RATELIMIT_STORAGE_URI`` (``memory://`` by default; ``redis://`` for several
+    servers). ``TRUSTED_PROXIES``: how many reverse proxies
+    in front set ``X-Forwarded-For``/``-Proto``/``-Host`` (0: none, the default; only
+    when set is werkzeug's ProxyFix applied). ``/healthz`` tells a proxy or a container
+    whether the database answers with the current schema. ``PUBLIC_URL``
     (config or environment, e.g. ``https://rum.example.org``) is the address the share
     page gives other phones; without it, the machine's LAN address.
     """
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(data_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
     )
     _configure(app, test_config)
     if app.config["TRUSTED_PROXIES"]:
@@ -151,6 +163,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limit_where_limited(app)
     _secure(app)
     register_unavailable(app)
+    register_health(app)
+    register_trust(app)
     cached_urls(app)
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:

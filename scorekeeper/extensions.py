@@ -28,7 +28,7 @@ csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address)
 """Rate limits per client address (``RATELIMIT_*`` settings; storage
 ``RATELIMIT_STORAGE_URI``, in memory by default)."""
-RATE_LIMITED = frozenset({"api", "table.import_game"})
+RATE_LIMITED = frozenset({"api", "table.import_game", "group_files.import_file"})
 """The blueprints and endpoints that carry a rate limit (the JSON API, an import);
 every other request is let through before the limiter looks up any limit."""
 

@@ -138,16 +138,24 @@ def share_base() -> str:
     return public_base(current_app.config.get("PUBLIC_URL", ""), request.scheme, request.host, lan)
 
 
-def serve_url(host: str, port: int, public_url: str) -> str:
+def serve_url(host: str, port: int, public_url: str, scheme: str = "http") -> str:
     """The URL ``serve`` tells every phone to open: ``public_url`` when set; else
-    ``http://`` the address ``host`` listens on, or this machine's LAN address when it
+    ``scheme://`` the address ``host`` listens on, or this machine's LAN address when it
     listens on all of them (``0.0.0.0``) or on loopback only."""
     if public_url.strip():
         return public_url.strip().rstrip("/") + "/"
     address = host
     if is_loopback_host(host):
         address = choose_lan_address(interface_addresses()) or "127.0.0.1"
-    return f"http://{address}:{port}/"
+    return f"{scheme}://{address}:{port}/"
+
+
+def announce_authority(url: str, out: TextIO = sys.stdout) -> None:
+    """Print where phones trust ``serve --https``'s authority (``url``, the ``/ca``
+    page) and its QR code: the step before :func:`announce`'s address works."""
+    out.write(f"\nFirst, once on each phone, trust this machine's certificate at:\n\n    {url}\n\n")
+    out.write("(the browser warns the first time: continue to the page) or scan:\n\n")
+    segno.make(url, error="m").terminal(out=out, compact=True)
 
 
 def announce(url: str, out: TextIO = sys.stdout) -> None:

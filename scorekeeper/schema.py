@@ -1,24 +1,25 @@
 """The database schema brought up to date when the app starts, however it is started
 (``scripts/serve``, ``flask run``, any WSGI server, the tests).
 
-SQLite: pending migrations are applied under a file lock in ``instance/``, so two
-workers starting at once do not both migrate. PostgreSQL: the same under an advisory
-lock. Any other server database with migrations pending: the app refuses to start with
-one line naming the command to run.
+SQLite: pending migrations are applied under a file lock in the data folder (filelock,
+which works on Windows as on Unix), so two workers starting at once do not both
+migrate. PostgreSQL: the same under an advisory lock. Any other server database with
+migrations pending: the app refuses to start with one line naming the command to run.
 """
 
 from __future__ import annotations
 
-import fcntl
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from filelock import FileLock
 from flask import Flask
 from flask_migrate import upgrade
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from .extensions import db
 
@@ -32,12 +33,21 @@ class SchemaOutOfDate(SystemExit):
     """The database needs migrations the app will not apply by itself."""
 
 
+@lru_cache(maxsize=1)
+def head_revisions() -> frozenset[str]:
+    """The newest revision(s) of ``scorekeeper/migrations``: the schema this code needs."""
+    return frozenset(ScriptDirectory(str(MIGRATIONS)).get_heads())
+
+
+def database_revisions(connection: Connection) -> frozenset[str]:
+    """The revision(s) the database at ``connection`` is at (none for an empty one)."""
+    return frozenset(MigrationContext.configure(connection).get_current_heads())
+
+
 def pending(app: Flask) -> bool:
     """True when the database lacks a migration of ``scorekeeper/migrations``."""
-    heads = set(ScriptDirectory(str(MIGRATIONS)).get_heads())
     with app.app_context(), db.engine.connect() as connection:
-        current = set(MigrationContext.configure(connection).get_current_heads())
-    return current != heads
+        return database_revisions(connection) != head_revisions()
 
 
 def bring_up_to_date(app: Flask) -> None:
@@ -47,7 +57,7 @@ def bring_up_to_date(app: Flask) -> None:
         return
     dialect = _dialect(app)
     if dialect == "sqlite":
-        lock = _file_lock(Path(app.instance_path) / "migrate.lock")
+        lock: AbstractContextManager[object] = FileLock(Path(app.instance_path) / "migrate.lock")
     elif dialect == "postgresql":
         lock = _advisory_lock(app)
     else:
@@ -63,16 +73,6 @@ def bring_up_to_date(app: Flask) -> None:
 def _dialect(app: Flask) -> str:
     with app.app_context():
         return db.engine.dialect.name
-
-
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @contextmanager

@@ -1,7 +1,8 @@
-"""Draw the app's PNG icons (static/icon-192.png, static/icon-512.png) with zlib and struct.
+"""Draw the app's PNG icons (scorekeeper/static/icon-192.png,
+scorekeeper/static/icon-512.png) with zlib and struct.
 
-The same picture as static/icon.svg: two playing cards on the dark background, the front
-one with a red diamond. Run ``python scripts/make_icons.py`` after changing the design.
+The same picture as scorekeeper/static/icon.svg: two playing cards on the dark background,
+the front one with a red diamond. Run ``python scripts/make_icons.py`` after changing the design.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import struct
 import zlib
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "scorekeeper" / "static"
 BG, CARD, EDGE, RED, GOLD = (
     (20, 24, 31),
     (244, 241, 234),
@@ -67,4 +68,4 @@ def png(size: int) -> bytes:
 if __name__ == "__main__":
     for size in (192, 512):
         (STATIC / f"icon-{size}.png").write_bytes(png(size))
-        print(f"static/icon-{size}.png")
+        print(f"scorekeeper/static/icon-{size}.png")

@@ -54,7 +54,9 @@ def test_templates_hold_no_inline_script_or_handler():
     import re
     from pathlib import Path
 
-    for path in Path("templates").rglob("*.html"):
+    import scorekeeper
+
+    for path in Path(scorekeeper.__file__).parent.joinpath("templates").rglob("*.html"):
         text = path.read_text()
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), path
         assert not re.search(r"\son[a-z]+\s*=", text), path

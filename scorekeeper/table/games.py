@@ -96,28 +96,36 @@ def play_again(game: Game) -> Game:
 
 
 def import_game(parts: Mapping[str, Any]) -> Game:
-    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`,
-    every round scored by the engine once, in order, chaining the running totals (linear
-    in the rounds), all in one transaction (nothing is stored when any round is refused;
-    problems name the round)."""
+    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`
+    (:func:`add_imported_game`), all in one transaction (nothing is stored when any round
+    is refused; problems name the round)."""
     try:
         with saving():
-            game = _new_game(
-                parts["names"],
-                parts["preset"],
-                parts["options"],
-                parts["first_dealer"],
-                parts["stake"],
-                parts["sides"],
-                parts["title"],
-            )
-            chain: tuple[dict[str, int], int] = ({}, game.first_dealer)
-            for number, (mode, data) in enumerate(parts["rounds"], start=1):
-                chain = _import_round(game, number, str(mode), data, chain)
+            game = add_imported_game(parts)
             db.session.commit()
     except ScoresheetError:
         db.session.rollback()
         raise
+    return game
+
+
+def add_imported_game(parts: Mapping[str, Any]) -> Game:
+    """The game of an export read by :func:`scorekeeper.table.exchange.read_export`, added
+    to the session, not committed (a group's import adds several in one transaction):
+    every round scored by the engine once, in order, chaining the running totals (linear
+    in the rounds). Raises :class:`ScoresheetError` naming the refused round."""
+    game = _new_game(
+        parts["names"],
+        parts["preset"],
+        parts["options"],
+        parts["first_dealer"],
+        parts["stake"],
+        parts["sides"],
+        parts["title"],
+    )
+    chain: tuple[dict[str, int], int] = ({}, game.first_dealer)
+    for number, (mode, data) in enumerate(parts["rounds"], start=1):
+        chain = _import_round(game, number, str(mode), data, chain)
     return game
 
 

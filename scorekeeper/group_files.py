@@ -1,0 +1,197 @@
+"""A whole group as one JSON file: downloaded by the group's edit link, imported
+elsewhere as a new group, all or nothing.
+
+Where the table and the players features meet (features never import each other; this
+module, like :mod:`scorekeeper.groups`, is shared): each game goes through the table's
+single-game export and import (:mod:`scorekeeper.table.exchange`, replayed by the engine,
+nothing taken on trust), the group's name through the new-group form's checks and each
+player's name through the group's name rules (:func:`new_member_name`).
+
+The document, format ``"500rum-group/1"``::
+
+    {"format": "500rum-group/1", "name": "Friday family",
+     "rules": {"preset": "standard", "options": {...}},
+     "players": ["Ann", "Bob", ...],
+     "games": [{"archived": false, "game": {a game's export, "500rum-scoresheet/1"}}]}
+
+Games at the table only: a digital game (against bots, or a shared table) stays where it
+was played.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
+
+from .engine import RulesError, ruleset
+from .extensions import db, limiter
+from .groups import can_add, grant_group, group_by_slug, link_players
+from .models import Game, Group, Member, now_utc
+from .players.forms import NewGroupForm
+from .players.services import MAX_MEMBERS, GroupError, new_member_name
+from .requests import BadJson, load_json
+from .table.errors import ScoresheetError
+from .table.exchange import BadExport, export_json, read_export
+from .table.forms import ImportForm
+from .table.games import add_imported_game
+
+FORMAT = "500rum-group/1"
+MAX_GAMES = 500
+"""Games a group's file may hold at most."""
+MAX_BYTES = 1024 * 1024
+"""Bytes of a group's file at most (the app's request limit)."""
+
+bp = Blueprint("group_files", __name__, url_prefix="/groups")
+
+
+def export_group(group: Group) -> dict[str, Any]:
+    """The group as the document above (its games at the table, oldest first)."""
+    games = db.session.scalars(
+        select(Game)
+        .where(Game.group_id == group.id, Game.deleted_at.is_(None))
+        .order_by(Game.created_at, Game.id)
+    )
+    return {
+        "format": FORMAT,
+        "name": group.name,
+        "rules": {"preset": group.preset, "options": dict(group.options or {})},
+        "players": [m.name for m in group.members],
+        "games": [{"archived": g.archived_at is not None, "game": export_json(g)} for g in games],
+    }
+
+
+def _group_name(doc: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    """The name and usual rules, through the new-group form's own checks."""
+    given = doc.get("rules")
+    rules: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    name, preset = doc.get("name"), rules.get("preset", "standard")
+    options = rules.get("options") or {}
+    form = NewGroupForm(
+        formdata=MultiDict({"name": name, "preset": preset, "nonce": "import-group"}),
+        meta={"csrf": False},
+    )
+    if not isinstance(name, str) or not isinstance(preset, str) or not form.validate():
+        problems = [m for errors in form.errors.values() for m in errors]
+        raise GroupError(f"the group: {(problems or ['a name and a preset are needed'])[0]}")
+    try:
+        ruleset(preset, options if isinstance(options, Mapping) else {"?": None})
+    except RulesError as error:
+        raise GroupError(f"the group's rules: {error.problems[0][1]}") from None
+    return form.clean_name(), preset, dict(options)
+
+
+def _players(raw: Any) -> list[str]:
+    """The players' names, each through the group's name rules."""
+    if not isinstance(raw, list) or len(raw) > MAX_MEMBERS:
+        raise GroupError(f"players must be a list of at most {MAX_MEMBERS} names")
+    names: list[str] = []
+    for given in raw:
+        if not isinstance(given, str):
+            raise GroupError("each player is a name")
+        try:
+            names.append(new_member_name(given, names))
+        except GroupError as error:
+            raise GroupError(f"player {given!r}: {error}") from None
+    return names
+
+
+def read_group(doc: Any) -> dict[str, Any]:
+    """Check a group's document as the forms check what is typed; its parts: ``name,
+    preset, options, players, games`` (each game as ``(archived, read_export parts)``).
+    Raises :class:`GroupError` or :class:`BadExport` naming the first problems."""
+    if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
+        raise GroupError(f"this is not a group exported by 500 Rum ({FORMAT})")
+    name, preset, options = _group_name(doc)
+    players = _players(doc.get("players"))
+    games = doc.get("games")
+    if not isinstance(games, list) or len(games) > MAX_GAMES:
+        raise GroupError(f"games must be a list of at most {MAX_GAMES} games")
+    checked = []
+    for number, entry in enumerate(games, start=1):
+        if not isinstance(entry, Mapping):
+            raise GroupError(f"game {number} is not a game")
+        try:
+            checked.append((entry.get("archived") is True, read_export(entry.get("game"))))
+        except BadExport as error:
+            raise BadExport([(w, f"game {number}: {m}") for w, m in error.problems]) from None
+    return {
+        "name": name,
+        "preset": preset,
+        "options": options,
+        "players": players,
+        "games": checked,
+    }
+
+
+def import_group(parts: Mapping[str, Any]) -> Group:
+    """A new group from :func:`read_group`'s parts: its players, then every game (scored
+    by the engine, its seats matched to the players by name), in one transaction;
+    nothing is stored when anything is refused (:class:`ScoresheetError`)."""
+    try:
+        group = Group(name=parts["name"], preset=parts["preset"], options=parts["options"])
+        group.members.extend(Member(name=n) for n in parts["players"])
+        db.session.add(group)
+        db.session.flush()
+        for number, (archived, game_parts) in enumerate(parts["games"], start=1):
+            try:
+                game = add_imported_game(game_parts)
+            except ScoresheetError as error:
+                found = [(w, f"game {number}: {m}") for w, m in error.problems]
+                raise ScoresheetError(found) from None
+            link_players(game, group)
+            game.archived_at = now_utc() if archived else None
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return group
+
+
+@bp.get("/<slug>/export.json")
+def export(slug: str) -> Response:
+    """The whole group as one JSON file, for a phone that opened its edit link."""
+    group = group_by_slug(slug)
+    if group is None:
+        abort(404, description="There is no group at this link.")
+    if not can_add(group):
+        abort(403, description="Only the group's edit link may download the whole group.")
+    body = json.dumps(export_group(group), ensure_ascii=False, indent=1)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = 'attachment; filename="group.json"'
+    return response
+
+
+def _import_limit() -> str:
+    from flask import current_app
+
+    return str(current_app.config["RATELIMIT_IMPORT"])
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@limiter.limit(_import_limit, methods=["POST"])
+def import_file() -> Any:
+    """Import a group's file as a new group (this phone may then add to it)."""
+    form = ImportForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        upload = request.files.get("file")
+        text = (upload.read() if upload else b"") or (form.text.data or "").encode("utf-8")
+        try:
+            group = import_group(read_group(load_json(text, MAX_BYTES)))
+        except (BadExport, ScoresheetError) as error:
+            problems = [m for _, m in error.problems][:20]
+        except (GroupError, BadJson) as error:
+            problems = [str(getattr(error, "description", None) or error)]
+        except ValueError as error:
+            problems = [f"That is not valid JSON: {error}"]
+        else:
+            grant_group(group)
+            flash("Group imported.", "success")
+            return redirect(url_for("players.show", slug=group.view_token), 303)
+    status = 422 if form.is_submitted() else 200
+    return render_template("players/import.html", form=form, problems=problems), status

@@ -1,0 +1,56 @@
+"""Trusting ``serve --https``'s own certificate authority on a phone: ``/ca`` (short
+steps for Android and iOS, the download's QR code and the authority's fingerprint to
+compare) and ``/ca.pem`` (the authority's certificate). Both answer 404 when the app
+is not served that way (no authority in the data folder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes
+from flask import Flask, Response, abort, current_app, render_template, url_for
+
+from .certificates import https_files
+from .hosting import qr_svg, share_base
+
+DOWNLOAD_NAME = "500rum-ca.crt"
+"""The file name phones save the authority under (Android wants ``.crt``)."""
+
+
+def _ca_path() -> Path:
+    return https_files(Path(current_app.instance_path)).ca
+
+
+def has_authority() -> bool:
+    """True when this app is served by ``serve --https`` (its authority exists)."""
+    return _ca_path().is_file()
+
+
+def ca_page() -> str:
+    """The steps to trust the authority, with its download's QR code."""
+    if not has_authority():
+        abort(404, description="This server does not use its own certificate authority.")
+    certificate = x509.load_pem_x509_certificate(_ca_path().read_bytes())
+    fingerprint = certificate.fingerprint(hashes.SHA256()).hex(":").upper()
+    download = share_base() + url_for("ca_file")
+    return render_template(
+        "ca.html", download=download, qr=qr_svg(download), fingerprint=fingerprint
+    )
+
+
+def ca_file() -> Response:
+    """The authority's certificate, for a phone to install."""
+    if not has_authority():
+        abort(404, description="This server does not use its own certificate authority.")
+    response = Response(_ca_path().read_bytes(), mimetype="application/x-x509-ca-cert")
+    response.headers["Content-Disposition"] = f'attachment; filename="{DOWNLOAD_NAME}"'
+    return response
+
+
+def register_trust(app: Flask) -> None:
+    """Add ``/ca`` and ``/ca.pem``, and ``https_authority`` to every template (the share
+    pages link to ``/ca`` when it is set)."""
+    app.add_url_rule("/ca", "ca_page", ca_page)
+    app.add_url_rule("/ca.pem", "ca_file", ca_file)
+    app.context_processor(lambda: {"https_authority": has_authority()})
