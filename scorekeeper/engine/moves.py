@@ -104,25 +104,31 @@ def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[C
     return list({frozenset(m): m for m in out}.values())
 
 
+def _meldless(hand: Sequence[Card], rules: RuleSet) -> bool:
+    """True when, without jokers in play, ``hand`` holds no rank three times (M1) and no
+    suit's run (:attr:`.melds.RunShape.holds_run`, M3, M4), so has no meld: told from two
+    sums of per-card bits (:data:`_RANK_COUNT`, :data:`_SUIT_RANK`)."""
+    if rules.joker_use != "none":
+        return False
+    counts = sum(map(_RANK_COUNT.__getitem__, hand))
+    if counts & _HIGH_PAIR or counts & (counts >> 1) & _LOW_BIT:
+        return False
+    suited = reduce(or_, map(_SUIT_RANK.__getitem__, hand), 0)
+    holds = run_shape(rules).holds_run
+    return not (
+        holds[suited & _RANKS]
+        or holds[suited >> 14 & _RANKS]
+        or holds[suited >> 28 & _RANKS]
+        or holds[suited >> 42]
+    )
+
+
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
-    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`.
-
-    Without jokers in play, a hand holding no rank three times (M1) and no suit's run
-    (:attr:`.melds.RunShape.holds_run`, M3, M4) has none: told from two sums of per-card
-    bits (:data:`_RANK_COUNT`, :data:`_SUIT_RANK`) before any list is made."""
-    if rules.joker_use == "none":
-        counts = sum(map(_RANK_COUNT.__getitem__, hand))
-        if not (counts & _HIGH_PAIR or counts & (counts >> 1) & _LOW_BIT):
-            suited = reduce(or_, map(_SUIT_RANK.__getitem__, hand), 0)
-            holds = run_shape(rules).holds_run
-            if not (
-                holds[suited & _RANKS]
-                or holds[suited >> 14 & _RANKS]
-                or holds[suited >> 28 & _RANKS]
-                or holds[suited >> 42]
-            ):
-                return []
+    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
+    :func:`_meldless` says holds none is answered before any list is made."""
+    if _meldless(hand, rules):
+        return []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
