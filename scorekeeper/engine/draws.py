@@ -15,7 +15,7 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 
-from .actions import Action, Draw, DrawTwo, EndRound, Pass
+from .actions import Action, Draw, DrawTwo, EndRound, Pass, take_from
 from .cards import Card
 from .melds import RunShape, run_shape, suits_must_differ
 from .moves import accepts
@@ -284,7 +284,7 @@ def legal_draw(state: GameState) -> list[Action]:
     """Every DRAW move (:func:`draw_options`), as one list."""
     first, indices, last = draw_options(state)
     out: list[Action] = [] if first is None else [first]
-    out.extend(Draw("discard", i) for i in indices)
+    out.extend(map(take_from, indices))
     if last is not None:
         out.append(last)
     return out
