@@ -5,7 +5,8 @@ through :func:`melds.check_meld`; the digital game's rank bitmasks (draws), the 
 melds (moves), the checker's run windows (advice) and lay-offs onto a run (extend) must
 give its answers for every set of ranks in a suit, under every setting of ``min_run``
 and ``ace_in_run``. The draw's one pass down the pile must equal the slow answer, card
-by card, in random games.
+by card, in random games; and the check of a draw made (``can_take``) must give the
+answer of the list of draws offered, index by index.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from scorekeeper.engine import Draw, apply_action, legal_actions, new_game
 from scorekeeper.engine.cards import natural_card
 from scorekeeper.engine.checker.candidates import candidate_melds
-from scorekeeper.engine.game.draws import _may_keep_top, _takeable, run_through
+from scorekeeper.engine.game.draws import _may_keep_top, _takeable, can_take, run_through
 from scorekeeper.engine.game.hand_melds import hand_melds
 from scorekeeper.engine.game.plays import use_options
 from scorekeeper.engine.game.state import Phase
@@ -219,3 +220,26 @@ def test_going_out_bonuses_are_the_same_card_by_card_and_by_the_table_count(seve
     assert by_table.notes == by_cards.notes
     assert [n.rule for n in by_cards.notes] == (["P4", "S10"] if seven else ["P4"])
     assert by_cards.players["Ann"].bonus == 5 + (100 if seven else 0)
+
+
+@pytest.mark.parametrize(("preset", "options"), PRESETS)
+def test_a_draw_from_the_pile_is_allowed_exactly_where_it_is_offered(preset, options):
+    """T1 to T3: ``apply_action`` checks a pile draw with :func:`can_take`, which answers
+    as the list of draws offered does (under plain rules, the one pass down the pile)."""
+    checked = 0
+    for seed in range(4):
+        players = 4 if preset == "partnership" else 3
+        state = new_game(players, preset=preset, options=options, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.phase is Phase.GAME_OVER:
+                break
+            if state.phase is Phase.DRAW and state.pile:
+                seat = state.seat
+                allowed = [i for i in range(len(state.pile)) if can_take(state, seat, i)]
+                assert allowed == _takeable(state, seat)
+                checked += 1
+            legal = legal_actions(state)
+            takes = [a for a in legal if isinstance(a, Draw) and a.source == "discard"]
+            apply_action(state, rng.choice(takes if takes and rng.random() < 0.5 else legal))
+    assert checked > 50

@@ -21,11 +21,11 @@ notation, a joker in a meld naming its card (``JK=7C``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, CardError, format_cards, parse_card, quoted
+from ..cards import JOKERS, Card, CardError, format_cards, make_pack, parse_card, quoted
 
 
 class ActionError(ValueError):
@@ -147,17 +147,13 @@ class Discard(_Move):
         return f"discards {self.card.display}"
 
 
-_DISCARDS: dict[Card, Discard] = {}
+_DISCARDS: dict[Card, Discard] = {card: Discard(card) for card in (*make_pack(), *JOKERS)}
 _TAKES: dict[int, Draw] = {}
 
-
-def discard_of(card: Card) -> Discard:
-    """``Discard(card)``, one value kept per card (moves are frozen values, so one serves
-    every turn that discards ``card``: random play makes one a turn)."""
-    move = _DISCARDS.get(card)
-    if move is None:
-        move = _DISCARDS[card] = Discard(card)
-    return move
+discard_of: Callable[[Card], Discard] = _DISCARDS.__getitem__
+"""``Discard(card)``, one value kept per card of the pack, jokers declared or not (moves
+are frozen values, so one serves every turn that discards ``card``: random play makes one
+a turn, and lists one per card held)."""
 
 
 def take_from(index: int) -> Draw:

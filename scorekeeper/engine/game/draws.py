@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from ..cards import Card
 from ..melds import RunShape, run_shape, suits_must_differ
 from ..rules.ruleset import RuleSet
-from .actions import Action, Draw, DrawTwo, EndRound, Pass
+from .actions import Action, Draw, DrawTwo, EndRound, Pass, take_from
 from .deal import MAX_RESHUFFLES, end_round
 from .hand_melds import accepts
 from .plays import (
@@ -80,7 +80,11 @@ def _may_keep_top(state: GameState, index: int) -> bool:
 
 def can_take(state: GameState, seat: int, index: int, *, rummy: bool = False) -> bool:
     """True when ``seat`` may take the pile from ``index`` up: the selected card can be
-    used at once (T2), or it is the top card and may be kept (T3)."""
+    used at once (T2), or it is the top card and may be kept (T3). Under plain rules
+    (:func:`_plain`), outside a "Rummy!" call (X1), the answer is :func:`_one_pass`'s, down
+    the pile from the top to ``index``: the same one that lists the draws."""
+    if not rummy and _plain(state):
+        return index in _one_pass(state, seat, index)
     if _may_keep_top(state, index) and not rummy:
         return True
     pile = state.pile
@@ -186,15 +190,16 @@ def _takeable(state: GameState, seat: int) -> list[int]:
     return _one_pass(state, seat)
 
 
-def _one_pass(state: GameState, seat: int) -> list[int]:
-    """:func:`_takeable` under plain rules in one pass down the pile, top first, the cards
-    above each index joining the hand's: a card is taken to be laid off alone (the
+def _one_pass(state: GameState, seat: int, lowest: int = 0) -> list[int]:
+    """:func:`_takeable` under plain rules in one pass down the pile, top first, as far
+    as index ``lowest`` (:func:`can_take` asks down to the index it is asked about), the
+    cards above each index joining the hand's: a card is taken to be laid off alone (the
     table's :func:`hand_melds.accepts`) or after a partner (:func:`taking.table_pairs`, looked at
     only where a card of the suit next to it is held, as :func:`_may_pair` does), to make
     a run (:func:`run_through`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
     pile, rules, hand = state.pile, state.rules, state.hands[seat]
     top = len(pile) - 1
-    if top < 0:
+    if top < lowest:
         return []
     lay = bool(state.table) and state.opened[seat] and may_lay_off_taken(rules)
     takes = accepts(state.table, rules) if lay else _NOTHING
@@ -209,7 +214,7 @@ def _one_pass(state: GameState, seat: int) -> list[int]:
         twice |= once & bit
         once |= bit
     out: list[int] = []
-    for i in range(top, -1, -1):
+    for i in range(top, lowest - 1, -1):
         card = pile[i]
         rank = card.rank
         bit = 1 << rank
@@ -279,7 +284,7 @@ def legal_draw(state: GameState) -> list[Action]:
     """Every DRAW move (:func:`draw_options`), as one list."""
     first, indices, last = draw_options(state)
     out: list[Action] = [] if first is None else [first]
-    out.extend(Draw("discard", i) for i in indices)
+    out.extend(map(take_from, indices))
     if last is not None:
         out.append(last)
     return out

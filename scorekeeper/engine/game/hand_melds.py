@@ -18,10 +18,11 @@ lister is tested equal to it (tests/engine/test_wild.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations
+from operator import or_
 
-from ..cards import JOKER, SUITS, Card, declare, natural_card
+from ..cards import JOKER, JOKERS, SUITS, Card, declare, make_pack, natural_card
 from ..melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
 from ..rules.ruleset import RuleSet
 from ..scoring.score_round import meld_rows
@@ -103,9 +104,31 @@ def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[C
     return list({frozenset(m): m for m in out}.values())
 
 
+def _meldless(hand: Sequence[Card], rules: RuleSet) -> bool:
+    """True when, without jokers in play, ``hand`` holds no rank three times (M1) and no
+    suit's run (:attr:`.melds.RunShape.holds_run`, M3, M4), so has no meld: told from two
+    sums of per-card bits (:data:`_RANK_COUNT`, :data:`_SUIT_RANK`)."""
+    if rules.joker_use != "none":
+        return False
+    counts = sum(map(_RANK_COUNT.__getitem__, hand))
+    if counts & _HIGH_PAIR or counts & (counts >> 1) & _LOW_BIT:
+        return False
+    suited = reduce(or_, map(_SUIT_RANK.__getitem__, hand), 0)
+    holds = run_shape(rules).holds_run
+    return not (
+        holds[suited & _RANKS]
+        or holds[suited >> 14 & _RANKS]
+        or holds[suited >> 28 & _RANKS]
+        or holds[suited >> 42]
+    )
+
+
 def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
-    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`."""
+    a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
+    :func:`_meldless` says holds none is answered before any list is made."""
+    if _meldless(hand, rules):
+        return []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
     bits = {"S": 0, "H": 0, "D": 0, "C": 0}
@@ -136,6 +159,19 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     if jokers:
         return [m for m in out if _legal(m, rules)]
     return out
+
+
+_RANK_COUNT = {card: 1 << 4 * card.rank if card.rank else 0 for card in (*make_pack(), *JOKERS)}
+"""Per card, 1 in its rank's 4-bit count (ranks 1 to 13; jokers none): a hand's sum holds
+how many cards of each rank it has (up to 15)."""
+_SUIT_RANK = {
+    card: 1 << 14 * SUITS.index(card.suit) + card.rank if card.rank else 0
+    for card in (*make_pack(), *JOKERS)
+}
+"""Per card, its rank bit in its suit's 14 bits (spades lowest; jokers none)."""
+_HIGH_PAIR = sum(0b1100 << 4 * rank for rank in range(1, 14))
+_LOW_BIT = sum(1 << 4 * rank for rank in range(1, 14))
+_RANKS = (1 << 14) - 1
 
 
 def joker_namings(selection: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
