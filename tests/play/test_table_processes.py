@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import make_app
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 SERVE = """
 import json, sys
@@ -157,13 +156,13 @@ def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_sqlite(tmp_
 
 
 def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_postgresql(
-    postgres_url,  # noqa: F811
+    postgres_url,
 ) -> None:
     for bases in _two_servers(postgres_url):
         _a_move_pushed_across_processes(bases)
 
 
-def test_a_table_game_on_postgresql_plays_stands_in_and_streams(postgres_url, monkeypatch) -> None:  # noqa: F811
+def test_a_table_game_on_postgresql_plays_stands_in_and_streams(postgres_url, monkeypatch) -> None:
     from scorekeeper import create_app
     from scorekeeper.extensions import db
     from tests.play.test_table import Table, _play_to_a_person

@@ -21,11 +21,10 @@ from tests.players.test_figures import (  # noqa: F401 (collected again, on Post
     test_profile_figures,
     test_season_league_table_and_csv,
 )
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def night(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Night]:  # noqa: F811
+def night(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Night]:
     monkeypatch.setenv("DATABASE_URL", postgres_url)
     config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
     app: Flask = create_app(config | {"RATELIMIT_ENABLED": False})
