@@ -267,7 +267,7 @@ def test_an_idle_connection_does_not_hold_the_only_worker(tmp_path):
             connection.close()
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=60)
 
 
 def test_deeply_nested_json_on_the_api_is_a_json_400(client):

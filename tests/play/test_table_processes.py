@@ -63,7 +63,7 @@ def _two_servers(database: str) -> Iterator[list[str]]:
     finally:
         for process in processes:
             process.terminate()
-            process.wait(timeout=10)
+            process.wait(timeout=60)
             if process.stdout:
                 process.stdout.close()
 
