@@ -42,7 +42,7 @@ def postgres_server() -> Iterator[str]:
         shutil.chown(folder, "postgres")
     folder.chmod(0o777)
     started = subprocess.run(
-        _as_server_user([initdb, "-D", str(data), "-A", "trust", "-U", "postgres"]),
+        _as_server_user([initdb, "--no-sync", "-D", str(data), "-A", "trust", "-U", "postgres"]),
         capture_output=True,
     )
     options = f"-k {folder} -c listen_addresses='' -c fsync=off"

@@ -11,12 +11,11 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from tests.table.test_pages import GameActions
 
 
 @pytest.fixture
-def pg_app(postgres_url, monkeypatch):  # noqa: F811
+def pg_app(postgres_url, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", postgres_url)
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False}

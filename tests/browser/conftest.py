@@ -20,6 +20,10 @@ from tests.conftest import make_app
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
+WAIT = 30_000
+"""The most a browser test waits for a condition, in ms (Playwright's actions, page loads
+and ``expect``): far beyond what any page needs, so a busy machine never fails a test
+that waits; a test waits on conditions only, never on a clock."""
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +31,7 @@ def browser() -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip("Chromium is not installed (apt-get install chromium)")
+    sync_api.expect.set_options(timeout=WAIT)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM,
@@ -64,7 +69,7 @@ def page(browser, live_server) -> Iterator[object]:
         viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT)
     violations: list[str] = []
     page.on(
         "console",
@@ -78,8 +83,10 @@ def page(browser, live_server) -> Iterator[object]:
 
 
 def shot(page, name: str) -> Path:
-    """Save a full-page screenshot ``tests/browser/screenshots/NAME.png`` and return its path."""
+    """Save a full-page screenshot ``tests/browser/screenshots/NAME.png`` and return its path.
+    One pixel per CSS pixel: a quarter of a phone's device pixels, so a long page (the
+    rules) is encoded in a fraction of the time."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, scale="css")
     return path

@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, shot
+from tests.browser.conftest import PHONE, WAIT, shot
 from tests.conftest import make_app
 from tests.table.test_costs import _long_game
 
@@ -38,7 +38,7 @@ def _phone(browser, live_server, width=PHONE["width"]):
         base_url=live_server,
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT)
     return context, page
 
 
@@ -144,7 +144,10 @@ def test_offline_save_is_kept_and_sent_once(page):
     page.wait_for_selector(".toast:has-text('Round 1 saved')")
     assert page.is_hidden("#pending") and not page.locator("#netstate.offline").count()
     assert _totals(page) == [50, 10, 0, 0]
-    page.wait_for_timeout(4500)  # a poll or two later: still one round
+    poll = page.locator("#live").get_attribute("data-poll") or ""
+    for _ in range(2):  # two polls later (each may send the queue again): still one round
+        with page.expect_response(lambda answer: answer.url.endswith(poll)):
+            pass
     assert len(_rounds(page)) == 1
     assert page.evaluate("window.marker") == "same page"
 
@@ -252,11 +255,11 @@ def test_watchers_see_last_updated_and_reconnecting(browser, live_server, page):
     assert watcher.locator("#entry").count() == 0
     assert "Last updated" in watcher.inner_text("#netstate")
     context.set_offline(True)
-    watcher.wait_for_selector("#netstate.offline", timeout=6000)
+    watcher.wait_for_selector("#netstate.offline")
     assert "reconnecting" in watcher.inner_text("#netstate")
     shot(watcher, "entry-09-watcher-offline-390")
     context.set_offline(False)
-    watcher.wait_for_selector("#netstate:not(.offline)", timeout=6000)
+    watcher.wait_for_selector("#netstate:not(.offline)")
     context.close()
 
 

@@ -26,14 +26,14 @@ def test_the_hint_shows_the_experts_move_and_why_in_place(page) -> None:
     version = page.locator("#board").get_attribute("data-version")
     page.get_by_role("link", name="Hint").click()
     hint = page.locator("[data-hint-text]")
-    expect(hint).to_contain_text("The expert's move:", timeout=20_000)
+    expect(hint).to_contain_text("The expert's move:")
     assert page.evaluate("window.stayed") is True  # no page load
     assert page.locator("#board").get_attribute("data-version") == version  # nothing played
     page.get_by_role("button", name="Draw").click()
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
     page.wait_for_selector("#board-root:not(.sending)", state="attached")
     page.get_by_role("link", name="Hint").click()
-    expect(hint).to_contain_text("sampled deals", timeout=20_000)  # the discards weighed
+    expect(hint).to_contain_text("sampled deals")  # the discards weighed
     expect(hint).to_contain_text("expected")
     shot(page, "play-hint")
     if page.locator(".moves summary").count():

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.table import services
-from tests.browser.conftest import PHONE, SCREENSHOTS, shot
+from tests.browser.conftest import PHONE, SCREENSHOTS, WAIT, shot
 from tests.conftest import make_app
 
 PUBLIC_URL = "https://rum.example.org"
@@ -53,7 +53,7 @@ def phone(browser, served) -> Iterator[object]:
         )
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(WAIT)
         return page
 
     yield open_page

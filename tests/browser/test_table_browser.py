@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.engine.cards import parse_card
 from scorekeeper.play import services
-from tests.browser.conftest import PHONE, shot
+from tests.browser.conftest import PHONE, WAIT, shot
 from tests.conftest import make_app
 
 SEED = 15
@@ -63,7 +63,7 @@ class Phones:
         )
         self.contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(WAIT)
         return page
 
     def set_up(self) -> list[str]:
@@ -133,14 +133,16 @@ def _tap(page: Any, action: dict[str, Any]) -> None:
         raise AssertionError(f"no control for {action}")
 
 
-def _whose_turn(phones: Phones) -> tuple[int, list[dict[str, Any]]] | None:
+def _whose_turn(phones: Phones) -> tuple[int, list[dict[str, Any]], int] | None:
+    """``(seat, its legal moves, the game's version)`` of the phone whose turn it is;
+    seat -1 while a bot's move is due; None once the round or the game has ended."""
     for seat in phones.pages:
         state = phones.state(seat)
         if state["paused"] or state["finished"]:
             return None
         if state["legal"]:
-            return seat, state["legal"]
-    return -1, []
+            return seat, state["legal"], state["version"]
+    return -1, [], state["version"]
 
 
 def test_three_people_and_a_bot_play_a_round_to_its_scores(phones) -> None:
@@ -167,9 +169,11 @@ def test_three_people_and_a_bot_play_a_round_to_its_scores(phones) -> None:
         turn = _whose_turn(phones)
         if turn is None:
             break
-        seat, legal = turn
-        if seat < 0:
-            phones.pages[0].wait_for_timeout(200)
+        seat, legal, version = turn
+        if seat < 0:  # a bot's move is due: any phone's next request makes it
+            phones.pages[0].wait_for_function(
+                "v => Number(document.querySelector('#seating').dataset.version) > v", arg=version
+            )
             continue
         page = phones.pages[seat]
         page.wait_for_selector("#seating .turn-line.mine")  # pushed to the phone
@@ -210,7 +214,7 @@ def test_a_phone_drops_a_bot_plays_its_turn_and_the_phone_comes_back(phones) -> 
             "v => document.querySelector('#board input[name=version]').value !== v", arg=version
         )
     ivo.close()  # Ivo's phone drops (its turn comes next: seat 2 after the host)
-    host.wait_for_selector("text=A bot is playing for Ivo", timeout=20_000)
+    host.wait_for_selector("text=A bot is playing for Ivo")
     shot(host, "table-standin-host")
     assert "Ivo" in (host.locator(".steplist").text_content() or "")
     context = phones.contexts[1]

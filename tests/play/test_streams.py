@@ -25,7 +25,6 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 from tests.conftest import make_app
 from tests.play.test_table import Table
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 WAIT = 120.0
 """Seconds a read of a stream waits at most: a bound against a hang, never a measure."""

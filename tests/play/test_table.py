@@ -72,7 +72,16 @@ class Table:
 
 @pytest.fixture
 def table_app(tmp_path) -> Flask:
-    return make_app(str(tmp_path / "t.sqlite3"), PLAY_GRACE_SECONDS=1, PLAY_STREAM_SECONDS=0.6)
+    """The app with the default grace period (60 s: no stand-in unless a test moves the
+    clock on, :func:`grace_passes`) and short streams."""
+    return make_app(str(tmp_path / "t.sqlite3"), PLAY_GRACE_SECONDS=60, PLAY_STREAM_SECONDS=0.6)
+
+
+def grace_passes(monkeypatch: pytest.MonkeyPatch, app: Flask) -> None:
+    """The clock moves on past ``app``'s grace period: ``time.time`` shifted forward for
+    the rest of the test (nobody waits for it)."""
+    shift, real = app.config["PLAY_GRACE_SECONDS"] + 1, time.time
+    monkeypatch.setattr(time, "time", lambda: real() + shift)
 
 
 @pytest.fixture
@@ -178,13 +187,15 @@ def _play_to_a_person(table: Table) -> int:
     raise AssertionError("the turn never left the host")
 
 
-def test_a_dropped_phone_gets_a_stand_in_bot_after_the_grace_then_returns(table) -> None:
+def test_a_dropped_phone_gets_a_stand_in_bot_after_the_grace_then_returns(
+    table, monkeypatch
+) -> None:
     seat = _play_to_a_person(table)
     name = table.state().players[seat]
     version = table.version()
     host = table.phones[0]
     assert host.get(f"/play/{table.slug}/version").get_json()["version"] == version
-    time.sleep(1.3)  # the grace (1 s here) with no contact from that phone
+    grace_passes(monkeypatch, table.app)  # with no contact from that phone
     polled = host.get(f"/play/{table.slug}/version").get_json()
     assert polled["version"] > version  # the next request made the stand-in's moves
     status = host.get(f"/play/{table.slug}/board.json").get_json()

@@ -31,11 +31,10 @@ from tests.players.test_pages import (  # noqa: F401 (collected again, on Postgr
     test_a_view_link_cannot_attach_a_game_and_its_edit_link_can,
     test_the_groups_edit_link_detaches_a_game_which_can_then_join_another,
 )
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def night(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Night]:  # noqa: F811
+def night(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Night]:
     monkeypatch.setenv("DATABASE_URL", postgres_url)
     config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
     app: Flask = create_app(config | {"RATELIMIT_ENABLED": False})
