@@ -21,7 +21,6 @@ from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame
 from tests.conftest import make_app
 from tests.play.test_table import TABLE, Table
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[SHDC]\b")
 """A card's text (7H, 10D) in a page or JSON body."""
