@@ -44,7 +44,8 @@ def test_a_hint_says_what_the_expert_would_do_and_why_without_playing_it(quick_a
     assert hint["move"][0].isupper() and hint["why"].endswith(".")
     assert hint["why"].startswith(("Draw", "Take", "Lay", "Discard"))
     assert " its hand" not in hint["why"]
-    assert "sampled deals" in hint["why"] or len(before["legal"]) == 1
+    assert "sampled deals" not in hint["why"]  # the count is a detail, not the sentence
+    assert hint["samples"] in (0, 3) and (hint["expected"] is None) == (hint["samples"] == 0)
     assert client.get(f"/play/{slug}/hint.json").get_json() == hint  # seeded: the same
     after = seen(client, slug)
     assert after["version"] == before["version"] and after["view"] == before["view"]
