@@ -11,6 +11,13 @@
     lead.textContent = "The expert's move: ";
     box.appendChild(lead);
     box.appendChild(document.createTextNode(data.why));
+    if (data.samples) {
+      var detail = document.createElement("small");
+      detail.className = "muted";
+      detail.title = "weighed over " + data.samples + " sampled deals";
+      detail.textContent = " (" + data.samples + " deals tried)";
+      box.appendChild(detail);
+    }
   };
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("[data-hint]") : null;
