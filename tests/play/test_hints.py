@@ -227,3 +227,24 @@ def test_the_hint_is_offered_in_the_must_use_step(tmp_path) -> None:
     assert ">Hint</a>" in page and 'href="/rules#T2"' in page
     page = client.get(f"/play/{slug}?hint=1").get_data(as_text=True)
     assert "The expert&#39;s move:" in page
+
+
+def test_the_prompt_is_in_words_with_its_rules_as_links(quick_app) -> None:
+    client = quick_app.test_client()
+    slug = start(client)
+    page = client.get(f"/play/{slug}").get_data(as_text=True)
+    prompt = page.split('<p class="prompt" role="status">', 1)[1].split("</p>", 1)[0]
+    words = prompt.split("<a", 1)[0]
+    assert words.startswith("Your turn: draw from the stock") and "(T1" not in words
+    assert '<a class="rule-id" href="/rules#T1">T1</a>' in prompt and "#T2" in prompt
+
+
+def test_the_header_names_the_round_that_just_ended_during_the_pause(app: Flask) -> None:
+    client = app.test_client()
+    slug = start(client, bot_0="basic")
+    _play_round(client, slug, random.Random(5))
+    assert seen(client, slug)["paused"]
+    page = client.get(f"/play/{slug}").get_data(as_text=True)
+    assert "Round 1 is over" in page
+    assert '<p class="small muted meta">Round 1 ·' in page and "<title>Round 1" in page
+    assert "Round 2" not in page
