@@ -18,6 +18,7 @@ Reads only; :mod:`.services` adds the review rows and commits.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from flask import current_app
@@ -53,10 +54,20 @@ def advice(game: DigitalGame, state: GameState, played: Action | None = None) ->
     return advise(state, rng, played=played)
 
 
+RULE_IDS = re.compile(r" ?\(([A-Z][0-9]+)\)")
+"""A rule id in brackets in the expert's sentence, e.g. ``" (T2)"``: shown as a link."""
+
+
+def _in_words(sentence: str) -> tuple[str, list[str]]:
+    """``sentence`` without its bracketed rule ids, and those ids in order."""
+    return RULE_IDS.sub("", sentence), RULE_IDS.findall(sentence)
+
+
 def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
     """The expert's hint for the person in ``seat`` (default the one-person game's
-    ``human_seat``) of ``game`` (see the glossary): ``{"move", "why", "action", "cards",
-    "groups", "expected", "samples"}`` (``expected``: the advised move's expected
+    ``human_seat``) of ``game`` (see the glossary): ``{"move", "why", "rules", "action",
+    "cards", "groups", "expected", "samples"}`` (``why`` in words, the ids of the rules it
+    follows in ``rules``; ``expected``: the advised move's expected
     difference in points, None when nothing was weighed; ``samples``: the sampled deals
     behind it, 0 then), or ``{"error"}`` when that person has no decision to make now. It
     reads only that seat's view, as every bot does."""
@@ -65,9 +76,11 @@ def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[s
         return {"error": "there is nothing for you to decide now"}
     decision = advice(game, state)
     said = describe(state, state.seat, decision.action)
+    why, rules = _in_words(to_person(decision.reason))
     return {
         "move": said["text"][:1].upper() + said["text"][1:],
-        "why": to_person(decision.reason) + ".",
+        "why": why + ".",
+        "rules": rules,
         "action": decision.action.to_json(),
         "cards": said["cards"],
         "groups": said["groups"],

@@ -4,6 +4,7 @@ sentences with their moves, and the review of the person's moves at a round's en
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -180,6 +181,9 @@ def test_the_review_never_flags_a_move_the_hint_advised(tmp_path) -> None:
         page = client.get(f"/play/{slug}").get_data(as_text=True)
         assert "is over" in page and "against the expert" not in page
         assert sum("expected" in h["why"] for h in given) >= 3  # moves the expert weighed
+        for h in given:  # in words: rule ids go to "rules", shown as links
+            assert not re.search(r"\([A-Z][0-9]+\)", h["why"]), h["why"]
+            assert all(re.fullmatch(r"[A-Z][0-9]+", r) for r in h["rules"])
     with app.app_context():
         assert db.session.execute(db.select(DigitalReview)).scalars().all() == []
 
