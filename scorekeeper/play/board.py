@@ -11,7 +11,8 @@ Glossary:
   (which buttons this phase offers), ``legal`` (which of Draw, Meld, Lay off, Discard the
   engine allows now), ``others`` (every other legal move as ``(action JSON, label)``:
   pass, end the round, "Rummy!" calls, and any move without a control of its own),
-  ``hints`` (the lay-downs and lay-offs the engine lists), ``prompt``.
+  ``hints`` (the lay-downs and lay-offs the engine lists), ``prompt`` (in words) and
+  ``prompt_rules`` (the ids of its rules).
 - public board: the part every seat sees (players, pile, stock, table), also drawn
   after each bot move (:func:`public`).
 """
@@ -207,33 +208,56 @@ def _legal(legal: list[Any]) -> dict[str, bool]:
     }
 
 
-def prompt(state: GameState, seat: int) -> str:
-    """What the person is asked to do now, in words with the rule ids."""
+PROMPTS: dict[Phase, tuple[str, tuple[str, ...]]] = {
+    Phase.NOMINATE: (
+        "You deal: before anyone looks at their cards, nominate what the jokers do this "
+        "hand: wild, double or split.",
+        ("X2",),
+    ),
+    Phase.START_PILE: (
+        "You were dealt an extra card: choose a card of your hand to start the discard pile.",
+        ("D4",),
+    ),
+    Phase.DRAW: (
+        "Your turn: draw from the stock, or take a card of the discard pile with every "
+        "card above it, if you use it at once.",
+        ("T1", "T2"),
+    ),
+    Phase.MUST_USE: (
+        "Use the {must} you took at once: tap it with cards of a meld and lay them down, "
+        "or lay it off on a meld.",
+        ("T2",),
+    ),
+    Phase.PLAY: (
+        "Lay down melds and lay off cards if you like, then discard one card to end your turn.",
+        ("T4", "T5"),
+    ),
+    Phase.RUMMY: ('{pile_top} was discarded: you may call "Rummy!".', ("X1",)),
+    Phase.OUT_OF_TURN: ("You may lay down or lay off now, on another player's turn.", ("T7",)),
+    Phase.DEADWOOD: (
+        "{went_out} went out: you may first lay off your cards on their melds.",
+        ("O4",),
+    ),
+}
+"""What the person is asked in each phase of their own, in words, and the ids of the
+rules it follows; ``{must}``, ``{pile_top}`` and ``{went_out}`` are filled in."""
+
+
+def prompt(state: GameState, seat: int) -> tuple[str, tuple[str, ...]]:
+    """What the person is asked to do now, in words, and the ids of the rules it follows
+    (shown as small links beside the words): :data:`PROMPTS` on their turn."""
     phase = state.phase
     if phase is Phase.GAME_OVER:
-        return f"The game is over: {wins(state.winner) if state.winner else 'nobody wins'}."
+        return f"The game is over: {wins(state.winner) if state.winner else 'nobody wins'}.", ()
     if current_player(state) != seat:
-        return f"Waiting for {state.players[state.seat]}."
+        return f"Waiting for {state.players[state.seat]}.", ()
     view = observation(state, seat)
-    must = view.must_use.display if view.must_use else "card"
-    pile_top = state.pile[-1].display if state.pile else "a card"
-    went_out = state.players[state.went_out] if state.went_out is not None else "A player"
-    return {
-        Phase.NOMINATE: "You deal: before anyone looks at their cards, nominate what the "
-        "jokers do this hand: wild, double or split (X2).",
-        Phase.START_PILE: "You were dealt an extra card: choose a card of your hand to "
-        "start the discard pile (D4).",
-        Phase.DRAW: "Your turn: draw from the stock, or take a card of the discard pile "
-        "with every card above it, if you use it at once (T1, T2).",
-        Phase.MUST_USE: f"Use the {must} you took at once: tap it with cards of a meld and "
-        "lay them down, or lay it off on a meld (T2).",
-        Phase.PLAY: "Lay down melds and lay off cards if you like, then discard one card "
-        "to end your turn (T4, T5).",
-        Phase.RUMMY: f'{pile_top} was discarded: you may call "Rummy!" (X1).',
-        Phase.OUT_OF_TURN: "You may lay down or lay off now, on another player's turn (T7).",
-        Phase.DEADWOOD: f"{went_out} went out: you may first lay off your cards on their "
-        "melds (O4).",
-    }[phase]
+    said, rules = PROMPTS[phase]
+    return said.format(
+        must=view.must_use.display if view.must_use else "card",
+        pile_top=state.pile[-1].display if state.pile else "a card",
+        went_out=state.players[state.went_out] if state.went_out is not None else "A player",
+    ), rules
 
 
 def _buttons(state: GameState, mine: bool, legal: list[Any]) -> dict[str, bool]:
@@ -280,7 +304,7 @@ def board(
     """Everything the play page shows (see the module glossary) from ``seat`` (the
     person's, ``game.human_seat`` unless given: one phone of a shared table); ``ending``
     the last round's end (:func:`.ending.ending`) while the game pauses after it or is
-    over."""
+    over (``round`` is then that round's number, not the next deal's)."""
     seat = game.human_seat if seat is None else seat
     mine = current_player(state) == seat and not game.paused
     phase = state.phase
@@ -288,6 +312,7 @@ def board(
     can = _buttons(state, mine, legal)
     others, hints = _extras(state, legal, can)
     takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
+    said, rules = prompt(state, seat)
     return public(game, state, seat) | {
         "you": state.players[seat],
         "hand": _hand(state, seat),
@@ -299,7 +324,8 @@ def board(
         "takeable": takeable,
         "others": others,
         "hints": hints,
-        "prompt": prompt(state, seat),
+        "prompt": said,
+        "prompt_rules": rules,
         "preset": PRESET_TITLES.get(game.preset, game.preset),
         "options": [
             (OPTIONS[name].id, OPTIONS[name].title, OPTIONS[name].label(value))
@@ -307,6 +333,7 @@ def board(
         ],
         "names": list(state.players),
         "ending": ending,
+        "round": ending["number"] if ending else state.deal_number,
         "paused": game.paused,
         "over": phase is Phase.GAME_OVER,
         "winner": state.winner,

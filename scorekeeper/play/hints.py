@@ -1,15 +1,16 @@
 """The expert's hint for the person, and the review of the person's moves after a round.
 
 Glossary:
-- hint: what the expert bot (:func:`engine.advise`) would do now in the person's
-  seat, in words, and why in one sentence; nothing is played. Seeded by the game's seed
-  and the move's place in the round, so asking twice gives the same hint.
+- advice: the expert bot's :class:`engine.Decision` for a position (:func:`advice`),
+  seeded by the game's seed and the move's place in the round, over
+  ``PLAY_HINT_SAMPLES`` sampled deals (default the expert's own): the one computation
+  behind both the hint and the review, so the same position gets the same answer.
+- hint: the advice in words, and why in one sentence; nothing is played.
 - review: each move of the person's (a draw, a lay-down, a lay-off, a discard) that
-  differed from the expert's, with the expected points the difference gave up (the
-  expert's Monte Carlo estimate, :func:`engine.cost`), kept as a
-  :class:`models.DigitalReview` row of its round and shown at the round's end.
-- samples: sampled deals per estimate: ``PLAY_HINT_SAMPLES`` for a hint (default the
-  expert's own), ``PLAY_REVIEW_SAMPLES`` for the review of each move (0: no review).
+  differed from the advice for that position, with the expected points the difference
+  gave up (:func:`engine.cost`), kept as a :class:`models.DigitalReview` row of its
+  round and shown at the round's end. A move the hint advised is never reviewed.
+  ``PLAY_REVIEW_SAMPLES`` 0 turns the review off (any other value: on).
 
 Reads only; :mod:`.services` adds the review rows and commits.
 """
@@ -17,45 +18,74 @@ Reads only; :mod:`.services` adds the review rows and commits.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from flask import current_app
 
-from ..engine import Action, GameState, Phase, advise, cost, current_player, to_person
+from ..engine import (
+    Action,
+    Decision,
+    GameState,
+    Phase,
+    advise,
+    cost,
+    current_player,
+    to_person,
+)
 from ..extensions import db
 from ..models import DigitalGame, DigitalReview
 from .moves import describe
 
-REVIEW_SAMPLES = 8
-"""Default sampled deals per reviewed move (the review runs on every move of the person)."""
 MIN_COST = 1.0
 """A move is reviewed only when the difference is expected to cost at least this (points)."""
 WEIGHED = (Phase.DRAW, Phase.PLAY)
 """The phases whose decisions the expert weighs (the draw, then melds and the discard)."""
 
 
-def _rng(game: DigitalGame, state: GameState, what: str) -> random.Random:
-    return random.Random(f"{what}/{game.seed}/{state.deal_number}/{len(state.log)}")
+def advice(game: DigitalGame, state: GameState, played: Action | None = None) -> Decision:
+    """The expert's :class:`engine.Decision` for the current seat of ``state`` (its view
+    only) in ``game``; ``played`` (a legal move) is weighed too, on the same sampled deals,
+    so the advised move and its figures do not change with it (common random numbers)."""
+    samples = int(current_app.config.get("PLAY_HINT_SAMPLES") or 0)
+    rng = random.Random(f"expert/{game.seed}/{state.deal_number}/{len(state.log)}")
+    if samples:
+        return advise(state, rng, samples, played=played)
+    return advise(state, rng, played=played)
+
+
+RULE_IDS = re.compile(r" ?\(([A-Z][0-9]+)\)")
+"""A rule id in brackets in the expert's sentence, e.g. ``" (T2)"``: shown as a link."""
+
+
+def _in_words(sentence: str) -> tuple[str, list[str]]:
+    """``sentence`` without its bracketed rule ids, and those ids in order."""
+    return RULE_IDS.sub("", sentence), RULE_IDS.findall(sentence)
 
 
 def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
     """The expert's hint for the person in ``seat`` (default the one-person game's
-    ``human_seat``) of ``game`` (see the glossary): ``{"move", "why", "action", "cards",
-    "groups"}``, or ``{"error"}`` when that person has no decision to make now. It reads
-    only that seat's view, as every bot does."""
+    ``human_seat``) of ``game`` (see the glossary): ``{"move", "why", "rules", "action",
+    "cards", "groups", "expected", "samples"}`` (``why`` in words, the ids of the rules it
+    follows in ``rules``; ``expected``: the advised move's expected
+    difference in points, None when nothing was weighed; ``samples``: the sampled deals
+    behind it, 0 then), or ``{"error"}`` when that person has no decision to make now. It
+    reads only that seat's view, as every bot does."""
     mine = game.human_seat if seat is None else seat
     if game.finished or game.paused or current_player(state) != mine:
         return {"error": "there is nothing for you to decide now"}
-    samples = int(current_app.config.get("PLAY_HINT_SAMPLES") or 0) or None
-    rng = _rng(game, state, "hint")
-    decision = advise(state, rng, samples) if samples else advise(state, rng)
+    decision = advice(game, state)
     said = describe(state, state.seat, decision.action)
+    why, rules = _in_words(to_person(decision.reason))
     return {
         "move": said["text"][:1].upper() + said["text"][1:],
-        "why": to_person(decision.reason) + ".",
+        "why": why + ".",
+        "rules": rules,
         "action": decision.action.to_json(),
         "cards": said["cards"],
         "groups": said["groups"],
+        "expected": round(decision.values[decision.action], 1) if decision.values else None,
+        "samples": decision.samples,
     }
 
 
@@ -64,12 +94,12 @@ def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalR
     differs from the expert's move by at least :data:`MIN_COST` expected points, else
     None (and None when reviews are off, the phase is not weighed, or ``game`` is a table
     game of several phones: its review would tell every phone what one hand held)."""
-    samples = int(current_app.config.get("PLAY_REVIEW_SAMPLES", REVIEW_SAMPLES) or 0)
-    if game.host_token is not None or not samples or state.phase not in WEIGHED:
+    reviewing = bool(current_app.config.get("PLAY_REVIEW_SAMPLES", 1))
+    if game.host_token is not None or not reviewing or state.phase not in WEIGHED:
         return None
     if state.seat != game.human_seat:
         return None
-    decision = advise(state, _rng(game, state, "review"), samples, played=action)
+    decision = advice(game, state, played=action)
     lost = cost(decision, action)
     if lost is None or lost < MIN_COST:
         return None

@@ -11,6 +11,21 @@
     lead.textContent = "The expert's move: ";
     box.appendChild(lead);
     box.appendChild(document.createTextNode(data.why));
+    (data.rules || []).forEach(function (id) {
+      var link = document.createElement("a");
+      link.className = "rule-id";
+      link.href = "/rules#" + encodeURIComponent(id);
+      link.textContent = id;
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(link);
+    });
+    if (data.samples) {
+      var detail = document.createElement("small");
+      detail.className = "muted";
+      detail.title = "weighed over " + data.samples + " sampled deals";
+      detail.textContent = " (" + data.samples + " deals tried)";
+      box.appendChild(detail);
+    }
   };
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("[data-hint]") : null;

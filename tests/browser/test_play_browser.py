@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, shot
 
@@ -188,3 +189,42 @@ def _axe(page) -> list[str]:
         for v in results.response["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 780)])
+def test_the_discard_buttons_label_fits_with_a_card_selected(browser, live_server, width, height):
+    """Issue 26: with a card selected the Discard button read "iscard 5" at 390 and 360 px.
+    The longest label (the card of the longest name, e.g. "Discard 10♥") fits its button,
+    and every button of the action bar is inside the screen."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server,
+    )
+    try:
+        page = context.new_page()
+        page.goto("/play")
+        page.fill("#name", "Sam")
+        page.select_option("#bot_0", "basic")
+        page.fill("#seed", "1")
+        page.get_by_role("button", name="Deal").click()
+        page.wait_for_selector(".hand .hcard")
+        _tap(page, page.get_by_role("button", name="Draw", exact=True))
+        labels = page.locator(".hand label")
+        names = labels.evaluate_all("els => els.map(e => e.dataset.display)")
+        longest = max(range(len(names)), key=lambda i: len(names[i]))
+        labels.nth(longest).click()
+        discard = page.locator(".playbar button[value=discard]")
+        expect(discard).to_have_text(f"Discard {names[longest]}")
+        fits = discard.evaluate("b => b.scrollWidth <= b.clientWidth")
+        assert fits, f"the label {discard.inner_text()!r} is cut at {width} px"
+        for button in page.locator(".playbar button").all():
+            box = button.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert button.evaluate("b => b.scrollWidth <= b.clientWidth"), button.inner_text()
+        _no_overflow(page, width)
+        shot(page, f"play-discard-{width}")
+    finally:
+        context.close()

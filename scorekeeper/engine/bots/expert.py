@@ -102,8 +102,11 @@ class ExpertBot:
         """The :class:`Decision` for ``view`` among ``legal``; ``also`` (a legal move, e.g.
         the one a person made) is weighed too, so its expected difference is known. The
         reason is said to ``view``'s seat itself (:func:`why.explain` ``own``: from its
-        hand, with the expected differences): a hint or a review, never the table."""
-        if view.gambit is not None and also is None:
+        hand, with the expected differences): a hint or a review, never the table. The
+        chosen move does not depend on ``also``: a gambit move (X2) is chosen unweighed,
+        and every candidate meets the same sampled deals, so ``also`` beside them leaves
+        their figures as they were."""
+        if view.gambit is not None:
             chosen = x2_choice(view, view.gambit, legal)
             if chosen is not None:
                 return Decision(chosen, explain(view, chosen, own=True))
@@ -138,7 +141,7 @@ class ExpertBot:
         ranked = sorted(range(len(found)), key=lambda i: -totals[i])
         best = found[ranked[0]]
         runner_up = values[found[ranked[1]]] if len(ranked) > 1 else None
-        reason = with_expectation(explain(view, best, own=True), values[best], runner_up, done)
+        reason = with_expectation(explain(view, best, own=True), values[best], runner_up)
         return Decision(best, reason, values, done)
 
     def rollout(self, state: GameState, action: Action, me: int, rng: random.Random) -> float:

@@ -232,12 +232,10 @@ def to_person(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def with_expectation(sentence: str, best: float, runner_up: float | None, samples: int) -> str:
+def with_expectation(sentence: str, best: float, runner_up: float | None) -> str:
     """``sentence`` and the expert's expected difference for it (points), against the next
-    best move's when there was one, over ``samples`` sampled deals."""
+    best move's when there was one (the sampled deals behind them are the
+    :class:`expert.Decision`'s ``samples``, not said in the sentence)."""
     if runner_up is None:
-        return f"{sentence} (expected {best:+.0f} over {samples} sampled deals)"
-    return (
-        f"{sentence} (expected {best:+.0f} against {runner_up:+.0f} for the next best move, "
-        f"{samples} sampled deals)"
-    )
+        return f"{sentence} (expected {best:+.0f})"
+    return f"{sentence} (expected {best:+.0f} against {runner_up:+.0f} for the next best move)"
