@@ -7,10 +7,32 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from flask import Flask
+
 from scorekeeper.engine import Discard, Draw, GameState, current_player, legal_actions
 from scorekeeper.extensions import db
 from scorekeeper.play import services as digital
-from tests.play.test_table import Table, table, table_app  # noqa: F401 (fixtures)
+from tests.conftest import make_app
+from tests.play.test_table import Table
+
+SEED = 15
+"""The deal of every table here (the server's draw replaced, so a run is repeatable)."""
+
+
+@pytest.fixture
+def table_app(tmp_path, monkeypatch) -> Flask:
+    monkeypatch.setattr(digital, "drawn_seed", lambda: SEED)
+    return make_app(str(tmp_path / "watch.sqlite3"))
+
+
+@pytest.fixture
+def table(table_app: Flask) -> Table:
+    """A table of three people (each joined on a phone of their own) and a bot."""
+    table = Table(table_app)
+    table.join(1)
+    table.join(2)
+    return table
 
 
 def _spectator_link(table: Table) -> str:
@@ -54,7 +76,7 @@ def _public_cards(table: Table) -> set[str]:
     """The cards anyone may see: the pile, the melds, and any card a move named (a card
     taken from the pile is seen going into that hand)."""
     state = table.state()
-    seen = {c.text for c in state.pile} | {c.text for m in state.table for c in m.cards_now}
+    seen = {c.text for c in state.pile} | {c.text for m in state.table for c in m.cards}
     with table.app.app_context():
         game = digital.get_game(table.slug)
         assert game is not None

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import re
 
-from tests.table.test_pages import GameActions, games  # noqa: F401 (the fixture)
+import pytest
+
+from tests.table.test_pages import GameActions
+
+
+@pytest.fixture
+def games(client, app) -> GameActions:
+    return GameActions(client, app)
 
 
 def _tv(client, slug: str) -> str:
