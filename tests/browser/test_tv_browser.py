@@ -132,3 +132,23 @@ def test_the_spectator_board_follows_the_table_and_holds_no_hand(browser, live_s
     finally:
         host_context.close()
         tv_context.close()
+
+
+def test_the_tv_of_a_persian_game_shows_the_sides_and_the_deal(browser, live_server):
+    phone_context, phone = _phone(browser, live_server)
+    tv_context, tv = _context(browser, live_server, TV)
+    try:
+        phone.goto("/games/new")
+        for i, name in enumerate(["Ann", "Bob", "Cat", "Dee"]):
+            phone.fill(f"#player_{i}", name)
+        phone.select_option("#preset", "persian")
+        phone.get_by_role("button", name="Start the game").click()
+        phone.wait_for_selector("#entry")
+        tv.goto(phone.url.rstrip("/") + "/tv")
+        expect(tv.locator(".dealer")).to_contain_text("Deal 1 of 2")
+        expect(tv.locator(".standings")).to_contain_text("Ann & Cat")
+        expect(tv.locator(".standings")).to_contain_text("Bob & Dee")
+        shot(tv, "tv-06-persian-1920")
+    finally:
+        phone_context.close()
+        tv_context.close()
