@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import DigitalGame
-from . import services, shared_seats
+from . import services, shared_seats, watch
 from .forms import MoveForm
 from .seats import bot_levels
 from .shared_forms import NewTableForm
@@ -57,8 +57,13 @@ def table_seats_page(slug: str) -> str:
         if sitting.host and row is not None and seat["seat"]:
             path = url_for("play.sit", slug=slug, seat=seat["seat"], token=row.token)
             seat["link"], seat["qr"] = base + path, qr_svg(base + path)
+    watching = watch.watch_url(game) if sitting.host else None
+    spectator = base + watching if watching else None
     return render_template(
         "play/seats.html",
+        watching=watching,
+        spectator=spectator,
+        spectator_qr=qr_svg(spectator) if spectator else None,
         game=game,
         seats=seats,
         sitting=sitting,

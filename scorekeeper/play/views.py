@@ -31,7 +31,7 @@ from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import hints, live, services, shared_seats, shared_views, stream
+from . import hints, live, services, shared_seats, shared_views, stream, watch
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -40,6 +40,7 @@ from .seats import bot_levels
 bp = Blueprint("play", __name__, url_prefix="/play")
 shared_views.register(bp)  # a game on several phones: the new table, its seats
 stream.register(bp)  # live updates: events, version, board.json
+watch.register(bp)  # the spectator board
 
 
 def _game(slug: str) -> DigitalGame:

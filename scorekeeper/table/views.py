@@ -29,7 +29,7 @@ from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import Game, Round
 from ..requests import MAX_VERSION, parse_int
 from ..web import same_token
-from . import entry, files, page
+from . import entry, files, page, tv
 from . import services as sheet
 from .forms import ConfirmForm, NewGameForm
 from .mine import remember
@@ -39,6 +39,7 @@ from .saving import read_for_save
 
 bp = Blueprint("table", __name__)
 files.register(bp)  # a game as a file: export and import
+tv.register(bp)  # the TV / big-screen view
 
 
 # ---- helpers ---------------------------------------------------------------------------

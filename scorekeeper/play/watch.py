@@ -1,0 +1,131 @@
+"""The spectator board of a digital game on several phones: ``/play/<slug>/watch/<token>``,
+for a TV or anyone in the room. It shows the public table only (the melds, the discard
+pile, the stock, each seat's hand size and total, whose turn it is, the latest moves in
+the words every seat reads) and never a card of any hand, in HTML or JSON (issue 26).
+
+Its token is derived from the host's secret (an HMAC of the game's slug under
+``host_token``), so it needs no column of its own, only the host's page shows it, and it
+cannot be turned back into the host's or a seat's link. :mod:`.views` adds the routes
+to the ``play`` blueprint through :func:`register`. The page refreshes as the game page
+does (static/table.js polls ``.../version`` and swaps in ``.../live``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+
+from ..engine import GameState, current_player
+from ..engine.scoring.outcome import wins
+from ..models import DigitalGame
+from ..web import same_token
+from . import services, shared_seats
+from .board import public
+
+SHOWN_MOVES = 8
+"""The latest moves the board lists."""
+
+
+def watch_token(game: DigitalGame) -> str:
+    """The spectator token of a table game (24 hex digits); raises ValueError for a game of
+    one person (it has no host and no spectator board)."""
+    if game.host_token is None:
+        raise ValueError("a game of one person has no spectator board")
+    key = game.host_token.encode()
+    return hmac.new(key, f"watch:{game.slug}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def watch_url(game: DigitalGame) -> str:
+    """The spectator board's path for ``game`` (a table game)."""
+    return url_for("play.watch", slug=game.slug, token=watch_token(game))
+
+
+def _watched(slug: str, token: str) -> DigitalGame:
+    """The table game watched with ``token``: 404 for no table game, 403 for a wrong token."""
+    game = services.get_game(slug)
+    if game is None or game.host_token is None:
+        abort(404, description="There is no table game at this link.")
+    if not same_token(token, watch_token(game)):
+        abort(403, description="This spectator link is not valid for this table.")
+    return game
+
+
+def _public_step(step: dict[str, Any]) -> dict[str, Any]:
+    """A move as every seat reads it, without a bot's reason (which may speak of its hand)."""
+    return {key: step.get(key, "" if key in ("who", "text", "kind") else []) for key in _STEP_KEYS}
+
+
+_STEP_KEYS = ("who", "kind", "text", "cards", "groups")
+
+
+def spectator_board(game: DigitalGame, state: GameState) -> dict[str, Any]:
+    """The public board (:func:`.board.public`) with no seat's view in it: no "you", no
+    cards seen taken; ``turn`` (whose turn, a name, or None), ``moves`` (the latest
+    :data:`SHOWN_MOVES` in words), ``over``, ``paused`` and ``winner_line``."""
+    b = public(game, state, 0)
+    b["players"] = [p | {"you": False, "known": []} for p in b["players"]]
+    turn = current_player(state)
+    return b | {
+        "turn": state.players[turn] if turn is not None and not game.paused else None,
+        "moves": [_public_step(s) for s in game.moves[-SHOWN_MOVES:]],
+        "over": game.finished,
+        "paused": game.paused,
+        "winner_line": wins(state.winner) if state.winner else "",
+    }
+
+
+def _fresh(game: DigitalGame) -> tuple[bool, str]:
+    tag = f"w{game.version}"
+    return request.if_none_match.contains(tag), tag
+
+
+def _page(slug: str, token: str, template: str) -> Response:
+    """``template`` with the spectator board, ETag of the game's version (304 when current)."""
+    game = _watched(slug, token)
+    shared_seats.catch_up(game)
+    fresh, tag = _fresh(game)
+    if fresh:
+        return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
+    b = spectator_board(game, services.load_state(game))
+    links = {
+        "version": url_for("play.watch_version", slug=slug, token=token),
+        "live": url_for("play.watch_live", slug=slug, token=token),
+    }
+    response = Response(render_template(template, game=game, b=b, links=links))
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def watch(slug: str, token: str) -> Response:
+    """The spectator board: the public table, refreshed as the game moves."""
+    return _page(slug, token, "play/watch.html")
+
+
+def watch_live(slug: str, token: str) -> Response:
+    """The spectator board's changing part, swapped in when the version changes."""
+    return _page(slug, token, "play/_watch_board.html")
+
+
+def watch_version(slug: str, token: str) -> Response:
+    """``{"version": n}`` of the watched game, ETag ``"w<n>"`` (304 when unchanged); the
+    request makes any bot moves due first, as every phone's does."""
+    game = _watched(slug, token)
+    shared_seats.catch_up(game)
+    fresh, tag = _fresh(game)
+    if fresh:
+        return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
+    response = jsonify(version=game.version)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def register(bp: Blueprint) -> None:
+    """Add the spectator routes to the ``play`` blueprint (:mod:`.views` calls it)."""
+    bp.add_url_rule("/<slug>/watch/<token>", view_func=watch)
+    bp.add_url_rule("/<slug>/watch/<token>/live", view_func=watch_live)
+    bp.add_url_rule("/<slug>/watch/<token>/version", view_func=watch_version)

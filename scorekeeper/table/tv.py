@@ -1,0 +1,65 @@
+"""The TV / big-screen view of a table game: ``/games/<view token>/tv``, landscape and
+readable across a room (standings with progress to the target, the last round, the next
+dealer or Persian's "Deal 1 of 2", a QR code of the view link, the winner once the game
+is over). The table blueprint (:data:`scorekeeper.table.views.bp`) takes these routes
+through :func:`register`.
+
+It needs only the view link (the view token is in its URL) and never offers a change. It
+stays live through the game page's own refresh (static/table.js polls
+``/games/<slug>/version`` and swaps in ``/games/<slug>/tv/live``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template, request, url_for
+
+from ..hosting import qr_svg, share_base
+from . import page
+from . import services as sheet
+
+
+def _view(slug: str) -> sheet.GameRow:
+    return sheet.read_game(slug) or abort(404, description="There is no game at this link.")
+
+
+def tv_page(game: sheet.GameRow) -> dict[str, Any]:
+    """What the TV templates (table/tv.html, table/_tv_live.html) are given: the game
+    page's figures (:func:`.page.page`), the ``last`` round's row (None before the first
+    round) and its ``outcome`` in words once the game is over, and the ``tv_live`` URL."""
+    shown = page.page(game)
+    rows, rounds = shown["rows"], shown["rounds"]
+    return shown | {
+        "last": rows[-1] if rows else None,
+        "outcome": (rounds[-1].figures or {}).get("outcome", "") if rounds and game.winner else "",
+        "tv_live": url_for("table.tv_live", slug=game.view_token),
+    }
+
+
+def _answer(game: sheet.GameRow, template: str, **extra: Any) -> Response:
+    """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
+    copy is current)."""
+    tag = f"tv{game.id}v{game.version}"
+    if tag in request.if_none_match:
+        return page.not_modified(tag)
+    return page.conditional(render_template(template, **tv_page(game), **extra), tag)
+
+
+def show_tv(slug: str) -> Response:
+    """The TV page: the standings, the last round and the next deal, with a QR code of
+    the view link for phones in the room; 404 for an unknown link."""
+    game = _view(slug)
+    view_url = share_base() + url_for("table.show", slug=slug)
+    return _answer(game, "table/tv.html", view_url=view_url, view_qr=qr_svg(view_url))
+
+
+def tv_live(slug: str) -> Response:
+    """The TV page's changing part, swapped in when the game's version changes."""
+    return _answer(_view(slug), "table/_tv_live.html")
+
+
+def register(bp: Blueprint) -> None:
+    """Add the TV routes to the table blueprint (:mod:`.views` calls it)."""
+    bp.add_url_rule("/games/<slug>/tv", view_func=show_tv)
+    bp.add_url_rule("/games/<slug>/tv/live", view_func=tv_live)
