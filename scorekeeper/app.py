@@ -14,7 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .extensions import csrf, db, limit_where_limited, limiter, migrate
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
-from .web import TokenSafeSessions, cached_urls, register_unavailable
+from .web import TokenSafeSessions, register_unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 CSP = {
@@ -145,7 +145,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limit_where_limited(app)
     _secure(app)
     register_unavailable(app)
-    cached_urls(app)
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)

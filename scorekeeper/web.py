@@ -12,18 +12,9 @@ from __future__ import annotations
 
 import hmac
 import time
-from functools import lru_cache
 from typing import Any
 
-from flask import (
-    Flask,
-    Request,
-    current_app,
-    has_request_context,
-    jsonify,
-    render_template,
-    request,
-)
+from flask import Flask, Request, jsonify, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 from sqlalchemy.exc import DBAPIError
@@ -105,45 +96,6 @@ class TokenSafeSessions(SecureCookieSessionInterface):
             return False
         signed = getattr(session, "signed_at", None)
         return signed is None or time.time() - signed >= REFRESH_AFTER
-
-
-URL_PART = (str, int)
-"""The kinds of value a cached URL is built from (each hashable, each written the same
-way every time)."""
-
-
-def cached_urls(app: Flask) -> None:
-    """The templates' ``url_for``, as Flask's, except that a URL of a plain endpoint (no
-    leading ``.``) from plain values (text and whole numbers, no ``_external`` or other
-    ``_`` option) is built once per process for each application root (``SCRIPT_NAME``)
-    and then reused: a page builds a dozen (its static files, the game's own links), and
-    with no ``url_defaults`` function and no subdomains the same call always gives the
-    same URL. Anything else (and a URL that cannot be built) goes to Flask's."""
-    build = app.url_for
-
-    @lru_cache(maxsize=4096)
-    def built(root: str, endpoint: str, values: tuple[tuple[str, Any], ...]) -> str:
-        return build(endpoint, **dict(values))
-
-    def url_for(endpoint: str, /, **values: Any) -> str:
-        if (
-            has_request_context()
-            and not endpoint.startswith(".")
-            and not any(app.url_default_functions.values())
-            and all(type(v) in URL_PART and k[0] != "_" for k, v in values.items())
-        ):
-            return built(request.script_root, endpoint, tuple(values.items()))
-        return build(endpoint, **values)
-
-    app.jinja_env.globals["url_for"] = url_for
-    app.extensions["scorekeeper.url_for"] = url_for
-
-
-def url_for(endpoint: str, /, **values: Any) -> str:
-    """:func:`flask.url_for` through the app's cache (:func:`cached_urls`), for views
-    and page code that build URLs per row or per request."""
-    built: Any = current_app.extensions["scorekeeper.url_for"]
-    return str(built(endpoint, **values))
 
 
 def wants_json() -> bool:

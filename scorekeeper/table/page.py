@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from flask import (
@@ -22,7 +21,6 @@ from jinja2.environment import TemplateModule
 
 from ..engine.rules import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
-from ..web import url_for as cached_url_for
 from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .reading import GameLike, ShownRound
@@ -33,50 +31,6 @@ SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
 KEEP_PANELS = 256
 """Rules panels (:func:`rules_panel`) kept per process, one per preset and house rules."""
-
-
-@dataclass(frozen=True)
-class Links:
-    """The game's own pages and forms, as the game page links to them: ``page`` (the
-    latest rounds), ``every`` (every round), ``live`` (its changing part), ``version``,
-    ``share``, ``history``, the ``csv`` and ``json`` exports, ``record`` (saving a
-    round), ``by_cards`` (a round entered by its cards) and ``again`` (play again)."""
-
-    page: str
-    every: str
-    live: str
-    version: str
-    share: str
-    history: str
-    csv: str
-    json: str
-    record: str
-    by_cards: str
-    again: str
-
-
-@lru_cache(maxsize=1024)
-def _links(root: str, slug: str) -> Links:
-    """:class:`Links` of the game at ``slug`` under the application root ``root``."""
-    return Links(
-        url_for("table.show", slug=slug),
-        url_for("table.show", slug=slug, all=1),
-        url_for("table.live", slug=slug),
-        url_for("table.version", slug=slug),
-        url_for("table.share", slug=slug),
-        url_for("table.history", slug=slug),
-        url_for("table.export_game_csv", slug=slug),
-        url_for("table.export_game_json", slug=slug),
-        url_for("table.record_round", slug=slug),
-        url_for("table.record_round", slug=slug, mode="cards"),
-        url_for("table.play_again", slug=slug),
-    )
-
-
-def links(game: GameLike) -> Links:
-    """The game's :class:`Links`, built once per process for each game (and application
-    root): the same view link always gives the same URLs."""
-    return _links(request.script_root, game.view_token)
 
 
 @dataclass(frozen=True)
@@ -188,7 +142,7 @@ def rows(
         ]
         edit = None
         if editable:
-            edit = cached_url_for("table.correct_round", slug=game.view_token, round_id=r.id)
+            edit = url_for("table.correct_round", slug=game.view_token, round_id=r.id)
         found.append(Row(first + index, r.mode == "cards", cells, edit))
     return found
 
@@ -207,7 +161,6 @@ def page(game: GameLike) -> dict[str, Any]:
         "entry": net_form(names, data={"version": game.version}) if editable else None,
         "rules": panel.rules,
         "game": game,
-        "links": links(game),
         "names": names,
         "rounds": rounds,
         "count": count,
