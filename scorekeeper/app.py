@@ -151,22 +151,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-class OncePolicy(Talisman):  # type: ignore[misc]  # flask-talisman ships no types
-    """flask-talisman, its Content-Security-Policy header written once: with no
-    per-request nonce (no inline script anywhere) the policy's text is the same on every
-    answer, so it is built on the first answer as talisman builds it, then reused (a
-    view's own policy, or a nonce, goes through talisman each time as before)."""
-
-    written: str | None = None
-
-    def _parse_policy(self, policy: Any) -> Any:
-        if policy is not self.content_security_policy or self.content_security_policy_nonce_in:
-            return super()._parse_policy(policy)
-        if self.written is None:
-            self.written = super()._parse_policy(policy)
-        return self.written
-
-
 def _secure(app: Flask) -> None:
     """Security headers (flask-talisman): the CSP above, nosniff, framing denied,
     Referrer-Policy ``same-origin`` (``no-referrer`` where the URL holds a token); HTTPS
@@ -181,7 +165,7 @@ def _secure(app: Flask) -> None:
         )
         return response
 
-    OncePolicy(
+    Talisman(
         app,
         force_https=False,
         strict_transport_security=True,
