@@ -35,7 +35,7 @@ from flask import Response, flash, jsonify, render_template, request, url_for
 from ..models import Game, Round
 from . import page
 from . import services as sheet
-from .round_inputs import place_errors, posted_counts
+from .round_inputs import place_errors
 from .standings import CHART_SIZE
 
 LATEST = 3
@@ -96,9 +96,9 @@ def already_saved(game: Game, round_: Round) -> Response:
     return refused(409, "already_saved", message, number=number, version=game.version)
 
 
-def saved(game: sheet.GameLike, round_: sheet.Saved, undo: str) -> Response:
+def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
     """201: the round stored, with the figures the game page's script draws the change
-    from (:func:`drawn`), or its whole changing part (``live``, the game read again)
+    from (:func:`drawn`), or its whole changing part (``live``)
     when its layout changes (the first round, the game over)."""
     body: dict[str, Any] = {
         "number": round_.number,
@@ -109,14 +109,13 @@ def saved(game: sheet.GameLike, round_: sheet.Saved, undo: str) -> Response:
         "shown": page.SHOWN,
     }
     if round_.over or round_.number == 1:
-        fresh = sheet.read_game(game.view_token) or game
-        body["live"] = render_template("table/_live.html", **page.page(fresh))
+        body["live"] = render_template("table/_live.html", **page.page(game))
     else:
         body |= drawn(game, round_)
     return answer(201, **body)
 
 
-def drawn(game: sheet.GameLike, round_: sheet.Saved) -> dict[str, Any]:
+def drawn(game: Game, round_: sheet.Saved) -> dict[str, Any]:
     """What the page's script needs to draw a new round that leaves the game going
     (the 201 answer's figures, see the module's docstring), from the round's summary
     alone: no query, no template."""
@@ -138,28 +137,6 @@ def drawn(game: sheet.GameLike, round_: sheet.Saved) -> dict[str, Any]:
     if round_.number > page.SHOWN:
         body["all"] = url_for("table.show", slug=slug, all=1)
     return body
-
-
-def quick_save(game: sheet.GameLike, before: sheet.Tail, mode: str) -> Response | None:
-    """Save a new net or totals round that the game page's script posted, read straight
-    from its fields (:func:`.round_inputs.posted_counts`, no form built; the CSRF token
-    was checked before the view by ``CSRFProtect``) into ``game`` read with its tail
-    ``before`` (:func:`.saving.read_for_save`): the 201 answer of :func:`saved`.
-    None when the post needs the form's way (a field not plainly valid, or a round the
-    game or the engine refuses; nothing was written): the view then reads it with the
-    form, which gives each message by its field."""
-    names = sheet.names_of(game)
-    seven_card = sheet.rules_of(game).seven_card_straight
-    posted = posted_counts(request.form, names, mode, seven_card)
-    if posted is None:
-        return None
-    data, nonce, version = posted
-    try:
-        stored = sheet.record_round(game, mode, data, nonce, version, before=before)
-    except sheet.ScoresheetError:
-        return None
-    undo = url_for("table.undo", slug=game.view_token, change_id=stored.change)
-    return saved(game, stored, undo)
 
 
 def refusal(

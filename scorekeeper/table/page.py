@@ -21,9 +21,10 @@ from jinja2.environment import TemplateModule
 
 from ..engine.rules import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
+from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, net_form
-from .reading import GameLike, ShownRound
+from .reading import ShownRound
 from .rights import can_edit
 from .standings import Standings, house_rules, standings
 
@@ -49,7 +50,7 @@ class RulesPanel:
 _panels: dict[tuple[str, tuple[tuple[str, Any], ...]], RulesPanel] = {}
 
 
-def rules_panel(game: GameLike) -> RulesPanel:
+def rules_panel(game: Game) -> RulesPanel:
     """The game's :class:`RulesPanel`, worked out once per process for each preset and
     set of house rules (at most :data:`KEEP_PANELS` kept; house rules of a kind that
     cannot be a key are worked out each time)."""
@@ -65,7 +66,7 @@ def rules_panel(game: GameLike) -> RulesPanel:
     return found
 
 
-def _panel_of(game: GameLike) -> RulesPanel:
+def _panel_of(game: Game) -> RulesPanel:
     return RulesPanel(
         sheet.rules_of(game),
         tuple(house_rules(game)),
@@ -80,7 +81,7 @@ def every_round() -> bool:
     return "all" in args and args["all"] == "1"
 
 
-def unchanged(game: GameLike, version: int) -> tuple[bool, str]:
+def unchanged(game: Game, version: int) -> tuple[bool, str]:
     """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
     of this answer: the game's version, this phone's edit right and whether every round
     is asked for. A page with a message to show (a flash) is always sent."""
@@ -124,7 +125,7 @@ TONES = ("", "good", "bad")
 
 
 def rows(
-    game: GameLike, rounds: Sequence[ShownRound], first: int, st: Standings, editable: bool
+    game: Game, rounds: Sequence[ShownRound], first: int, st: Standings, editable: bool
 ) -> list[Row]:
     """The table's rows of ``rounds`` (oldest first, numbered from ``first``), their
     cells in the order of ``st.series``; the end bonus (``st.end_bonus``) taken off the
@@ -147,7 +148,7 @@ def rows(
     return found
 
 
-def page(game: GameLike) -> dict[str, Any]:
+def page(game: Game) -> dict[str, Any]:
     """What the game page's templates (show.html, _live.html) are given: the latest
     ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings."""
     editable = can_edit(game)
@@ -179,7 +180,7 @@ def page(game: GameLike) -> dict[str, Any]:
     }
 
 
-def answer(game: GameLike, template: str) -> Response:
+def answer(game: Game, template: str) -> Response:
     """``template`` rendered for ``game`` with its ETag, or 304 when the phone's copy is
     of the game's current version (and the same edit right and rounds asked for)."""
     fresh, tag = unchanged(game, game.version)

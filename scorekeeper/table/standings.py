@@ -15,8 +15,8 @@ from typing import Any
 from ..engine.outcome import wins
 from ..engine.rules import OPTIONS
 from ..engine.scoring import settle
-from ..models import Round
-from .reading import GameLike, ShownRound, latest_rounds, names_of, rules_of, teams_of
+from ..models import Game, Round
+from .reading import ShownRound, latest_rounds, names_of, rules_of, teams_of
 
 
 @dataclass
@@ -99,7 +99,7 @@ class Standings:
         return wins(self.winner) if self.winner else ""
 
 
-def standings(game: GameLike, rounds: Sequence[Round | ShownRound] | None = None) -> Standings:
+def standings(game: Game, rounds: Sequence[Round | ShownRound] | None = None) -> Standings:
     """The standings after the game's live rounds, from the summaries of ``rounds`` (the
     latest live rounds, oldest first, the game's last among them; all when None): the
     chart's series run over these rounds, from the totals before the first of them."""
@@ -109,7 +109,7 @@ def standings(game: GameLike, rounds: Sequence[Round | ShownRound] | None = None
 
 
 def from_summaries(
-    game: GameLike, summaries: list[dict[str, Any]], last: dict[str, Any] | None = None
+    game: Game, summaries: list[dict[str, Any]], last: dict[str, Any] | None = None
 ) -> Standings:
     """:func:`standings` from the rounds' summaries (:attr:`Round.summary`, oldest first)
     and, once the game is over, the last round's figures ``last`` (its P5 end bonus)."""
@@ -158,7 +158,7 @@ def _end_bonus(
     return bonus if any(bonus.values()) else {}
 
 
-def house_rules(game: GameLike) -> list[dict[str, str]]:
+def house_rules(game: Game) -> list[dict[str, str]]:
     """The game's house rules in plain words: each option changed from the preset, with
     its catalogue id, title, the chosen label and the preset's label."""
     rows = []
