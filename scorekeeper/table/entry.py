@@ -1,23 +1,15 @@
 """The game page's round entry as JSON: what a round post answers when the page's script
 sent it (``Accept: application/json``) instead of a plain form.
 
-Answers (every score the engine's):
+Answers (every score the engine's, every page part rendered by the server):
 - preview, 200: ``{"html", "went_out"}``, the round's scores as they would be saved and
   the seat who went out as the server counts it: told, or inferred from the hands (O1,
   :func:`scorekeeper.engine.checks.went_out_by_hand`); the page's script shows it;
-- saved, 201: ``{"number", "version", "undo", "over", "message", "shown"}``: the round's
+- saved, 201: ``{"number", "version", "undo", "over", "message", "live"}``: the round's
   number, the game's new version, the undo URL of the change, whether the game is over,
-  the rounds the page shows; and either the figures the page's script draws the change
-  from (its standings, next dealer, new row and chart, as the server renders them) or,
-  when the page's layout changes (the first round, the game over), ``live``, the whole
-  changing part as HTML. The figures: ``units``, the players (or sides, P1) in the
-  order of the rounds' columns; ``row``, the new round's ``{"cells", "cards", "edit"}``:
-  ``cells`` each unit's ``[round score, running total]`` in points, ``cards`` whether it
-  was entered by cards, ``edit`` the URL correcting it; ``dealer``, the name of who
-  deals next (D5); ``target`` in points (G1) and ``deals`` (2 in the two-deal game, P5,
-  else null); ``chart``, the chart's ``[width, height, padding]`` in SVG units; and,
-  once the page shows only the latest rounds, ``all``, the URL of the page with every
-  round;
+  and ``live``, the game page's changing part as HTML (standings, next dealer, the
+  rounds, the chart), rendered from the page's own template, which the page's script
+  swaps in;
 - refused, 4xx: ``{"error", "message"}`` and, by ``error``: ``"invalid"`` (422) with
   ``fields`` (field name: messages), ``problems`` and ``went_out`` (as a preview's);
   ``"stale"`` (409) with the game's
@@ -30,13 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, flash, jsonify, render_template, request, url_for
+from flask import Response, flash, jsonify, render_template, request
 
 from ..models import Game, Round
 from . import page
 from . import services as sheet
 from .round_inputs import place_errors
-from .standings import CHART_SIZE
 
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
@@ -97,46 +88,17 @@ def already_saved(game: Game, round_: Round) -> Response:
 
 
 def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
-    """201: the round stored, with the figures the game page's script draws the change
-    from (:func:`drawn`), or its whole changing part (``live``)
-    when its layout changes (the first round, the game over)."""
-    body: dict[str, Any] = {
-        "number": round_.number,
-        "version": round_.version,
-        "undo": undo,
-        "over": round_.over,
-        "message": f"Round {round_.number} saved",
-        "shown": page.SHOWN,
-    }
-    if round_.over or round_.number == 1:
-        body["live"] = render_template("table/_live.html", **page.page(game))
-    else:
-        body |= drawn(game, round_)
-    return answer(201, **body)
-
-
-def drawn(game: Game, round_: sheet.Saved) -> dict[str, Any]:
-    """What the page's script needs to draw a new round that leaves the game going
-    (the 201 answer's figures, see the module's docstring), from the round's summary
-    alone: no query, no template."""
-    rules, names, teams = sheet.rules_of(game), sheet.names_of(game), sheet.teams_of(game)
-    units = [" & ".join(t) for t in teams] if teams else names
-    summary, slug = round_.summary, game.view_token
-    body: dict[str, Any] = {
-        "units": units,
-        "row": {
-            "cells": [[summary["round"][u], summary["total"][u]] for u in units],
-            "cards": round_.mode == "cards",
-            "edit": url_for("table.correct_round", slug=slug, round_id=round_.id),
-        },
-        "dealer": names[summary["dealer"]],
-        "target": rules.target,
-        "deals": 2 if rules.two_deal_game else None,
-        "chart": list(CHART_SIZE),
-    }
-    if round_.number > page.SHOWN:
-        body["all"] = url_for("table.show", slug=slug, all=1)
-    return body
+    """201: the round stored, with the game page's changing part (``live``) rendered
+    from the same template as the page (table/_live.html) for the game as it is now."""
+    return answer(
+        201,
+        number=round_.number,
+        version=round_.version,
+        undo=undo,
+        over=round_.over,
+        message=f"Round {round_.number} saved",
+        live=render_template("table/_live.html", **page.page(game)),
+    )
 
 
 def refusal(

@@ -108,7 +108,7 @@ def not_modified(tag: str) -> Response:
 
 @dataclass(frozen=True)
 class Row:
-    """One round's row of the game page's table (``round_rows`` in table/_parts.html): its
+    """One round's row of the game page's table (table/_live.html): its
     ``number``; whether it was entered by ``cards``; each unit's cell as ``(tone, round,
     total)``, the tone ``"good"``, ``"bad"`` or ``""``, the round score signed
     (``"+35"``) and the running total, in points, less the P5 end bonus on the game's
@@ -175,7 +175,6 @@ def page(game: Game) -> dict[str, Any]:
         "teams": sheet.teams_of(game),
         "preset_title": panel.preset_title,
         "check_link": panel.check_link,
-        "parts": module("table/_parts.html"),
         "macros": module("_macros.html"),
     }
 
@@ -191,5 +190,5 @@ def answer(game: Game, template: str) -> Response:
 
 def module(template: str) -> TemplateModule:
     """The macros of ``template`` as a module, made once (Jinja keeps it with the
-    template), for the game page's templates (``parts`` and ``macros``)."""
+    template), for the game page's templates (``macros``)."""
     return current_app.jinja_env.get_template(template).module
