@@ -4,10 +4,11 @@
    - a debounced preview: the form posted with action=preview, the server's HTML shown;
      who went out is sent only when tapped, and otherwise marked as the server's answer
      says (shown / in hand: the one player with nothing in hand, rule O1 decided there);
-   - Save round: a fetch (Accept: application/json); the server answers the page's
-     changing part rendered from its own template (scorekeeper/table/entry.py), swapped
-     into #live as the page's refresh does; a toast "Round N saved · Undo" stays 10 s
-     (Undo posts to the history's undo and swaps in its answer alike);
+   - Save round: a fetch (Accept: application/json); the server answers the parts of
+     #live the round changed (standings, next dealer, the new row, the chart), or all of
+     #live when the page's layout changes, rendered by the page's own templates
+     (scorekeeper/table/entry.py), and the script puts them in place; a toast "Round N
+     saved · Undo" stays 10 s (Undo posts to the history's undo; its answer swapped in);
    - offline (or the server unreachable): the round is queued ("sk:queue:<game>") with its
      nonce and version, shown as "waiting to sync", and sent once when the server answers
      again; a stale version shows both versions and waits for the person's choice.
@@ -64,8 +65,20 @@
     preview.innerHTML = ""; say(""); mark({}); tapped = false;
     store(draftKey, null);
   };
-  var showLive = function (html, version) {
-    live.innerHTML = html;
+  /* A new round's parts (the server's, rendered by the page's macros) put in place: the
+     standings, next dealer and chart replaced, the row added (the oldest dropped past
+     the rounds the page shows), the "Rounds x to y" line replaced. */
+  var patch = function (parts, shown) {
+    var put = function (sel, html) { var e = live.querySelector(sel); if (e) e.outerHTML = html; };
+    put(":scope > .standings", parts.standings); put(":scope > .dealer", parts.dealer); put(".chart", parts.chart);
+    var older = live.querySelector(".older"), rows = live.querySelector("table.rounds tbody");
+    if (older) older.remove();
+    if (parts.older) live.querySelector(".rounds-panel .scroll").insertAdjacentHTML("beforebegin", parts.older);
+    rows.insertAdjacentHTML("beforeend", parts.row);
+    while (rows.rows.length > shown) rows.deleteRow(0);
+  };
+  var showLive = function (html, version, parts, shown) {
+    if (parts) patch(parts, shown); else live.innerHTML = html;
     live.dataset.version = String(version);
     if (!load(queueKey, []).length) field("version").value = String(version);
     setNumber(numberNow() + load(queueKey, []).length);
@@ -110,7 +123,7 @@
     });
   };
 
-  var saved = function (j) { showLive(j.live, j.version); toast(j.message, j.undo); };
+  var saved = function (j) { showLive(j.live, j.version, j.parts, j.shown); toast(j.message, j.undo); };
   var shift = function () { var q = load(queueKey, []); q.shift(); store(queueKey, q); showQueue(); };
   var showConflict = function (item, j) {
     var theirs = (j.latest || []).filter(function (r) { return r.number === item.number; })[0];

@@ -5,11 +5,13 @@ Answers (every score the engine's, every page part rendered by the server):
 - preview, 200: ``{"html", "went_out"}``, the round's scores as they would be saved and
   the seat who went out as the server counts it: told, or inferred from the hands (O1,
   :func:`scorekeeper.engine.checks.went_out_by_hand`); the page's script shows it;
-- saved, 201: ``{"number", "version", "undo", "over", "message", "live"}``: the round's
+- saved, 201: ``{"number", "version", "undo", "over", "message", "shown"}``: the round's
   number, the game's new version, the undo URL of the change, whether the game is over,
-  and ``live``, the game page's changing part as HTML (standings, next dealer, the
-  rounds, the chart), rendered from the page's own template, which the page's script
-  swaps in;
+  the rounds the page shows; and either ``parts``, the parts of the page's changing part
+  that a new round changes (``standings``, ``dealer``, ``older``, ``row``, ``chart``, as
+  HTML) or, when the page's layout changes (the first round, the game over), ``live``,
+  the whole changing part; each rendered from the page's own templates, which the
+  page's script puts in place;
 - refused, 4xx: ``{"error", "message"}`` and, by ``error``: ``"invalid"`` (422) with
   ``fields`` (field name: messages), ``problems`` and ``went_out`` (as a preview's);
   ``"stale"`` (409) with the game's
@@ -88,17 +90,23 @@ def already_saved(game: Game, round_: Round) -> Response:
 
 
 def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
-    """201: the round stored, with the game page's changing part (``live``) rendered
-    from the same template as the page (table/_live.html) for the game as it is now."""
-    return answer(
-        201,
-        number=round_.number,
-        version=round_.version,
-        undo=undo,
-        over=round_.over,
-        message=f"Round {round_.number} saved",
-        live=render_template("table/_live.html", **page.page(game)),
-    )
+    """201: the round stored, with what the game page shows of it: the parts of its
+    changing part that a new round changes (:func:`.page.parts`), or its whole changing
+    part (``live``) when the page's layout changes (the first round, the game over);
+    each rendered from the page's own templates."""
+    body: dict[str, Any] = {
+        "number": round_.number,
+        "version": round_.version,
+        "undo": undo,
+        "over": round_.over,
+        "message": f"Round {round_.number} saved",
+        "shown": page.SHOWN,
+    }
+    if round_.over or round_.number == 1:
+        body["live"] = render_template("table/_live.html", **page.page(game))
+    else:
+        body["parts"] = page.parts(game)
+    return answer(201, **body)
 
 
 def refusal(

@@ -108,7 +108,7 @@ def not_modified(tag: str) -> Response:
 
 @dataclass(frozen=True)
 class Row:
-    """One round's row of the game page's table (table/_live.html): its
+    """One round's row of the game page's table (``round_rows`` in table/_parts.html): its
     ``number``; whether it was entered by ``cards``; each unit's cell as ``(tone, round,
     total)``, the tone ``"good"``, ``"bad"`` or ``""``, the round score signed
     (``"+35"``) and the running total, in points, less the P5 end bonus on the game's
@@ -148,9 +148,11 @@ def rows(
     return found
 
 
-def page(game: Game) -> dict[str, Any]:
+def page(game: Game, entry: bool = False) -> dict[str, Any]:
     """What the game page's templates (show.html, _live.html) are given: the latest
-    ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings."""
+    ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings. For
+    a phone that may edit: the round entry's form with ``entry`` (the whole page), and
+    the play-again button's form once the game is over."""
     editable = can_edit(game)
     names = sheet.names_of(game)
     whole = every_round()
@@ -159,7 +161,7 @@ def page(game: Game) -> dict[str, Any]:
     first = count - len(rounds) + 1
     panel = rules_panel(game)
     return {
-        "entry": net_form(names, data={"version": game.version}) if editable else None,
+        "entry": net_form(names, data={"version": game.version}) if editable and entry else None,
         "rules": panel.rules,
         "game": game,
         "names": names,
@@ -171,24 +173,45 @@ def page(game: Game) -> dict[str, Any]:
         "standings": st,
         "house_rules": panel.house_rules,
         "editable": editable,
-        "confirm": ConfirmForm(version=game.version) if editable else None,
+        "confirm": ConfirmForm(version=game.version) if editable and st.winner else None,
         "teams": sheet.teams_of(game),
         "preset_title": panel.preset_title,
         "check_link": panel.check_link,
+        "parts": module("table/_parts.html"),
         "macros": module("_macros.html"),
     }
 
 
-def answer(game: Game, template: str) -> Response:
-    """``template`` rendered for ``game`` with its ETag, or 304 when the phone's copy is
-    of the game's current version (and the same edit right and rounds asked for)."""
+def parts(game: Game) -> dict[str, str]:
+    """The parts of the game page's changing part that a new round changes, rendered by
+    the page's own macros (table/_parts.html, the chart of _macros.html) for the game as
+    it is now: ``standings``, ``dealer``, ``older`` (empty while every round is shown),
+    ``row`` (the last round's) and ``chart``. The rounds are read as :func:`page` reads
+    them; only the last one's row is built."""
+    rounds, count = sheet.page_rounds(game, SHOWN)
+    st = standings(game, rounds)
+    part: Any = module("table/_parts.html")
+    macros: Any = module("_macros.html")
+    return {
+        "standings": str(part.standings_part(st)),
+        "dealer": str(part.dealer_part(st, count)),
+        "older": str(part.older_part(game, count - len(rounds) + 1, count, SHOWN)),
+        "row": str(part.round_rows(rows(game, rounds[-1:], count, st, can_edit(game)))),
+        "chart": str(macros.chart(st)),
+    }
+
+
+def answer(game: Game, template: str, entry: bool = False) -> Response:
+    """``template`` rendered for ``game`` (with the round entry when ``entry``: the whole
+    page) with its ETag, or 304 when the phone's copy is of the game's current version
+    (and the same edit right and rounds asked for)."""
     fresh, tag = unchanged(game, game.version)
     if fresh:
         return not_modified(tag)
-    return conditional(render_template(template, **page(game)), tag)
+    return conditional(render_template(template, **page(game, entry)), tag)
 
 
 def module(template: str) -> TemplateModule:
     """The macros of ``template`` as a module, made once (Jinja keeps it with the
-    template), for the game page's templates (``macros``)."""
+    template), for the game page's templates (``parts`` and ``macros``)."""
     return current_app.jinja_env.get_template(template).module

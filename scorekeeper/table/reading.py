@@ -206,7 +206,8 @@ def tail(game: Game) -> Tail:
     """The game's :class:`Tail`, in one query (:func:`_tail_query`): the count is the last
     round's number (:attr:`Round.summary`; counted by a query only for a last round
     stored before summaries held it)."""
-    last, live_top, deleted_top = db.session.execute(_tail_query(), {"game": game.id}).one()
+    found = db.session.connection().execute(_tail_query(), {"game": game.id}).one()
+    last, live_top, deleted_top = found
     top = max(live_top or 0, deleted_top or 0)
     if last is None:
         return Tail(0, top, None)

@@ -63,8 +63,9 @@ def chart_of(st: Standings) -> Chart:
     def y(total: int) -> float:
         return pad + height * (hi - total) / span
 
+    xs = [f"{pad + i * step:.1f}," for i in range(n)]
     lines = [
-        "".join(f"{pad + i * step:.1f},{y(t):.1f} " for i, t in enumerate(totals))
+        "".join([f"{x}{y(t):.1f} " for x, t in zip(xs, totals, strict=True)])
         for totals in st.series.values()
     ]
     return Chart(w, h, f"{y(st.target):.1f}", f"{y(0):.1f}", lines)

@@ -122,7 +122,7 @@ def show(slug: str) -> Response:
     itself; 304 when the phone's copy is of the game's current version."""
     game = _game(slug, rounds=False)
     remember(game)
-    return page.answer(game, "table/show.html")
+    return page.answer(game, "table/show.html", entry=True)
 
 
 @bp.get("/games/<slug>/live")

@@ -309,9 +309,10 @@ LIVE_PARTS = (".standings", ".dealer", "table.rounds", ".chart")
 
 
 def _swapped_in_as_served(page, name: str) -> None:
-    """The game's changing part that a save's answer swapped in is the one the server
-    sends on a reload: the same elements, attributes and words, and the same pixels
-    (each part of it at the same place: nothing focused, no toast, no flashed message)."""
+    """The game's changing part, once the script put a save's answer in place (the parts
+    the server rendered for the new round), is the one the server sends on a reload: the
+    same elements, attributes and words, and the same pixels (each part of it at the same
+    place: nothing focused, no toast, no flashed message)."""
     page.evaluate(QUIET)
     swapped = page.evaluate(LIVE_TREE)
     pixels = [page.locator(f"#live {part}").screenshot() for part in LIVE_PARTS]

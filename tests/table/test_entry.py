@@ -247,22 +247,31 @@ def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
     assert ("JK=7C" in page) == (preset == "modern")
 
 
-def test_a_later_save_answers_the_changing_part_as_the_page_renders_it(games, client):
+def test_a_later_save_answers_the_parts_it_changed_as_the_page_renders_them(games, client):
     games.start(NAMES)
     _net(games, [85, -20, 30, 0])
     body = _net(games, [10, 0, 0, 5]).get_json()
     assert body["number"] == 2 and body["version"] == 3 and body["over"] is False
-    assert body["live"] == client.get(f"/games/{games.slug}/live").get_data(as_text=True)
-    assert 'aria-label="Edit round 2"' in body["live"]
-    assert "Next deal: <strong>Cat</strong> · round 3" in body["live"]
+    assert "live" not in body and body["shown"] == 20
+    parts = body["parts"]
+    assert set(parts) == {"standings", "dealer", "older", "row", "chart"}
+    page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
+    for name in ("standings", "dealer", "row", "chart"):
+        assert parts[name].strip() and parts[name].strip() in page, name
+    assert parts["older"] == "" and 'aria-label="Edit round 2"' in parts["row"]
+    assert (
+        parts["dealer"]
+        == '<p class="dealer" data-next-round="3">Next deal: <strong>Cat</strong> · round 3</p>'
+    )
 
 
 def test_a_save_past_the_rounds_shown_links_every_round(games):
     games.start(NAMES)
     for _ in range(21):
         body = _net(games, [10, 0, 0, -10]).get_json()
-    assert body["number"] == 21 and "Rounds 2 to 21 of 21" in body["live"]
-    assert f'href="/games/{games.slug}?all=1#rounds"' in body["live"]
+    older = body["parts"]["older"]
+    assert body["number"] == 21 and "Rounds 2 to 21 of 21" in older
+    assert f'href="/games/{games.slug}?all=1#rounds"' in older
 
 
 def test_preview_tells_who_went_out_as_the_server_infers_it(games):
@@ -289,7 +298,8 @@ def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
         sheet.delete_round(live, live.rounds[which], live.version)
     body = _net(games, [1, 2, 3, 4]).get_json()
     assert body["number"] == 3 and games.totals_now()["Ann"] == 61 - (10 * which + 10)
-    assert 'aria-label="Edit round 3"' in body["live"] and "round 4" in body["live"]
+    assert 'aria-label="Edit round 3"' in body["parts"]["row"]
+    assert "round 4" in body["parts"]["dealer"]
     with games.app.app_context():
         live = sheet.get_game(games.slug)
         deleted = next(c for c in live.changes if c.action == "delete")
@@ -300,7 +310,13 @@ def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
 def test_a_partnership_save_answers_each_side_as_the_page_shows_it(games, client):
     games.start(NAMES, preset="partnership")
     _net(games, [40, 10, 20, 5])
-    live = _net(games, [0, 15, 0, 5], went_out="1").get_json()["live"]
-    assert '<th class="num">Ann &amp; Cat</th><th class="num">Bob &amp; Dee</th>' in live
-    assert '<span class="total num">60</span>' in live and "Next deal: <strong>Cat</strong>" in live
-    assert '<span class="good">+20</span><br><span class="small muted">35</span>' in live
+    parts = _net(games, [0, 15, 0, 5], went_out="1").get_json()["parts"]
+    assert (
+        '<span class="name">Ann &amp; Cat</span><span class="total num">60</span>'
+        in parts["standings"]
+    )
+    assert "Next deal: <strong>Cat</strong>" in parts["dealer"]
+    row = '<span class="">+0</span><br><span class="small muted">60</span></td><td class="num">'
+    assert (
+        row + '<span class="good">+20</span><br><span class="small muted">35</span>' in parts["row"]
+    )
