@@ -5,7 +5,9 @@ measured in the same run (the anchor, from benchmarks/web_bench.py).
 Both apps are served by gunicorn (2 sync workers, 127.0.0.1) on SQLite set up alike; the
 phases of the two apps alternate ``--repeat`` times and every figure is the MEDIAN of the
 repeats: CPU per request (user + system of the server's processes, from /proc, divided by
-the requests served), requests per second and median latency (wall). Every game has 4
+the requests served), requests per second and median latency (wall); each page's CPU
+beside the anchor's is the median of the repeats' ratios (each to the anchor measured
+seconds before it). Every game has 4
 players of the group and 3 rounds by totals (target 100; the player who goes out all
 three rounds wins), so the 1,000-game group holds 3,000 rounds.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -29,6 +32,7 @@ from web_bench import (  # noqa: E402
     ROOT,
     Client,
     free_port,
+    medians,
     minimal_work,
     report,
     run_all,
@@ -125,7 +129,7 @@ def main() -> int:
             anchor = minimal_work(minimal_port, args)["page of 8 rows"]
             phases = [("page of 8 rows", *anchor, minimal.pid)]
             phases += [(name, clients, job, ours.pid) for name, (clients, job) in work.items()]
-            figures = run_all(phases, args)
+            runs = run_all(phases, args)
         finally:
             for process in (ours, minimal):
                 process.terminate()
@@ -136,13 +140,15 @@ def main() -> int:
         f"{args.repeat} alternating runs; setup of the games {setup:.1f} s; "
         f"load average now {os.getloadavg()[0]:.1f}"
     )
-    base = figures["page of 8 rows"]
+    figures = {name: medians(found) for name, found in runs.items()}
+    base = runs["page of 8 rows"]
     print("minimal Flask + Flask-SQLAlchemy app (anchor):")
-    report("page of 8 rows", base)
-    print("scorekeeper (CPU as a multiple of the anchor's):")
+    report("page of 8 rows", figures["page of 8 rows"])
+    print("scorekeeper (CPU as a multiple of the anchor's, median of the repeats' ratios):")
     for name in work:
         report(name, figures[name])
-        print(f"  {'':26} {figures[name]['cpu'] / base['cpu']:7.1f}x the anchor's CPU")
+        ratios = [o["cpu"] / a["cpu"] for o, a in zip(runs[name], base, strict=True)]
+        print(f"  {'':26} {statistics.median(ratios):7.1f}x the anchor's CPU")
     return 0
 
 

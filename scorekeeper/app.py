@@ -17,7 +17,7 @@ from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
 from .settings import PREFIX, data_folder, setting
 from .trust import register_trust
-from .web import TokenSafeSessions, cached_urls, register_unavailable
+from .web import TokenSafeSessions, register_unavailable
 
 CSP = {
     "default-src": "'self'",
@@ -165,27 +165,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_unavailable(app)
     register_health(app)
     register_trust(app)
-    cached_urls(app)
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)
     return app
-
-
-class OncePolicy(Talisman):  # type: ignore[misc]  # flask-talisman ships no types
-    """flask-talisman, its Content-Security-Policy header written once: with no
-    per-request nonce (no inline script anywhere) the policy's text is the same on every
-    answer, so it is built on the first answer as talisman builds it, then reused (a
-    view's own policy, or a nonce, goes through talisman each time as before)."""
-
-    written: str | None = None
-
-    def _parse_policy(self, policy: Any) -> Any:
-        if policy is not self.content_security_policy or self.content_security_policy_nonce_in:
-            return super()._parse_policy(policy)
-        if self.written is None:
-            self.written = super()._parse_policy(policy)
-        return self.written
 
 
 def _secure(app: Flask) -> None:
@@ -202,7 +185,7 @@ def _secure(app: Flask) -> None:
         )
         return response
 
-    OncePolicy(
+    Talisman(
         app,
         force_https=False,
         strict_transport_security=True,

@@ -12,20 +12,11 @@ from __future__ import annotations
 
 import hmac
 import time
-from functools import lru_cache
 from typing import Any
 
-from flask import (
-    Flask,
-    Request,
-    current_app,
-    has_request_context,
-    jsonify,
-    render_template,
-    request,
-)
+from flask import Flask, Request, jsonify, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature
 from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
@@ -38,9 +29,6 @@ NOT_RESENT = frozenset({"csrf_token"})
 REFRESH_AFTER = 24 * 3600
 """Seconds after which an unchanged permanent session cookie is signed and sent again
 (its expiry pushed back); before that a request leaves the phone's cookie as it is."""
-KEEP_VERIFIED = 4096
-"""Session cookies whose signature was checked, remembered per process (then forgotten
-all at once and checked again)."""
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula in a CSV cell."""
 
@@ -68,35 +56,22 @@ class SignedSession(SecureCookieSession):
 
 
 class TokenSafeSessions(SecureCookieSessionInterface):
-    """The signed session cookie, ``Secure`` whenever the request came over https (set
+    """Flask's signed session cookie, ``Secure`` whenever the request came over https (set
     ``TRUSTED_PROXIES`` behind a proxy that ends TLS), so a phone on the LAN over plain
-    http still keeps its edit rights. An unchanged permanent session is sent again only
-    once its cookie is :data:`REFRESH_AFTER` old (its expiry then pushed back, so a phone
-    in use keeps its rights), not re-signed on every request; its serializer is built
-    once per set of keys, and a cookie whose signature it has checked is remembered
-    (:data:`KEEP_VERIFIED` of them), so a phone's next request with the same cookie
-    skips the signature (its age is still checked, its content read afresh)."""
+    http still keeps its edit rights. Every cookie's signature and age are checked by
+    Flask's serializer; an unchanged permanent session is sent again only once its cookie
+    is :data:`REFRESH_AFTER` old (its expiry then pushed back, so a phone in use keeps its
+    rights), not re-signed on every request."""
 
     session_class = SignedSession
-
-    def __init__(self) -> None:
-        self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer | None] = {}
-        self._verified: dict[str, tuple[URLSafeTimedSerializer, int]] = {}
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure when configured so or when this request is https."""
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        """Flask's serializer of the session, kept for the app's current keys."""
-        keys = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
-        if keys not in self._serializers:
-            self._serializers[keys] = super().get_signing_serializer(app)
-        return self._serializers[keys]
-
     def open_session(self, app: Flask, request: Request) -> SignedSession | None:
-        """The session from the cookie (empty when missing, forged or expired), with
-        the time its cookie was signed."""
+        """The session from the cookie (empty when missing, forged or expired), as
+        Flask's interface reads it, with the time its cookie was signed."""
         serializer = self.get_signing_serializer(app)
         if serializer is None:
             return None
@@ -104,23 +79,12 @@ class TokenSafeSessions(SecureCookieSessionInterface):
         if not value:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
-        known = self._verified.get(value)
-        if known is not None and known[0] is serializer:
-            if 0 <= int(time.time()) - known[1] <= max_age:
-                payload = value.encode("utf-8").rsplit(b".", 2)[0]
-                return self._session(serializer.load_payload(payload), known[1])
         try:
             data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
         except BadSignature:
             return self.session_class()
-        if len(self._verified) >= KEEP_VERIFIED:
-            self._verified.clear()
-        self._verified[value] = (serializer, int(signed.timestamp()))
-        return self._session(data, signed.timestamp())
-
-    def _session(self, data: Any, signed_at: float) -> SignedSession:
         session = self.session_class(data)
-        session.signed_at = signed_at
+        session.signed_at = signed.timestamp()
         return session
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
@@ -132,45 +96,6 @@ class TokenSafeSessions(SecureCookieSessionInterface):
             return False
         signed = getattr(session, "signed_at", None)
         return signed is None or time.time() - signed >= REFRESH_AFTER
-
-
-URL_PART = (str, int)
-"""The kinds of value a cached URL is built from (each hashable, each written the same
-way every time)."""
-
-
-def cached_urls(app: Flask) -> None:
-    """The templates' ``url_for``, as Flask's, except that a URL of a plain endpoint (no
-    leading ``.``) from plain values (text and whole numbers, no ``_external`` or other
-    ``_`` option) is built once per process for each application root (``SCRIPT_NAME``)
-    and then reused: a page builds a dozen (its static files, the game's own links), and
-    with no ``url_defaults`` function and no subdomains the same call always gives the
-    same URL. Anything else (and a URL that cannot be built) goes to Flask's."""
-    build = app.url_for
-
-    @lru_cache(maxsize=4096)
-    def built(root: str, endpoint: str, values: tuple[tuple[str, Any], ...]) -> str:
-        return build(endpoint, **dict(values))
-
-    def url_for(endpoint: str, /, **values: Any) -> str:
-        if (
-            has_request_context()
-            and not endpoint.startswith(".")
-            and not any(app.url_default_functions.values())
-            and all(type(v) in URL_PART and k[0] != "_" for k, v in values.items())
-        ):
-            return built(request.script_root, endpoint, tuple(values.items()))
-        return build(endpoint, **values)
-
-    app.jinja_env.globals["url_for"] = url_for
-    app.extensions["scorekeeper.url_for"] = url_for
-
-
-def url_for(endpoint: str, /, **values: Any) -> str:
-    """:func:`flask.url_for` through the app's cache (:func:`cached_urls`), for views
-    and page code that build URLs per row or per request."""
-    built: Any = current_app.extensions["scorekeeper.url_for"]
-    return str(built(endpoint, **values))
 
 
 def wants_json() -> bool:

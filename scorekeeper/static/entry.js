@@ -4,16 +4,16 @@
    - a debounced preview: the form posted with action=preview, the server's HTML shown;
      who went out is sent only when tapped, and otherwise marked as the server's answer
      says (shown / in hand: the one player with nothing in hand, rule O1 decided there);
-   - Save round: a fetch (Accept: application/json); the parts of #live the round changed
-     (standings, next dealer, the new row, the chart) are drawn from the figures the
-     server answers (scorekeeper/table/entry.py), or all of #live swapped in when the
-     server sends it; a toast "Round N saved · Undo" stays 10 s (Undo posts to
-     the history's undo);
+   - Save round: a fetch (Accept: application/json); the server answers the parts of
+     #live the round changed (standings, next dealer, the new row, the chart), or all of
+     #live when the page's layout changes, rendered by the page's own templates
+     (scorekeeper/table/entry.py), and the script puts them in place; a toast "Round N
+     saved · Undo" stays 10 s (Undo posts to the history's undo; its answer swapped in);
    - offline (or the server unreachable): the round is queued ("sk:queue:<game>") with its
      nonce and version, shown as "waiting to sync", and sent once when the server answers
      again; a stale version shows both versions and waits for the person's choice.
-   Every score is the server's; the script moves form fields and draws the standings and
-   the chart from the scores as the server would. */
+   Every score and every part of the page is the server's; the script moves form fields
+   and swaps in what the server rendered. */
 (function () {
   "use strict";
   var form = document.getElementById("entry");
@@ -65,87 +65,20 @@
     preview.innerHTML = ""; say(""); mark({}); tapped = false;
     store(draftKey, null);
   };
-  var esc = function (text) {
-    return String(text).replace(/[&<>"']/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" }[c]; });
-  };
-  /* A number with one decimal as the server writes it (Python's "%.1f": an exact half
-     goes to the even digit; an exact half in binary is x.25 or x.75). */
-  var tenths = function (x) {
-    var q = x * 4;
-    if (q === Math.floor(q) && q % 2 !== 0) { var t = Math.floor(x * 10); return ((t % 2 ? t + 1 : t) / 10).toFixed(1); }
-    return x.toFixed(1);
-  };
-  var signed = function (n) { return (n < 0 ? "" : "+") + n; };
-  var tone = function (n) { return n > 0 ? "good" : n < 0 ? "bad" : ""; };
-  /* The parts of #live a new round changes, drawn from the save's figures as the
-     server's templates draw them (templates/table/_parts.html, _macros.html chart). */
-  var standingsHtml = function (j, totals) {
-    var order = j.units.map(function (u, i) { return { name: u, total: totals[i] }; });
-    order.sort(function (a, b) { return b.total - a.total; });
-    return '<section class="standings">' + order.map(function (s) {
-      var out = '<div class="standing"><div class="row"><span class="name">' + esc(s.name) + '</span><span class="total num">' + s.total + "</span></div>";
-      if (!j.deals) {
-        var t = j.target, needed = Math.max(t - s.total, 0);
-        out += '<div class="bar" role="progressbar" aria-label="' + esc(s.name) + " toward " + t + '" aria-valuemin="0" aria-valuemax="' + t +
-          '" aria-valuenow="' + Math.min(Math.max(s.total, 0), t) + '" aria-valuetext="' + s.total + " of " + t +
-          '"><i style="width:' + tenths(Math.min(Math.max(s.total, 0) / t, 1) * 100) + '%"></i></div>' +
-          '<div class="small muted">' + (needed ? needed + " to go" : "reached " + t) + "</div>";
-      }
-      return out + "</div>";
-    }).join("") + "</section>";
-  };
-  var dealerHtml = function (j) {
-    var next = j.number + 1;
-    return '<p class="dealer" data-next-round="' + next + '">Next deal: <strong>' + esc(j.dealer) + "</strong> · " +
-      (j.deals ? "Deal " + next + " of " + j.deals : "round " + next) + "</p>";
-  };
-  var rowHtml = function (j) {
-    var n = j.number, r = j.row;
-    return "<tr><td>" + n + (r.cards ? ' <span class="badge">cards</span>' : "") + "</td>" + r.cells.map(function (c) {
-      return '<td class="num"><span class="' + tone(c[0]) + '">' + signed(c[0]) + '</span><br><span class="small muted">' + c[1] + "</span></td>";
-    }).join("") + (r.edit ? '<td><a class="button small" href="' + esc(r.edit) + '" aria-label="Edit round ' + n + '">Edit</a></td>' : "") + "</tr>";
-  };
-  /* The chart's lines (scorekeeper/table/standings.py chart_of) from the rows shown. */
-  var redraw = function (j, rows) {
-    var svg = live.querySelector(".chart svg"), w = j.chart[0], h = j.chart[1], pad = j.chart[2];
-    var series = j.units.map(function (u, k) {
-      return Array.prototype.map.call(rows.rows, function (tr) {
-        var s = tr.cells[k + 1].querySelectorAll("span");
-        return [parseInt(s[0].textContent, 10), parseInt(s[1].textContent, 10)];
-      });
-    }).map(function (cells) {
-      return [cells[0][1] - cells[0][0]].concat(cells.map(function (c) { return c[1]; }));
-    });
-    var values = [].concat.apply(j.deals ? [0] : [j.target, 0], series);
-    var hi = Math.max.apply(null, values), lo = Math.min.apply(null, values);
-    var span = (hi - lo) || 1, n = series[0].length, step = (w - 2 * pad) / ((n - 1) || 1), height = h - 2 * pad;
-    var y = function (total) { return pad + height * (hi - total) / span; };
-    var line = function (cls, total) {
-      var l = svg.querySelector("line." + cls);
-      if (l) { l.setAttribute("y1", tenths(y(total))); l.setAttribute("y2", tenths(y(total))); }
-    };
-    line("target", j.target); line("zero", 0);
-    Array.prototype.forEach.call(svg.querySelectorAll("polyline"), function (p, k) {
-      p.setAttribute("points", series[k].map(function (t, i) { return tenths(pad + i * step) + "," + tenths(y(t)) + " "; }).join(""));
-    });
-  };
-  var patch = function (j) {
+  /* A new round's parts (the server's, rendered by the page's macros) put in place: the
+     standings, next dealer and chart replaced, the row added (the oldest dropped past
+     the rounds the page shows), the "Rounds x to y" line replaced. */
+  var patch = function (parts, shown) {
     var put = function (sel, html) { var e = live.querySelector(sel); if (e) e.outerHTML = html; };
-    var rows = live.querySelector("table.rounds tbody"), older = live.querySelector(".older");
-    put(":scope > .standings", standingsHtml(j, j.row.cells.map(function (c) { return c[1]; })));
-    put(":scope > .dealer", dealerHtml(j));
+    put(":scope > .standings", parts.standings); put(":scope > .dealer", parts.dealer); put(".chart", parts.chart);
+    var older = live.querySelector(".older"), rows = live.querySelector("table.rounds tbody");
     if (older) older.remove();
-    var first = Math.max(j.number - j.shown + 1, 1);
-    if (first > 1) {
-      live.querySelector(".rounds-panel .scroll").insertAdjacentHTML("beforebegin", '<p class="small muted older">Rounds ' + first + " to " + j.number +
-        " of " + j.number + '; the chart shows these rounds. <a href="' + esc(j.all) + '#rounds">Show all ' + j.number + " rounds</a></p>");
-    }
-    rows.insertAdjacentHTML("beforeend", rowHtml(j));
-    while (rows.rows.length > j.shown) rows.deleteRow(0);
-    redraw(j, rows);
+    if (parts.older) live.querySelector(".rounds-panel .scroll").insertAdjacentHTML("beforebegin", parts.older);
+    rows.insertAdjacentHTML("beforeend", parts.row);
+    while (rows.rows.length > shown) rows.deleteRow(0);
   };
-  var showLive = function (html, version, drawn) {
-    if (drawn) patch(drawn); else live.innerHTML = html;
+  var showLive = function (html, version, parts, shown) {
+    if (parts) patch(parts, shown); else live.innerHTML = html;
     live.dataset.version = String(version);
     if (!load(queueKey, []).length) field("version").value = String(version);
     setNumber(numberNow() + load(queueKey, []).length);
@@ -190,7 +123,7 @@
     });
   };
 
-  var saved = function (j) { showLive(j.live, j.version, j.live === undefined ? j : null); toast(j.message, j.undo); };
+  var saved = function (j) { showLive(j.live, j.version, j.parts, j.shown); toast(j.message, j.undo); };
   var shift = function () { var q = load(queueKey, []); q.shift(); store(queueKey, q); showQueue(); };
   var showConflict = function (item, j) {
     var theirs = (j.latest || []).filter(function (r) { return r.number === item.number; })[0];

@@ -1,23 +1,17 @@
 """The game page's round entry as JSON: what a round post answers when the page's script
 sent it (``Accept: application/json``) instead of a plain form.
 
-Answers (every score the engine's):
+Answers (every score the engine's, every page part rendered by the server):
 - preview, 200: ``{"html", "went_out"}``, the round's scores as they would be saved and
   the seat who went out as the server counts it: told, or inferred from the hands (O1,
   :func:`scorekeeper.engine.scoring.checks.went_out_by_hand`); the page's script shows it;
 - saved, 201: ``{"number", "version", "undo", "over", "message", "shown"}``: the round's
   number, the game's new version, the undo URL of the change, whether the game is over,
-  the rounds the page shows; and either the figures the page's script draws the change
-  from (its standings, next dealer, new row and chart, as the server renders them) or,
-  when the page's layout changes (the first round, the game over), ``live``, the whole
-  changing part as HTML. The figures: ``units``, the players (or sides, P1) in the
-  order of the rounds' columns; ``row``, the new round's ``{"cells", "cards", "edit"}``:
-  ``cells`` each unit's ``[round score, running total]`` in points, ``cards`` whether it
-  was entered by cards, ``edit`` the URL correcting it; ``dealer``, the name of who
-  deals next (D5); ``target`` in points (G1) and ``deals`` (2 in the two-deal game, P5,
-  else null); ``chart``, the chart's ``[width, height, padding]`` in SVG units; and,
-  once the page shows only the latest rounds, ``all``, the URL of the page with every
-  round;
+  the rounds the page shows; and either ``parts``, the parts of the page's changing part
+  that a new round changes (``standings``, ``dealer``, ``older``, ``row``, ``chart``, as
+  HTML) or, when the page's layout changes (the first round, the game over), ``live``,
+  the whole changing part; each rendered from the page's own templates, which the
+  page's script puts in place;
 - refused, 4xx: ``{"error", "message"}`` and, by ``error``: ``"invalid"`` (422) with
   ``fields`` (field name: messages), ``problems`` and ``went_out`` (as a preview's);
   ``"stale"`` (409) with the game's
@@ -30,13 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, flash, jsonify, render_template, request, url_for
+from flask import Response, flash, jsonify, render_template, request
 
 from ..models import Game, Round
 from . import page
 from . import services as sheet
-from .round_inputs import place_errors, posted_counts
-from .standings import CHART_SIZE
+from .round_inputs import place_errors
 
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
@@ -96,10 +89,11 @@ def already_saved(game: Game, round_: Round) -> Response:
     return refused(409, "already_saved", message, number=number, version=game.version)
 
 
-def saved(game: sheet.GameLike, round_: sheet.Saved, undo: str) -> Response:
-    """201: the round stored, with the figures the game page's script draws the change
-    from (:func:`drawn`), or its whole changing part (``live``, the game read again)
-    when its layout changes (the first round, the game over)."""
+def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
+    """201: the round stored, with what the game page shows of it: the parts of its
+    changing part that a new round changes (:func:`.page.parts`), or its whole changing
+    part (``live``) when the page's layout changes (the first round, the game over);
+    each rendered from the page's own templates."""
     body: dict[str, Any] = {
         "number": round_.number,
         "version": round_.version,
@@ -109,57 +103,10 @@ def saved(game: sheet.GameLike, round_: sheet.Saved, undo: str) -> Response:
         "shown": page.SHOWN,
     }
     if round_.over or round_.number == 1:
-        fresh = sheet.read_game(game.view_token) or game
-        body["live"] = render_template("table/_live.html", **page.page(fresh))
+        body["live"] = render_template("table/_live.html", **page.page(game))
     else:
-        body |= drawn(game, round_)
+        body["parts"] = page.parts(game)
     return answer(201, **body)
-
-
-def drawn(game: sheet.GameLike, round_: sheet.Saved) -> dict[str, Any]:
-    """What the page's script needs to draw a new round that leaves the game going
-    (the 201 answer's figures, see the module's docstring), from the round's summary
-    alone: no query, no template."""
-    rules, names, teams = sheet.rules_of(game), sheet.names_of(game), sheet.teams_of(game)
-    units = [" & ".join(t) for t in teams] if teams else names
-    summary, slug = round_.summary, game.view_token
-    body: dict[str, Any] = {
-        "units": units,
-        "row": {
-            "cells": [[summary["round"][u], summary["total"][u]] for u in units],
-            "cards": round_.mode == "cards",
-            "edit": url_for("table.correct_round", slug=slug, round_id=round_.id),
-        },
-        "dealer": names[summary["dealer"]],
-        "target": rules.target,
-        "deals": 2 if rules.two_deal_game else None,
-        "chart": list(CHART_SIZE),
-    }
-    if round_.number > page.SHOWN:
-        body["all"] = url_for("table.show", slug=slug, all=1)
-    return body
-
-
-def quick_save(game: sheet.GameLike, before: sheet.Tail, mode: str) -> Response | None:
-    """Save a new net or totals round that the game page's script posted, read straight
-    from its fields (:func:`.round_inputs.posted_counts`, no form built; the CSRF token
-    was checked before the view by ``CSRFProtect``) into ``game`` read with its tail
-    ``before`` (:func:`.saving.read_for_save`): the 201 answer of :func:`saved`.
-    None when the post needs the form's way (a field not plainly valid, or a round the
-    game or the engine refuses; nothing was written): the view then reads it with the
-    form, which gives each message by its field."""
-    names = sheet.names_of(game)
-    seven_card = sheet.rules_of(game).seven_card_straight
-    posted = posted_counts(request.form, names, mode, seven_card)
-    if posted is None:
-        return None
-    data, nonce, version = posted
-    try:
-        stored = sheet.record_round(game, mode, data, nonce, version, before=before)
-    except sheet.ScoresheetError:
-        return None
-    undo = url_for("table.undo", slug=game.view_token, change_id=stored.change)
-    return saved(game, stored, undo)
 
 
 def refusal(

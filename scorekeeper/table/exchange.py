@@ -222,14 +222,13 @@ def checked_round(
             posted[key] = "y"
         elif value is not None and value is not False:
             posted[key] = str(value)
-    meta = {"csrf": False}
     if mode == "net":
-        form = net_form(names, formdata=posted, meta=meta)
+        form = net_form(names, formdata=posted)
     elif mode == "totals":
-        form = totals_form(names, seven_card, formdata=posted, meta=meta)
+        form = totals_form(names, seven_card, formdata=posted)
     else:
         most = (min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS))
-        form = cards_form(names, *most, formdata=posted, meta=meta)
+        form = cards_form(names, *most, formdata=posted)
     if not form.validate():
         return {}, [f"{form[k].label.text}: {m}" for k, ms in form.errors.items() for m in ms]
     round_input, _, early = read_round(form, mode, names)

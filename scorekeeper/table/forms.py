@@ -179,7 +179,12 @@ class WentOutField(SelectField):
 
 
 class _RoundBase(FlaskForm):
-    """Fields every round form carries: the one-time key and the game's version."""
+    """Fields every round form carries: the one-time key and the game's version. Its
+    CSRF token is checked once, by ``CSRFProtect`` before every POST (the pages write the
+    token with ``csrf_token()``), not again by the form."""
+
+    class Meta:
+        csrf = False
 
     mode = HiddenField(default="totals")
     nonce = HiddenField(default=_nonce, validators=[InputRequired(), Length(min=8, max=64)])

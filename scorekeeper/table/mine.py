@@ -23,7 +23,6 @@ from sqlalchemy.orm import load_only
 
 from ..extensions import db
 from ..models import Game, Round, now_utc
-from .sheets import GameLike
 
 KEEP_GAMES = 40
 """Games remembered per phone, the most recently opened kept."""
@@ -51,7 +50,7 @@ def _keep(key: str, tokens: list[str], limit: int = KEEP_GAMES) -> None:
     session.permanent = True
 
 
-def remember(game: GameLike) -> None:
+def remember(game: Game) -> None:
     """Put ``game`` on this phone's list (or move it to the most recent place); the
     session is left untouched when it is already there."""
     mine = _tokens("mine")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from flask import (
@@ -22,61 +21,17 @@ from jinja2.environment import TemplateModule
 
 from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
-from ..web import url_for as cached_url_for
+from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, net_form
 from .rights import can_edit
-from .sheets import GameLike, ShownRound
+from .sheets import ShownRound
 from .standings import Standings, house_rules, standings
 
 SHOWN = 20
 """Rounds the game page shows (the latest); older ones with "all rounds"."""
 KEEP_PANELS = 256
 """Rules panels (:func:`rules_panel`) kept per process, one per preset and house rules."""
-
-
-@dataclass(frozen=True)
-class Links:
-    """The game's own pages and forms, as the game page links to them: ``page`` (the
-    latest rounds), ``every`` (every round), ``live`` (its changing part), ``version``,
-    ``share``, ``history``, the ``csv`` and ``json`` exports, ``record`` (saving a
-    round), ``by_cards`` (a round entered by its cards) and ``again`` (play again)."""
-
-    page: str
-    every: str
-    live: str
-    version: str
-    share: str
-    history: str
-    csv: str
-    json: str
-    record: str
-    by_cards: str
-    again: str
-
-
-@lru_cache(maxsize=1024)
-def _links(root: str, slug: str) -> Links:
-    """:class:`Links` of the game at ``slug`` under the application root ``root``."""
-    return Links(
-        url_for("table.show", slug=slug),
-        url_for("table.show", slug=slug, all=1),
-        url_for("table.live", slug=slug),
-        url_for("table.version", slug=slug),
-        url_for("table.share", slug=slug),
-        url_for("table.history", slug=slug),
-        url_for("table.export_game_csv", slug=slug),
-        url_for("table.export_game_json", slug=slug),
-        url_for("table.record_round", slug=slug),
-        url_for("table.record_round", slug=slug, mode="cards"),
-        url_for("table.play_again", slug=slug),
-    )
-
-
-def links(game: GameLike) -> Links:
-    """The game's :class:`Links`, built once per process for each game (and application
-    root): the same view link always gives the same URLs."""
-    return _links(request.script_root, game.view_token)
 
 
 @dataclass(frozen=True)
@@ -95,7 +50,7 @@ class RulesPanel:
 _panels: dict[tuple[str, tuple[tuple[str, Any], ...]], RulesPanel] = {}
 
 
-def rules_panel(game: GameLike) -> RulesPanel:
+def rules_panel(game: Game) -> RulesPanel:
     """The game's :class:`RulesPanel`, worked out once per process for each preset and
     set of house rules (at most :data:`KEEP_PANELS` kept; house rules of a kind that
     cannot be a key are worked out each time)."""
@@ -111,7 +66,7 @@ def rules_panel(game: GameLike) -> RulesPanel:
     return found
 
 
-def _panel_of(game: GameLike) -> RulesPanel:
+def _panel_of(game: Game) -> RulesPanel:
     return RulesPanel(
         sheet.rules_of(game),
         tuple(house_rules(game)),
@@ -126,7 +81,7 @@ def every_round() -> bool:
     return "all" in args and args["all"] == "1"
 
 
-def unchanged(game: GameLike, version: int) -> tuple[bool, str]:
+def unchanged(game: Game, version: int) -> tuple[bool, str]:
     """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
     of this answer: the game's version, this phone's edit right and whether every round
     is asked for. A page with a message to show (a flash) is always sent."""
@@ -170,7 +125,7 @@ TONES = ("", "good", "bad")
 
 
 def rows(
-    game: GameLike, rounds: Sequence[ShownRound], first: int, st: Standings, editable: bool
+    game: Game, rounds: Sequence[ShownRound], first: int, st: Standings, editable: bool
 ) -> list[Row]:
     """The table's rows of ``rounds`` (oldest first, numbered from ``first``), their
     cells in the order of ``st.series``; the end bonus (``st.end_bonus``) taken off the
@@ -188,14 +143,16 @@ def rows(
         ]
         edit = None
         if editable:
-            edit = cached_url_for("table.correct_round", slug=game.view_token, round_id=r.id)
+            edit = url_for("table.correct_round", slug=game.view_token, round_id=r.id)
         found.append(Row(first + index, r.mode == "cards", cells, edit))
     return found
 
 
-def page(game: GameLike) -> dict[str, Any]:
+def page(game: Game, entry: bool = False) -> dict[str, Any]:
     """What the game page's templates (show.html, _live.html) are given: the latest
-    ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings."""
+    ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings. For
+    a phone that may edit: the round entry's form with ``entry`` (the whole page), and
+    the play-again button's form once the game is over."""
     editable = can_edit(game)
     names = sheet.names_of(game)
     whole = every_round()
@@ -204,10 +161,9 @@ def page(game: GameLike) -> dict[str, Any]:
     first = count - len(rounds) + 1
     panel = rules_panel(game)
     return {
-        "entry": net_form(names, data={"version": game.version}) if editable else None,
+        "entry": net_form(names, data={"version": game.version}) if editable and entry else None,
         "rules": panel.rules,
         "game": game,
-        "links": links(game),
         "names": names,
         "rounds": rounds,
         "count": count,
@@ -217,7 +173,7 @@ def page(game: GameLike) -> dict[str, Any]:
         "standings": st,
         "house_rules": panel.house_rules,
         "editable": editable,
-        "confirm": ConfirmForm(version=game.version) if editable else None,
+        "confirm": ConfirmForm(version=game.version) if editable and st.winner else None,
         "teams": sheet.teams_of(game),
         "preset_title": panel.preset_title,
         "check_link": panel.check_link,
@@ -226,13 +182,33 @@ def page(game: GameLike) -> dict[str, Any]:
     }
 
 
-def answer(game: GameLike, template: str) -> Response:
-    """``template`` rendered for ``game`` with its ETag, or 304 when the phone's copy is
-    of the game's current version (and the same edit right and rounds asked for)."""
+def parts(game: Game) -> dict[str, str]:
+    """The parts of the game page's changing part that a new round changes, rendered by
+    the page's own macros (table/_parts.html, the chart of _macros.html) for the game as
+    it is now: ``standings``, ``dealer``, ``older`` (empty while every round is shown),
+    ``row`` (the last round's) and ``chart``. The rounds are read as :func:`page` reads
+    them; only the last one's row is built."""
+    rounds, count = sheet.page_rounds(game, SHOWN)
+    st = standings(game, rounds)
+    part: Any = module("table/_parts.html")
+    macros: Any = module("_macros.html")
+    return {
+        "standings": str(part.standings_part(st)),
+        "dealer": str(part.dealer_part(st, count)),
+        "older": str(part.older_part(game, count - len(rounds) + 1, count, SHOWN)),
+        "row": str(part.round_rows(rows(game, rounds[-1:], count, st, can_edit(game)))),
+        "chart": str(macros.chart(st)),
+    }
+
+
+def answer(game: Game, template: str, entry: bool = False) -> Response:
+    """``template`` rendered for ``game`` (with the round entry when ``entry``: the whole
+    page) with its ETag, or 304 when the phone's copy is of the game's current version
+    (and the same edit right and rounds asked for)."""
     fresh, tag = unchanged(game, game.version)
     if fresh:
         return not_modified(tag)
-    return conditional(render_template(template, **page(game)), tag)
+    return conditional(render_template(template, **page(game, entry)), tag)
 
 
 def module(template: str) -> TemplateModule:

@@ -13,13 +13,12 @@ from flask import abort, session
 from ..models import Game
 from ..web import same_token
 from .mine import remember
-from .sheets import GameLike
 
 KEEP_EDIT_RIGHTS = 40
 """Edit rights remembered per phone (session cookie), newest kept."""
 
 
-def can_edit(game: GameLike) -> bool:
+def can_edit(game: Game) -> bool:
     """True when this phone opened the game's current edit link (or started the game)."""
     return same_token(session.get("edit", {}).get(str(game.id), ""), game.edit_token)
 
@@ -35,7 +34,7 @@ def grant(game: Game) -> None:
     remember(game)
 
 
-def require_edit(game: GameLike) -> None:
+def require_edit(game: Game) -> None:
     """403 unless this phone may change ``game``."""
     if not can_edit(game):
         abort(

@@ -8,11 +8,10 @@ Fields are named by seat (``net-0``, ``shown-0``, ``meld-0-1``); inputs by playe
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ..engine.scoring.checks import went_out_by_hand
-from ..requests import MAX_VERSION, is_int, parse_int
+from ..requests import is_int
 from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
 
 MOST_SLOTS = 12
@@ -54,66 +53,6 @@ def read_round(form: Any, mode: str, names: Sequence[str]) -> tuple[Any, Any, An
     if mode == "totals":
         return (*totals_input(form, names), [])
     return cards_input(form, names)
-
-
-def posted_counts(
-    values: Mapping[str, str], names: Sequence[str], mode: str, seven_card: bool
-) -> tuple[dict[str, Any], str, int] | None:
-    """A net or totals round as the game page's entry posts it, read the way its form
-    (:func:`round_form`, validated, then :func:`net_input` or :func:`totals_input`)
-    reads it, without building the form: ``(input, nonce, version)``. None whenever any
-    field is not plainly valid (a figure that is no whole number, who went out neither
-    told nor shown by the hands, an out-of-date version, a correction's round version,
-    cards' rows): the form then reads the post and says what is wrong, by its field."""
-    if not _plain_post(values, mode):
-        return None
-    points = _posted_points(values, len(names), mode)
-    if points is None:
-        return None
-    seat = values.get("went_out")
-    if seat is None and mode == "totals":
-        seat = went_out_by_hand({str(i): p for i, p in enumerate(points["in_hand"])})
-    if seat is None or seat not in {"", *(str(i) for i in range(len(names)))}:
-        return None
-    went_out = _seat(seat, names)
-    figures = {
-        k: {n: p or 0 for n, p in zip(names, column, strict=True)} for k, column in points.items()
-    }
-    data: dict[str, Any] = {"went_out": went_out} | figures
-    if mode == "totals":
-        data["adjust"] = {n: p for n, p in figures["adjust"].items() if p}
-        seven = seven_card and values.get("seven") not in (None, "", "false")
-        data["seven_card_run"] = went_out if seven else None
-    return data, values["nonce"], parse_int(values["version"])
-
-
-def _plain_post(values: Mapping[str, str], mode: str) -> bool:
-    """Whether a post is a new net or totals round with a nonce and a version that read
-    as the form reads them (no correction's round version, no cards' rows)."""
-    nonce, version = values.get("nonce") or "", values.get("version") or ""
-    if mode not in ("net", "totals") or not 8 <= len(nonce) <= 64:
-        return False
-    if not is_int(version, 0, MAX_VERSION) or values.get("round_version"):
-        return False
-    return "meld_slots" not in values and "layoff_slots" not in values
-
-
-def _posted_points(
-    values: Mapping[str, str], seats: int, mode: str
-) -> dict[str, list[int | None]] | None:
-    """Each posted figure by kind (``net``; or ``shown``, ``in_hand``, ``adjust``), one
-    per seat in points (None when empty); None when any is no whole number."""
-    kinds = ("net",) if mode == "net" else ("shown", "in_hand", "adjust")
-    try:
-        return {k: [_points(values.get(f"{k}-{i}")) for i in range(seats)] for k in kinds}
-    except ValueError:
-        return None
-
-
-def _points(text: str | None) -> int | None:
-    """A number of points as a form's optional whole-number field reads it: None when
-    empty; raises ValueError when it is no whole number."""
-    return int(text) if text is not None and text.strip() else None
 
 
 def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:

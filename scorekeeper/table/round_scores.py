@@ -10,8 +10,9 @@ from ..engine import RuleSet
 from ..engine.scoring.notation import score_sheet
 from ..engine.scoring.score_round import RoundError, RoundScore
 from ..engine.scoring.tally import TableCount, next_dealer, tally_net, tally_round
+from ..models import Game
 from .errors import ScoresheetError
-from .sheets import GameLike, names_of, rules_of, teams_of
+from .sheets import names_of, rules_of, teams_of
 
 MODES = ("net", "totals", "cards")
 ENTRY_MODES = ("net", "totals")
@@ -19,7 +20,7 @@ ENTRY_MODES = ("net", "totals")
 
 
 def score_input(
-    game: GameLike,
+    game: Game,
     mode: str,
     data: Mapping[str, Any],
     totals_before: Mapping[str, int],
@@ -97,7 +98,7 @@ def _score_cards(
 
 
 def summary_of(
-    game: GameLike,
+    game: Game,
     mode_input: Mapping[str, Any],
     figures: Mapping[str, Any],
     dealer: int,

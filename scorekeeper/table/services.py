@@ -48,9 +48,6 @@ from .round_scores import ENTRY_MODES as ENTRY_MODES
 from .round_scores import MODES as MODES
 from .round_scores import score_input as score_input
 from .round_scores import summary_of
-from .sheets import GameLike as GameLike
-from .sheets import GameRow as GameRow
-from .sheets import Tail as Tail
 from .sheets import game_version as game_version
 from .sheets import get_game as get_game
 from .sheets import last_figures, previous_round, state_of, tail
@@ -59,7 +56,6 @@ from .sheets import live_count as live_count
 from .sheets import live_rounds as live_rounds
 from .sheets import names_of as names_of
 from .sheets import page_rounds as page_rounds
-from .sheets import read_game as read_game
 from .sheets import round_number as round_number
 from .sheets import rules_of as rules_of
 from .sheets import teams_of as teams_of
@@ -176,7 +172,7 @@ def _commit_now(
     return change
 
 
-def _existing(game: GameLike, nonce: str) -> Round | None:
+def _existing(game: Game, nonce: str) -> Round | None:
     query = db.select(Round).where(Round.game_id == game.id, Round.nonce == nonce)
     return db.session.execute(query).scalar_one_or_none()
 
@@ -197,21 +193,12 @@ class Saved:
     over: bool
 
 
-def record_round(
-    game: GameLike,
-    mode: str,
-    data: Mapping[str, Any],
-    nonce: str,
-    version: int,
-    before: Tail | None = None,
-) -> Saved:
+def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
-    ``entry_mode``. Reads one query (:func:`.sheets.tail`: the last live round's summary),
-    then writes the round, its history entry and the game's next version. ``game`` is a
-    :class:`Game` (kept current) or a :class:`.sheets.GameRow` read for this save;
-    ``before``, when given, is its tail read with it (:func:`.saving.read_for_save`:
-    the last live round's summary at least), and no query reads it again.
+    ``entry_mode``. Reads one query (:func:`.sheets.tail`: the last live round's summary,
+    flat in rounds), then writes the round, its history entry and the game's next
+    version; ``game`` is kept current.
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
@@ -220,10 +207,8 @@ def record_round(
         if earlier is not None:
             raise AlreadySaved(earlier)
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
-    if before is None:
-        before = tail(game)
-    number = before.count + 1
-    last = before.summaries[-1] if before.summaries else None
+    before = tail(game)
+    number, last = before.count + 1, before.last
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
     dealer = last["dealer"] if last is not None else game.first_dealer
     summary = summary_of(game, data, figures, dealer, number)
@@ -241,7 +226,7 @@ def record_round(
     return Saved(round_id, number, mode, change_id, summary, version + 1, figures["game_over"])
 
 
-def _totals_before(game: GameLike, last: dict[str, Any] | None) -> dict[str, int]:
+def _totals_before(game: Game, last: dict[str, Any] | None) -> dict[str, int]:
     """Each player's running total before a new round: the last live round's summary,
     or its full figures when the units are sides (P1)."""
     if last is None:
@@ -267,11 +252,11 @@ def _bump_statement(columns: tuple[str, ...]) -> Any:
     return update(games).where(found).values({c: bindparam(f"new_{c}") for c in columns})
 
 
-def _store(game: GameLike, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
+def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
     """Insert a new round (``row``: its columns) and its history entry, take the game's
     next version (:class:`StaleVersion` when ``version`` is not current) and commit: three
-    statements in SQL, the ORM's unit of work left out; an ORM ``game`` gets the new
-    values. Returns the round's and the change's ids."""
+    statements in SQL, the ORM's unit of work left out; ``game`` gets the new values.
+    Returns the round's and the change's ids."""
     connection = db.session.connection()
     when = now_utc()
     add_round, add_change = _inserts()
@@ -295,9 +280,8 @@ def _store(game: GameLike, row: dict[str, Any], summary: str, version: int) -> t
     if bumped.rowcount != 1:
         raise StaleVersion()
     db.session.commit()
-    if isinstance(game, Game):
-        for key, value in values.items():
-            set_committed_value(game, key, value)
+    for key, value in values.items():
+        set_committed_value(game, key, value)
     return int(round_id), int(change_id)
 
 

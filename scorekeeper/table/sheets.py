@@ -5,148 +5,29 @@ number of small queries, whatever the length of the game)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import BindParameter, Integer, Select, String, Text, bindparam, cast, func, select
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from ..engine import RuleSet, ruleset
 from ..extensions import db
-from ..models import Game, Player, Round
+from ..models import Game, Round
 
 
-class Seat(Protocol):
-    """A player as the game page reads one: a :class:`Player` or a :class:`SeatRow`."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def side(self) -> int | None: ...
-
-
-class GameLike(Protocol):
-    """What the game page reads of a game: a :class:`Game` or a :class:`GameRow`."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def preset(self) -> str: ...
-
-    @property
-    def options(self) -> dict[str, Any]: ...
-
-    @property
-    def stake(self) -> str | None: ...
-
-    @property
-    def first_dealer(self) -> int: ...
-
-    @property
-    def view_token(self) -> str: ...
-
-    @property
-    def edit_token(self) -> str: ...
-
-    @property
-    def version(self) -> int: ...
-
-    @property
-    def winner(self) -> str | None: ...
-
-    @property
-    def finished_at(self) -> datetime | None: ...
-
-    @property
-    def entry_mode(self) -> str: ...
-
-    @property
-    def players(self) -> Sequence[Seat]: ...
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A player's ``name`` and ``side`` (P1; None without partnerships), in seat order."""
-
-    name: str
-    side: int | None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A game as the game page and saving a round from it read it, without the ORM
-    (:func:`read_game`): the columns of :class:`Game` they use and its ``players`` in
-    seat order."""
-
-    id: int
-    title: str
-    preset: str
-    options: dict[str, Any]
-    stake: str | None
-    first_dealer: int
-    view_token: str
-    edit_token: str
-    version: int
-    winner: str | None
-    finished_at: datetime | None
-    entry_mode: str
-    players: tuple[SeatRow, ...]
-
-
-GAME_COLUMNS = (
-    "id title preset options stake first_dealer view_token edit_token version winner "
-    "finished_at entry_mode".split()
-)
-"""The columns of ``games`` a :class:`GameRow` holds, in its fields' order."""
-
-
-@cache
-def _read_query() -> Select[Any]:
-    """The statement of :func:`read_game`, built once (parameter ``slug``): the game's
-    columns with each player's name and side, one row per player in seat order (the
-    house rules as their JSON text, read once rather than on every player's row)."""
-    games, players = Game.__table__, Player.__table__
-    slug: BindParameter[str] = bindparam("slug", type_=String)
-    found = (games.c.view_token == slug) & games.c.deleted_at.is_(None)
-    seats = players.join(games, players.c.game_id == games.c.id)
-    columns = [games.c[name] for name in GAME_COLUMNS]
-    columns[GAME_COLUMNS.index("options")] = cast(games.c.options, Text)
-    query = select(*columns, players.c.name, players.c.side).select_from(seats)
-    return query.where(found).order_by(players.c.seat)
-
-
-def read_game(view_token: str) -> GameRow | None:
-    """The game at ``view_token`` with its players, in one query and no ORM objects (the
-    game page, its changing part, saving a round from it), or None (also when deleted)."""
-    rows = db.session.connection().execute(_read_query(), {"slug": view_token}).all()
-    if not rows:
-        return None
-    width = len(GAME_COLUMNS)
-    seats = tuple(SeatRow(row[width], row[width + 1]) for row in rows)
-    game = dict(zip(GAME_COLUMNS, rows[0][:width], strict=True))
-    game["options"] = json.loads(game["options"]) if game["options"] is not None else None
-    return GameRow(**game, players=seats)
-
-
-def rules_of(game: GameLike) -> RuleSet:
+def rules_of(game: Game) -> RuleSet:
     """The game's :class:`RuleSet`: its preset with its house rules."""
     return ruleset(game.preset, game.options)
 
 
-def names_of(game: GameLike) -> list[str]:
+def names_of(game: Game) -> list[str]:
     """The players' names in seat order."""
     return [p.name for p in game.players]
 
 
-def teams_of(game: GameLike) -> tuple[tuple[str, ...], ...] | None:
+def teams_of(game: Game) -> tuple[tuple[str, ...], ...] | None:
     """The two sides (P1) as tuples of names, or None without partnership rules."""
     if not any(p.side is not None for p in game.players):
         return None
@@ -183,7 +64,7 @@ def game_version(view_token: str) -> int | None:
     return db.session.execute(query).scalar_one_or_none()
 
 
-def _live(game: GameLike) -> Select[Round]:
+def _live(game: Game) -> Select[Round]:
     return select(Round).where(Round.game_id == game.id, Round.deleted.is_(False))
 
 
@@ -192,7 +73,7 @@ def live_count(game: Game) -> int:
     return count_live(game.id)
 
 
-def latest_rounds(game: GameLike, limit: int | None) -> list[Round]:
+def latest_rounds(game: Game, limit: int | None) -> list[Round]:
     """The last ``limit`` rounds that count (all when None), oldest first, each loaded
     with its mode, version and summary only (input and figures load when used)."""
     query = (
@@ -238,7 +119,7 @@ def _page_query(limited: bool) -> Select[Any]:
     return query.limit(bindparam("limit")) if limited else query
 
 
-def page_rounds(game: GameLike, limit: int | None) -> tuple[list[ShownRound], int]:
+def page_rounds(game: Game, limit: int | None) -> tuple[list[ShownRound], int]:
     """The last ``limit`` live rounds (all when None), oldest first, and how many rounds
     count in all, in one query down the index on (game, deleted, position), whatever
     the length of the game: the count is the last round's number in its summary
@@ -296,57 +177,45 @@ def state_of(round_: Round | None) -> dict[str, Any] | None:
 @dataclass(frozen=True)
 class Tail:
     """What saving a round reads of a game: ``count``, the rounds that count; ``top``,
-    the highest position of any round (deleted ones too, 0 when none); ``summaries``,
-    the :attr:`Round.summary` of the last live round (none before the first round)."""
+    the highest position of any round (deleted ones too, 0 when none); ``last``, the
+    :attr:`Round.summary` of the last live round (None before the first round)."""
 
     count: int
     top: int
-    summaries: list[dict[str, Any]]
-
-
-def tail_columns(game_id: Any) -> list[Any]:
-    """The scalar subqueries of a game's tail, for the game ``game_id`` (a bound parameter
-    or a subquery): the last live round's summary and position and the last deleted
-    round's position, each one step down the index on (game, deleted, position),
-    whatever the length of the game (read back by :func:`tail_of`)."""
-    rounds = Round.__table__
-
-    def last(column: Any, deleted: bool) -> Any:
-        kept = (rounds.c.game_id == game_id) & (rounds.c.deleted.is_(deleted))
-        query = select(column).where(kept).order_by(rounds.c.position.desc()).limit(1)
-        return query.scalar_subquery()
-
-    return [
-        last(rounds.c.summary, False),
-        last(rounds.c.position, False),
-        last(rounds.c.position, True),
-    ]
-
-
-def tail_of(game_id: int, found: Sequence[Any]) -> Tail:
-    """The :class:`Tail` of the game ``game_id`` from the values of :func:`tail_columns`:
-    the count is the last round's number (:attr:`Round.summary`; counted by a query only
-    for a last round stored before summaries held it)."""
-    last, live_top, deleted_top = found
-    top = max(live_top or 0, deleted_top or 0)
-    if last is None:
-        return Tail(0, top, [])
-    count = last["number"] if "number" in last else count_live(game_id)
-    return Tail(int(count), top, [last])
+    last: dict[str, Any] | None
 
 
 @cache
 def _tail_query() -> Select[Any]:
-    """The statement of :func:`tail`, built once (parameter ``game``)."""
-    return select(*tail_columns(bindparam("game", type_=Integer)))
+    """The statement of :func:`tail`, built once (parameter ``game``): the last live
+    round's summary and position and the last deleted round's position, each one step
+    down the index on (game, deleted, position), whatever the length of the game."""
+    rounds = Round.__table__
+    game: BindParameter[int] = bindparam("game", type_=Integer)
+
+    def last(column: Any, deleted: bool) -> Any:
+        kept = (rounds.c.game_id == game) & (rounds.c.deleted.is_(deleted))
+        query = select(column).where(kept).order_by(rounds.c.position.desc()).limit(1)
+        return query.scalar_subquery()
+
+    summary, position = rounds.c.summary, rounds.c.position
+    return select(last(summary, False), last(position, False), last(position, True))
 
 
-def tail(game: GameLike) -> Tail:
-    """The game's :class:`Tail`, in one query (:func:`tail_columns`)."""
-    return tail_of(game.id, db.session.execute(_tail_query(), {"game": game.id}).one())
+def tail(game: Game) -> Tail:
+    """The game's :class:`Tail`, in one query (:func:`_tail_query`): the count is the last
+    round's number (:attr:`Round.summary`; counted by a query only for a last round
+    stored before summaries held it)."""
+    found = db.session.connection().execute(_tail_query(), {"game": game.id}).one()
+    last, live_top, deleted_top = found
+    top = max(live_top or 0, deleted_top or 0)
+    if last is None:
+        return Tail(0, top, None)
+    count = last["number"] if "number" in last else count_live(game.id)
+    return Tail(int(count), top, last)
 
 
-def last_figures(game: GameLike) -> dict[str, Any]:
+def last_figures(game: Game) -> dict[str, Any]:
     """The figures of the game's last live round (``{}`` when none)."""
     query = select(Round.figures).where(Round.game_id == game.id, Round.deleted.is_(False))
     found = db.session.execute(query.order_by(Round.position.desc()).limit(1)).scalar()

@@ -15,8 +15,8 @@ from typing import Any
 from ..engine import OPTIONS
 from ..engine.scoring.outcome import wins
 from ..engine.scoring.score_round import settle
-from ..models import Round
-from .sheets import GameLike, ShownRound, latest_rounds, names_of, rules_of, teams_of
+from ..models import Game, Round
+from .sheets import ShownRound, latest_rounds, names_of, rules_of, teams_of
 
 
 @dataclass
@@ -63,8 +63,9 @@ def chart_of(st: Standings) -> Chart:
     def y(total: int) -> float:
         return pad + height * (hi - total) / span
 
+    xs = [f"{pad + i * step:.1f}," for i in range(n)]
     lines = [
-        "".join(f"{pad + i * step:.1f},{y(t):.1f} " for i, t in enumerate(totals))
+        "".join([f"{x}{y(t):.1f} " for x, t in zip(xs, totals, strict=True)])
         for totals in st.series.values()
     ]
     return Chart(w, h, f"{y(st.target):.1f}", f"{y(0):.1f}", lines)
@@ -99,7 +100,7 @@ class Standings:
         return wins(self.winner) if self.winner else ""
 
 
-def standings(game: GameLike, rounds: Sequence[Round | ShownRound] | None = None) -> Standings:
+def standings(game: Game, rounds: Sequence[Round | ShownRound] | None = None) -> Standings:
     """The standings after the game's live rounds, from the summaries of ``rounds`` (the
     latest live rounds, oldest first, the game's last among them; all when None): the
     chart's series run over these rounds, from the totals before the first of them."""
@@ -109,7 +110,7 @@ def standings(game: GameLike, rounds: Sequence[Round | ShownRound] | None = None
 
 
 def from_summaries(
-    game: GameLike, summaries: list[dict[str, Any]], last: dict[str, Any] | None = None
+    game: Game, summaries: list[dict[str, Any]], last: dict[str, Any] | None = None
 ) -> Standings:
     """:func:`standings` from the rounds' summaries (:attr:`Round.summary`, oldest first)
     and, once the game is over, the last round's figures ``last`` (its P5 end bonus)."""
@@ -158,7 +159,7 @@ def _end_bonus(
     return bonus if any(bonus.values()) else {}
 
 
-def house_rules(game: GameLike) -> list[dict[str, str]]:
+def house_rules(game: Game) -> list[dict[str, str]]:
     """The game's house rules in plain words: each option changed from the preset, with
     its catalogue id, title, the chosen label and the preset's label."""
     rows = []

@@ -16,15 +16,19 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ..hosting import qr_svg, share_base
+from ..models import Game
 from . import page
 from . import services as sheet
 
 
-def _view(slug: str) -> sheet.GameRow:
-    return sheet.read_game(slug) or abort(404, description="There is no game at this link.")
+def _view(slug: str) -> Game:
+    game = sheet.get_game(slug, rounds=False)
+    if game is None:
+        abort(404, description="There is no game at this link.")
+    return game
 
 
-def tv_page(game: sheet.GameRow) -> dict[str, Any]:
+def tv_page(game: Game) -> dict[str, Any]:
     """What the TV templates (table/tv.html, table/_tv_live.html) are given: the game
     page's figures (:func:`.page.page`), the ``last`` round's row (None before the first
     round) and its ``outcome`` in words once the game is over, and the ``tv_live`` URL."""
@@ -37,7 +41,7 @@ def tv_page(game: sheet.GameRow) -> dict[str, Any]:
     }
 
 
-def _answer(game: sheet.GameRow, template: str, **extra: Any) -> Response:
+def _answer(game: Game, template: str, **extra: Any) -> Response:
     """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
     copy is current)."""
     tag = f"tv{game.id}v{game.version}"

@@ -35,7 +35,6 @@ from .forms import ConfirmForm, NewGameForm
 from .mine import remember
 from .rights import can_edit, grant, require_edit
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
-from .saving import read_for_save
 
 bp = Blueprint("table", __name__)
 files.register(bp)  # a game as a file: export and import
@@ -50,11 +49,6 @@ def _game(slug: str, rounds: bool = True) -> Game:
     if game is None:
         abort(404, description="There is no game at this link.")
     return game
-
-
-def _view(slug: str) -> sheet.GameRow:
-    """The game as its page reads it (:func:`.sheets.read_game`, no ORM objects)."""
-    return sheet.read_game(slug) or abort(404, description="There is no game at this link.")
 
 
 def _version(field: Any) -> int:
@@ -128,15 +122,15 @@ def create() -> Any:
 def show(slug: str) -> Response:
     """The game page: standings, the latest rounds, chart, house rules; refreshes by
     itself; 304 when the phone's copy is of the game's current version."""
-    game = _view(slug)
+    game = _game(slug, rounds=False)
     remember(game)
-    return page.answer(game, "table/show.html")
+    return page.answer(game, "table/show.html", entry=True)
 
 
 @bp.get("/games/<slug>/live")
 def live(slug: str) -> Response:
     """The part of the game page that changes, for the page's refresh (304 as the page)."""
-    return page.answer(_view(slug), "table/_live.html")
+    return page.answer(_game(slug, rounds=False), "table/_live.html")
 
 
 @bp.get("/games/<slug>/version")
@@ -310,15 +304,7 @@ def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
 def record_round(slug: str) -> Any:
-    """Record a round, by totals or by cards; a plain net or totals round saved by the
-    game page's script is read without its form or ORM objects (:func:`.entry.quick_save`)."""
-    if request.method == "POST" and request.form.get("action") == "save" and entry.wants_json():
-        found = read_for_save(slug) or abort(404, description="There is no game at this link.")
-        game, before = found
-        require_edit(game)
-        quick = entry.quick_save(game, before, request.values.get("mode") or game.entry_mode)
-        if quick is not None:
-            return quick
+    """Record a round, by net, totals or cards (the game page's entry saves here too)."""
     return _enter_round(_game(slug, rounds=False), None)
 
 

@@ -311,18 +311,19 @@ QUIET = """() => {
 LIVE_PARTS = (".standings", ".dealer", "table.rounds", ".chart")
 
 
-def _drawn_as_served(page, name: str) -> None:
-    """The game's changing part as the script drew it after a save is the one the server
-    sends on a reload: the same elements, attributes and words, and the same pixels
-    (each part of it at the same place: nothing focused, no toast, no flashed message)."""
+def _swapped_in_as_served(page, name: str) -> None:
+    """The game's changing part, once the script put a save's answer in place (the parts
+    the server rendered for the new round), is the one the server sends on a reload: the
+    same elements, attributes and words, and the same pixels (each part of it at the same
+    place: nothing focused, no toast, no flashed message)."""
     page.evaluate(QUIET)
-    drawn = page.evaluate(LIVE_TREE)
+    swapped = page.evaluate(LIVE_TREE)
     pixels = [page.locator(f"#live {part}").screenshot() for part in LIVE_PARTS]
     shot(page, name)
     page.reload()
     page.wait_for_selector("#live .standings")
     page.evaluate(QUIET)
-    assert page.evaluate(LIVE_TREE) == drawn
+    assert page.evaluate(LIVE_TREE) == swapped
     for part, before in zip(LIVE_PARTS, pixels, strict=True):
         again = page.locator(f"#live {part}").screenshot()
         assert again == before, part
@@ -336,15 +337,15 @@ def _save_net(page, figures, out: str, number: int) -> None:
     page.wait_for_selector(f".toast:has-text('Round {number} saved')")
 
 
-def test_a_saved_round_is_drawn_as_the_server_draws_the_page(page, tmp_path):
+def test_a_saved_round_is_swapped_in_as_the_page_shows_it_after_a_reload(page, tmp_path):
     _start(page)
     _save_net(page, ["85", "-20", "35", "0"], "Ann", 1)
     _save_net(page, ["-15", "60", "0", "5"], "Bob", 2)
     assert _totals(page) == [70, 40, 35, 5]
-    _drawn_as_served(page, "entry-10-second-round-drawn-390")
+    _swapped_in_as_served(page, "entry-10-second-round-saved-390")
 
 
-def test_a_save_past_the_rounds_shown_is_drawn_as_the_server_draws_the_page(page, tmp_path):
+def test_a_save_past_the_rounds_shown_is_swapped_in_as_after_a_reload(page, tmp_path):
     slug, edit = _long_game(make_app(str(tmp_path / "browser.sqlite3")), 20)
     page.goto(f"/games/{slug}/edit/{edit}")
     page.wait_for_selector("#entry")
@@ -352,4 +353,4 @@ def test_a_save_past_the_rounds_shown_is_drawn_as_the_server_draws_the_page(page
     rows = page.locator("table.rounds tbody tr td:first-child")
     assert rows.first.inner_text().strip() == "2" and rows.count() == 20
     assert "Rounds 2 to 21 of 21" in page.inner_text(".older")
-    _drawn_as_served(page, "entry-11-round-21-drawn-390")
+    _swapped_in_as_served(page, "entry-11-round-21-saved-390")

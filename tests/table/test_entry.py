@@ -3,7 +3,6 @@ the page's script reads (preview, save, undo), with every refusal: nothing is wr
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -248,26 +247,31 @@ def test_joker_picker_only_where_jokers_are_wild(games, client, preset, picker):
     assert ("JK=7C" in page) == (preset == "modern")
 
 
-def test_a_later_save_answers_the_figures_the_page_draws_the_change_from(games, client):
+def test_a_later_save_answers_the_parts_it_changed_as_the_page_renders_them(games, client):
     games.start(NAMES)
     _net(games, [85, -20, 30, 0])
     body = _net(games, [10, 0, 0, 5]).get_json()
-    assert body["number"] == 2 and "live" not in body and body["shown"] == 20
-    assert body["units"] == list(NAMES) and body["dealer"] == "Cat"
-    assert body["row"]["cells"] == [[10, 95], [0, -20], [0, 30], [5, 5]]
-    assert body["row"]["cards"] is False and body["row"]["edit"].endswith("/edit")
-    assert body["target"] == 500 and body["deals"] is None and body["chart"] == [340, 170, 6]
-    assert "all" not in body and "<" not in json.dumps(body)
+    assert body["number"] == 2 and body["version"] == 3 and body["over"] is False
+    assert "live" not in body and body["shown"] == 20
+    parts = body["parts"]
+    assert set(parts) == {"standings", "dealer", "older", "row", "chart"}
     page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
-    assert f'href="{body["row"]["edit"]}" aria-label="Edit round 2"' in page
-    assert "Next deal: <strong>Cat</strong> · round 3" in page
+    for name in ("standings", "dealer", "row", "chart"):
+        assert parts[name].strip() and parts[name].strip() in page, name
+    assert parts["older"] == "" and 'aria-label="Edit round 2"' in parts["row"]
+    assert (
+        parts["dealer"]
+        == '<p class="dealer" data-next-round="3">Next deal: <strong>Cat</strong> · round 3</p>'
+    )
 
 
 def test_a_save_past_the_rounds_shown_links_every_round(games):
     games.start(NAMES)
     for _ in range(21):
         body = _net(games, [10, 0, 0, -10]).get_json()
-    assert body["number"] == 21 and body["all"] == f"/games/{games.slug}?all=1"
+    older = body["parts"]["older"]
+    assert body["number"] == 21 and "Rounds 2 to 21 of 21" in older
+    assert f'href="/games/{games.slug}?all=1#rounds"' in older
 
 
 def test_preview_tells_who_went_out_as_the_server_infers_it(games):
@@ -293,7 +297,9 @@ def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
         live = sheet.get_game(games.slug)
         sheet.delete_round(live, live.rounds[which], live.version)
     body = _net(games, [1, 2, 3, 4]).get_json()
-    assert body["number"] == 3 and body["row"]["cells"][0] == [1, 61 - (10 * which + 10)]
+    assert body["number"] == 3 and games.totals_now()["Ann"] == 61 - (10 * which + 10)
+    assert 'aria-label="Edit round 3"' in body["parts"]["row"]
+    assert "round 4" in body["parts"]["dealer"]
     with games.app.app_context():
         live = sheet.get_game(games.slug)
         deleted = next(c for c in live.changes if c.action == "delete")
@@ -304,8 +310,13 @@ def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
 def test_a_partnership_save_answers_each_side_as_the_page_shows_it(games, client):
     games.start(NAMES, preset="partnership")
     _net(games, [40, 10, 20, 5])
-    body = _net(games, [0, 15, 0, 5], went_out="1").get_json()
-    assert body["units"] == ["Ann & Cat", "Bob & Dee"] and body["dealer"] == "Cat"
-    assert body["row"]["cells"] == [[0, 60], [20, 35]]
-    page = client.get(f"/games/{games.slug}/live").get_data(as_text=True)
-    assert '<span class="total num">60</span>' in page and "Ann &amp; Cat" in page
+    parts = _net(games, [0, 15, 0, 5], went_out="1").get_json()["parts"]
+    assert (
+        '<span class="name">Ann &amp; Cat</span><span class="total num">60</span>'
+        in parts["standings"]
+    )
+    assert "Next deal: <strong>Cat</strong>" in parts["dealer"]
+    row = '<span class="">+0</span><br><span class="small muted">60</span></td><td class="num">'
+    assert (
+        row + '<span class="good">+20</span><br><span class="small muted">35</span>' in parts["row"]
+    )
