@@ -120,6 +120,8 @@ def create() -> Any:
             flash("Game started. Share the links so other phones can follow.", "success")
             return redirect(url_for("table.show", slug=game.view_token))
     status = 422 if form.is_submitted() and status == 200 else status
+    if group is not None:
+        form.name_dealers(form.names() if form.is_submitted() else [m.name for m in group.members])
     return render_template("table/new.html", form=form, group=group), status
 
 
