@@ -25,6 +25,7 @@ from ..house_rules import check_link
 from ..web import url_for as cached_url_for
 from . import services as sheet
 from .forms import ConfirmForm, net_form
+from .result import Result, result_of
 from .rights import can_edit
 from .sheets import GameLike, ShownRound
 from .standings import Standings, house_rules, standings
@@ -214,6 +215,7 @@ def page(game: GameLike) -> dict[str, Any]:
         "shown": SHOWN,
         "first_number": first,
         "rows": rows(game, rounds, first, st, editable),
+        "result": result_of(game, st, count),
         "standings": st,
         "house_rules": panel.house_rules,
         "editable": editable,
@@ -224,6 +226,13 @@ def page(game: GameLike) -> dict[str, Any]:
         "parts": module("table/_parts.html"),
         "macros": module("_macros.html"),
     }
+
+
+def final_result(game: GameLike) -> Result | None:
+    """The game's :class:`~.result.Result` (None while nobody has won), read from its
+    last live round."""
+    rounds, count = sheet.page_rounds(game, 1)
+    return result_of(game, standings(game, rounds), count)
 
 
 def answer(game: GameLike, template: str) -> Response:

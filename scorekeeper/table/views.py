@@ -33,6 +33,7 @@ from . import entry, files, page
 from . import services as sheet
 from .forms import ConfirmForm, NewGameForm
 from .mine import remember
+from .result import picture
 from .rights import can_edit, grant, require_edit
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 from .saving import read_for_save
@@ -138,6 +139,16 @@ def show(slug: str) -> Response:
 def live(slug: str) -> Response:
     """The part of the game page that changes, for the page's refresh (304 as the page)."""
     return page.answer(_view(slug), "table/_live.html")
+
+
+@bp.get("/games/<slug>/result.svg")
+def result_picture(slug: str) -> Response:
+    """A finished game's final standings as an SVG picture for a group chat (the view
+    link's right); 404 while the game is being played."""
+    found = page.final_result(_view(slug))
+    if found is None:
+        abort(404, description="This game has no result yet: nobody has won.")
+    return Response(picture(found), mimetype="image/svg+xml")
 
 
 @bp.get("/games/<slug>/version")
