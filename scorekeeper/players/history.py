@@ -23,7 +23,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, Integer, and_, bindparam, case, cast, func, select
+from sqlalchemy import JSON, Integer, and_, bindparam, case, cast, func, or_, select
 from sqlalchemy.orm import aliased
 
 from ..engine.scoring.outcome import settle
@@ -177,7 +177,8 @@ def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
 
 def table_tally(group_id: int, member: int) -> RoundTally:
     """``member``'s round figures over the live rounds of the group's table games that
-    count, summed by the database (one query, one row)."""
+    count, summed by the database (one query, one row). Points left in hand count only
+    the rounds entered with a hand (not by net, where the hand is not recorded)."""
     query = _profile_queries(_dialect())[2]
     rounds, gone, total, best, left, left_rounds = _rows(
         query, group_id=group_id, member=member
@@ -189,14 +190,15 @@ def _tally_query(dialect: str, member: Any, counted: Any) -> Any:
     went_out = _json_text(dialect, Round.input, "went_out") == Player.name
     figures = _seats(dialect)
     points, in_hand = _figure(dialect, figures, "round"), _figure(dialect, figures, "in_hand")
+    unknown = or_(went_out, Round.mode == "net")  # a round entered by net leaves no hand
     return (
         select(
             func.count(points),
             func.sum(case((went_out, 1), else_=0)),
             func.sum(points),
             func.max(points),
-            func.sum(case((went_out, 0), else_=in_hand)),
-            func.sum(case((went_out, 0), else_=1)),
+            func.sum(case((unknown, 0), else_=in_hand)),
+            func.sum(case((unknown, 0), else_=1)),
         )
         .select_from(Round)
         .join(Player, Player.game_id == Round.game_id)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -242,3 +243,54 @@ def recent_games(group: Group, limit: int = 30) -> list[Listed]:
     listed += [Listed("digital", g) for g in db.session.execute(digital).scalars()]
     listed.sort(key=lambda item: item.game.created_at, reverse=True)
     return listed[:limit]
+
+
+TONIGHT = timedelta(hours=12)
+"""How far back tonight's tally looks: the games finished in the last 12 hours (an
+evening that runs past midnight stays one night)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Tonight's tally of a group: ``games`` the table games finished tonight (newest
+    first), ``wins`` (player name, games won) for everyone who played in them, most wins
+    first; a side's win (P1) is a win for both partners."""
+
+    games: list[Game]
+    wins: list[tuple[str, int]]
+
+
+def _winners(game: Game) -> set[str]:
+    """The names of ``game``'s players whose unit (their own name, or their side's names
+    joined by " & ", P1) is the winner."""
+    seats = sorted(game.players, key=lambda p: p.seat)
+    sides = {p.side: " & ".join(q.name for q in seats if q.side == p.side) for p in seats}
+    return {p.name for p in seats if game.winner in (p.name, sides[p.side])}
+
+
+def tonight(group: Group, limit: int = 50) -> Tally:
+    """The group's :class:`Tally` of the table games (not deleted nor archived) that
+    ended within :data:`TONIGHT` of now."""
+    since = now_utc() - TONIGHT
+    query = (
+        select(Game)
+        .where(Game.group_id == group.id, Game.deleted_at.is_(None), Game.archived_at.is_(None))
+        .where(Game.winner.is_not(None), Game.finished_at.is_not(None))
+        .options(selectinload(Game.players))
+        .order_by(Game.finished_at.desc())
+        .limit(limit)
+    )
+    games = [g for g in db.session.execute(query).scalars() if _aware(g.finished_at) >= since]
+    wins: dict[str, int] = {}
+    for game in games:
+        won = _winners(game)
+        for player in game.players:
+            wins[player.name] = wins.get(player.name, 0) + (player.name in won)
+    return Tally(games, sorted(wins.items(), key=lambda item: -item[1]))
+
+
+def _aware(moment: datetime | None) -> datetime:
+    """``moment`` as UTC (SQLite gives it back without its zone); None as long ago."""
+    if moment is None:
+        return datetime.min.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -108,6 +108,7 @@ def show(slug: str) -> str:
         member_form=MemberForm() if editable else None,
         confirm=ConfirmForm(),
         games=services.recent_games(group),
+        tonight=services.tonight(group),
     )
 
 

@@ -5,7 +5,7 @@
    JSON always go to the network, so a lost server shows as offline, never as old news. */
 "use strict";
 var SHELL = "sk-shell-v1", PAGES = "sk-pages-v1";
-var FILES = ["/static/style.css", "/static/table.css", "/static/table.js", "/static/entry.js",
+var FILES = ["/static/style.css", "/static/theme.js", "/static/table.css", "/static/table.js", "/static/entry.js",
   "/static/manifest.webmanifest", "/static/icon.svg"];
 
 self.addEventListener("install", function (e) {

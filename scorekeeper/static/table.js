@@ -6,7 +6,9 @@
      detail.up); in a secure context the service worker (/sw.js) is registered.
    - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
    - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
-   - new game: name fields beyond the fourth appear one by one as names are typed.
+   - new game: name fields beyond the fourth appear one by one as names are typed; the
+     first dealer's list names the players in seat order (a group's ticked players, then
+     the names typed), updated as ticks and names change.
    - a round by cards (form[data-packs]): each card picker greys out the cards the other
      pickers of the round hold as often as the pack has them (D2: two packs for 5+).
    - a round's own page (form.round): preview and save by fetch; the page's content is
@@ -90,12 +92,21 @@
   var dealer = document.querySelector(".newgame select[name=first_dealer]");
   if (dealer) {
     var label = function () {
-      Array.prototype.forEach.call(dealer.options, function (o, i) {
-        var n = document.querySelector("input[name=player_" + i + "]");
-        o.textContent = (n && n.value.trim()) || "Player " + (i + 1);
+      var names = [];
+      document.querySelectorAll(".group-pick input[name=pick]:checked").forEach(function (box) {
+        names.push(box.parentNode.textContent.trim());
       });
+      document.querySelectorAll(".player-name input").forEach(function (n) {
+        if (n.value.trim()) names.push(n.value.trim());
+      });
+      Array.prototype.forEach.call(dealer.options, function (o, i) {
+        o.textContent = names[i] || "Player " + (i + 1);
+        o.hidden = names.length > 1 && i >= names.length;
+      });
+      if (dealer.selectedOptions[0] && dealer.selectedOptions[0].hidden) dealer.value = "0";
     };
     document.addEventListener("input", label);
+    document.addEventListener("change", label);
     label();
   }
   var spread = function (round) {

@@ -87,6 +87,13 @@ class NewGameForm(FlaskForm):
         cleaned = (clean_name(f.data or "") for f in self.name_fields())
         return [name for name in cleaned if name]
 
+    def name_dealers(self, names: Sequence[str]) -> None:
+        """Label the first dealer's choices with ``names`` in seat order (the rest stay
+        "Player N"), so the list reads right before any script runs."""
+        self.first_dealer.choices = [
+            (str(i), names[i] if i < len(names) else f"Player {i + 1}") for i in range(MAX_PLAYERS)
+        ]
+
     def clean_title(self) -> str:
         """The title as stored (the rule an import passes too)."""
         return clean_title(self.title.data)

@@ -24,6 +24,7 @@ from ..house_rules import check_link
 from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, net_form
+from .result import Result, result_of
 from .rights import can_edit
 from .sheets import ShownRound
 from .standings import Standings, house_rules, standings
@@ -170,6 +171,7 @@ def page(game: Game, entry: bool = False) -> dict[str, Any]:
         "shown": SHOWN,
         "first_number": first,
         "rows": rows(game, rounds, first, st, editable),
+        "result": result_of(game, st, count),
         "standings": st,
         "house_rules": panel.house_rules,
         "editable": editable,
@@ -199,6 +201,13 @@ def parts(game: Game) -> dict[str, str]:
         "row": str(part.round_rows(rows(game, rounds[-1:], count, st, can_edit(game)))),
         "chart": str(macros.chart(st)),
     }
+
+
+def final_result(game: Game) -> Result | None:
+    """The game's :class:`~.result.Result` (None while nobody has won), read from its
+    last live round."""
+    rounds, count = sheet.page_rounds(game, 1)
+    return result_of(game, standings(game, rounds), count)
 
 
 def answer(game: Game, template: str, entry: bool = False) -> Response:

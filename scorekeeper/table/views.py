@@ -33,6 +33,7 @@ from . import entry, files, page, tv
 from . import services as sheet
 from .forms import ConfirmForm, NewGameForm
 from .mine import remember
+from .result import picture
 from .rights import can_edit, grant, require_edit
 from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
 
@@ -115,6 +116,8 @@ def create() -> Any:
             flash("Game started. Share the links so other phones can follow.", "success")
             return redirect(url_for("table.show", slug=game.view_token))
     status = 422 if form.is_submitted() and status == 200 else status
+    if group is not None:
+        form.name_dealers(form.names() if form.is_submitted() else [m.name for m in group.members])
     return render_template("table/new.html", form=form, group=group), status
 
 
@@ -131,6 +134,16 @@ def show(slug: str) -> Response:
 def live(slug: str) -> Response:
     """The part of the game page that changes, for the page's refresh (304 as the page)."""
     return page.answer(_game(slug, rounds=False), "table/_live.html")
+
+
+@bp.get("/games/<slug>/result.svg")
+def result_picture(slug: str) -> Response:
+    """A finished game's final standings as an SVG picture for a group chat (the view
+    link's right); 404 while the game is being played."""
+    found = page.final_result(_game(slug, rounds=False))
+    if found is None:
+        abort(404, description="This game has no result yet: nobody has won.")
+    return Response(picture(found), mimetype="image/svg+xml")
 
 
 @bp.get("/games/<slug>/version")

@@ -79,7 +79,8 @@ class Phones:
         host.get_by_role("button", name="Deal").click()
         host.wait_for_url(re.compile(r"/play/[^/]+/seats$"))
         self.slug = host.url.split("/")[-2]
-        links = [i.input_value() for i in host.locator("input.seat-link").all()]
+        shown = [i.input_value() for i in host.locator("input.seat-link").all()]
+        links = [link for link in shown if "/sit/" in link]  # not the spectator board's
         self.pages[0] = host
         return links
 

@@ -96,7 +96,7 @@ def test_the_points_chart_has_one_dot_per_finished_game(night: Night, history):
     html = profile(night, "Ann")
     assert html.count('class="dot"') == 2
     assert "<title>" in html and ": 120</title>" in html and ": 10</title>" in html
-    assert "from 10 to 120" in html
+    assert "120 in the first game, 10 in the latest; lowest 10, highest 120" in html
 
 
 def test_head_to_head(night: Night, history):

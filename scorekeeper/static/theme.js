@@ -1,0 +1,27 @@
+/* Light, dark or the phone's own setting. Loaded in <head> without defer, so the page is
+   painted in the chosen theme from the start: sets <html data-theme="light|dark"> from
+   localStorage "theme" (absent: "system", no attribute, and style.css follows the
+   phone's prefers-color-scheme). Then wires the footer's switch (select#theme): a change
+   is kept on this phone and applied at once; the switch shows only with scripts on. */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var read = function () {
+    try { return localStorage.getItem("theme") || "system"; } catch (e) { return "system"; }
+  };
+  var apply = function (choice) {
+    if (choice === "light" || choice === "dark") root.dataset.theme = choice;
+    else delete root.dataset.theme;
+  };
+  apply(read());
+  document.addEventListener("DOMContentLoaded", function () {
+    var pick = document.getElementById("theme");
+    if (!pick) return;
+    pick.value = read();
+    pick.closest("[hidden]") && pick.closest("[hidden]").removeAttribute("hidden");
+    pick.addEventListener("change", function () {
+      try { localStorage.setItem("theme", pick.value); } catch (e) { /* private mode: this page only */ }
+      apply(pick.value);
+    });
+  });
+})();
