@@ -359,3 +359,18 @@ def test_a_partnership_save_answers_each_side_as_the_page_shows_it(games, client
     assert (
         row + '<span class="good">+20</span><br><span class="small muted">35</span>' in parts["row"]
     )
+
+
+def test_a_round_by_cards_untold_went_out_is_the_empty_hand(games):
+    games.start(NAMES, preset="persian")
+    fields = {"meld-0-0": "5H 6H 7H", "meld-0-1": "JK JK JK", "hand-1": "KD", "hand-2": "3D"}
+    fields |= {"meld-3-0": "QS QH QD QC", "hand-3": "4S"}
+    page = games.client.get(f"{_path(games)}?mode=cards").get_data(as_text=True)
+    assert '<select id="went_out" name="went_out"><option value="hand">The one with nothing' in page
+    assert games.cards("hand", fields).status_code == 303
+    assert games.rounds()[0]["input"]["went_out"] == "Ann"
+    refused = games.cards("hand", fields | {"hand-2": ""})  # two empty hands: say who
+    assert refused.status_code == 422 and "tap the player who went out" in refused.get_data(
+        as_text=True
+    )
+    assert len(games.rounds()) == 1
