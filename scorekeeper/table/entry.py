@@ -7,8 +7,9 @@ Answers (every score the engine's, every page part rendered by the server):
   :func:`scorekeeper.engine.scoring.checks.went_out_by_hand`); the page's script shows it;
 - saved, 201: ``{"number", "version", "undo", "over", "message", "shown"}``: the round's
   number, the game's new version, the undo URL of the change, whether the game is over,
-  the toast's words with the new totals (:func:`saved_message`), the rounds the page shows; and either ``parts``, the parts of the page's changing part
-  that a new round changes (``standings``, ``dealer``, ``older``, ``row``, ``chart``, as
+  the toast's words with the new totals (:func:`saved_message`), the rounds the page
+  shows; and either ``parts``, the parts of the page's changing part that a new round
+  changes (``standings``, ``dealer``, ``older``, ``row``, ``chart``, as
   HTML) or, when the page's layout changes (the first round, the game over), ``live``,
   the whole changing part; each rendered from the page's own templates, which the
   page's script puts in place;

@@ -77,9 +77,7 @@ def _engine_scores() -> dict:
 
 
 def _player(page, name: str):
-    return page.locator("fieldset[data-deal]").filter(
-        has=page.locator("legend", has_text=name)
-    )
+    return page.locator("fieldset[data-deal]").filter(has=page.locator("legend", has_text=name))
 
 
 def _grid_tap(taps: Taps, box, what: str) -> None:
@@ -93,9 +91,11 @@ def _grid_tap(taps: Taps, box, what: str) -> None:
 
 @pytest.mark.parametrize(("width", "dark"), [(390, False), (360, True)])
 def test_a_persian_deal_of_34_cards_in_at_most_30_taps(browser, live_server, width, dark):
-    assert sum(len(m.split()) for ms, _ in DEAL.values() for m in ms) + sum(
-        len(h.split()) for _, h in DEAL.values()
-    ) == 34
+    assert (
+        sum(len(m.split()) for ms, _ in DEAL.values() for m in ms)
+        + sum(len(h.split()) for _, h in DEAL.values())
+        == 34
+    )
     context, page = _phone(browser, live_server, width, dark)
     page.goto("/games/new")
     for i, name in enumerate(NAMES):

@@ -94,10 +94,7 @@ def _theme_switch_in_a_corner(tv) -> None:
     for part in (".standings", ".tv-last", ".tv-join"):
         box = tv.locator(part).bounding_box()
         assert box is not None
-        apart = (
-            box["x"] + box["width"] <= switch["x"]
-            or box["y"] + box["height"] <= switch["y"]
-        )
+        apart = box["x"] + box["width"] <= switch["x"] or box["y"] + box["height"] <= switch["y"]
         assert apart, f"the theme switch covers {part}"
 
 

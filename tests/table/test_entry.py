@@ -239,9 +239,7 @@ def test_persian_asks_for_shown_and_in_hand_and_credits_bonuses_to_the_side(game
     html = client.post(_path(games), data=data, headers=JSON).get_json()["html"]
     assert "Ann &amp; Cat +50 the better score after two deals" in html  # P5, the side's
     assert "Bob &amp; Dee +25 going out" in html  # P4, the side's
-    page = games.totals(1, [40, 60, 20, 5], [10, 0, 5, 20], action="preview").get_data(
-        as_text=True
-    )
+    page = games.totals(1, [40, 60, 20, 5], [10, 0, 5, 20], action="preview").get_data(as_text=True)
     players = page.split('id="preview"', 1)[1].split("</table>", 1)[0]
     assert ">Bonus<" not in players and ">50<" not in players  # no player holds the +50
     assert '<span class="owner">Ann &amp; Cat</span> <strong>+50</strong>' in page
