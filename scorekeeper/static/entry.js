@@ -189,6 +189,7 @@
     q.push(item);
     store(queueKey, q);
     clear(); showQueue(); setNumber(item.number + 1);
+    if (item.waiting) toast("Round " + item.number + " kept on this phone: waiting to sync");
     flush();
   };
 

@@ -139,3 +139,18 @@ def test_a_net_rounds_correction_previews_it_as_net(browser, live_server):
     expect(table.locator("tbody tr").first).to_contain_text("+90")
     shot(page, "between-05-net-correction-dark-390")
     context.close()
+
+
+def test_a_queued_save_says_so_and_its_totals_come_once_sent(browser, live_server):
+    context, page = _phone(browser, live_server)
+    _start(page)
+    page.context.set_offline(True)
+    page.wait_for_selector("#netstate.offline")
+    _type(page, "Ann, round score", "50")
+    page.locator("label.out", has_text="Ann").click()
+    page.get_by_role("button", name="Save round").click()
+    toast = page.locator(".toast")
+    expect(toast).to_have_text("Round 1 kept on this phone: waiting to sync")
+    page.context.set_offline(False)
+    expect(toast).to_contain_text("Round 1 saved: Ann 50 · Bob 0 · Cat 0 · Dee 0")
+    context.close()
