@@ -137,6 +137,7 @@ def test_a_net_rounds_correction_previews_it_as_net(browser, live_server):
     table = page.locator("#preview table.figures")
     expect(table.locator("thead th")).to_have_text(["Player", "Round", "Total"])
     expect(table.locator("tbody tr").first).to_contain_text("+90")
+    expect(page.locator("#preview")).not_to_contain_text("round score as the table counted it")
     shot(page, "between-05-net-correction-dark-390")
     context.close()
 
