@@ -15,7 +15,7 @@ from .extensions import csrf, db, limit_where_limited, limiter, migrate
 from .health import register_health
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
-from .settings import PREFIX, data_folder, setting
+from .settings import PREFIX, data_folder, is_on, setting, switch
 from .trust import register_trust
 from .web import TokenSafeSessions, register_unavailable
 
@@ -85,7 +85,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
         ),
         "PLAY_EXPERT_SAMPLES": int(setting("PLAY_EXPERT_SAMPLES", "16")),
         "PLAY_HINT_SAMPLES": int(setting("PLAY_HINT_SAMPLES", "16")),
-        "PLAY_REVIEW_SAMPLES": int(setting("PLAY_REVIEW_SAMPLES", "8")),
+        "PLAY_REVIEW": switch("PLAY_REVIEW", True, old="PLAY_REVIEW_SAMPLES"),
     }
 
 
@@ -101,6 +101,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env(PREFIX)
     app.config.from_mapping(test_config or {})
+    app.config["PLAY_REVIEW"] = is_on(app.config["PLAY_REVIEW"])  # "off" as SCOREKEEPER_ sets it
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     server = not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")

@@ -41,6 +41,7 @@ PLAIN_NAMES = frozenset(
         "PLAY_POLL_SECONDS",
         "PLAY_EXPERT_SAMPLES",
         "PLAY_HINT_SAMPLES",
+        "PLAY_REVIEW",
         "PLAY_REVIEW_SAMPLES",
     }
 )
@@ -56,6 +57,34 @@ def setting(name: str, default: str) -> str:
         return prefixed
     plain = os.environ.get(name, "").strip() if name in PLAIN_NAMES else ""
     return plain or default
+
+
+ON_WORDS = frozenset({"on", "1", "true", "yes"})
+OFF_WORDS = frozenset({"off", "0", "false", "no"})
+"""How an on/off setting may be written (any case): ``on``/``off``, or 1/0, true/false,
+yes/no."""
+
+
+def is_on(value: object, default: bool = True) -> bool:
+    """An on/off setting's value as a bool: True or False as it is, a number on unless 0,
+    a word of :data:`ON_WORDS` or :data:`OFF_WORDS`; anything else is ``default``."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value != 0
+    word = str(value).strip().lower()
+    if word in ON_WORDS or word in OFF_WORDS:
+        return word in ON_WORDS
+    return default
+
+
+def switch(name: str, default: bool, old: str | None = None) -> bool:
+    """The on/off setting ``name`` (:func:`is_on`), else the older setting ``old`` when
+    that is set (a number: 0 is off), else ``default``."""
+    chosen = setting(name, "")
+    if not chosen and old is not None:
+        chosen = setting(old, "")
+    return is_on(chosen, default) if chosen else default
 
 
 def data_folder() -> Path:

@@ -43,7 +43,7 @@ def make_app(db_path: str, **config: object) -> Flask:
     """An app on the SQLite file ``db_path``, migrated to the newest schema (a new file
     starts as a copy of :func:`_migrated_file`; the app's start-up check then finds
     nothing pending); the expert's review of each move in /play is off unless
-    ``PLAY_REVIEW_SAMPLES`` is given, and an expert bot samples few deals
+    ``PLAY_REVIEW`` is given, and an expert bot samples few deals
     (``PLAY_EXPERT_SAMPLES``), for speed."""
     if not Path(db_path).exists():
         shutil.copyfile(_migrated_file(), db_path)
@@ -54,7 +54,7 @@ def make_app(db_path: str, **config: object) -> Flask:
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_path}",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
-            "PLAY_REVIEW_SAMPLES": 0,
+            "PLAY_REVIEW": False,
             "PLAY_EXPERT_SAMPLES": 4,
             **config,
         }

@@ -10,7 +10,8 @@ Glossary:
   differed from the advice for that position, with the expected points the difference
   gave up (:func:`engine.cost`), kept as a :class:`models.DigitalReview` row of its
   round and shown at the round's end. A move the hint advised is never reviewed.
-  ``PLAY_REVIEW_SAMPLES`` 0 turns the review off (any other value: on).
+  The setting ``PLAY_REVIEW`` (on/off, default on; :func:`scorekeeper.settings.switch`,
+  which still reads the older ``PLAY_REVIEW_SAMPLES``, 0 for off) turns it off.
 
 Reads only; :mod:`.services` adds the review rows and commits.
 """
@@ -35,6 +36,7 @@ from ..engine import (
 )
 from ..extensions import db
 from ..models import DigitalGame, DigitalReview
+from ..settings import is_on
 from .moves import describe
 
 MIN_COST = 1.0
@@ -94,7 +96,7 @@ def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalR
     differs from the expert's move by at least :data:`MIN_COST` expected points, else
     None (and None when reviews are off, the phase is not weighed, or ``game`` is a table
     game of several phones: its review would tell every phone what one hand held)."""
-    reviewing = bool(current_app.config.get("PLAY_REVIEW_SAMPLES", 1))
+    reviewing = is_on(current_app.config.get("PLAY_REVIEW", True))
     if game.host_token is not None or not reviewing or state.phase not in WEIGHED:
         return None
     if state.seat != game.human_seat:

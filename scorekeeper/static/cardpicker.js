@@ -24,6 +24,10 @@
 
    JAVASCRIPT: window.CardPicker = {
      init(root=document)        enhance every [data-card-picker] under root (idempotent),
+                                then call each onInit function with root,
+     onInit(fn)                 call fn(root) now and after every init (static/dealgrid.js),
+     buildGrid(jokers, label) -> {grid, cards, joker, hint}   a tap grid, unwired,
+     paintGrid(grid, list, used, armed)   its pressed and greyed cards, the joker's words,
      setUsed(picker, text)      set data-used on a picker element,
      tokens(text) -> [string]   the card texts of an input value, normalised where possible,
      normal(token) -> string|null  "10♦"/"td" -> "10D", "jk=7c" -> "JK=7C", junk -> null }
@@ -87,6 +91,51 @@
     return b;
   }
 
+  /* The tap grid: 13 ranks x 4 suits and, unless jokers is "0", a joker button with a
+     hint beside it; {grid, cards: {"7H": button}, joker, hint}. */
+  function buildGrid(jokers, label) {
+    var grid = el("div", "picker-grid"), cards = {}, joker = null, hint = null;
+    grid.setAttribute("role", "group");
+    grid.setAttribute("aria-label", label);
+    SUITS.forEach(function (s) {
+      var row = el("div", "picker-suit");
+      RANKS.forEach(function (r) {
+        var b = button("picker-card" + (s[0] === "H" || s[0] === "D" ? " red" : ""), r + s[1]);
+        b.dataset.card = r + s[0];
+        b.setAttribute("aria-pressed", "false");
+        row.appendChild(b);
+        cards[r + s[0]] = b;
+      });
+      grid.appendChild(row);
+    });
+    if (jokers !== "0") {
+      var jrow = el("div", "picker-jokers");
+      joker = button("picker-joker", "Joker", null);
+      joker.setAttribute("aria-pressed", "false");
+      hint = el("span", "picker-hint small muted");
+      jrow.appendChild(joker);
+      jrow.appendChild(hint);
+      grid.appendChild(jrow);
+    }
+    return { grid: grid, cards: cards, joker: joker, hint: hint };
+  }
+
+  /* The joker's words and the grid's pressed and greyed cards: ``list`` the target's
+     cards, ``used`` the cards held elsewhere, ``armed`` a wild joker waiting for its card. */
+  function paintGrid(g, list, used, armed) {
+    Object.keys(g.cards).forEach(function (card) {
+      var mine = list.indexOf(card) >= 0;
+      g.cards[card].setAttribute("aria-pressed", mine ? "true" : "false");
+      g.cards[card].disabled = !mine && !armed && used.indexOf(card) >= 0;
+    });
+    if (g.joker) {
+      var jokers = list.filter(function (t) { return t.indexOf("JK") === 0; }).length;
+      g.joker.textContent = "Joker" + (jokers ? " \u00d7" + jokers : "");
+      g.joker.setAttribute("aria-pressed", armed ? "true" : "false");
+      g.hint.textContent = armed ? "Tap the card the joker stands for, or Joker again for a plain JK." : "";
+    }
+  }
+
   function Picker(root) {
     this.root = root;
     this.input = root.querySelector("[data-picker-input]") || root.querySelector("input");
@@ -109,31 +158,9 @@
     bar.appendChild(this.clear);
     bar.appendChild(this.chips);
     root.appendChild(bar);
-    this.grid = el("div", "picker-grid");
+    var grid = buildGrid(root.dataset.jokers, "Tap cards for " + label);
+    this.grid = grid.grid; this.cardButtons = grid.cards; this.joker = grid.joker; this.hint = grid.hint;
     this.grid.hidden = true;
-    this.grid.setAttribute("role", "group");
-    this.grid.setAttribute("aria-label", "Tap cards for " + label);
-    this.cardButtons = {};
-    SUITS.forEach(function (s) {
-      var row = el("div", "picker-suit");
-      RANKS.forEach(function (r) {
-        var b = button("picker-card" + (s[0] === "H" || s[0] === "D" ? " red" : ""), r + s[1]);
-        b.dataset.card = r + s[0];
-        b.setAttribute("aria-pressed", "false");
-        row.appendChild(b);
-        self.cardButtons[r + s[0]] = b;
-      });
-      self.grid.appendChild(row);
-    });
-    if (root.dataset.jokers !== "0") {
-      var jrow = el("div", "picker-jokers");
-      this.joker = button("picker-joker", "Joker", null);
-      this.joker.setAttribute("aria-pressed", "false");
-      this.hint = el("span", "picker-hint small muted");
-      jrow.appendChild(this.joker);
-      jrow.appendChild(this.hint);
-      this.grid.appendChild(jrow);
-    }
     root.appendChild(this.grid);
     this.grid.addEventListener("click", function (e) {
       var b = e.target.closest("button");
@@ -206,22 +233,9 @@
 
   Picker.prototype.render = function () {
     var list = tokens(this.input.value);
-    var used = tokens(this.root.dataset.used || "");
     var self = this;
-    Object.keys(this.cardButtons).forEach(function (card) {
-      var b = self.cardButtons[card];
-      var mine = list.indexOf(card) >= 0;
-      b.setAttribute("aria-pressed", mine ? "true" : "false");
-      b.disabled = !mine && !self.armed && used.indexOf(card) >= 0;
-    });
-    if (this.joker) {
-      var jokers = list.filter(function (t) { return t.indexOf("JK") === 0; }).length;
-      this.joker.textContent = "Joker" + (jokers ? " \u00d7" + jokers : "");
-      this.joker.setAttribute("aria-pressed", this.armed ? "true" : "false");
-      this.hint.textContent = this.armed
-        ? "Tap the card the joker stands for, or Joker again for a plain JK."
-        : "";
-    }
+    paintGrid({ cards: this.cardButtons, joker: this.joker, hint: this.hint }, list,
+      tokens(this.root.dataset.used || ""), this.armed);
     this.chips.textContent = "";
     list.forEach(function (t, i) {
       var chip = button("card" + (isRed(t) ? " red" : "") + (t.indexOf("JK") === 0 ? " joker" : "") +
@@ -231,17 +245,23 @@
     });
   };
 
+  var hooks = [];
   function init(root) {
     (root || document).querySelectorAll("[data-card-picker]").forEach(function (p) {
       if (!p.cardPicker) p.cardPicker = new Picker(p);
     });
+    hooks.forEach(function (fn) { fn(root || document); });
   }
+  function onInit(fn) { hooks.push(fn); fn(document); }
 
   function setUsed(picker, text) {
     picker.setAttribute("data-used", text || "");
   }
 
-  window.CardPicker = { init: init, setUsed: setUsed, tokens: tokens, normal: normal };
+  window.CardPicker = {
+    init: init, setUsed: setUsed, tokens: tokens, normal: normal, onInit: onInit,
+    buildGrid: buildGrid, paintGrid: paintGrid, RANKS: RANKS, SUITS: SUITS
+  };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { init(document); });
   } else {

@@ -12,6 +12,9 @@
    - offline (or the server unreachable): the round is queued ("sk:queue:<game>") with its
      nonce and version, shown as "waiting to sync", and sent once when the server answers
      again; a stale version shows both versions and waits for the person's choice.
+   - "Record a round" at the top of the page scrolls the entry up and focuses its first
+     figure (a plain link to #entry without the script); hidden with the entry once the
+     game is over.
    Every score and every part of the page is the server's; the script moves form fields
    and swaps in what the server rendered. */
 (function () {
@@ -83,6 +86,7 @@
     if (!load(queueKey, []).length) field("version").value = String(version);
     setNumber(numberNow() + load(queueKey, []).length);
     form.hidden = !!live.querySelector(".over");
+    if (jump) jump.hidden = form.hidden;
   };
 
   var toast = function (text, undo) {
@@ -185,6 +189,7 @@
     q.push(item);
     store(queueKey, q);
     clear(); showQueue(); setNumber(item.number + 1);
+    if (item.waiting) toast("Round " + item.number + " kept on this phone: waiting to sync");
     flush();
   };
 
@@ -207,6 +212,14 @@
       if (j.html !== undefined) { preview.innerHTML = j.html; say(""); mark({}); } else { say(j.message); mark(j.fields); }
     }, function () { /* offline: the preview comes back with the server */ });
   };
+
+  var jump = document.querySelector("[data-record]");
+  if (jump) jump.addEventListener("click", function (e) {
+    e.preventDefault();
+    form.scrollIntoView({ block: "start" });
+    var first = $("input.num").filter(function (i) { return i.offsetParent !== null; })[0];
+    if (first) first.focus({ preventScroll: true });
+  });
 
   var fresh = null;
   form.addEventListener("focusin", function (e) {

@@ -174,9 +174,20 @@ def _nonce() -> str:
 NO_ONE_OUT = "tap the player who went out, or “Stock ran out”"
 
 
+BY_HAND = "hand"
+"""The round page's choice "the one with nothing in hand" for who went out: the same as
+not telling (the form infers it from the hands, O1)."""
+
+
 class WentOutField(SelectField):
-    """Who went out: a seat number, ``""`` when the stock ran out, None when not told
-    (the form then infers it or refuses with :data:`NO_ONE_OUT`)."""
+    """Who went out: a seat number, ``""`` when the stock ran out, None when not told or
+    :data:`BY_HAND` chosen (the form then infers it or refuses with :data:`NO_ONE_OUT`)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """The posted choice; :data:`BY_HAND` read as not told."""
+        super().process_formdata(valuelist)
+        if self.data == BY_HAND:
+            self.data = None
 
     def pre_validate(self, form: Any) -> None:
         """A seat of this game or the stock; nothing chosen is left to the form."""
@@ -221,8 +232,10 @@ class _RoundBase(FlaskForm):
             raise ValidationError("this form is out of date: reload the page")
 
 
-def _went_out_choices(names: Sequence[str]) -> list[SelectChoice]:
-    return select_choices([*enumerate(names), ("", "Nobody: the stock ran out")])
+def _went_out_choices(names: Sequence[str], by_hand: bool = False) -> list[SelectChoice]:
+    """Each seat, the stock; first, with ``by_hand``, :data:`BY_HAND`."""
+    first = [(BY_HAND, "The one with nothing in hand")] if by_hand else []
+    return select_choices([*first, *enumerate(names), ("", "Nobody: the stock ran out")])
 
 
 def _points(label: str) -> IntegerField:
@@ -263,7 +276,7 @@ def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
     sign); ``seven`` when the rules have S10. Who went out, when not told, is the one
     player with nothing in hand."""
     form = _totals_class(len(names), seven_card)(**kwargs)
-    form.went_out.choices = _went_out_choices(names)
+    form.went_out.choices = _went_out_choices(names, by_hand=True)
     return form
 
 
@@ -326,19 +339,25 @@ def cards_form(
     ``layoff-i-k`` (cards laid off) with ``onto-i-k`` (the meld slot ``"j-m"`` they
     extend), and ``hand-i`` (cards left in hand); card texts separated by spaces. With
     ``seven_card`` (S10) also ``final-i-k`` (the meld was laid in the turn its owner went
-    out) and ``went_out_by`` (:data:`WENT_OUT_BY`)."""
+    out) and ``went_out_by`` (:data:`WENT_OUT_BY`). Who went out, when not told, is the
+    one player with no card left in hand."""
 
     class CardsForm(_RoundBase):
-        pass
+        def inferred_out(self) -> str | None:
+            """The one seat with no card left in hand, if exactly one
+            (:func:`~scorekeeper.engine.scoring.checks.went_out_by_hand`, O1)."""
+            hands = {str(i): len((self[f"hand-{i}"].data or "").split()) for i in range(seats)}
+            return went_out_by_hand(hands)
 
     if seven_card:
         CardsForm.went_out_by = SelectField(
             "Went out", choices=select_choices(WENT_OUT_BY), default="discard"
         )
 
+    seats = len(names)
     _add_card_fields(CardsForm, names, melds, layoffs, seven_card)
     form = CardsForm(**kwargs)
-    form.went_out.choices = _went_out_choices(names)
+    form.went_out.choices = _went_out_choices(names, by_hand=True)
     form.meld_slots, form.layoff_slots = melds, layoffs
     return form
 

@@ -7,12 +7,19 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..engine import RulesError, ruleset
+from ..engine import RulesError, RuleSet, ruleset
 from ..extensions import db
 from ..models import Change, Game, Player, Round, new_token, now_utc
 from .errors import ScoresheetError, saving
 from .round_scores import score_input, summary_of
 from .sheets import names_of, previous_round, state_of, teams_of
+
+
+def first_entry_mode(rules: RuleSet) -> str:
+    """How a new game's page asks for its first round: "totals" (shown / in hand) where
+    the app adds a bonus the table would otherwise fold into a net figure by hand (P4,
+    the going-out bonus of Persian rummy), else "net"."""
+    return "totals" if rules.going_out_bonus else "net"
 
 
 def _new_game(
@@ -42,6 +49,7 @@ def _new_game(
         options=dict(options),
         first_dealer=first_dealer,
         stake=str(stake) if stake else None,
+        entry_mode=first_entry_mode(rules),
     )
     for seat, name in enumerate(names):
         side = sides[seat] if rules.partnership and sides else None

@@ -8,7 +8,7 @@ Fields are named by seat (``net-0``, ``shown-0``, ``meld-0-1``); inputs by playe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..requests import is_int
@@ -64,6 +64,23 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
         r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
     )
     return re.sub(r"layoff \d+ onto", "lay-off onto", where)
+
+
+SIDE_BONUSES = ("P4", "P5")
+"""Bonuses a side scores, not one player (Persian rummy: going out, P4; the better score
+after two deals, P5), though the engine's note names the player it came through."""
+
+
+def credited(note: Mapping[str, Any], figures: Mapping[str, Any]) -> str:
+    """Who a scored round's ``note`` (the contract's ``notes`` row) is credited to, as the
+    pages say it: for a side's bonus (:data:`SIDE_BONUSES`) in a game of sides, the side
+    of the note's owner ("Bob & Dee", P1), else the owner (the template filter
+    ``credited``)."""
+    owner = str(note.get("owner", ""))
+    if note.get("rule") not in SIDE_BONUSES:
+        return owner
+    sides = figures.get("sides") or {}
+    return next((side for side in sides if owner in side.split(" & ")), owner)
 
 
 def _seat(value: str | None, names: Sequence[str]) -> str | None:

@@ -28,15 +28,28 @@ def _view(slug: str) -> Game:
     return game
 
 
+def why_won(outcome: str, winner_line: str) -> str:
+    """The reason in the engine's ``outcome`` of the last round, said under the banner's
+    ``winner_line`` ("Ann wins") without naming the winner again: "Ann wins (reached the
+    target)" gives "Reached the target", "Ann & Cat win after two deals" "After two
+    deals"; an outcome of another form is given as it is."""
+    if not winner_line or not outcome.startswith(winner_line):
+        return outcome
+    reason = outcome[len(winner_line) :].strip().strip("()").strip()
+    return reason[:1].upper() + reason[1:]
+
+
 def tv_page(game: Game) -> dict[str, Any]:
     """What the TV templates (table/tv.html, table/_tv_live.html) are given: the game
     page's figures (:func:`.page.page`), the ``last`` round's row (None before the first
-    round) and its ``outcome`` in words once the game is over, and the ``tv_live`` URL."""
+    round), once the game is over ``why``, the reason it was won (:func:`why_won`), and
+    the ``tv_live`` URL."""
     shown = page.page(game)
     rows, rounds = shown["rows"], shown["rounds"]
+    outcome = (rounds[-1].figures or {}).get("outcome", "") if rounds and game.winner else ""
     return shown | {
         "last": rows[-1] if rows else None,
-        "outcome": (rounds[-1].figures or {}).get("outcome", "") if rounds and game.winner else "",
+        "why": why_won(outcome, shown["standings"].winner_line),
         "tv_live": url_for("table.tv_live", slug=game.view_token),
     }
 

@@ -35,7 +35,14 @@ from .forms import ConfirmForm, NewGameForm
 from .mine import remember
 from .result import picture
 from .rights import can_edit, grant, require_edit
-from .round_inputs import meld_names, place_errors, read_round, round_form, where_in_words
+from .round_inputs import (
+    credited,
+    meld_names,
+    place_errors,
+    read_round,
+    round_form,
+    where_in_words,
+)
 
 bp = Blueprint("table", __name__)
 files.register(bp)  # a game as a file: export and import
@@ -66,6 +73,7 @@ def _confirmed_version() -> int:
 
 
 bp.add_app_template_filter(where_in_words, "where")
+bp.add_app_template_filter(credited, "credited")
 
 
 @bp.errorhandler(400)

@@ -81,13 +81,12 @@ def test_three_players_play_to_500(page, browser, live_server):
 
     _totals_round(page, "Bob", {0: (60, 20), 1: (140, 0), 2: (30, 10)})
 
-    # round 3 by cards, melds tapped on the card picker
+    # round 3 by cards, melds tapped on the player's grid
     page.get_by_role("link", name="By cards").click()
     page.select_option("#went_out", label="Cat")
-    cat_meld = page.locator("[data-card-picker]:has(#meld-2-0)")
-    cat_meld.get_by_role("button", name="Cards").click()
+    cat = _grid(page, "Cat")
     for card in ("QH", "QS", "QD"):
-        cat_meld.locator(f"button[data-card='{card}']").click()
+        cat.locator(f"button[data-card='{card}']").click()
     assert page.input_value("#meld-2-0") == "QH QS QD"
     page.fill("#meld-0-0", "3C 4C 5C")
     page.fill("#layoff-2-0", "6C")
@@ -135,6 +134,12 @@ def test_three_players_play_to_500(page, browser, live_server):
     shot(page, "games-16-home")
 
 
+def _grid(page, name: str):
+    """The grid of a player's fieldset on a round by cards (static/dealgrid.js)."""
+    box = page.locator("fieldset[data-deal]").filter(has=page.locator("legend", has_text=name))
+    return box.locator(".deal")
+
+
 def _start(page, names):
     page.goto("/games/new")
     for i, name in enumerate(names):
@@ -148,17 +153,15 @@ def test_cards_used_in_one_place_are_greyed_out_in_the_others(page):
     """One pack (D2): a card tapped into Ann's meld cannot be tapped into Bob's hand; it
     is free again once Ann's meld lets go of it."""
     _start(page, ["Ann", "Bob", "Cat"])
-    ann = page.locator("[data-card-picker]:has(#meld-0-0)")
-    bob = page.locator("[data-card-picker]:has(#hand-1)")
-    ann.get_by_role("button", name="Cards").click()
+    ann, bob = _grid(page, "Ann"), _grid(page, "Bob")
     ann.locator("button[data-card='7H']").click()
-    bob.get_by_role("button", name="Cards").click()
-    assert bob.locator("button[data-card='7H']").is_disabled()
+    bob.get_by_role("button", name="The rest is in hand").click()
+    expect(bob.locator("button[data-card='7H']")).to_be_disabled()
     assert bob.locator("button[data-card='7S']").is_enabled()
     shot(page, "games-17-used-card-greyed")
     page.fill("#meld-0-0", "")
     page.dispatch_event("#meld-0-0", "input")
-    assert bob.locator("button[data-card='7H']").is_enabled()
+    expect(bob.locator("button[data-card='7H']")).to_be_enabled()
 
 
 def test_with_two_packs_a_card_may_be_used_twice(page):
@@ -166,10 +169,10 @@ def test_with_two_packs_a_card_may_be_used_twice(page):
     _start(page, ["Ann", "Bob", "Cat", "Dee", "Eve"])
     page.fill("#meld-0-0", "7H 7S 7D")
     page.dispatch_event("#meld-0-0", "input")
-    bob = page.locator("[data-card-picker]:has(#hand-1)")
-    bob.get_by_role("button", name="Cards").click()
+    bob, cat = _grid(page, "Bob"), _grid(page, "Cat")
+    bob.get_by_role("button", name="The rest is in hand").click()
     assert bob.locator("button[data-card='7H']").is_enabled()
     bob.locator("button[data-card='7H']").click()
-    cat = page.locator("[data-card-picker]:has(#hand-2)")
-    cat.get_by_role("button", name="Cards").click()
-    assert cat.locator("button[data-card='7H']").is_disabled()
+    expect(page.locator("#hand-1")).to_have_value("7H")
+    cat.get_by_role("button", name="The rest is in hand").click()
+    expect(cat.locator("button[data-card='7H']")).to_be_disabled()

@@ -49,7 +49,7 @@ def test_the_hint_shows_the_experts_move_and_why_in_place(page) -> None:
 
 
 def test_the_round_end_shows_the_review_of_the_persons_moves(browser, tmp_path) -> None:
-    app = make_app(str(tmp_path / "review.sqlite3"), PLAY_REVIEW_SAMPLES=2)
+    app = make_app(str(tmp_path / "review.sqlite3"), PLAY_REVIEW=True)
     client = app.test_client()
     data = {"name": "Sam", "preset": "standard", "bot_0": "expert", "seed": "5"}
     slug = client.post("/play", data=data).headers["Location"].split("?")[0].rsplit("/", 1)[1]
@@ -140,7 +140,7 @@ def test_the_review_agrees_with_the_hints_it_followed(browser, tmp_path) -> None
     """Issue 26: a person who followed every Hint was told that two of those moves cost
     points. Every move of a round made as the Hint said (through the page's JSON), the
     round's end shows no move against the expert's."""
-    app = make_app(str(tmp_path / "agree.sqlite3"), PLAY_HINT_SAMPLES=2, PLAY_REVIEW_SAMPLES=2)
+    app = make_app(str(tmp_path / "agree.sqlite3"), PLAY_HINT_SAMPLES=2, PLAY_REVIEW=True)
     client = app.test_client()
     slug = _start(client, "5")
     followed = 0

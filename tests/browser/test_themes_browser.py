@@ -51,6 +51,7 @@ def _pages(page) -> dict[str, str]:
         "game-over": over,
         "share": f"{game}/share",
         "history": f"{game}/history",
+        "round-by-cards": f"{game}/rounds/new?mode=cards",
         "rules": "/rules",
         "rule": "/rules/M4",
         "check": "/check",

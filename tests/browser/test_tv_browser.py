@@ -70,11 +70,32 @@ def test_the_tv_follows_rounds_saved_on_a_phone_and_shows_the_winner(browser, li
         _save_net(phone, ["250", "10", "5"], "Ann", 2)
         expect(tv.locator(".tv-winner")).to_contain_text("Ann wins!")
         expect(tv.locator(".dealer")).to_have_count(0)
+        banner = tv.locator(".tv-winner").inner_text()
+        assert banner.count("Ann") == 1 and "Reached the target" in banner  # the name once
+        _theme_switch_in_a_corner(tv)
         shot(tv, "tv-03-winner-1920")
+        assert _axe_problems(tv, axe) == []
+        tv.select_option("#theme", "dark")
+        shot(tv, "tv-03-winner-dark-1920")
         assert _axe_problems(tv, axe) == []
     finally:
         phone_context.close()
         tv_context.close()
+
+
+def _theme_switch_in_a_corner(tv) -> None:
+    """The theme switch sits in the screen's bottom right corner, over none of the
+    standings, the last round or the QR code."""
+    switch = tv.locator(".site-foot").bounding_box()
+    assert switch is not None
+    assert switch["x"] + switch["width"] >= TV["width"] - 60
+    assert switch["y"] + switch["height"] >= TV["height"] - 60
+    assert switch["width"] < TV["width"] / 4 and switch["height"] < TV["height"] / 10
+    for part in (".standings", ".tv-last", ".tv-join"):
+        box = tv.locator(part).bounding_box()
+        assert box is not None
+        apart = box["x"] + box["width"] <= switch["x"] or box["y"] + box["height"] <= switch["y"]
+        assert apart, f"the theme switch covers {part}"
 
 
 def _name(text: str) -> str:

@@ -119,3 +119,20 @@ def test_healthz_answers_503_when_the_database_does_not_answer(tmp_path):
     answer = app.test_client().get("/healthz")
     assert answer.status_code == 503
     assert answer.get_json()["database"] == "not answering"
+
+
+@pytest.mark.parametrize(
+    ("variables", "reviewing"),
+    [
+        ({}, True),
+        ({"PLAY_REVIEW": "off"}, False),
+        ({"SCOREKEEPER_PLAY_REVIEW": "On"}, True),
+        ({"PLAY_REVIEW_SAMPLES": "0"}, False),  # the older name, still read
+        ({"SCOREKEEPER_PLAY_REVIEW_SAMPLES": "8"}, True),
+        ({"PLAY_REVIEW": "on", "PLAY_REVIEW_SAMPLES": "0"}, True),  # the new name wins
+    ],
+)
+def test_the_review_in_play_is_an_on_off_setting(environment, variables, reviewing):
+    for name, value in variables.items():
+        environment.setenv(name, value)
+    assert create_app().config["PLAY_REVIEW"] is reviewing

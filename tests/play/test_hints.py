@@ -112,7 +112,7 @@ def test_each_bot_move_says_why_in_the_frames_and_the_moves_list(app: Flask) -> 
 
 
 def test_the_round_end_reviews_the_moves_that_differed_from_the_experts(tmp_path) -> None:
-    app = make_app(str(tmp_path / "review.sqlite3"), PLAY_REVIEW_SAMPLES=2)
+    app = make_app(str(tmp_path / "review.sqlite3"), PLAY_REVIEW=True)
     client = app.test_client()
     slug = start(client, bot_0="basic")
     _play_round(client, slug, random.Random(5))
@@ -147,7 +147,7 @@ def test_a_hinted_action_is_a_move_the_engine_reads(quick_app) -> None:
 
 
 def _agreeing_app(tmp_path) -> Flask:
-    return make_app(str(tmp_path / "agree.sqlite3"), PLAY_HINT_SAMPLES=2, PLAY_REVIEW_SAMPLES=2)
+    return make_app(str(tmp_path / "agree.sqlite3"), PLAY_HINT_SAMPLES=2, PLAY_REVIEW=True)
 
 
 def _hinted_round(

@@ -108,7 +108,7 @@ def stream_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterato
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
-            "PLAY_REVIEW_SAMPLES": 0,
+            "PLAY_REVIEW": False,
             **QUICK,
         }
     )

@@ -77,7 +77,7 @@ def test_save_answers_the_new_standings_and_undo_takes_it_back(games, client):
     assert response.status_code == 201
     body = response.get_json()
     assert body["number"] == 1 and body["version"] == 2 and body["over"] is False
-    assert body["message"] == "Round 1 saved"
+    assert body["message"] == "Round 1 saved: Ann 85 · Bob -20 · Cat 30 · Dee 0"
     assert "Next deal" in body["live"] and ">85<" in body["live"] and "<html" not in body["live"]
     confirm = {"version": str(body["version"])}
     undone = client.post(body["undo"], data=confirm, headers=JSON)
@@ -85,6 +85,13 @@ def test_save_answers_the_new_standings_and_undo_takes_it_back(games, client):
     assert "Next deal" in undone.get_json()["live"] and games.totals_now() == {}
     again = client.post(body["undo"], data={"version": "3"}, headers=JSON)
     assert again.status_code == 409 and "already undone" in again.get_json()["message"]
+
+
+def test_the_saved_message_gives_the_new_totals_by_sides_in_persian(games):
+    games.start(NAMES, preset="persian")
+    assert _net(games, [85, -20, 30, 0]).status_code == 201
+    body = _net(games, [10, 40, 0, 5], went_out="1").get_json()
+    assert body["message"] == "Round 2 saved: Ann & Cat 175 · Bob & Dee 25"  # P5: +50
 
 
 def test_shown_in_hand_infers_who_went_out(games):
@@ -208,6 +215,36 @@ def test_a_net_round_is_corrected_on_its_own_page(games, client):
     assert re.search(r'name="net-1"[^>]*value="-20"', page)
 
 
+def test_a_net_rounds_correction_previews_it_as_net(games, client):
+    games.start(NAMES)
+    _net(games, [85, -20, 30, 0])
+    path = f"/games/{games.slug}/rounds/{games.game().rounds[0].id}/edit"
+    form = games.form(path) | {"mode": "net", "action": "preview", "went_out": "0"}
+    form |= {"net-0": "90", "net-1": "-20", "net-2": "30", "net-3": "0"}
+    page = client.post(path, data=form).get_data(as_text=True)
+    preview = page.split('id="preview"', 1)[1].split("</section>", 1)[0]
+    header = re.search(r"<thead>(.*?)</thead>", preview, re.S).group(1)
+    assert re.findall(r"<th[^>]*>(\w+)</th>", header) == ["Player", "Round", "Total"]
+    assert "+90" in preview and ">Shown<" not in preview and ">Bonus<" not in preview
+
+
+def test_persian_asks_for_shown_and_in_hand_and_credits_bonuses_to_the_side(games, client):
+    games.start(NAMES, preset="persian")
+    page = client.get(f"/games/{games.slug}").get_data(as_text=True)
+    assert re.search(r'value="totals" checked', page)  # shown / in hand by default
+    games.totals(0, [40, 10, 20, 5], [0, 10, 5, 20])
+    data = _entry(games) | {"mode": "totals", "action": "preview", "went_out": "1"}
+    for i, (shown, hand) in enumerate([(40, 10), (60, 0), (20, 5), (5, 20)]):
+        data |= {f"shown-{i}": str(shown), f"in_hand-{i}": str(hand)}
+    html = client.post(_path(games), data=data, headers=JSON).get_json()["html"]
+    assert "Ann &amp; Cat +50 the better score after two deals" in html  # P5, the side's
+    assert "Bob &amp; Dee +25 going out" in html  # P4, the side's
+    page = games.totals(1, [40, 60, 20, 5], [10, 0, 5, 20], action="preview").get_data(as_text=True)
+    players = page.split('id="preview"', 1)[1].split("</table>", 1)[0]
+    assert ">Bonus<" not in players and ">50<" not in players  # no player holds the +50
+    assert '<span class="owner">Ann &amp; Cat</span> <strong>+50</strong>' in page
+
+
 def test_service_worker_is_served_from_the_root(client):
     response = client.get("/sw.js")
     assert response.status_code == 200 and response.mimetype == "text/javascript"
@@ -320,3 +357,18 @@ def test_a_partnership_save_answers_each_side_as_the_page_shows_it(games, client
     assert (
         row + '<span class="good">+20</span><br><span class="small muted">35</span>' in parts["row"]
     )
+
+
+def test_a_round_by_cards_untold_went_out_is_the_empty_hand(games):
+    games.start(NAMES, preset="persian")
+    fields = {"meld-0-0": "5H 6H 7H", "meld-0-1": "JK JK JK", "hand-1": "KD", "hand-2": "3D"}
+    fields |= {"meld-3-0": "QS QH QD QC", "hand-3": "4S"}
+    page = games.client.get(f"{_path(games)}?mode=cards").get_data(as_text=True)
+    assert '<select id="went_out" name="went_out"><option value="hand">The one with nothing' in page
+    assert games.cards("hand", fields).status_code == 303
+    assert games.rounds()[0]["input"]["went_out"] == "Ann"
+    refused = games.cards("hand", fields | {"hand-2": ""})  # two empty hands: say who
+    assert refused.status_code == 422 and "tap the player who went out" in refused.get_data(
+        as_text=True
+    )
+    assert len(games.rounds()) == 1

@@ -65,9 +65,21 @@ def test_tv_shows_the_winner_after_the_last_round_saved_through_the_form(games, 
     assert live.status_code == 200  # the version moved: a new fragment
     fragment = live.get_data(as_text=True)
     assert 'class="tv-winner"' in fragment and "Ann wins!" in fragment
+    banner = fragment.split('class="tv-winner"', 1)[1].split("</section>", 1)[0]
+    assert banner.count("Ann") == 1 and "<p>Reached the target</p>" in banner  # named once
     assert "Next deal" not in fragment
     again = client.get(f"/games/{slug}/tv/live", headers={"If-None-Match": live.headers["ETag"]})
     assert again.status_code == 304
+
+
+def test_the_persian_winner_banner_names_the_side_once(games, client):
+    slug = games.start(("Ann", "Bob", "Cat", "Dee"), preset="persian")
+    games.totals(0, [40, 10, 20, 5], [0, 10, 5, 20])
+    games.totals(1, [40, 60, 20, 5], [10, 0, 5, 20])
+    fragment = client.get(f"/games/{slug}/tv/live").get_data(as_text=True)
+    banner = fragment.split('class="tv-winner"', 1)[1].split("</section>", 1)[0]
+    assert "Ann &amp; Cat win!" in banner and "<p>After two deals</p>" in banner
+    assert banner.count("Ann") == 1
 
 
 def test_tv_is_reached_from_the_share_page_and_the_game_page(games, client, app):
