@@ -308,7 +308,9 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     everyone = asyncio.ensure_future(asyncio.gather(*tasks))
     await asyncio.wait([closed, everyone], timeout=seconds, return_when="FIRST_COMPLETED")
     print(json.dumps({"done": counts(phones)}), flush=True)
-    everyone.cancel()
+    for task in [*tasks, closed]:
+        task.cancel()
+    await asyncio.gather(everyone, closed, return_exceptions=True)
 
 
 def main() -> int:
