@@ -750,9 +750,9 @@ def report_phase(server: Server, count: int, f: dict[str, Any]) -> None:
     """One phase's line, as it ends."""
     streams = ""
     if f["ready"]:
-        held = f["ready"].get("streams opened", 0)
+        held = f["ready"].get("open now", 0)
         refused = f["ready"].get("refused 503", 0)
-        streams = f"; listening phones: {held} streams opened, {refused} refused (503)"
+        streams = f"; listening phones: {held} streams open, {refused} refused (503)"
         streams += f", at the end {json.dumps(f['done'], sort_keys=True)}"
     page = f"; page p99 {f['page_p99']:.0f} ms ({f['pages']} loads)" if f["pages"] else ""
     print(
@@ -818,13 +818,15 @@ def summary(runs: dict[str, list[dict[str, Any]]], args: Any) -> None:
 def big_summary(app: list[dict[str, Any]], count: int) -> None:
     """The aim's absolute bounds at ``count`` tables: every stream held, push p99 under
     300 ms, a page under 100 ms p99 (beside the page with no stream open)."""
-    held = med(app, count, "ready", "streams opened") + PHONES
+    held = med(app, count, "ready", "open now") + PHONES
+    at_end = med(app, count, "done", "open now") + PHONES
     refused = med(app, count, "ready", "refused 503")
     push, page = med(app, count, "p99"), med(app, count, "page_p99")
-    met = held >= count * PHONES and push < 300 and page < 100
+    met = min(held, at_end) >= count * PHONES and push < 300 and page < 100
     print(
         f"- {count} open tables of {PHONES} phones ({count * PHONES} streams): {held:.0f} "
-        f"streams opened, {refused:.0f} refused (503); push p99 {push:.0f} ms (aim < 300), "
+        f"streams open ({at_end:.0f} at the end), {refused:.0f} refused (503); "
+        f"push p99 {push:.0f} ms (aim < 300), "
         f"page p99 {page:.0f} ms (aim < 100; {med(app, 'page_alone_p99'):.0f} ms with no "
         f"stream open): {'met' if met else 'NOT met'}"
     )
@@ -848,7 +850,7 @@ def options() -> argparse.Namespace:
         help="the app's PLAY_STREAMS_PER_PROCESS (default: as shipped)",
     )
     parser.add_argument("--anchor-tables", type=int, default=8, help="anchors up to this many")
-    parser.add_argument("--idle-seconds", type=float, default=10.0)
+    parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--settle", type=float, default=2.0, help="seconds after streams open")
     parser.add_argument("--pages", type=int, default=50, help="pages loaded with no stream open")
     args = parser.parse_args()

@@ -130,17 +130,24 @@ class Phone:
     fates: Counter[str] = field(default_factory=Counter)
     waiting: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    streaming: bool = False
 
     def headers(self) -> dict[str, str]:
         """The phone's cookie header, if it has a session."""
         return {"Cookie": self.cookie} if self.cookie else {}
 
     async def sit(self, link: str) -> None:
-        """Open the seat's link: its answer's session cookie becomes the phone's."""
-        answer = await request(self.port, "GET", link)
+        """Open the seat's link: its answer's session cookie becomes the phone's (a seat
+        link that fails is counted, and the phone stays without a session)."""
+        try:
+            answer = await request(self.port, "GET", link)
+        except (OSError, ConnectionError, TimeoutError, ValueError, IndexError):
+            self.fates["sit failed"] += 1
+            return
         cookie = answer.headers.get("set-cookie", "")
         if answer.status not in (302, 303) or not cookie:
-            raise RuntimeError(f"the seat link {link} answered {answer.status}")
+            self.fates[f"sit {answer.status}"] += 1
+            return
         self.cookie = cookie.split(";", 1)[0]
 
     def hold(self, version: int) -> None:
@@ -212,8 +219,10 @@ class Phone:
                 self.fates[f"stream {status}"] += 1
                 return None
             self.fates["streams opened"] += 1
+            self.streaming = True
             return await self._read_events(reader, until)
         finally:
+            self.streaming = False
             writer.close()
 
     async def _read_events(self, reader: asyncio.StreamReader, until: float) -> float | None:
@@ -286,11 +295,12 @@ async def open_streams(phones: list[Phone], until: float, wait: float) -> list[a
 
 
 def counts(phones: list[Phone]) -> dict[str, int]:
-    """Every phone's fates summed (streams opened, refused 503, polls, failures)."""
+    """Every phone's fates summed (streams opened, refused 503, polls, failures), and
+    ``open now``: how many phones hold an open stream at this moment."""
     total: Counter[str] = Counter()
     for phone in phones:
         total.update(phone.fates)
-    return dict(total)
+    return dict(total) | {"open now": sum(phone.streaming for phone in phones)}
 
 
 async def _listen_many(spec: dict[str, Any]) -> None:
