@@ -533,18 +533,23 @@ async def load_pages(server: Server, phone: Phone, page: str, stop: asyncio.Even
 async def one_move(server: Server, table: Table, phones: list[Phone]) -> Any:
     """Make one move: each phone's latency (ms; :data:`UPDATE_WAIT` for a phone that
     missed it) and the CPU seconds from sending it to the last phone's update; None when
-    the game is over."""
-    prepared = await server.prepare(server, table, phones)
+    the game is over, "failed" when a request of the move failed or was refused."""
+    try:
+        prepared = await server.prepare(server, table, phones)
+    except (OSError, ConnectionError, TimeoutError, ValueError, KeyError, TypeError):
+        return "failed"
     if prepared is None:
         return None
     mover, path, body, headers = prepared
     before = tree_cpu(server.cpu_roots)
     sent = time.monotonic()
-    answer = await request(server.port, "POST", path, mover.headers() | headers, body)
-    found = answer.json()
-    if answer.status != 200 or not isinstance(found, dict):
-        raise SystemExit(f"{server.name}: the move answered {answer.status}: {answer.body[:200]!r}")
-    futures = [phone.reached(int(found["version"])) for phone in phones]
+    try:
+        answer = await request(server.port, "POST", path, mover.headers() | headers, body)
+        found = answer.json()
+        assert isinstance(found, dict) and answer.status == 200
+        futures = [phone.reached(int(found["version"])) for phone in phones]
+    except (OSError, ConnectionError, TimeoutError, ValueError, KeyError, AssertionError):
+        return "failed"
     done, missed = await asyncio.wait(futures, timeout=UPDATE_WAIT)
     spent = tree_cpu(server.cpu_roots) - before
     times = [(f.result() - sent) * 1000 for f in done] + [UPDATE_WAIT * 1000] * len(missed)
@@ -557,13 +562,17 @@ async def play(server: Server, table: Table, phones: list[Phone], args: Any, pro
     stop = asyncio.Event()
     pages = asyncio.create_task(load_pages(server, phones[0], table.page, stop)) if probe else None
     each: list[float] = []
-    cpu, made, missed = 0.0, 0, 0
+    cpu, wall, made, missed, failed = 0.0, 0.0, 0, 0, 0
+    deadline = time.monotonic() + args.phase_seconds
     for _ in range(args.moves):
-        outcome = await one_move(server, table, phones)
+        outcome = None if time.monotonic() > deadline else await one_move(server, table, phones)
         if outcome is None:
             break
+        if outcome == "failed":
+            failed += 1
+            continue
         times, spent = outcome
-        each, cpu, made = each + times, cpu + spent, made + 1
+        each, cpu, wall, made = each + times, cpu + spent, wall + max(times), made + 1
         missed += max(times) >= UPDATE_WAIT * 1000
     stop.set()
     page_times = await pages if pages is not None else []
@@ -571,8 +580,10 @@ async def play(server: Server, table: Table, phones: list[Phone], args: Any, pro
         "p99": p99(each),
         "median": statistics.median(each) if each else float("nan"),
         "cpu_per_move": cpu / made if made else float("nan"),
+        "wall_per_move": wall / made if made else float("nan"),
         "moves": made,
         "missed": missed,
+        "failed": failed,
         "page_p99": p99(page_times),
         "pages": len(page_times),
     }
@@ -627,7 +638,7 @@ async def with_tables(
     listening = server.tables[args.repeat : args.repeat + count - 1]
     listeners, ready = None, {}
     if listening:
-        bound = 600 + count * PHONES * 0.05 + args.moves * UPDATE_WAIT * 2
+        bound = 600 + count * PHONES * 0.05 + args.phase_seconds
         listeners, ready = await start_listeners(server, listening, bound)
         await asyncio.sleep(args.settle)
     try:
@@ -757,8 +768,8 @@ def report_phase(server: Server, count: int, f: dict[str, Any]) -> None:
     page = f"; page p99 {f['page_p99']:.0f} ms ({f['pages']} loads)" if f["pages"] else ""
     print(
         f"  {server.name:<16} {count:>4} table(s): push p99 {f['p99']:.0f} ms, median "
-        f"{f['median']:.0f} ms, {f['moves']} moves ({f['missed']} missed); CPU per move "
-        f"{f['cpu_per_move'] * 1000:.1f} ms{page}{streams}; load {f['load']}",
+        f"{f['median']:.0f} ms, {f['moves']} moves ({f['missed']} missed, {f['failed']} failed); "
+        f"CPU per move {f['cpu_per_move'] * 1000:.1f} ms{page}{streams}; load {f['load']}",
         flush=True,
     )
 
@@ -789,30 +800,55 @@ def ratio(runs: dict[str, list[dict[str, Any]]], anchor: str, *keys: Any) -> flo
     return statistics.median(values) if values else float("nan")
 
 
+def loads(runs: dict[str, list[dict[str, Any]]], *keys: Any) -> str:
+    """The range of the 1-minute load over the phases ``keys`` name, every server in
+    ``runs`` and every repeat (``os.getloadavg`` when each phase ended)."""
+    found = []
+    for run in (r for name in runs for r in runs[name]):
+        value: Any = run
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, str):
+            found.append(float(value.split("/")[0]))
+    return f"load {min(found):.1f}-{max(found):.1f}" if found else "load ?"
+
+
+def aim_line(runs: dict[str, list[dict[str, Any]]], keys: tuple[Any, ...], scale: float) -> str:
+    """``app / polling / notified`` medians of the figure ``keys`` name, times ``scale``."""
+    return " / ".join(
+        f"{med(runs[name], *keys) * scale:.{1 if scale > 1 else 0}f}" for name in SHOWN
+    )
+
+
 def summary(runs: dict[str, list[dict[str, Any]]], args: Any) -> None:
-    """The aims table of issue 27: each figure beside its anchors, medians of the repeats."""
+    """The aims table of issue 27: each figure beside its anchors, medians of the repeats,
+    with the range of the machine's load while they were measured."""
     small = max((t for t in args.tables_list if t <= 8), default=None)
     one = 1 if 1 in args.tables_list else small
-    idle = [f"{med(runs[n], 'idle') * 100:.2f}%" for n in SHOWN]
     print(f"\nAims (medians of {args.repeat} repeat(s); app / polling anchor / notified anchor)")
     print(
-        f"- idle CPU of one open table of {PHONES} phones: {' / '.join(idle)} of a core "
-        f"(aim < 0.1%)"
+        f"- idle CPU of one open table of {PHONES} phones: {aim_line(runs, ('idle',), 100.0, 2)}% "
+        f"of a core over {args.idle_seconds:.0f} s wall (aim < 0.1%); {loads(runs, 'load')}"
     )
     if small is not None:
-        p = [f"{med(runs[n], small, 'p99'):.0f}" for n in SHOWN]
         print(
-            f"- push p99 at {small} table(s) of {PHONES} phones: {' / '.join(p)} ms; app vs "
-            f"notified {ratio(runs, 'notified anchor', small, 'p99'):.2f}x (aim <= 1.5x)"
+            f"- push p99 at {small} table(s) of {PHONES} phones: "
+            f"{aim_line(runs, (small, 'p99'), 1, 0)} ms; app vs notified "
+            f"{ratio(runs, 'notified anchor', small, 'p99'):.2f}x "
+            f"(aim <= 1.5x); {loads(runs, small, 'load')}"
         )
     if one is not None:
-        c = [f"{med(runs[n], one, 'cpu_per_move') * 1000:.1f}" for n in SHOWN]
+        cpu = aim_line(runs, (one, "cpu_per_move"), 1000.0, 1)
+        wall = aim_line(runs, (one, "wall_per_move"), 1, 0)
         print(
-            f"- CPU per move, every phone's update, {one} table(s): {' / '.join(c)} ms; app vs "
-            f"polling {ratio(runs, 'polling anchor', one, 'cpu_per_move'):.2f}x (aim <= 1.5x)"
+            f"- CPU per move with every phone's update, {one} table(s): {cpu} ms CPU in "
+            f"{wall} ms wall; app vs polling "
+            f"{ratio(runs, 'polling anchor', one, 'cpu_per_move'):.2f}x (aim <= 1.5x); "
+            f"{loads(runs, one, 'load')}"
         )
     for count in (t for t in args.tables_list if t > 8):
         big_summary(runs["app"], count)
+        print(f"  ({loads({'app': runs['app']}, count, 'load')})")
 
 
 def big_summary(app: list[dict[str, Any]], count: int) -> None:
@@ -822,11 +858,12 @@ def big_summary(app: list[dict[str, Any]], count: int) -> None:
     at_end = med(app, count, "done", "open now") + PHONES
     refused = med(app, count, "ready", "refused 503")
     push, page = med(app, count, "p99"), med(app, count, "page_p99")
-    met = min(held, at_end) >= count * PHONES and push < 300 and page < 100
+    made, failed = med(app, count, "moves"), med(app, count, "failed")
+    met = min(held, at_end) >= count * PHONES and push < 300 and page < 100 and not failed
     print(
         f"- {count} open tables of {PHONES} phones ({count * PHONES} streams): {held:.0f} "
         f"streams open ({at_end:.0f} at the end), {refused:.0f} refused (503); "
-        f"push p99 {push:.0f} ms (aim < 300), "
+        f"{made:.0f} moves made ({failed:.0f} failed), push p99 {push:.0f} ms (aim < 300), "
         f"page p99 {page:.0f} ms (aim < 100; {med(app, 'page_alone_p99'):.0f} ms with no "
         f"stream open): {'met' if met else 'NOT met'}"
     )
@@ -851,6 +888,7 @@ def options() -> argparse.Namespace:
     )
     parser.add_argument("--anchor-tables", type=int, default=8, help="anchors up to this many")
     parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--phase-seconds", type=float, default=300.0, help="moves stop then")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds after streams open")
     parser.add_argument("--pages", type=int, default=50, help="pages loaded with no stream open")
     args = parser.parse_args()

@@ -307,9 +307,13 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     port, seconds, rows = int(spec["port"]), float(spec["seconds"]), spec["phones"]
     phones = [Phone(port, events, board, poll) for _link, events, board, poll in rows]
     links = [row[0] for row in rows]
+    began = time.monotonic()
     await at_most([p.sit(link) for p, link in zip(phones, links, strict=True) if link], OPENING)
-    until = time.monotonic() + seconds
+    sat = time.monotonic()
+    until = sat + seconds
     tasks = await open_streams(phones, until, min(seconds, 120.0))
+    took = f"{sat - began:.0f} s to sit down, {time.monotonic() - sat:.0f} s to open the streams"
+    print(f"  {len(phones)} listening phones: {took}", file=sys.stderr, flush=True)
     print(json.dumps({"ready": counts(phones)}), flush=True)
     stdin = asyncio.StreamReader()
     loop = asyncio.get_running_loop()
