@@ -467,7 +467,7 @@ async def anchor_move(server: Server, table: Table, phones: list[Phone]) -> Any:
     return phones[0], f"{table.base}/move", b"", {}
 
 
-def start_app(args: Any, place: dict[str, Any], port: int) -> subprocess.Popen[bytes]:
+def start_app(args: Any, place: dict[str, Any], port: int) -> Any:
     """The app on 127.0.0.1:``port``, launched as ``args.launch`` says."""
     env = place["app_env"] | {"PYTHONPATH": str(ROOT)}
     if args.streams_per_process:
@@ -813,11 +813,12 @@ def loads(runs: dict[str, list[dict[str, Any]]], *keys: Any) -> str:
     return f"load {min(found):.1f}-{max(found):.1f}" if found else "load ?"
 
 
-def aim_line(runs: dict[str, list[dict[str, Any]]], keys: tuple[Any, ...], scale: float) -> str:
-    """``app / polling / notified`` medians of the figure ``keys`` name, times ``scale``."""
-    return " / ".join(
-        f"{med(runs[name], *keys) * scale:.{1 if scale > 1 else 0}f}" for name in SHOWN
-    )
+def aim_line(
+    runs: dict[str, list[dict[str, Any]]], keys: tuple[Any, ...], scale: float, digits: int
+) -> str:
+    """``app / polling / notified`` medians of the figure ``keys`` name, times ``scale``,
+    with ``digits`` decimals."""
+    return " / ".join(f"{med(runs[name], *keys) * scale:.{digits}f}" for name in SHOWN)
 
 
 def summary(runs: dict[str, list[dict[str, Any]]], args: Any) -> None:

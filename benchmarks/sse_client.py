@@ -141,7 +141,7 @@ class Phone:
         link that fails is counted, and the phone stays without a session)."""
         try:
             answer = await request(self.port, "GET", link)
-        except (OSError, ConnectionError, TimeoutError, ValueError, IndexError):
+        except (OSError, ConnectionError, TimeoutError, ValueError, LookupError):
             self.fates["sit failed"] += 1
             return
         cookie = answer.headers.get("set-cookie", "")
@@ -176,8 +176,7 @@ class Phone:
         answer = await request(self.port, "GET", self.board, self.headers())
         if answer.status == 200:
             found = answer.json()
-            assert isinstance(found, dict)
-            self.hold(int(found["version"]))
+            self.hold(int(found["version"]))  # type: ignore[index]
         else:
             self.fates[f"board {answer.status}"] += 1
 
@@ -195,7 +194,7 @@ class Phone:
         while time.monotonic() < until:
             try:
                 outcome = await self._one_stream(until)
-            except (OSError, ConnectionError, TimeoutError, ValueError, IndexError):
+            except (OSError, ConnectionError, TimeoutError, ValueError, LookupError):
                 self.fates["stream failed"] += 1
                 self.answered.set()
                 outcome = retry
@@ -261,8 +260,7 @@ class Phone:
             if answer.status == 200:
                 etag = answer.headers.get("etag", "")
                 found = answer.json()
-                assert isinstance(found, dict)
-                if int(found["version"]) > self.version:
+                if int(found["version"]) > self.version:  # type: ignore[index]
                     await self.fetch_board()
             await asyncio.sleep(POLL_SECONDS)
         return 0.0
@@ -318,8 +316,8 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     stdin = asyncio.StreamReader()
     loop = asyncio.get_running_loop()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
-    closed = asyncio.create_task(stdin.read())
-    everyone = asyncio.ensure_future(asyncio.gather(*tasks))
+    closed: asyncio.Future[Any] = asyncio.ensure_future(stdin.read())
+    everyone: asyncio.Future[Any] = asyncio.ensure_future(asyncio.gather(*tasks))
     await asyncio.wait([closed, everyone], timeout=seconds, return_when="FIRST_COMPLETED")
     print(json.dumps({"done": counts(phones)}), flush=True)
     for task in [*tasks, closed]:
