@@ -496,6 +496,21 @@ def start_anchor(args: Any, place: dict[str, Any], port: int, mode: str) -> Any:
     return process
 
 
+def serve_worker_class() -> str:
+    """The worker class ``python -m scorekeeper serve`` runs (read from the command line
+    it would run); "gthread" when that cannot be told."""
+    try:
+        from scorekeeper.__main__ import gunicorn_command
+
+        words = gunicorn_command("127.0.0.1", 5000, 1)
+    except (ImportError, TypeError, ValueError):
+        return "gthread"
+    for flag in ("--worker-class", "-k"):
+        if flag in words:
+            return str(words[words.index(flag) + 1])
+    return "gthread"
+
+
 def worker_kind(pid: int) -> str:
     """The gunicorn worker class in process ``pid``'s command line ("gthread" if none)."""
     try:
@@ -879,7 +894,12 @@ def options() -> argparse.Namespace:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--redis", action="store_true", help="a throwaway redis-server too")
     parser.add_argument("--launch", choices=("serve", "gunicorn"), default="serve")
-    parser.add_argument("--worker-class", default="gthread", help="anchors' (and gunicorn's)")
+    parser.add_argument(
+        "--worker-class",
+        default="",
+        help="the anchors' (and --launch gunicorn's) worker class: gthread or gevent "
+        "(default: the one serve runs)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument(
         "--streams-per-process",
@@ -894,6 +914,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--pages", type=int, default=50, help="pages loaded with no stream open")
     args = parser.parse_args()
     args.tables_list = sorted({int(t) for t in args.tables.split(",")})
+    args.worker_class = args.worker_class or serve_worker_class()
     if min(args.tables_list) < 1 or args.repeat < 1 or args.moves < 1:
         parser.error("--tables, --repeat and --moves are counts of at least 1")
     return args
