@@ -1,12 +1,15 @@
-"""Table games on many phones (issue 27's aims), each figure beside its anchor from the
-same run: two minimal apps served the same way as the app, on the same database.
+"""Table games on many phones (issue 27's aims), each figure beside its anchors from
+the same run: two minimal apps served the same way as the app, on the same database.
 
 The app runs on 127.0.0.1 only, as ``python -m scorekeeper serve`` runs it (``--launch
-serve``, the default: its workers, its worker class, its cap of open streams) or under
-gunicorn on ``scorekeeper:create_app()`` with ``--worker-class`` (``--launch
-gunicorn``; gthread gets the cap of streams plus 8 threads, as ``serve`` gives it).
-The anchors (:data:`ANCHOR_APP`, a tiny Flask + Flask-SQLAlchemy app) run under gunicorn
-with the app's worker class, on the same database kind:
+serve``, the default: its workers, its worker class, its cap of open streams unless
+``--streams-per-process`` sets ``PLAY_STREAMS_PER_PROCESS``) or under gunicorn on
+``scorekeeper:create_app()`` with ``--worker-class`` (``--launch gunicorn``; gthread gets
+the cap plus 8 threads, gevent the cap plus 1,000 connections). Its tables are started
+before it by the new-table form's service (``start_table``); each phone sits down through
+its seat's link over HTTP. The anchors (:data:`ANCHOR_APP`, a tiny Flask +
+Flask-SQLAlchemy app) run under gunicorn with the worker class ``serve`` runs (or
+``--worker-class``), on the same database kind, with as many workers:
 - polling anchor: each phone's event stream SELECTs its table's version every 0.15 s;
 - notified anchor: one listener per process wakes the streams of a table that moved
   (PostgreSQL NOTIFY with ``--database postgresql``, Redis publish with ``--redis``;
@@ -15,28 +18,34 @@ each has a move endpoint (bumps the version, and notifies) and a tiny board.
 
 Phones (benchmarks/sse_client.py, raw asyncio sockets) behave as static/seats.js: each
 holds its seat's event stream and, on a ``version`` event, holds the board that came with
-it or fetches its board; refused (503) it polls the version and reopens later. One table
-plays (its 8 phones in this process; the mover asks ``state.json`` for its legal moves
-between moves, outside every measured window) while the other tables' phones only listen
-(one more process, however many tables). Figures, per server and number of open tables:
+it or fetches its board; refused (503) it polls the version every 2 s and reopens after
+``Retry-After``. One table plays (its 8 phones in this process; the mover asks for its
+legal moves between moves, outside every measured window) while the other tables' phones
+only listen (ONE more process, however many tables). Figures, per server and number of
+open tables:
 - push latency: from sending a move to each phone holding the new board (per phone and
-  move); p99 and median in ms, and moves whose update did not reach every phone in 10 s;
+  move): p99 and median in ms; moves whose update missed a phone for 10 s, and moves
+  whose requests failed (refused, or no answer in 30 s);
 - CPU per move: the CPU (user + system, /proc, the server's processes and the database
-  server's) spent between sending a move and the last phone holding its board;
-- idle CPU of one open table (its 8 streams open, nothing moving), % of one core;
+  server's) spent between sending a move and the last phone holding its board, beside
+  that wall time;
+- idle CPU of one open table (its 8 streams open, nothing moving), % of one core over
+  ``--idle-seconds`` of wall time;
 - with several tables open, a page (the app: the game page ``/play/<slug>``; an anchor:
   its page) loaded over and over while the table plays: p99 in ms, beside the same page
   with no stream open; and what became of the listening phones' streams.
 Each server is started afresh for each of ``--repeat`` rounds (the three alternate);
-printed figures are the medians of the repeats, each ratio the median of the repeats'
-ratios, with the machine's load (os.getloadavg) at each phase. A run with more tables
-than ``--anchor-tables`` (``--tables 1000``: 8,000 streams) measures the app alone against
-the aim's absolute bounds (push p99 under 300 ms, page p99 under 100 ms). Every phase is
-bounded in moves and in time; every process started here is stopped at the end.
+the aims table gives the medians of the repeats, each ratio the median of the repeats'
+ratios, and the range of the machine's load (os.getloadavg) over the phases it sums up.
+A phase with more tables than ``--anchor-tables`` (``--tables 1000``: 8,000 streams)
+measures the app alone against the aim's absolute bounds (every stream held, push p99
+under 300 ms, page p99 under 100 ms). Every phase is bounded in moves and in time
+(``--phase-seconds``); every process started here is stopped at the end.
 
     python benchmarks/multi_bench.py [--tables 1,8] [--moves 40] [--repeat 3]
         [--database sqlite|postgresql] [--redis] [--launch serve|gunicorn]
         [--worker-class gthread|gevent] [--workers 2] [--streams-per-process N]
+    python benchmarks/multi_bench.py --tables 1000 --repeat 1 --database postgresql --redis
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -478,7 +488,7 @@ def start_app(args: Any, place: dict[str, Any], port: int) -> Any:
     else:
         cap = args.streams_per_process or 24
         command = gunicorn("scorekeeper:create_app()", args, port, args.workers, cap)
-    process = start(command, env, ROOT, place["folder"] / "app.log")
+    process = start(command, env, ROOT, place["logs"] / "app.log")
     wait_answering(process, port, "/healthz", "the app")
     return process
 
@@ -491,7 +501,7 @@ def start_anchor(args: Any, place: dict[str, Any], port: int, mode: str) -> Any:
     env = place["anchor_env"] | {"ANCHOR_MODE": mode, "ANCHOR_BUS": bus}
     connections = max(args.tables_list) * PHONES
     command = gunicorn("anchor_app:app", args, port, workers, connections)
-    process = start(command, env, place["folder"], place["folder"] / f"anchor-{mode}.log")
+    process = start(command, env, place["folder"], place["logs"] / f"anchor-{mode}.log")
     wait_answering(process, port, "/page", f"the {mode} anchor")
     return process
 
@@ -526,18 +536,23 @@ def worker_kind(pid: int) -> str:
 # --- measuring ------------------------------------------------------------------------
 
 
-async def load_pages(server: Server, phone: Phone, page: str, stop: asyncio.Event) -> list[float]:
+async def load_pages(
+    server: Server, phone: Phone, page: str, stop: asyncio.Event, failed: Counter[str]
+) -> list[float]:
     """``page`` loaded one after another (0.1 s apart) until ``stop``: each load's time
-    in ms (a failure or a non-200 answer counts as :data:`UPDATE_WAIT` seconds)."""
+    in ms (a failure, counted in ``failed`` by its status or error, counts as
+    :data:`UPDATE_WAIT` seconds at least)."""
     times: list[float] = []
     while not stop.is_set():
-        began = time.monotonic()
+        began, why = time.monotonic(), ""
         try:
             answer = await request(server.port, "GET", page, phone.headers())
-            ok = answer.status == 200
-        except (OSError, ConnectionError, TimeoutError):
-            ok = False
-        times.append((time.monotonic() - began) * 1000 if ok else UPDATE_WAIT * 1000)
+            why = "" if answer.status == 200 else str(answer.status)
+        except (OSError, ConnectionError, TimeoutError) as error:
+            why = type(error).__name__
+        took = (time.monotonic() - began) * 1000
+        times.append(max(took, UPDATE_WAIT * 1000) if why else took)
+        failed.update([why] if why else [])
         try:
             await asyncio.wait_for(stop.wait(), 0.1)
         except TimeoutError:
@@ -574,8 +589,9 @@ async def one_move(server: Server, table: Table, phones: list[Phone]) -> Any:
 async def play(server: Server, table: Table, phones: list[Phone], args: Any, probe: bool) -> Any:
     """``args.moves`` moves at ``table`` (fewer if its game ends), with the page loaded
     meanwhile when ``probe``: latencies, CPU per move, missed moves, page times."""
-    stop = asyncio.Event()
-    pages = asyncio.create_task(load_pages(server, phones[0], table.page, stop)) if probe else None
+    stop, page_failed = asyncio.Event(), Counter[str]()
+    loading = load_pages(server, phones[0], table.page, stop, page_failed)
+    pages = asyncio.create_task(loading) if probe else None
     each: list[float] = []
     cpu, wall, made, missed, failed = 0.0, 0.0, 0, 0, 0
     deadline = time.monotonic() + args.phase_seconds
@@ -601,6 +617,7 @@ async def play(server: Server, table: Table, phones: list[Phone], args: Any, pro
         "failed": failed,
         "page_p99": p99(page_times),
         "pages": len(page_times),
+        "page_failed": dict(page_failed),
     }
 
 
@@ -730,7 +747,10 @@ def prepare_place(args: Any, stack: ExitStack) -> dict[str, Any]:
     and tables, and the database server's pids (their CPU counts with each server's)."""
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="multi-bench-")))
     folder.chmod(0o777)
-    place: dict[str, Any] = {"folder": folder, "db_pids": []}
+    place: dict[str, Any] = {"folder": folder, "db_pids": [], "logs": folder}
+    if args.logs:
+        place["logs"] = Path(args.logs)
+        place["logs"].mkdir(parents=True, exist_ok=True)
     app_env = {"SCOREKEEPER_DATA": str(folder / "data"), "SECRET_KEY": "multi-bench"}
     anchor_env = {"PYTHONPATH": str(folder)}
     if args.database == "postgresql":
@@ -780,7 +800,9 @@ def report_phase(server: Server, count: int, f: dict[str, Any]) -> None:
         refused = f["ready"].get("refused 503", 0)
         streams = f"; listening phones: {held} streams open, {refused} refused (503)"
         streams += f", at the end {json.dumps(f['done'], sort_keys=True)}"
-    page = f"; page p99 {f['page_p99']:.0f} ms ({f['pages']} loads)" if f["pages"] else ""
+    page = ""
+    if f["pages"]:
+        page = f"; page p99 {f['page_p99']:.0f} ms ({f['pages']} loads, failed {f['page_failed']})"
     print(
         f"  {server.name:<16} {count:>4} table(s): push p99 {f['p99']:.0f} ms, median "
         f"{f['median']:.0f} ms, {f['moves']} moves ({f['missed']} missed, {f['failed']} failed); "
@@ -912,6 +934,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--phase-seconds", type=float, default=300.0, help="moves stop then")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds after streams open")
     parser.add_argument("--pages", type=int, default=50, help="pages loaded with no stream open")
+    parser.add_argument("--logs", default="", help="keep the servers' logs in this folder")
     args = parser.parse_args()
     args.tables_list = sorted({int(t) for t in args.tables.split(",")})
     args.worker_class = args.worker_class or serve_worker_class()
