@@ -479,7 +479,7 @@ async def anchor_move(server: Server, table: Table, phones: list[Phone]) -> Any:
 
 def start_app(args: Any, place: dict[str, Any], port: int) -> Any:
     """The app on 127.0.0.1:``port``, launched as ``args.launch`` says."""
-    env = place["app_env"] | {"PYTHONPATH": str(ROOT)}
+    env = place["app_env"] | {"PYTHONPATH": str(args.app_root)}
     if args.streams_per_process:
         env["SCOREKEEPER_PLAY_STREAMS_PER_PROCESS"] = str(args.streams_per_process)
     if args.launch == "serve":
@@ -488,7 +488,7 @@ def start_app(args: Any, place: dict[str, Any], port: int) -> Any:
     else:
         cap = args.streams_per_process or 24
         command = gunicorn("scorekeeper:create_app()", args, port, args.workers, cap)
-    process = start(command, env, ROOT, place["logs"] / "app.log")
+    process = start(command, env, args.app_root, place["logs"] / "app.log")
     wait_answering(process, port, "/healthz", "the app")
     return process
 
@@ -934,9 +934,21 @@ def options() -> argparse.Namespace:
     parser.add_argument("--phase-seconds", type=float, default=300.0, help="moves stop then")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds after streams open")
     parser.add_argument("--pages", type=int, default=50, help="pages loaded with no stream open")
+    parser.add_argument(
+        "--app-root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose app to measure (default: this one), e.g. a `git archive` "
+        "of another branch",
+    )
     parser.add_argument("--logs", default="", help="keep the servers' logs in this folder")
     args = parser.parse_args()
     args.tables_list = sorted({int(t) for t in args.tables.split(",")})
+    args.app_root = args.app_root.resolve()
+    if args.app_root != ROOT:  # another checkout: read, never written to
+        sys.dont_write_bytecode = True
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    sys.path.insert(0, str(args.app_root))  # make_tables and serve_worker_class read it
     args.worker_class = args.worker_class or serve_worker_class()
     if min(args.tables_list) < 1 or args.repeat < 1 or args.moves < 1:
         parser.error("--tables, --repeat and --moves are counts of at least 1")
