@@ -590,8 +590,9 @@ async def play(server: Server, table: Table, phones: list[Phone], args: Any, pro
     """``args.moves`` moves at ``table`` (fewer if its game ends), with the page loaded
     meanwhile when ``probe``: latencies, CPU per move, missed moves, page times."""
     stop, page_failed = asyncio.Event(), Counter[str]()
-    loading = load_pages(server, phones[0], table.page, stop, page_failed)
-    pages = asyncio.create_task(loading) if probe else None
+    pages = None
+    if probe:
+        pages = asyncio.create_task(load_pages(server, phones[0], table.page, stop, page_failed))
     each: list[float] = []
     cpu, wall, made, missed, failed = 0.0, 0.0, 0, 0, 0
     deadline = time.monotonic() + args.phase_seconds
