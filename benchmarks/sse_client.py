@@ -26,7 +26,7 @@ import resource
 import sys
 import time
 from collections import Counter
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +80,21 @@ async def _head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
         name, _, value = line.decode("latin-1").partition(":")
         headers[name.strip().lower()] = value.strip()
     return status, headers
+
+
+async def _lines(reader: asyncio.StreamReader, chunked: bool) -> AsyncIterator[bytes]:
+    """A streamed body's lines (each with its newline), its chunked framing undone."""
+    if not chunked:
+        while raw := await reader.readline():
+            yield raw
+        return
+    pending = b""
+    while size := int((await reader.readline()).split(b";")[0].strip() or b"0", 16):
+        pending += await reader.readexactly(size)
+        await reader.readexactly(2)  # the CRLF after each chunk
+        *whole, pending = pending.split(b"\n")
+        for line in whole:
+            yield line + b"\n"
 
 
 def _unchunk(body: bytes) -> bytes:
@@ -194,7 +209,7 @@ class Phone:
         while time.monotonic() < until:
             try:
                 outcome = await self._one_stream(until)
-            except (OSError, ConnectionError, TimeoutError, ValueError, LookupError):
+            except (OSError, EOFError, TimeoutError, ValueError, LookupError):
                 self.fates["stream failed"] += 1
                 self.answered.set()
                 outcome = retry
@@ -219,16 +234,17 @@ class Phone:
                 return None
             self.fates["streams opened"] += 1
             self.streaming = True
-            return await self._read_events(reader, until)
+            lines = _lines(reader, head.get("transfer-encoding") == "chunked")
+            return await self._read_events(lines, until)
         finally:
             self.streaming = False
             writer.close()
 
-    async def _read_events(self, reader: asyncio.StreamReader, until: float) -> float | None:
+    async def _read_events(self, lines: AsyncIterator[bytes], until: float) -> float | None:
         kind, data, retry = "message", "", 1.0
         while (left := until - time.monotonic()) > 0:
             try:
-                raw = await asyncio.wait_for(reader.readline(), left)
+                raw = await asyncio.wait_for(anext(lines, b""), left)
             except TimeoutError:
                 return 0.0
             if not raw:
