@@ -82,6 +82,7 @@ from benchmarks.sse_client import (  # noqa: E402
     open_streams,
     raise_open_files,
     request,
+    stop_listening,
 )
 
 PHONES = 8
@@ -701,9 +702,7 @@ async def measure(server: Server, args: Any, repeat: int) -> dict[str, Any]:
             continue
         figures[count] = await with_tables(server, args, count, playing, phones)
         report_phase(server, count, figures[count])
-    for task in streams:
-        task.cancel()
-    await asyncio.gather(*streams, return_exceptions=True)
+    await stop_listening(phones, streams)
     figures["fates"] = counts(phones)
     return figures
 

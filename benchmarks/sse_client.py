@@ -146,6 +146,7 @@ class Phone:
     waiting: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     streaming: bool = False
+    stopped: bool = False
 
     def headers(self) -> dict[str, str]:
         """The phone's cookie header, if it has a session."""
@@ -204,9 +205,10 @@ class Phone:
             await self.fetch_board()
 
     async def listen(self, until: float) -> None:
-        """Hold the stream until ``until`` (monotonic), as seats.js does (see the module)."""
+        """Hold the stream until ``until`` (monotonic) or :attr:`stopped`, as seats.js does
+        (see the module)."""
         retry = 1.0
-        while time.monotonic() < until:
+        while time.monotonic() < until and not self.stopped:
             try:
                 outcome = await self._one_stream(until)
             except (OSError, EOFError, TimeoutError, ValueError, LookupError):
@@ -242,7 +244,7 @@ class Phone:
 
     async def _read_events(self, lines: AsyncIterator[bytes], until: float) -> float | None:
         kind, data, retry = "message", "", 1.0
-        while (left := until - time.monotonic()) > 0:
+        while (left := until - time.monotonic()) > 0 and not self.stopped:
             try:
                 raw = await asyncio.wait_for(anext(lines, b""), left)
             except TimeoutError:
@@ -269,7 +271,7 @@ class Phone:
     async def _poll(self, until: float, retry_after: float) -> float:
         """seats.js's fallback: poll the version until the stream may be asked again."""
         reopen, etag = time.monotonic() + retry_after, ""
-        while time.monotonic() < min(reopen, until):
+        while time.monotonic() < min(reopen, until) and not self.stopped:
             headers = self.headers() | ({"If-None-Match": etag} if etag else {})
             answer = await request(self.port, "GET", self.poll, headers)
             self.fates[f"poll {answer.status}"] += 1
@@ -291,6 +293,18 @@ async def at_most(coroutines: list[Coroutine[Any, Any, None]], at_once: int) -> 
             await coroutine
 
     await asyncio.gather(*(one(c) for c in coroutines))
+
+
+async def stop_listening(phones: list[Phone], tasks: list[asyncio.Task[None]]) -> None:
+    """Stop the phones' listening ``tasks``: each phone told to stop and its task
+    cancelled, waiting at most 10 s (a cancellation that a finished wait swallowed ends
+    at the phone's next look at :attr:`Phone.stopped`)."""
+    for phone in phones:
+        phone.stopped = True
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=10)
 
 
 async def open_streams(phones: list[Phone], until: float, wait: float) -> list[asyncio.Task[None]]:
@@ -336,9 +350,8 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     everyone: asyncio.Future[Any] = asyncio.ensure_future(asyncio.gather(*tasks))
     await asyncio.wait([closed, everyone], timeout=seconds, return_when="FIRST_COMPLETED")
     print(json.dumps({"done": counts(phones)}), flush=True)
-    for task in [*tasks, closed]:
-        task.cancel()
-    await asyncio.gather(everyone, closed, return_exceptions=True)
+    closed.cancel()
+    await stop_listening(phones, tasks)
 
 
 def main() -> int:
