@@ -1,5 +1,6 @@
-"""Loopback phones for the benchmarks: HTTP over raw asyncio sockets (one request per
-connection, ``Connection: close``), so one process holds thousands of event streams.
+"""Loopback phones for the benchmarks: HTTP/1.1 over raw asyncio sockets (one request
+per connection, ``Connection: close``; a chunked body's framing undone), so one process
+holds thousands of event streams.
 
 A :class:`Phone` behaves as static/play's seats.js does: it holds its seat's event
 stream; on each ``version`` event it holds the new board at once when the event carries
