@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..cards import Card
 from ..melds import Meld, extend
 from ..rules.ruleset import RuleSet
-from .hand_melds import meld_accepts
+from .hand_melds import TABLES_KEPT, meld_accepts
 
 
 def may_keep_top(rules: RuleSet, index: int, pile_size: int) -> bool:
@@ -73,11 +73,12 @@ def meld_pairs(meld: Meld, rules: RuleSet) -> tuple[tuple[Card, Card], ...]:
 def table_pairs(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[tuple[Card, int]]]:
     """Seed 002's pair (:func:`meld_pairs`) for every card at once: for each natural card
     that a meld of ``table`` takes only after a partner, the ``(partner, meld index)``
-    pairs, in table order. Read only (cached by the melds, which compare by identity)."""
+    pairs, in table order. Read only (cached by the melds, which compare by identity;
+    :data:`hand_melds.TABLES_KEPT` tables)."""
     return _table_pairs(tuple(table), rules)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TABLES_KEPT)
 def _table_pairs(table: tuple[Meld, ...], rules: RuleSet) -> dict[Card, list[tuple[Card, int]]]:
     out: dict[Card, list[tuple[Card, int]]] = {}
     for index, meld in enumerate(table):
