@@ -107,13 +107,13 @@ def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[C
 def _meldless(hand: Sequence[Card], rules: RuleSet) -> bool:
     """True when, without jokers in play, ``hand`` holds no rank three times (M1) and no
     suit's run (:attr:`.melds.RunShape.holds_run`, M3, M4), so has no meld: told from two
-    sums of per-card bits (:data:`_RANK_COUNT`, :data:`_SUIT_RANK`)."""
+    sums of per-card bits (:data:`RANK_COUNT`, :data:`SUIT_RANK`)."""
     if rules.joker_use != "none":
         return False
-    counts = sum(map(_RANK_COUNT.__getitem__, hand))
+    counts = sum(map(RANK_COUNT.__getitem__, hand))
     if counts & _HIGH_PAIR or counts & (counts >> 1) & _LOW_BIT:
         return False
-    suited = reduce(or_, map(_SUIT_RANK.__getitem__, hand), 0)
+    suited = reduce(or_, map(SUIT_RANK.__getitem__, hand), 0)
     holds = run_shape(rules).holds_run
     return not (
         holds[suited & _RANKS]
@@ -161,10 +161,10 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     return out
 
 
-_RANK_COUNT = {card: 1 << 4 * card.rank if card.rank else 0 for card in (*make_pack(), *JOKERS)}
+RANK_COUNT = {card: 1 << 4 * card.rank if card.rank else 0 for card in (*make_pack(), *JOKERS)}
 """Per card, 1 in its rank's 4-bit count (ranks 1 to 13; jokers none): a hand's sum holds
 how many cards of each rank it has (up to 15)."""
-_SUIT_RANK = {
+SUIT_RANK = {
     card: 1 << 14 * SUITS.index(card.suit) + card.rank if card.rank else 0
     for card in (*make_pack(), *JOKERS)
 }
