@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from functools import reduce
 from operator import or_
 
-from ..cards import SUITS, Card, make_pack, natural_card
+from ..cards import SUITS, Card, make_pack
 from ..melds import RunShape, run_shape, suits_must_differ
 from ..rules.ruleset import RuleSet
 from .actions import Action, Draw, DrawTwo, EndRound, Pass, take_from
@@ -30,7 +30,7 @@ from .plays import (
     use_options,
 )
 from .state import GameState, Phase
-from .taking import barred_discard, may_keep_top, may_lay_off_taken, table_pairs
+from .taking import NEIGHBOURS, barred_discard, may_keep_top, may_lay_off_taken, table_pairs
 
 
 def stock_gone(state: GameState) -> bool:
@@ -241,8 +241,11 @@ def _one_pass(state: GameState, seat: int, lowest: int = 0) -> list[int]:
 def _partner_held(card: Card, held: int, takes: Mapping[Card, Sequence[int]]) -> bool:
     """True when a card next to ``card`` in its suit (K and A both ways) is held (its rank
     bit in ``held``) and a table meld takes it (``takes``): a partner of seed 002's pair
-    (:func:`taking.meld_pairs`) is always such a card."""
-    return any(held & bit and near in takes for near, bit in _NEAR[card])
+    is always such a card (:data:`taking.NEIGHBOURS`)."""
+    for near, bit in NEIGHBOURS[card]:
+        if held & bit and near in takes:
+            return True
+    return False
 
 
 _NOTHING: dict[Card, list[int]] = {}
@@ -265,13 +268,6 @@ _PLACES = {
 """Per natural card, for :func:`_one_pass`: the shift of its suit's lane of rank bits, its
 own bit there, its rank's bits in the other suits' lanes, and its 1 in its rank's 4-bit
 count (a count of 2 or more has a bit in ``count * 14``)."""
-_NEAR = {
-    card: tuple(
-        (natural_card(r, card.suit), 1 << r) for r in range(1, 14) if _NEXT_TO[card.rank] >> r & 1
-    )
-    for card in make_pack()
-}
-"""Per natural card, the cards next to it in its suit, each with its rank bit."""
 
 
 def _pairs_with(

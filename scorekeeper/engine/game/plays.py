@@ -30,7 +30,13 @@ from .hand_melds import (
     remove_cards,
 )
 from .state import GameState, Phase
-from .taking import keeps_a_discard, keeps_any_discard, may_lay_off_taken, table_pairs
+from .taking import (
+    keeps_a_discard,
+    keeps_any_discard,
+    may_lay_off_taken,
+    partner_in,
+    table_pairs,
+)
 
 
 class IllegalMove(ValueError):
@@ -351,7 +357,9 @@ def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> l
     selected ``card`` follow it onto the same meld (:func:`taking.table_pairs`, from
     :func:`taking.pair_partners`' rule), each keeping a card to discard after both (O2).
     Laid first, the partner leaves the seat in MUST_USE: the card must follow at once."""
-    pairs = table_pairs(state.table, state.rules).get(card) if state.opened[seat] else None
+    if not state.opened[seat] or not partner_in(card, hand, accepts(state.table, state.rules)):
+        return []
+    pairs = table_pairs(state.table, state.rules).get(card)
     if not pairs:
         return []
     wanted: dict[int, set[Card]] = {}

@@ -12,10 +12,10 @@ Glossary:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from ..cards import Card
+from ..cards import Card, make_pack, natural_card
 from ..melds import Meld, extend
 from ..rules.ruleset import RuleSet
 from .hand_melds import TABLES_KEPT, meld_accepts
@@ -68,6 +68,29 @@ def meld_pairs(meld: Meld, rules: RuleSet) -> tuple[tuple[Card, Card], ...]:
         for card in meld_accepts(extend(meld, partner, rules), rules)
         if card not in alone
     )
+
+
+NEIGHBOURS: dict[Card, tuple[tuple[Card, int], ...]] = {
+    card: tuple(
+        (natural_card(r, card.suit), 1 << r)
+        for r in range(1, 14)
+        if abs(r - card.rank) in (1, 12)  # K and A both ways
+    )
+    for card in make_pack()
+}
+"""Per natural card, the cards next to it in its suit, each with its rank bit (bit r for
+rank r): in seed 002's pair (:func:`meld_pairs`) the partner is always one of the card's,
+since only a run takes a second card after a first, one place further on."""
+
+
+def partner_in(card: Card, cards: Container[Card], takes: Container[Card]) -> bool:
+    """True when one of ``cards`` (the hand) next to ``card`` in its suit is taken by the
+    table (``takes``, :func:`hand_melds.accepts`): only then may ``card`` follow a partner
+    laid off (:func:`table_pairs` need not be looked at otherwise)."""
+    for near, _ in NEIGHBOURS.get(card, ()):
+        if near in takes and near in cards:
+            return True
+    return False
 
 
 def table_pairs(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[tuple[Card, int]]]:
