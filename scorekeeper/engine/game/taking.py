@@ -73,8 +73,7 @@ def meld_pairs(meld: Meld, rules: RuleSet) -> tuple[tuple[Card, Card], ...]:
 NEIGHBOURS: dict[Card, tuple[tuple[Card, int], ...]] = {
     card: tuple(
         (natural_card(r, card.suit), 1 << r)
-        for r in range(1, 14)
-        if abs(r - card.rank) in (1, 12)  # K and A both ways
+        for r in sorted({card.rank % 13 + 1, (card.rank - 2) % 13 + 1})  # K and A both ways
     )
     for card in make_pack()
 }
