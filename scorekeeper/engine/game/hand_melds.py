@@ -23,7 +23,15 @@ from itertools import combinations
 from operator import or_
 
 from ..cards import JOKER, JOKERS, SUITS, Card, declare, make_pack, natural_card
-from ..melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
+from ..melds import (
+    IllegalMeld,
+    Meld,
+    RunShape,
+    check_meld,
+    extend,
+    run_shape,
+    suits_must_differ,
+)
 from ..rules.ruleset import RuleSet
 from ..scoring.score_round import meld_rows
 from ..wild import wild_melds
@@ -57,17 +65,16 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
 
 
 def _runs(
-    by_suit: dict[str, list[Card | None]], bits: dict[str, int], rules: RuleSet
+    by_suit: dict[str, list[Card | None]], bits: dict[str, int], shape: RunShape
 ) -> list[tuple[Card, ...]]:
     """Runs of natural cards (M3, M4): maximal and every shorter window inside;
     ``by_suit[s][r]`` the card of suit s and rank r held, else None, ``bits[s]`` their
     rank bits. Only the suits whose rank bits hold a run (:attr:`.melds.RunShape.holds_run`)
-    are looked at."""
-    shape = run_shape(rules)
+    are looked at; ``shape`` is :func:`.melds.run_shape` of the rules."""
     shortest, holds = shape.shortest, shape.holds_run
     suits = [slots for suit, slots in by_suit.items() if holds[bits[suit]]]
     if shape.corner:
-        return _runs_corner(suits, rules)
+        return _runs_corner(suits, shape)
     out: list[tuple[Card, ...]] = []
     for slots in suits:
         run: list[Card] = []
@@ -85,12 +92,11 @@ def _runs(
     return out
 
 
-def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
+def _runs_corner(suits: list[list[Card | None]], shape: RunShape) -> list[tuple[Card, ...]]:
     """Runs of natural cards round the corner (M4): every window tried, as far as
     :func:`melds.run_shape` allows; ``suits`` each suit's cards by rank (None where not
     held)."""
     out: list[tuple[Card, ...]] = []
-    shape = run_shape(rules)
     for slots in suits:
         for start in range(1, 14):
             cards: list[Card] = []
@@ -104,17 +110,18 @@ def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[C
     return list({frozenset(m): m for m in out}.values())
 
 
-def _meldless(hand: Sequence[Card], rules: RuleSet) -> bool:
+def _meldless(hand: Sequence[Card], rules: RuleSet, shape: RunShape) -> bool:
     """True when, without jokers in play, ``hand`` holds no rank three times (M1) and no
     suit's run (:attr:`.melds.RunShape.holds_run`, M3, M4), so has no meld: told from two
-    sums of per-card bits (:data:`RANK_COUNT`, :data:`SUIT_RANK`)."""
+    sums of per-card bits (:data:`RANK_COUNT`, :data:`SUIT_RANK`); ``shape`` is
+    :func:`.melds.run_shape` of ``rules``."""
     if rules.joker_use != "none":
         return False
     counts = sum(map(RANK_COUNT.__getitem__, hand))
     if counts & _HIGH_PAIR or counts & (counts >> 1) & _LOW_BIT:
         return False
     suited = reduce(or_, map(SUIT_RANK.__getitem__, hand), 0)
-    holds = run_shape(rules).holds_run
+    holds = shape.holds_run
     return not (
         holds[suited & _RANKS]
         or holds[suited >> 14 & _RANKS]
@@ -127,7 +134,8 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
     :func:`_meldless` says holds none is answered before any list is made."""
-    if _meldless(hand, rules):
+    shape = run_shape(rules)
+    if _meldless(hand, rules, shape):
         return []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
@@ -149,7 +157,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
         slots[rank] = card
         bits[card.suit] |= 1 << rank
     out = _sets(by_rank, rules)
-    out += _runs(by_suit, bits, rules)
+    out += _runs(by_suit, bits, shape)
     if rules.joker_use == "wild":
         out += wild_melds([by_rank.get(r, []) for r in range(14)], by_suit, jokers, rules)
     elif rules.joker_use == "sets-of-jokers" and jokers >= 3:
