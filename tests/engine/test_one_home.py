@@ -20,9 +20,10 @@ from scorekeeper.engine import Draw, apply_action, legal_actions, new_game
 from scorekeeper.engine.cards import natural_card
 from scorekeeper.engine.checker.candidates import candidate_melds
 from scorekeeper.engine.game.draws import _may_keep_top, _takeable, can_take, run_through
-from scorekeeper.engine.game.hand_melds import hand_melds
+from scorekeeper.engine.game.hand_melds import accepts, hand_melds, meld_accepts
 from scorekeeper.engine.game.plays import use_options
 from scorekeeper.engine.game.state import Phase
+from scorekeeper.engine.game.taking import NEIGHBOURS, meld_pairs, partner_in
 from scorekeeper.engine.melds import IllegalMeld, check_meld, extend, run_shape
 from scorekeeper.engine.rules.ruleset import RuleSet, ruleset
 
@@ -125,6 +126,28 @@ def test_laying_off_on_a_run_is_legal_exactly_when_the_grown_run_is(min_run, ace
             except IllegalMeld:
                 fits = False
             assert fits is (subset | 1 << (rank - 1) in legal), (_ranks(subset), rank)
+
+
+@pytest.mark.parametrize(("min_run", "ace"), SETTINGS)
+def test_every_pair_partner_is_a_neighbour_the_meld_takes(min_run, ace):
+    """Seed 002's pair: the partner :func:`taking.meld_pairs` finds for a card is always one
+    of the card's :data:`taking.NEIGHBOURS` and taken by the meld alone, which is what lets
+    the draw listing and :func:`plays.pair_layoffs` skip the pair table otherwise
+    (:func:`taking.partner_in`)."""
+    rules = _rules(min_run, ace)
+    melds = [
+        check_meld([natural_card(r, "H") for r in _ranks(s)], rules)
+        for s in _legal_runs(min_run, ace)
+    ]
+    melds += [check_meld([natural_card(rank, s) for s in "SHD"], rules) for rank in range(1, 14)]
+    found = 0
+    for meld in melds:
+        for partner, card in meld_pairs(meld, rules):
+            assert partner in [near for near, _ in NEIGHBOURS[card]], (meld.cards, partner, card)
+            assert partner in meld_accepts(meld, rules)
+            assert partner_in(card, [partner], accepts([meld], rules))
+            found += 1
+    assert found > 50
 
 
 def test_run_shape_follows_the_options():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..cards import JOKERS, Card, CardError, format_cards, make_pack, parse_card, quoted
@@ -154,6 +155,20 @@ discard_of: Callable[[Card], Discard] = _DISCARDS.__getitem__
 """``Discard(card)``, one value kept per card of the pack, jokers declared or not (moves
 are frozen values, so one serves every turn that discards ``card``: random play makes one
 a turn, and lists one per card held)."""
+
+
+@lru_cache(maxsize=4096)
+def lay_off(card: Card, meld: int) -> LayOff:
+    """``LayOff(card, meld)``, one value kept per card and meld index (moves are frozen
+    values, as :func:`discard_of`: the play listers offer the same lay-off turn after
+    turn, and a frozen value's own constructor costs four times the lookup)."""
+    return LayOff(card, meld)
+
+
+@lru_cache(maxsize=1024)
+def lay_down(cards: tuple[Card, ...], more: tuple[tuple[Card, ...], ...] = ()) -> LayDown:
+    """``LayDown(cards, more)``, one value kept per meld or melds (as :func:`lay_off`)."""
+    return LayDown(cards, more)
 
 
 def take_from(index: int) -> Draw:

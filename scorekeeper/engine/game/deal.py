@@ -4,7 +4,7 @@ Glossary:
 - deal: the round's shuffled pack, dealt one card at a time clockwise from the dealer's
   left (seeds 000, 002): D2 pack, D3 hand size, D4 the first discard.
 - round play: the round as the scoring contract states it (:class:`score_round.RoundPlay`):
-  scored by :func:`score_round.score_round`, the same code the scorekeeper uses.
+  scored by :func:`score_round.score_checked`, the same code the scorekeeper uses.
 
 Shuffles are seeded: the game's ``seed`` and the deal number give each deal's order, so the
 same seed always deals the same game.
@@ -18,10 +18,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import JOKER, Card, make_pack
+from ..melds import check_meld
 from ..rules.dealers_joker import DealersJoker, gambit_problems, round_rules
 from ..rules.ruleset import RuleSet, ruleset
 from ..scoring.outcome import deals_next
-from ..scoring.score_round import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_round
+from ..scoring.score_round import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_checked
 from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
 from .state import GameSetupError, GameState, Phase, laid_down_in
 
@@ -235,11 +236,18 @@ _TURN_STARTS = (Draw, DrawTwo, Pass, RummyCall, EndRound)
 
 
 def end_round(state: GameState, reason: str) -> RoundScore:
-    """Score the round (:func:`score_round.score_round`), record it, then deal the next round
-    (D5) or end the game (G1, G2, G4, P5). ``reason`` is the record's ``end.reason``."""
+    """Score the round, record it, then deal the next round (D5) or end the game (G1, G2,
+    G4, P5). ``reason`` is the record's ``end.reason``. The scoring is
+    :func:`score_round.score_round`'s after its check (:func:`score_round.score_checked`):
+    every move was checked as it was made, and the state holds the melds as they stand."""
     names = state.players
-    result = score_round(
-        state.rules, round_play(state), dict(zip(names, state.totals, strict=True))
+    rules = state.rules
+    result = score_checked(
+        rules,
+        round_play(state),
+        [check_meld(cards, rules) for cards in state.laid],
+        list(state.table),
+        dict(zip(names, state.totals, strict=True)),
     )
     state.scores.append(result)
     for s, name in enumerate(names):

@@ -14,13 +14,15 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
+from functools import reduce
+from operator import or_
 
-from ..cards import Card
+from ..cards import SUITS, Card, make_pack
 from ..melds import RunShape, run_shape, suits_must_differ
 from ..rules.ruleset import RuleSet
 from .actions import Action, Draw, DrawTwo, EndRound, Pass, take_from
 from .deal import MAX_RESHUFFLES, end_round
-from .hand_melds import accepts
+from .hand_melds import RANK_COUNT, SUIT_RANK, accepts
 from .plays import (
     IllegalMove,
     may_lay_off_on,
@@ -28,7 +30,7 @@ from .plays import (
     use_options,
 )
 from .state import GameState, Phase
-from .taking import barred_discard, may_keep_top, may_lay_off_taken, table_pairs
+from .taking import NEIGHBOURS, barred_discard, may_keep_top, may_lay_off_taken, table_pairs
 
 
 def stock_gone(state: GameState) -> bool:
@@ -194,9 +196,12 @@ def _one_pass(state: GameState, seat: int, lowest: int = 0) -> list[int]:
     """:func:`_takeable` under plain rules in one pass down the pile, top first, as far
     as index ``lowest`` (:func:`can_take` asks down to the index it is asked about), the
     cards above each index joining the hand's: a card is taken to be laid off alone (the
-    table's :func:`hand_melds.accepts`) or after a partner (:func:`taking.table_pairs`, looked at
-    only where a card of the suit next to it is held, as :func:`_may_pair` does), to make
-    a run (:func:`run_through`) or a set (:func:`_set_with`), or kept as the top card (T3)."""
+    table's :func:`hand_melds.accepts`) or after a partner (:func:`taking.table_pairs`,
+    looked at only where a partner the table takes is held, :func:`_partner_held`), to
+    make a run (:func:`run_through`) or a set (M1, M2: two more suits of its rank held
+    where suits must differ, else two more cards of its rank), or kept as the top card
+    (T3). The cards held are kept as bits (:data:`hand_melds.SUIT_RANK`,
+    :data:`hand_melds.RANK_COUNT`)."""
     pile, rules, hand = state.pile, state.rules, state.hands[seat]
     top = len(pile) - 1
     if top < lowest:
@@ -206,36 +211,41 @@ def _one_pass(state: GameState, seat: int, lowest: int = 0) -> list[int]:
     pairs: Mapping[Card, Sequence[tuple[Card, int]]] | None = None
     shape = run_shape(rules)
     holds = shape.holds_run
-    bits = {"S": 0, "H": 0, "D": 0, "C": 0}  # rank bits per suit, of the hand and above
-    once = twice = 0  # ranks held at least once, at least twice
-    for card in hand:
-        bit = 1 << card.rank
-        bits[card.suit] |= bit
-        twice |= once & bit
-        once |= bit
+    distinct = suits_must_differ(rules)
+    suited = reduce(or_, map(SUIT_RANK.__getitem__, hand), 0)  # rank bits, 14 per suit
+    counts = 0 if distinct else sum(map(RANK_COUNT.__getitem__, hand))  # 4 bits a rank
     out: list[int] = []
     for i in range(top, lowest - 1, -1):
         card = pile[i]
         rank = card.rank
-        bit = 1 << rank
-        held = bits[card.suit]
+        lane, own, others, count = _PLACES[card]
+        held = suited >> lane & _RANKS  # its suit's rank bits, of the hand and above
         if (
             card in takes
-            or (holds[held | bit] and run_through(held, rank, shape))
-            or (twice & bit and _set_with(card, hand, pile[i + 1 :], rules))
+            or (holds[held | 1 << rank] and run_through(held, rank, shape))
+            or ((suited & others).bit_count() >= 2 if distinct else counts & count * 14)
             or (i == top and _may_keep_top(state, top))
         ):
             out.append(i)
-        elif lay and held & _NEXT_TO[rank]:
+        elif lay and held & _NEXT_TO[rank] and _partner_held(card, held, takes):
             if pairs is None:
                 pairs = table_pairs(state.table, rules)
             if card in pairs and _pairs_with(state, seat, pairs[card], hand, pile[i + 1 :]):
                 out.append(i)
-        bits[card.suit] = held | bit
-        twice |= once & bit
-        once |= bit
+        suited |= own
+        counts += count
     out.reverse()
     return out
+
+
+def _partner_held(card: Card, held: int, takes: Mapping[Card, Sequence[int]]) -> bool:
+    """True when a card next to ``card`` in its suit (K and A both ways) is held (its rank
+    bit in ``held``) and a table meld takes it (``takes``): a partner of seed 002's pair
+    is always such a card (:data:`taking.NEIGHBOURS`)."""
+    for near, bit in NEIGHBOURS[card]:
+        if held & bit and near in takes:
+            return True
+    return False
 
 
 _NOTHING: dict[Card, list[int]] = {}
@@ -245,13 +255,19 @@ _NEXT_TO = tuple(
 )
 """Per rank, the rank bits of the cards next to it in a run (K and A both ways): a pair's
 partner is one of them (:func:`_may_pair`)."""
-
-
-def _set_with(card: Card, hand: list[Card], above: list[Card], rules: RuleSet) -> bool:
-    """True when ``card`` makes a set (M1, M2) with cards of ``hand`` and ``above``."""
-    rank = card.rank
-    suits = [c.suit for c in hand if c.rank == rank] + [c.suit for c in above if c.rank == rank]
-    return len(suits) >= 2 and _set_through(suits, card.suit, rules)
+_RANKS = (1 << 14) - 1
+_PLACES = {
+    card: (
+        14 * SUITS.index(card.suit),
+        SUIT_RANK[card],
+        sum(1 << 14 * lane + card.rank for lane in range(4)) & ~SUIT_RANK[card],
+        RANK_COUNT[card],
+    )
+    for card in make_pack()
+}
+"""Per natural card, for :func:`_one_pass`: the shift of its suit's lane of rank bits, its
+own bit there, its rank's bits in the other suits' lanes, and its 1 in its rank's 4-bit
+count (a count of 2 or more has a bit in ``count * 14``)."""
 
 
 def _pairs_with(

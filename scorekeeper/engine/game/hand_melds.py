@@ -23,7 +23,15 @@ from itertools import combinations
 from operator import or_
 
 from ..cards import JOKER, JOKERS, SUITS, Card, declare, make_pack, natural_card
-from ..melds import IllegalMeld, Meld, check_meld, extend, run_shape, suits_must_differ
+from ..melds import (
+    IllegalMeld,
+    Meld,
+    RunShape,
+    check_meld,
+    extend,
+    run_shape,
+    suits_must_differ,
+)
 from ..rules.ruleset import RuleSet
 from ..scoring.score_round import meld_rows
 from ..wild import wild_melds
@@ -57,17 +65,16 @@ def _sets(by_rank: dict[int, list[Card]], rules: RuleSet) -> list[tuple[Card, ..
 
 
 def _runs(
-    by_suit: dict[str, list[Card | None]], bits: dict[str, int], rules: RuleSet
+    by_suit: dict[str, list[Card | None]], bits: dict[str, int], shape: RunShape
 ) -> list[tuple[Card, ...]]:
     """Runs of natural cards (M3, M4): maximal and every shorter window inside;
     ``by_suit[s][r]`` the card of suit s and rank r held, else None, ``bits[s]`` their
     rank bits. Only the suits whose rank bits hold a run (:attr:`.melds.RunShape.holds_run`)
-    are looked at."""
-    shape = run_shape(rules)
+    are looked at; ``shape`` is :func:`.melds.run_shape` of the rules."""
     shortest, holds = shape.shortest, shape.holds_run
     suits = [slots for suit, slots in by_suit.items() if holds[bits[suit]]]
     if shape.corner:
-        return _runs_corner(suits, rules)
+        return _runs_corner(suits, shape)
     out: list[tuple[Card, ...]] = []
     for slots in suits:
         run: list[Card] = []
@@ -85,12 +92,11 @@ def _runs(
     return out
 
 
-def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[Card, ...]]:
+def _runs_corner(suits: list[list[Card | None]], shape: RunShape) -> list[tuple[Card, ...]]:
     """Runs of natural cards round the corner (M4): every window tried, as far as
     :func:`melds.run_shape` allows; ``suits`` each suit's cards by rank (None where not
     held)."""
     out: list[tuple[Card, ...]] = []
-    shape = run_shape(rules)
     for slots in suits:
         for start in range(1, 14):
             cards: list[Card] = []
@@ -104,17 +110,18 @@ def _runs_corner(suits: list[list[Card | None]], rules: RuleSet) -> list[tuple[C
     return list({frozenset(m): m for m in out}.values())
 
 
-def _meldless(hand: Sequence[Card], rules: RuleSet) -> bool:
+def _meldless(hand: Sequence[Card], rules: RuleSet, shape: RunShape) -> bool:
     """True when, without jokers in play, ``hand`` holds no rank three times (M1) and no
     suit's run (:attr:`.melds.RunShape.holds_run`, M3, M4), so has no meld: told from two
-    sums of per-card bits (:data:`_RANK_COUNT`, :data:`_SUIT_RANK`)."""
+    sums of per-card bits (:data:`RANK_COUNT`, :data:`SUIT_RANK`); ``shape`` is
+    :func:`.melds.run_shape` of ``rules``."""
     if rules.joker_use != "none":
         return False
-    counts = sum(map(_RANK_COUNT.__getitem__, hand))
+    counts = sum(map(RANK_COUNT.__getitem__, hand))
     if counts & _HIGH_PAIR or counts & (counts >> 1) & _LOW_BIT:
         return False
-    suited = reduce(or_, map(_SUIT_RANK.__getitem__, hand), 0)
-    holds = run_shape(rules).holds_run
+    suited = reduce(or_, map(SUIT_RANK.__getitem__, hand), 0)
+    holds = shape.holds_run
     return not (
         holds[suited & _RANKS]
         or holds[suited >> 14 & _RANKS]
@@ -127,7 +134,8 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     """The melds ``hand`` can lay down (see the module docstring for what is listed), each
     a tuple of cards, wild jokers declared. Every one passes :func:`check_meld`. A hand
     :func:`_meldless` says holds none is answered before any list is made."""
-    if _meldless(hand, rules):
+    shape = run_shape(rules)
+    if _meldless(hand, rules, shape):
         return []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card | None]] = {}
@@ -149,7 +157,7 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
         slots[rank] = card
         bits[card.suit] |= 1 << rank
     out = _sets(by_rank, rules)
-    out += _runs(by_suit, bits, rules)
+    out += _runs(by_suit, bits, shape)
     if rules.joker_use == "wild":
         out += wild_melds([by_rank.get(r, []) for r in range(14)], by_suit, jokers, rules)
     elif rules.joker_use == "sets-of-jokers" and jokers >= 3:
@@ -161,10 +169,10 @@ def hand_melds(hand: Sequence[Card], rules: RuleSet) -> list[tuple[Card, ...]]:
     return out
 
 
-_RANK_COUNT = {card: 1 << 4 * card.rank if card.rank else 0 for card in (*make_pack(), *JOKERS)}
+RANK_COUNT = {card: 1 << 4 * card.rank if card.rank else 0 for card in (*make_pack(), *JOKERS)}
 """Per card, 1 in its rank's 4-bit count (ranks 1 to 13; jokers none): a hand's sum holds
 how many cards of each rank it has (up to 15)."""
-_SUIT_RANK = {
+SUIT_RANK = {
     card: 1 << 14 * SUITS.index(card.suit) + card.rank if card.rank else 0
     for card in (*make_pack(), *JOKERS)
 }
@@ -231,11 +239,18 @@ def fits(meld: Meld, card: Card, rules: RuleSet) -> bool:
 def accepts(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[int]]:
     """For every natural card some table meld takes (L1, M1 to M4), the indices of those
     melds in table order: the missing suits of a set, the next card at each end of a run.
-    Read only (cached by the melds, which compare by identity)."""
+    Read only (cached by the melds, which compare by identity; see :data:`TABLES_KEPT`)."""
     return _accepts(tuple(table), rules)
 
 
-@lru_cache(maxsize=4096)
+TABLES_KEPT = 32
+"""How many tables the per-table caches keep (:func:`accepts`, :func:`.taking.table_pairs`):
+a table stands only until the next lay-down or lay-off, so a few serve every lookup of a
+round, and a larger cache keeps only dead tables for the garbage collector to walk (with
+4,096 kept, collection took 16% of random play)."""
+
+
+@lru_cache(maxsize=TABLES_KEPT)
 def _accepts(table: tuple[Meld, ...], rules: RuleSet) -> dict[Card, list[int]]:
     out: dict[Card, list[int]] = {}
     for index, meld in enumerate(table):

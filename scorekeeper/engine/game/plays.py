@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from ..cards import Card
 from ..melds import IllegalMeld, Meld, check_meld, extend
-from .actions import LayDown, LayOff
+from .actions import LayDown, LayOff, lay_down, lay_off
 from .deal import end_round
 from .hand_melds import (
     accepts,
@@ -30,7 +30,13 @@ from .hand_melds import (
     remove_cards,
 )
 from .state import GameState, Phase
-from .taking import keeps_a_discard, keeps_any_discard, may_lay_off_taken, table_pairs
+from .taking import (
+    keeps_a_discard,
+    keeps_any_discard,
+    may_lay_off_taken,
+    partner_in,
+    table_pairs,
+)
 
 
 class IllegalMove(ValueError):
@@ -83,7 +89,7 @@ def laydown_options(
     for m, p in zip(melds, points, strict=True):
         if (opened or p >= minimum) and (must is None or holds(m, must)):
             if kept or _keeps_after(state, hand, m):
-                out.append(LayDown(m))
+                out.append(lay_down(m))
                 if first:
                     return out
     if opened or (first and out):
@@ -119,7 +125,7 @@ def _opening_pairs(
                 continue
             tried += 1
             if keeps_discard(rest, state):
-                out.append(LayDown(a, (b,)))
+                out.append(lay_down(a, (b,)))
                 if first:
                     return out
     return out
@@ -135,7 +141,7 @@ def layoff_options(
     """Lay-offs of cards in ``hand`` (or of ``only``) onto table melds (or only melds owned
     by ``onto``): L1, L3, L4, M1 to M5, P2; none before the seat has opened (M6); each
     keeping a discard (O2)."""
-    return [LayOff(card, index) for card, index in layoff_pairs(state, seat, hand, only, onto)]
+    return [lay_off(card, index) for card, index in layoff_pairs(state, seat, hand, only, onto)]
 
 
 def layoff_pairs(
@@ -351,7 +357,9 @@ def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> l
     selected ``card`` follow it onto the same meld (:func:`taking.table_pairs`, from
     :func:`taking.pair_partners`' rule), each keeping a card to discard after both (O2).
     Laid first, the partner leaves the seat in MUST_USE: the card must follow at once."""
-    pairs = table_pairs(state.table, state.rules).get(card) if state.opened[seat] else None
+    if not state.opened[seat] or not partner_in(card, hand, accepts(state.table, state.rules)):
+        return []
+    pairs = table_pairs(state.table, state.rules).get(card)
     if not pairs:
         return []
     wanted: dict[int, set[Card]] = {}
@@ -364,7 +372,7 @@ def pair_layoffs(state: GameState, seat: int, card: Card, hand: list[Card]) -> l
             for partner in dict.fromkeys(c for c in others if c in wanted[index]):
                 rest = remove_cards(hand, (partner, card))
                 if rest is not None and keeps_discard(rest, state):
-                    out.append(LayOff(partner, index))
+                    out.append(lay_off(partner, index))
     return out
 
 

@@ -12,13 +12,13 @@ Glossary:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from ..cards import Card
+from ..cards import Card, make_pack, natural_card
 from ..melds import Meld, extend
 from ..rules.ruleset import RuleSet
-from .hand_melds import meld_accepts
+from .hand_melds import TABLES_KEPT, meld_accepts
 
 
 def may_keep_top(rules: RuleSet, index: int, pile_size: int) -> bool:
@@ -70,14 +70,37 @@ def meld_pairs(meld: Meld, rules: RuleSet) -> tuple[tuple[Card, Card], ...]:
     )
 
 
+NEIGHBOURS: dict[Card, tuple[tuple[Card, int], ...]] = {
+    card: tuple(
+        (natural_card(r, card.suit), 1 << r)
+        for r in sorted({card.rank % 13 + 1, (card.rank - 2) % 13 + 1})  # K and A both ways
+    )
+    for card in make_pack()
+}
+"""Per natural card, the cards next to it in its suit, each with its rank bit (bit r for
+rank r): in seed 002's pair (:func:`meld_pairs`) the partner is always one of the card's,
+since only a run takes a second card after a first, one place further on."""
+
+
+def partner_in(card: Card, cards: Container[Card], takes: Container[Card]) -> bool:
+    """True when one of ``cards`` (the hand) next to ``card`` in its suit is taken by the
+    table (``takes``, :func:`hand_melds.accepts`): only then may ``card`` follow a partner
+    laid off (:func:`table_pairs` need not be looked at otherwise)."""
+    for near, _ in NEIGHBOURS.get(card, ()):
+        if near in takes and near in cards:
+            return True
+    return False
+
+
 def table_pairs(table: Sequence[Meld], rules: RuleSet) -> Mapping[Card, Sequence[tuple[Card, int]]]:
     """Seed 002's pair (:func:`meld_pairs`) for every card at once: for each natural card
     that a meld of ``table`` takes only after a partner, the ``(partner, meld index)``
-    pairs, in table order. Read only (cached by the melds, which compare by identity)."""
+    pairs, in table order. Read only (cached by the melds, which compare by identity;
+    :data:`hand_melds.TABLES_KEPT` tables)."""
     return _table_pairs(tuple(table), rules)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TABLES_KEPT)
 def _table_pairs(table: tuple[Meld, ...], rules: RuleSet) -> dict[Card, list[tuple[Card, int]]]:
     out: dict[Card, list[tuple[Card, int]]] = {}
     for index, meld in enumerate(table):

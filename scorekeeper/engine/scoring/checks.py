@@ -271,8 +271,9 @@ def partner_refusal(
 ) -> str | None:
     """Why ``laid_by`` may not lay off onto a meld of ``owner`` (L4: partners laying off on
     each other's melds, only with sides and where the rules forbid it), or None."""
-    partner = owner != laid_by and unit.get(owner) == unit.get(laid_by)
-    if play.teams and partner and not rules.partners_lay_off:
+    if not play.teams or rules.partners_lay_off or owner == laid_by:
+        return None
+    if unit.get(owner) == unit.get(laid_by):
         return "partners may not lay off on each other's melds here (L4)"
     return None
 

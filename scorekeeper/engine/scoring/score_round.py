@@ -275,11 +275,13 @@ def _hand_cards(
             continue
         by_rank = hand_rows(rule, taker_of(player), player, rules)
         counted = []
+        total = 0
         for card in hand:
             shown, why, rule_id, points = by_rank[card.rank]
             counted.append((card, shown, why, rule_id))
+            total += points
         rows.append(_row(Rows, (player, "hand", tuple(counted))))
-        left[player] = sum(by_rank[card.rank][3] for card in hand)
+        left[player] = total
     notes += count_hands(rules, play, left, figures)
     return rows
 
