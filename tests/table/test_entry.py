@@ -94,6 +94,15 @@ def test_the_saved_message_gives_the_new_totals_by_sides_in_persian(games):
     assert body["message"] == "Round 2 saved: Ann & Cat 175 · Bob & Dee 25"  # P5: +50
 
 
+def test_a_two_deal_games_entry_is_headed_by_its_deal(games, client):
+    """P5 (Persian: two deals): the entry says "Deal 2 of 2", as the line above it does."""
+    games.start(NAMES, preset="persian")
+    assert _net(games, [85, -20, 30, 0]).status_code == 201
+    page = client.get(f"/games/{games.slug}").get_data(as_text=True)
+    assert "Deal <span data-round-number>2</span> of 2" in page
+    assert "Round <span data-round-number>" not in page
+
+
 def test_shown_in_hand_infers_who_went_out(games):
     games.start(NAMES, preset="add-opponents-hand")
     data = _entry(games) | {"mode": "totals", "action": "save"}
