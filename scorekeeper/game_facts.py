@@ -1,0 +1,256 @@
+"""A group's games as stored facts: one :class:`~scorekeeper.models.GameFact` row per game
+of a group and one :class:`~scorekeeper.models.SeatFact` row per seat that counts, so a
+group's figures (profile, head to head, season, tonight's tally) are sums over rows,
+flat in the number of games, never a replay of every game's rounds.
+
+One function writes them, :func:`store_facts`, from the game as it is stored (its live
+rounds' figures at the table, its finished rounds' scores in a digital game): every
+path that changes a game of a group calls it in the same transaction (a round
+recorded, corrected, deleted or undone; a game deleted or restored; attached,
+archived, brought back or detached; a group's file imported; a digital round
+finished), and the migration that made the tables called it on every existing game.
+It also counts the group's ``facts_version`` up (the pages' ETag).
+
+Shared by the table and the players features (like :mod:`scorekeeper.groups`): it reads
+the tables through the connection it is given (SQLAlchemy Core, no ORM), so the
+migration can run it too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from .engine.scoring.outcome import settle
+from .extensions import db
+from .models import DigitalGame, DigitalRound, Game, GameFact, Group, Player, Round, SeatFact
+
+GAMES, DIGITAL, GROUPS = Game.__table__, DigitalGame.__table__, Group.__table__
+FACTS, SEATS = GameFact.__table__, SeatFact.__table__
+
+
+@dataclass
+class Sums:
+    """A seat's round sums over a game's live rounds (points): see
+    :class:`~scorekeeper.models.SeatFact`."""
+
+    rounds: int = 0
+    went_out: int = 0
+    points: int = 0
+    best: int | None = None
+    left: int = 0
+    left_rounds: int = 0
+
+    def add(self, figures: Mapping[str, Any], went_out: bool, hand_known: bool) -> None:
+        """Count one round: the player's contract ``figures`` (``round``, ``in_hand``),
+        whether they went out, whether their hand was recorded (not a net round)."""
+        points = int(figures["round"])
+        self.rounds += 1
+        self.went_out += went_out
+        self.points += points
+        self.best = points if self.best is None else max(self.best, points)
+        if not went_out and hand_known:
+            self.left += int(figures["in_hand"])
+            self.left_rounds += 1
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game as :func:`facts_rows` needs it: ``names`` in seat order, ``units`` (each
+    seat's unit: its name, or its side's names joined by " & ", P1), ``members``
+    (member id per name, None for a guest), the seats that get a row (``counted``:
+    every seat at the table, the person of a digital game), the rounds as (players'
+    contract figures by name, who went out, hand recorded), oldest first, and the
+    result: ``finished``, ``winner``, ``stake`` (decimal text or None)."""
+
+    names: Sequence[str]
+    units: Sequence[str]
+    members: Sequence[int | None]
+    counted: Sequence[int]
+    rounds: Sequence[tuple[Mapping[str, Any], Any, bool]]
+    finished: bool
+    winner: str | None
+    stake: str | None
+
+
+def units_of(names: Sequence[str], sides: Sequence[Sequence[str]] | None) -> list[str]:
+    """Each seat's unit: its own name, or its side's names (``sides``, P1) joined by
+    " & "."""
+    if not sides:
+        return list(names)
+    joined = {name: " & ".join(side) for side in sides for name in side}
+    return [joined[name] for name in names]
+
+
+def _halves(played: Played, units: Sequence[str], own: Mapping[str, int]) -> dict[str, int]:
+    """Each unit's G3 settlement in half points per player of the unit (a side's net is
+    split between its two partners): empty until the game has a winner."""
+    if not played.finished or not played.winner:
+        return {}
+    totals = Counter[str]()
+    for name, unit in zip(played.names, units, strict=True):
+        totals[unit] += own[name]
+    if played.winner not in totals:
+        return {}
+    net = Counter[str]()
+    for payer, payee, points in settle(totals, played.winner):
+        net[payer] -= points
+        net[payee] += points
+    sizes = Counter(units)
+    return {unit: 2 * net[unit] // sizes[unit] for unit in totals}
+
+
+def facts_rows(played: Played) -> list[dict[str, Any]]:
+    """The seat rows of ``played`` (columns of :class:`~scorekeeper.models.SeatFact`
+    that depend on the game's play, not on where it is stored)."""
+    last = played.rounds[-1][0] if played.rounds else {}
+    own = {name: int(last.get(name, {}).get("total", 0)) for name in played.names}
+    units = played.units
+    score = Counter[str]()
+    for name, unit in zip(played.names, units, strict=True):
+        score[unit] += own[name]
+    halves = _halves(played, units, own)
+    cents = int(Decimal(played.stake) * 100) if played.stake else None
+    rows = []
+    for seat in played.counted:
+        name, unit = played.names[seat], units[seat]
+        sums = Sums()
+        for figures, went_out, hand_known in played.rounds:
+            if name in figures:
+                sums.add(figures[name], went_out == name, hand_known)
+        share = halves.get(unit, 0)
+        rows.append(
+            {"seat": seat, "name": name, "member_id": played.members[seat], "unit": unit}
+            | {"own": own[name], "score": score[unit], "settlement_halves": share}
+            | {"won": played.finished and played.winner == unit}
+            | {"money_half_cents": share * cents if cents is not None else None}
+            | sums.__dict__
+        )
+    return rows
+
+
+def _table_game(connection: Connection, game_id: int) -> tuple[dict[str, Any], Played] | None:
+    """The stored facts' game row and :class:`Played` of a game at the table, or None
+    when it is in no group or deleted."""
+    game = connection.execute(select(GAMES).where(GAMES.c.id == game_id)).one_or_none()
+    if game is None or game.group_id is None or game.deleted_at is not None:
+        return None
+    seats = Player.__table__
+    players = connection.execute(
+        select(seats.c.name, seats.c.side, seats.c.member_id)
+        .where(seats.c.game_id == game_id)
+        .order_by(seats.c.seat)
+    ).all()
+    names = [p.name for p in players]
+    sides = None
+    if any(p.side is not None for p in players):
+        sides = [[p.name for p in players if p.side == side] for side in (0, 1)]
+    rounds = Round.__table__
+    live = connection.execute(
+        select(rounds.c.mode, rounds.c.input, rounds.c.figures)
+        .where(rounds.c.game_id == game_id, rounds.c.deleted.is_(False))
+        .order_by(rounds.c.position)
+    ).all()
+    row = {"kind": "table", "game_id": game_id, "digital_game_id": None}
+    row |= {"finished_at": game.finished_at, "winner": game.winner, "stake": game.stake}
+    played = Played(
+        names=names,
+        units=units_of(names, sides),
+        members=[p.member_id for p in players],
+        counted=range(len(players)),
+        rounds=[
+            ((r.figures or {}).get("players", {}), (r.input or {}).get("went_out"), r.mode != "net")
+            for r in live
+        ],
+        finished=game.finished_at is not None,
+        winner=game.winner,
+        stake=game.stake,
+    )
+    return _placed(row, game), played
+
+
+def _placed(row: dict[str, Any], game: Any) -> dict[str, Any]:
+    """``row`` with where the game is: its group, whether it counts, its start."""
+    counts = game.archived_at is None
+    return row | {"group_id": game.group_id, "counts": counts, "started_at": game.created_at}
+
+
+def _digital_game(connection: Connection, game_id: int) -> tuple[dict[str, Any], Played] | None:
+    """The stored facts' game row and :class:`Played` of a digital game (its person's
+    seat only, never a bot, and none when the person is no player of the group), or
+    None when it is in no group."""
+    game = connection.execute(select(DIGITAL).where(DIGITAL.c.id == game_id)).one_or_none()
+    if game is None or game.group_id is None:
+        return None
+    rounds = DigitalRound.__table__
+    records = connection.execute(
+        select(rounds.c.record).where(rounds.c.game_id == game_id).order_by(rounds.c.number)
+    ).scalars()
+    names = list(game.state["players"])
+    played = Played(
+        names=names,
+        units=units_of(names, game.state.get("teams")),
+        members=[game.member_id if seat == game.human_seat else None for seat in range(len(names))],
+        counted=[game.human_seat] if game.member_id is not None else [],
+        rounds=[
+            (record["scores"], (record.get("end") or {}).get("went_out"), True)
+            for record in records
+            if record.get("scores")
+        ],
+        finished=bool(game.finished),
+        winner=game.winner,
+        stake=None,
+    )
+    row = {"kind": "digital", "game_id": None, "digital_game_id": game_id, "stake": None}
+    row |= {"finished_at": game.updated_at if game.finished else None, "winner": game.winner}
+    return _placed(row, game), played
+
+
+def store_facts(connection: Connection, kind: str, game_id: int) -> None:
+    """Write the stored facts of the game ``game_id`` of ``kind`` ("table" or "digital")
+    again from the game as ``connection`` reads it now (in the caller's transaction):
+    its rows replaced, or removed when it is in no group (detached) or deleted; the
+    ``facts_version`` of its group before and after counts up. Not committed."""
+    column = FACTS.c.game_id if kind == "table" else FACTS.c.digital_game_id
+    before = connection.execute(select(FACTS.c.id, FACTS.c.group_id).where(column == game_id)).all()
+    if before:
+        ids = [row.id for row in before]
+        connection.execute(delete(SEATS).where(SEATS.c.fact_id.in_(ids)))
+        connection.execute(delete(FACTS).where(FACTS.c.id.in_(ids)))
+    found = (_table_game if kind == "table" else _digital_game)(connection, game_id)
+    groups = {row.group_id for row in before}
+    if found is not None:
+        row, played = found
+        fact_id = connection.execute(insert(FACTS).returning(FACTS.c.id), row).scalar_one()
+        shared = {"fact_id": fact_id, "group_id": row["group_id"], "kind": kind}
+        shared |= {"counts": row["counts"], "started_at": row["started_at"]}
+        shared |= {"finished": played.finished}
+        seats = [shared | seat for seat in facts_rows(played)]
+        if seats:
+            connection.execute(insert(SEATS), seats)
+        groups.add(row["group_id"])
+    touch_groups(connection, groups)
+
+
+def touch_groups(connection: Connection, groups: Iterable[int]) -> None:
+    """Count the ``facts_version`` of ``groups`` up (what their pages show changed)."""
+    ids = sorted(set(groups))
+    if ids:
+        connection.execute(
+            update(GROUPS)
+            .where(GROUPS.c.id.in_(ids))
+            .values(facts_version=GROUPS.c.facts_version + 1)
+        )
+
+
+def refresh(game: Game | DigitalGame) -> None:
+    """:func:`store_facts` of ``game`` in the request's session (its pending changes
+    flushed first), not committed."""
+    db.session.flush()
+    kind = "digital" if isinstance(game, DigitalGame) else "table"
+    store_facts(db.session.connection(), kind, game.id)
