@@ -24,14 +24,30 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, Table, and_, delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from .engine.scoring.outcome import settle
 from .extensions import db
-from .models import DigitalGame, DigitalRound, Game, GameFact, Group, Player, Round, SeatFact
+from .models import (
+    DigitalGame,
+    DigitalRound,
+    Game,
+    GameFact,
+    Group,
+    PartnerTotal,
+    Player,
+    PlayerTotal,
+    Round,
+    SeatFact,
+)
 
 GAMES, DIGITAL, GROUPS = Game.__table__, DigitalGame.__table__, Group.__table__
 FACTS, SEATS = GameFact.__table__, SeatFact.__table__
+PLAYERS, PARTNERS = PlayerTotal.__table__, PartnerTotal.__table__
+ROUND_SUMS = ("rounds", "went_out", "points", "left", "left_rounds")
+"""A seat's round sums, added up in its member's :class:`~scorekeeper.models.PlayerTotal`."""
 
 
 @dataclass
@@ -119,6 +135,10 @@ def facts_rows(played: Played) -> list[dict[str, Any]]:
     rows = []
     for seat in played.counted:
         name, unit = played.names[seat], units[seat]
+        partner = next(
+            (m for i, m in enumerate(played.members) if i != seat and units[i] == unit and m),
+            None,
+        )
         sums = Sums()
         for figures, went_out, hand_known in played.rounds:
             if name in figures:
@@ -126,6 +146,7 @@ def facts_rows(played: Played) -> list[dict[str, Any]]:
         share = halves.get(unit, 0)
         rows.append(
             {"seat": seat, "name": name, "member_id": played.members[seat], "unit": unit}
+            | {"partner_id": partner}
             | {"own": own[name], "score": score[unit], "settlement_halves": share}
             | {"won": played.finished and played.winner == unit}
             | {"money_half_cents": share * cents if cents is not None else None}
@@ -211,19 +232,30 @@ def _digital_game(connection: Connection, game_id: int) -> tuple[dict[str, Any],
     return _placed(row, game), played
 
 
+def _remove(
+    connection: Connection, kind: str, game_id: int
+) -> tuple[set[int], list[dict[str, Any]]]:
+    """Delete the stored facts of a game; the groups they were in and its seat rows."""
+    column = FACTS.c.game_id if kind == "table" else FACTS.c.digital_game_id
+    before = connection.execute(select(FACTS.c.id, FACTS.c.group_id).where(column == game_id)).all()
+    if not before:
+        return set(), []
+    ids = [row.id for row in before]
+    seats = connection.execute(select(SEATS).where(SEATS.c.fact_id.in_(ids)))
+    old = [dict(row._mapping) for row in seats]
+    connection.execute(delete(SEATS).where(SEATS.c.fact_id.in_(ids)))
+    connection.execute(delete(FACTS).where(FACTS.c.id.in_(ids)))
+    return {row.group_id for row in before}, old
+
+
 def store_facts(connection: Connection, kind: str, game_id: int) -> None:
     """Write the stored facts of the game ``game_id`` of ``kind`` ("table" or "digital")
     again from the game as ``connection`` reads it now (in the caller's transaction):
     its rows replaced, or removed when it is in no group (detached) or deleted; the
     ``facts_version`` of its group before and after counts up. Not committed."""
-    column = FACTS.c.game_id if kind == "table" else FACTS.c.digital_game_id
-    before = connection.execute(select(FACTS.c.id, FACTS.c.group_id).where(column == game_id)).all()
-    if before:
-        ids = [row.id for row in before]
-        connection.execute(delete(SEATS).where(SEATS.c.fact_id.in_(ids)))
-        connection.execute(delete(FACTS).where(FACTS.c.id.in_(ids)))
+    groups, old = _remove(connection, kind, game_id)
+    seats: list[dict[str, Any]] = []
     found = (_table_game if kind == "table" else _digital_game)(connection, game_id)
-    groups = {row.group_id for row in before}
     if found is not None:
         row, played = found
         fact_id = connection.execute(insert(FACTS).returning(FACTS.c.id), row).scalar_one()
@@ -234,7 +266,125 @@ def store_facts(connection: Connection, kind: str, game_id: int) -> None:
         if seats:
             connection.execute(insert(SEATS), seats)
         groups.add(row["group_id"])
+    retotal(connection, old, seats)
     touch_groups(connection, groups)
+
+
+Key = tuple[int, int, str]
+"""A member's totals: (group id, member id, kind)."""
+
+
+def _counted(seats: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [s for s in seats if s["counts"] and s["member_id"] is not None]
+
+
+def _adds(seat: Mapping[str, Any]) -> dict[str, int]:
+    """What one counted seat adds to its member's :class:`~scorekeeper.models.PlayerTotal`."""
+    adds = {"games": 1} | {name: int(seat[name]) for name in ROUND_SUMS}
+    if seat["finished"]:
+        money = seat["money_half_cents"]
+        adds |= {"played": 1, "won": int(seat["won"]), "own_points": seat["own"]}
+        adds |= {"settlement_halves": seat["settlement_halves"], "money_half_cents": money or 0}
+        adds |= {"money_games": int(money is not None)}
+    return adds
+
+
+def _changes(
+    old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+) -> tuple[dict[Key, Counter[str]], dict[tuple[Key, int], Counter[str]]]:
+    """What a game's ``new`` seat rows add to each member's totals less what its ``old``
+    ones had: by member, and by member and partner (finished games only)."""
+    players: dict[Key, Counter[str]] = {}
+    partners: dict[tuple[Key, int], Counter[str]] = {}
+    for sign, seats in ((-1, old), (1, new)):
+        for seat in _counted(seats):
+            key = (seat["group_id"], seat["member_id"], seat["kind"])
+            total = players.setdefault(key, Counter())
+            for name, value in _adds(seat).items():
+                total[name] += sign * value
+            if seat["finished"] and seat["partner_id"] is not None:
+                pair = partners.setdefault((key, seat["partner_id"]), Counter())
+                pair["games"] += sign
+                pair["won"] += sign * int(seat["won"])
+    return players, partners
+
+
+def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ...]]:
+    """The finished results of ``key``'s member among ``seats`` (for their streak)."""
+    return sorted(
+        (s["started_at"], s["won"])
+        for s in _counted(seats)
+        if (s["group_id"], s["member_id"], s["kind"]) == key and s["finished"]
+    )
+
+
+def retotal(
+    connection: Connection, old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+) -> None:
+    """Bring the running totals of the members of a game whose seat rows went from
+    ``old`` to ``new`` up to date: the sums by what changed, the best round looked up
+    again (an index), the longest winning streak counted again when a result
+    changed."""
+    players, partners = _changes(old, new)
+    for key, adds in players.items():
+        group, member, kind = key
+        mine = and_(PLAYERS.c.group_id == group, PLAYERS.c.member_id == member)
+        _add_to(connection, PLAYERS, {"group_id": group, "member_id": member, "kind": kind}, adds)
+        values: dict[str, Any] = {"best": _best(key)}
+        if _results(old, key) != _results(new, key):
+            values["streak"] = _streak(connection, key)
+        connection.execute(update(PLAYERS).where(mine, PLAYERS.c.kind == kind).values(values))
+    for ((group, member, kind), partner), adds in partners.items():
+        row = {"group_id": group, "member_id": member, "kind": kind, "partner_id": partner}
+        _add_to(connection, PARTNERS, row, adds)
+
+
+def _add_to(connection: Connection, table: Table, key: dict[str, Any], adds: Counter[str]) -> None:
+    """Add ``adds`` to the columns of ``table``'s row ``key`` (made first, all zeros,
+    when there is none: an insert that does nothing when another made it meanwhile)."""
+    maker = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    connection.execute(maker(table).values(key).on_conflict_do_nothing())
+    found = and_(*(table.c[name] == value for name, value in key.items()))
+    values = {name: table.c[name] + value for name, value in adds.items() if value}
+    if values:
+        connection.execute(update(table).where(found).values(values))
+
+
+def _best(key: Key) -> Any:
+    """The highest round of ``key``'s member over their counted games (read through the
+    index on the best rounds)."""
+    group, member, kind = key
+    return (
+        select(SEATS.c.best)
+        .where(SEATS.c.group_id == group, SEATS.c.member_id == member, SEATS.c.kind == kind)
+        .where(SEATS.c.counts.is_(True), SEATS.c.best.is_not(None))
+        .order_by(SEATS.c.best.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+def _streak(connection: Connection, key: Key) -> int:
+    """The longest run of finished games ``key``'s member won in a row, counted by the
+    database: their games numbered in order, and again among the won ones; a run
+    shares the difference."""
+    group, member, kind = key
+    order = (SEATS.c.started_at, SEATS.c.fact_id)
+    every = func.row_number().over(order_by=order)
+    among = func.row_number().over(partition_by=SEATS.c.won, order_by=order)
+    numbered = (
+        select(SEATS.c.won, (every - among).label("run"))
+        .where(SEATS.c.group_id == group, SEATS.c.member_id == member, SEATS.c.kind == kind)
+        .where(SEATS.c.counts.is_(True), SEATS.c.finished.is_(True))
+        .subquery()
+    )
+    runs = (
+        select(func.count().label("length"))
+        .where(numbered.c.won.is_(True))
+        .group_by(numbered.c.run)
+        .subquery()
+    )
+    return int(connection.execute(select(func.max(runs.c.length))).scalar_one() or 0)
 
 
 def touch_groups(connection: Connection, groups: Iterable[int]) -> None:

@@ -345,6 +345,7 @@ class GameFact(db.Model):  # type: ignore[name-defined,misc]
         UniqueConstraint("game_id", name="uq_game_facts_game"),
         UniqueConstraint("digital_game_id", name="uq_game_facts_digital_game"),
         Index("ix_game_facts_group_started", "group_id", "started_at", "id"),
+        Index("ix_game_facts_group_finished", "group_id", "finished_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -376,12 +377,14 @@ class SeatFact(db.Model):  # type: ignore[name-defined,misc]
     live rounds: ``rounds`` scored, ``went_out`` of them gone out, ``points`` the round
     scores summed and ``best`` the highest (None with no round), ``left`` points left in
     hand over the ``left_rounds`` rounds not gone out whose hand was recorded (a round
-    entered by net records none)."""
+    entered by net records none). ``partner_id`` is the member who shares the player's
+    side (P1; None without one, or with a guest)."""
 
     __tablename__ = "seat_facts"
     __table_args__ = (
-        Index("ix_seat_facts_member", "group_id", "member_id", "kind", "started_at"),
-        Index("ix_seat_facts_fact", "fact_id", "unit"),
+        Index("ix_seat_facts_member", "group_id", "member_id", "kind", "started_at", "fact_id"),
+        Index("ix_seat_facts_best", "group_id", "member_id", "kind", "counts", "best"),
+        Index("ix_seat_facts_fact", "fact_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -392,6 +395,9 @@ class SeatFact(db.Model):  # type: ignore[name-defined,misc]
     started_at: Mapped[datetime]
     finished: Mapped[bool] = mapped_column(default=False)
     member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), default=None
+    )
+    partner_id: Mapped[int | None] = mapped_column(
         ForeignKey("members.id", ondelete="SET NULL"), default=None
     )
     seat: Mapped[int]
@@ -408,3 +414,61 @@ class SeatFact(db.Model):  # type: ignore[name-defined,misc]
     best: Mapped[int | None] = mapped_column(default=None)
     left: Mapped[int] = mapped_column(default=0)
     left_rounds: Mapped[int] = mapped_column(default=0)
+
+
+class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
+    """A member's figures over every counted game of one ``kind`` in their group, kept
+    as running sums of their :class:`SeatFact` rows (counted: ``counts``) by
+    :func:`scorekeeper.game_facts.store_facts` (what a game's new rows add, less what
+    its old ones had), so a profile and the season since the group started read one
+    row: ``games`` (in play too) and, over them, the round sums (``rounds``,
+    ``went_out``, ``points``, ``left``, ``left_rounds``; ``best`` the highest round,
+    looked up again through an index); over the finished ones, ``played``, ``won``,
+    ``own_points`` (own final totals), ``settlement_halves``, ``money_half_cents``
+    (over the ``money_games`` with a stake) and ``streak``, the longest run of games
+    won in a row (counted again whenever a result changes)."""
+
+    __tablename__ = "player_totals"
+    __table_args__ = (
+        UniqueConstraint("group_id", "member_id", "kind", name="uq_player_totals_member"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    games: Mapped[int] = mapped_column(default=0)
+    played: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)
+    rounds: Mapped[int] = mapped_column(default=0)
+    went_out: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    best: Mapped[int | None] = mapped_column(default=None)
+    left: Mapped[int] = mapped_column(default=0)
+    left_rounds: Mapped[int] = mapped_column(default=0)
+    own_points: Mapped[int] = mapped_column(default=0)
+    settlement_halves: Mapped[int] = mapped_column(default=0)
+    money_half_cents: Mapped[int] = mapped_column(default=0)
+    money_games: Mapped[int] = mapped_column(default=0)
+    streak: Mapped[int] = mapped_column(default=0)
+
+
+class PartnerTotal(db.Model):  # type: ignore[name-defined,misc]
+    """Two members of a group as partners (P1) over the counted finished games of one
+    ``kind``: ``games`` together on one side and ``won`` of them, running sums kept as
+    :class:`PlayerTotal`'s are."""
+
+    __tablename__ = "partner_totals"
+    __table_args__ = (
+        UniqueConstraint(
+            "group_id", "member_id", "kind", "partner_id", name="uq_partner_totals_pair"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    partner_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    games: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)

@@ -1,10 +1,12 @@
-"""A group's figures summed by the database over the stored facts of its games
-(:class:`~scorekeeper.models.SeatFact`, one row per seat, written by
-:func:`scorekeeper.game_facts.store_facts` whenever a game changes): a profile, two
-players head to head, a season's league table. Only games that count are read (in the
-group, not deleted, not archived: ``counts``); a guest (no member) or a bot has no
-figures. Each figure is one aggregate query over rows found through an index, never a
-replay of a game's rounds; a long list comes a page at a time.
+"""A group's figures read from the stored facts of its games (written by
+:func:`scorekeeper.game_facts.store_facts` whenever a game changes): a profile and the
+season since the group started from each member's running totals
+(:class:`~scorekeeper.models.PlayerTotal`, :class:`~scorekeeper.models.PartnerTotal`:
+a row each, flat in the number of games); a season between two dates and two players
+head to head summed by the database over the seats of those games
+(:class:`~scorekeeper.models.SeatFact`); a long list a page at a time. Only games that
+count are read (in the group, not deleted, not archived: ``counts``); a guest (no
+member) or a bot has no figures; nothing replays a game's rounds.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..models import SeatFact
+from ..models import PartnerTotal, PlayerTotal, SeatFact
 from .figures import (
     PAGE,
     SERIES,
@@ -47,92 +49,56 @@ def _won(seat: Any = SeatFact) -> Any:
 
 def profile(group_id: int, member: int, kind: str) -> Profile:
     """``member``'s :class:`Profile` over the group's counted games of ``kind`` ("table"
-    or "digital"): the round figures over every such game (in play too), the results
-    over the finished ones."""
-    mine = _mine(group_id, member, kind)
-    done = func.sum(case((SeatFact.finished.is_(True), 1), else_=0))
-    row = db.session.execute(
-        select(
-            func.count(SeatFact.id),
-            done,
-            _won(),
-            func.sum(SeatFact.rounds),
-            func.sum(SeatFact.went_out),
-            func.sum(SeatFact.points),
-            func.max(SeatFact.best),
-            func.sum(SeatFact.left),
-            func.sum(SeatFact.left_rounds),
-        ).where(mine)
-    ).one()
-    games, played, won, rounds, went_out, points, best, left, left_rounds = row
-    result = Profile(played=played or 0, in_play=games - (played or 0), won=won or 0)
-    result.win_rate = ratio(result.won, result.played)
-    tally = RoundTally(rounds or 0, went_out or 0, points or 0, best, left or 0, left_rounds or 0)
+    or "digital"), from their running totals (one row) and their partners' (a row per
+    partner): the round figures over every such game (in play too), the results over
+    the finished ones; the chart's series from their latest finished games."""
+    total = db.session.execute(
+        select(PlayerTotal).where(
+            PlayerTotal.group_id == group_id,
+            PlayerTotal.member_id == member,
+            PlayerTotal.kind == kind,
+        )
+    ).scalar_one_or_none()
+    if total is None or not total.games:
+        return Profile()
+    result = Profile(played=total.played, in_play=total.games - total.played, won=total.won)
+    result.win_rate = ratio(total.won, total.played)
+    result.streak = total.streak
+    tally = RoundTally(
+        total.rounds, total.went_out, total.points, total.best, total.left, total.left_rounds
+    )
     round_figures(result, tally)
-    if result.played:
-        result.streak = _streak(mine)
-        result.series = _series(mine)
-        result.partners = _partners(mine)
+    if total.played:
+        result.series = _series(_mine(group_id, member, kind))
+        result.partners = _partners(group_id, member, kind)
     return result
-
-
-def _order() -> tuple[Any, Any]:
-    """The order of a player's games: by start, then as stored."""
-    return SeatFact.started_at, SeatFact.fact_id
-
-
-def _streak(mine: Any) -> int:
-    """The longest run of finished games won in a row (counted by the database: the games
-    numbered in order, and again among the won ones; a run shares the difference)."""
-    every = func.row_number().over(order_by=_order())
-    among = func.row_number().over(partition_by=SeatFact.won, order_by=_order())
-    numbered = (
-        select(SeatFact.won, (every - among).label("run"))
-        .where(mine, SeatFact.finished.is_(True))
-        .subquery()
-    )
-    runs = (
-        select(func.count().label("length"))
-        .where(numbered.c.won.is_(True))
-        .group_by(numbered.c.run)
-        .subquery()
-    )
-    return int(db.session.execute(select(func.max(runs.c.length))).scalar_one() or 0)
 
 
 def _series(mine: Any) -> list[tuple[datetime, int]]:
     """The player's own final total in their latest :data:`SERIES` finished games,
-    oldest first."""
-    started, fact = _order()
+    oldest first (read backwards through the index of their games by start)."""
     rows = db.session.execute(
         select(SeatFact.started_at, SeatFact.own)
         .where(mine, SeatFact.finished.is_(True))
-        .order_by(started.desc(), fact.desc())
+        .order_by(SeatFact.started_at.desc(), SeatFact.fact_id.desc())
         .limit(SERIES)
     ).all()
     return [(when, own) for when, own in reversed(rows)]
 
 
-def _partners(mine: Any) -> list[tuple[int, int, int]]:
+def _partners(group_id: int, member: int, kind: str) -> list[tuple[int, int, int]]:
     """(member id, finished games on the player's side, won together), most first."""
-    other = aliased(SeatFact)
-    games = func.count(other.id)
     rows = db.session.execute(
-        select(other.member_id, games, _won())
-        .join(
-            other,
-            and_(
-                other.fact_id == SeatFact.fact_id,
-                other.unit == SeatFact.unit,
-                other.id != SeatFact.id,
-                other.member_id.is_not(None),
-            ),
+        select(PartnerTotal.partner_id, PartnerTotal.games, PartnerTotal.won)
+        .where(
+            PartnerTotal.group_id == group_id,
+            PartnerTotal.member_id == member,
+            PartnerTotal.kind == kind,
+            PartnerTotal.games > 0,
         )
-        .where(mine, SeatFact.finished.is_(True))
-        .group_by(other.member_id)
-        .order_by(games.desc(), other.member_id)
+        .order_by(PartnerTotal.games.desc(), PartnerTotal.partner_id)
     ).all()
-    return [(member, count, won or 0) for member, count, won in rows]
+    return [(partner, games, won) for partner, games, won in rows]
 
 
 def head_to_head(group_id: int, a: int, b: int, page: int = 0) -> HeadToHead:
@@ -178,8 +144,48 @@ def league(
     group_id: int, start: datetime | None = None, end: datetime | None = None
 ) -> list[LeagueRow]:
     """The league table of the group's counted finished games (at the table and digital)
-    started from ``start`` to before ``end`` (either open; naive UTC, as stored): most
-    wins first, then most points, then the settlement."""
+    started from ``start`` to before ``end`` (naive UTC, as stored): most wins first,
+    then most points, then the settlement. Since the group started (no dates) it is
+    read from the players' running totals; between dates it is summed over the
+    season's games."""
+    rows = [
+        LeagueRow(
+            member=member,
+            played=played,
+            won=won or 0,
+            points=points or 0,
+            settlement=Decimal(halves or 0) / 2,
+            money=Decimal(money or 0) / 200 if stakes else None,
+        )
+        for member, played, won, points, halves, money, stakes in db.session.execute(
+            _since_start(group_id)
+            if start is None and end is None
+            else _between(group_id, start, end)
+        )
+        if played
+    ]
+    return sorted(rows, key=lambda r: (-r.won, -r.points, -r.settlement, r.member))
+
+
+def _since_start(group_id: int) -> Any:
+    """Each member's season since the group started: their running totals, both kinds."""
+    return (
+        select(
+            PlayerTotal.member_id,
+            func.sum(PlayerTotal.played),
+            func.sum(PlayerTotal.won),
+            func.sum(PlayerTotal.own_points),
+            func.sum(PlayerTotal.settlement_halves),
+            func.sum(PlayerTotal.money_half_cents),
+            func.sum(PlayerTotal.money_games),
+        )
+        .where(PlayerTotal.group_id == group_id)
+        .group_by(PlayerTotal.member_id)
+    )
+
+
+def _between(group_id: int, start: datetime | None, end: datetime | None) -> Any:
+    """Each member's season between two dates (either open), summed over its games."""
     query = select(
         SeatFact.member_id,
         func.count(SeatFact.id),
@@ -187,6 +193,7 @@ def league(
         func.sum(SeatFact.own),
         func.sum(SeatFact.settlement_halves),
         func.sum(SeatFact.money_half_cents),
+        func.count(SeatFact.money_half_cents),
     ).where(
         SeatFact.group_id == group_id,
         SeatFact.member_id.is_not(None),
@@ -197,17 +204,4 @@ def league(
         query = query.where(SeatFact.started_at >= start)
     if end is not None:
         query = query.where(SeatFact.started_at < end)
-    rows = [
-        LeagueRow(
-            member=member,
-            played=played,
-            won=won or 0,
-            points=points or 0,
-            settlement=Decimal(halves or 0) / 2,
-            money=None if money is None else Decimal(money) / 200,
-        )
-        for member, played, won, points, halves, money in db.session.execute(
-            query.group_by(SeatFact.member_id)
-        )
-    ]
-    return sorted(rows, key=lambda r: (-r.won, -r.points, -r.settlement, r.member))
+    return query.group_by(SeatFact.member_id)

@@ -17,7 +17,7 @@ from typing import Any
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameFact, Group, Member, SeatFact
+from scorekeeper.models import Game, GameFact, Group, Member, PartnerTotal, PlayerTotal, SeatFact
 from scorekeeper.table import services as sheet
 from tests.players.conftest import Night, totals
 
@@ -81,8 +81,79 @@ def recomputed(night: Night, view: str) -> list[dict[str, Any]]:
     return seats
 
 
+SUMS = ("games", "played", "won", "rounds", "went_out", "points", "left", "left_rounds")
+SUMS += ("own_points", "settlement_halves", "money_half_cents", "money_games")
+
+
+def _streak(results: list[bool]) -> int:
+    best = run = 0
+    for won in results:
+        run = run + 1 if won else 0
+        best = max(best, run)
+    return best
+
+
+def summed(night: Night) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """Every member's running totals as stored, and as summed here over the stored
+    seats that count (by member, and by member and partner); none stays at zero but
+    by a game that left."""
+    with night.app.app_context():
+        seats = db.session.execute(
+            db.select(SeatFact).where(SeatFact.counts.is_(True), SeatFact.member_id.is_not(None))
+        ).scalars()
+        players: dict[Any, Counter[str]] = {}
+        partners: Counter[Any] = Counter()
+        results: dict[Any, list[tuple[Any, int, bool]]] = {}
+        best: dict[Any, Any] = {}
+        for seat in seats:
+            key = (seat.group_id, seat.member_id, seat.kind)
+            total = players.setdefault(key, Counter())
+            total.update({"games": 1, "rounds": seat.rounds, "went_out": seat.went_out})
+            total.update({"points": seat.points, "left": seat.left})
+            total.update({"left_rounds": seat.left_rounds})
+            if seat.best is not None:
+                best[key] = max(best.get(key, seat.best), seat.best)
+            if seat.finished:
+                total.update({"played": 1, "won": int(seat.won), "own_points": seat.own})
+                total.update({"settlement_halves": seat.settlement_halves})
+                total.update({"money_half_cents": seat.money_half_cents or 0})
+                total.update({"money_games": int(seat.money_half_cents is not None)})
+                results.setdefault(key, []).append((seat.started_at, seat.fact_id, seat.won))
+                if seat.partner_id is not None:
+                    partners[key, seat.partner_id, "games"] += 1
+                    partners[key, seat.partner_id, "won"] += int(seat.won)
+        expected = {
+            key: {k: total[k] for k in SUMS}
+            | {
+                "best": best.get(key),
+                "streak": _streak([w for *_, w in sorted(results.get(key, []))]),
+            }
+            for key, total in players.items()
+        }
+        kept = {
+            (row.group_id, row.member_id, row.kind): {k: getattr(row, k) for k in SUMS}
+            | {"best": row.best, "streak": row.streak}
+            for row in db.session.execute(db.select(PlayerTotal)).scalars()
+            if row.games
+        }
+        pairs = {
+            (row.group_id, row.member_id, row.kind, row.partner_id): (row.games, row.won)
+            for row in db.session.execute(db.select(PartnerTotal)).scalars()
+            if row.games
+        }
+        wanted = {
+            (*key, partner): (partners[key, partner, "games"], partners[key, partner, "won"])
+            for key, partner, what in partners
+            if what == "games" and partners[key, partner, "games"]
+        }
+    return (kept, pairs), (expected, wanted)
+
+
 def stored(night: Night, view: str) -> list[dict[str, Any]]:
-    """The game's stored seat facts (without member ids, which the export has not)."""
+    """The game's stored seat facts (without member ids, which the export has not);
+    every member's running totals are checked against the seats on the way."""
+    kept, expected = summed(night)
+    assert kept == expected
     with night.app.app_context():
         game_id = db.session.execute(db.select(Game.id).where(Game.view_token == view)).scalar()
         rows = db.session.execute(
@@ -215,12 +286,13 @@ def test_the_migration_fills_the_facts_of_existing_games(night: Night):
     night.client.post(
         night.url("/attach"), data={"link": f"http://127.0.0.1:5000/play/{slug}", "confirm": "yes"}
     )
-    before = facts_now(night)
+    before, totals_before = facts_now(night), summed(night)
+    assert totals_before[0] == totals_before[1]
     kinds = Counter(row[3] for row in before if len(row) == 9)
     assert kinds == {"table": 3, "digital": 1}
     with night.app.app_context():
-        db.session.execute(db.delete(SeatFact))
-        db.session.execute(db.delete(GameFact))
+        for table in (PartnerTotal, PlayerTotal, SeatFact, GameFact):
+            db.session.execute(db.delete(table))
         db.session.commit()
         db.session.remove()
         assert facts_now(night) == []
@@ -228,6 +300,7 @@ def test_the_migration_fills_the_facts_of_existing_games(night: Night):
         upgrade()
         db.session.remove()
     assert facts_now(night) == before
+    assert summed(night) == totals_before
 
 
 def _group_of(night: Night, games: int) -> str:

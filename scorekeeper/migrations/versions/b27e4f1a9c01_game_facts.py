@@ -1,6 +1,7 @@
 """game_facts and seat_facts: each game of a group stored as facts (who won, the totals,
-the settlement, each seat's round sums), written whenever the game changes, so the
-group's figures are sums over rows; groups.facts_version, counted up whenever they
+the settlement, each seat's round sums), written whenever the game changes, with each
+member's running totals over them (player_totals, partner_totals), so the group's
+figures read a row per player, flat in its games; groups.facts_version, counted up whenever they
 change (the pages' ETag). The upgrade fills them for every existing game of a group
 through the app's one writer (:func:`scorekeeper.game_facts.store_facts`); the games
 themselves are not touched, so a downgrade drops the facts and keeps every game.
@@ -10,6 +11,8 @@ Revises: f3a6c8e1d205
 Create Date: 2026-11-26 03:00:00.000000
 
 """
+
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -41,6 +44,7 @@ def _create_tables() -> None:
         sa.UniqueConstraint("digital_game_id", name="uq_game_facts_digital_game"),
     )
     op.create_index("ix_game_facts_group_started", "game_facts", ["group_id", "started_at", "id"])
+    op.create_index("ix_game_facts_group_finished", "game_facts", ["group_id", "finished_at"])
     seat_columns = [
         sa.Column(name, sa.Integer(), nullable=False)
         for name in ("own", "score", "settlement_halves", "rounds", "went_out", "points")
@@ -56,6 +60,7 @@ def _create_tables() -> None:
         sa.Column("started_at", sa.DateTime(), nullable=False),
         sa.Column("finished", sa.Boolean(), nullable=False),
         sa.Column("member_id", sa.Integer(), nullable=True),
+        sa.Column("partner_id", sa.Integer(), nullable=True),
         sa.Column("seat", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("unit", sa.String(length=90), nullable=False),
@@ -66,12 +71,53 @@ def _create_tables() -> None:
         sa.ForeignKeyConstraint(["fact_id"], ["game_facts.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["group_id"], ["groups.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["member_id"], ["members.id"], ondelete="SET NULL"),
+        sa.ForeignKeyConstraint(["partner_id"], ["members.id"], ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("id"),
     )
-    op.create_index(
-        "ix_seat_facts_member", "seat_facts", ["group_id", "member_id", "kind", "started_at"]
+    member = ["group_id", "member_id", "kind"]
+    op.create_index("ix_seat_facts_member", "seat_facts", [*member, "started_at", "fact_id"])
+    op.create_index("ix_seat_facts_best", "seat_facts", [*member, "counts", "best"])
+    op.create_index("ix_seat_facts_fact", "seat_facts", ["fact_id"])
+    _create_totals()
+
+
+def _owned(*columns: sa.Column[int]) -> list[Any]:
+    """A totals table's key (group, member, kind), then ``columns``."""
+    return [
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("group_id", sa.Integer(), nullable=False),
+        sa.Column("member_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=10), nullable=False),
+        *columns,
+        sa.ForeignKeyConstraint(["group_id"], ["groups.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["member_id"], ["members.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+    ]
+
+
+def _create_totals() -> None:
+    sums = ["games", "played", "won", "rounds", "went_out", "points", "left", "left_rounds"]
+    sums += ["own_points", "settlement_halves", "money_half_cents", "money_games", "streak"]
+    op.create_table(
+        "player_totals",
+        *_owned(
+            *(sa.Column(name, sa.Integer(), nullable=False) for name in sums),
+            sa.Column("best", sa.Integer(), nullable=True),
+        ),
+        sa.UniqueConstraint("group_id", "member_id", "kind", name="uq_player_totals_member"),
     )
-    op.create_index("ix_seat_facts_fact", "seat_facts", ["fact_id", "unit"])
+    op.create_table(
+        "partner_totals",
+        *_owned(
+            sa.Column("partner_id", sa.Integer(), nullable=False),
+            sa.Column("games", sa.Integer(), nullable=False),
+            sa.Column("won", sa.Integer(), nullable=False),
+        ),
+        sa.ForeignKeyConstraint(["partner_id"], ["members.id"], ondelete="CASCADE"),
+        sa.UniqueConstraint(
+            "group_id", "member_id", "kind", "partner_id", name="uq_partner_totals_pair"
+        ),
+    )
 
 
 def upgrade() -> None:
@@ -101,8 +147,12 @@ def downgrade() -> None:
     """Drop the facts and groups.facts_version (the games stay as they are)."""
     with op.batch_alter_table("groups", schema=None) as batch_op:
         batch_op.drop_column("facts_version")
+    op.drop_table("partner_totals")
+    op.drop_table("player_totals")
     op.drop_index("ix_seat_facts_fact", table_name="seat_facts")
+    op.drop_index("ix_seat_facts_best", table_name="seat_facts")
     op.drop_index("ix_seat_facts_member", table_name="seat_facts")
     op.drop_table("seat_facts")
+    op.drop_index("ix_game_facts_group_finished", table_name="game_facts")
     op.drop_index("ix_game_facts_group_started", table_name="game_facts")
     op.drop_table("game_facts")
