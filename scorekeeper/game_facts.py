@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, delete, func, insert, select, update
+from sqlalchemy import Connection, Table, and_, case, delete, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -310,12 +310,58 @@ def _changes(
 
 
 def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ...]]:
-    """The finished results of ``key``'s member among ``seats`` (for their streak)."""
+    """The finished results of ``key``'s member among ``seats``: (start, fact, won)."""
     return sorted(
-        (s["started_at"], s["won"])
+        (s["started_at"], s["fact_id"], s["won"])
         for s in _counted(seats)
         if (s["group_id"], s["member_id"], s["kind"]) == key and s["finished"]
     )
+
+
+def _finished(key: Key) -> Any:
+    """The condition of the counted finished seats of ``key``'s member."""
+    group, member, kind = key
+    return and_(
+        SEATS.c.group_id == group,
+        SEATS.c.member_id == member,
+        SEATS.c.kind == kind,
+        SEATS.c.counts.is_(True),
+        SEATS.c.finished.is_(True),
+    )
+
+
+def _runs(connection: Connection, key: Key, old: Any, new: Any) -> dict[str, Any]:
+    """The new ``streak`` and ``run`` of ``key``'s member when a result changed (none
+    when none did). A game that newly finished after every other one counts on from
+    the run so far; any other change counts every finished game again, in order."""
+    before, after = _results(old, key), _results(new, key)
+    if before == after:
+        return {}
+    if not before and len(after) == 1:
+        started, fact, won = after[0]
+        later = or_(
+            SEATS.c.started_at > started,
+            and_(SEATS.c.started_at == started, SEATS.c.fact_id > fact),
+        )
+        if connection.execute(select(SEATS.c.id).where(_finished(key), later).limit(1)).first():
+            return _counted_again(connection, key)
+        if not won:
+            return {"run": 0}
+        run = PLAYERS.c.run + 1
+        return {"run": run, "streak": case((run > PLAYERS.c.streak, run), else_=PLAYERS.c.streak)}
+    return _counted_again(connection, key)
+
+
+def _counted_again(connection: Connection, key: Key) -> dict[str, int]:
+    """``streak`` and ``run`` of ``key``'s member over all their finished games."""
+    results = connection.execute(
+        select(SEATS.c.won).where(_finished(key)).order_by(SEATS.c.started_at, SEATS.c.fact_id)
+    ).scalars()
+    streak = run = 0
+    for won in results:
+        run = run + 1 if won else 0
+        streak = max(streak, run)
+    return {"streak": streak, "run": run}
 
 
 def retotal(
@@ -323,16 +369,13 @@ def retotal(
 ) -> None:
     """Bring the running totals of the members of a game whose seat rows went from
     ``old`` to ``new`` up to date: the sums by what changed, the best round looked up
-    again (an index), the longest winning streak counted again when a result
-    changed."""
+    again (an index), the winning streak as :func:`_runs` finds it."""
     players, partners = _changes(old, new)
     for key, adds in players.items():
         group, member, kind = key
         mine = and_(PLAYERS.c.group_id == group, PLAYERS.c.member_id == member)
         _add_to(connection, PLAYERS, {"group_id": group, "member_id": member, "kind": kind}, adds)
-        values: dict[str, Any] = {"best": _best(key)}
-        if _results(old, key) != _results(new, key):
-            values["streak"] = _streak(connection, key)
+        values = {"best": _best(key)} | _runs(connection, key, old, new)
         connection.execute(update(PLAYERS).where(mine, PLAYERS.c.kind == kind).values(values))
     for ((group, member, kind), partner), adds in partners.items():
         row = {"group_id": group, "member_id": member, "kind": kind, "partner_id": partner}
@@ -362,29 +405,6 @@ def _best(key: Key) -> Any:
         .limit(1)
         .scalar_subquery()
     )
-
-
-def _streak(connection: Connection, key: Key) -> int:
-    """The longest run of finished games ``key``'s member won in a row, counted by the
-    database: their games numbered in order, and again among the won ones; a run
-    shares the difference."""
-    group, member, kind = key
-    order = (SEATS.c.started_at, SEATS.c.fact_id)
-    every = func.row_number().over(order_by=order)
-    among = func.row_number().over(partition_by=SEATS.c.won, order_by=order)
-    numbered = (
-        select(SEATS.c.won, (every - among).label("run"))
-        .where(SEATS.c.group_id == group, SEATS.c.member_id == member, SEATS.c.kind == kind)
-        .where(SEATS.c.counts.is_(True), SEATS.c.finished.is_(True))
-        .subquery()
-    )
-    runs = (
-        select(func.count().label("length"))
-        .where(numbered.c.won.is_(True))
-        .group_by(numbered.c.run)
-        .subquery()
-    )
-    return int(connection.execute(select(func.max(runs.c.length))).scalar_one() or 0)
 
 
 def touch_groups(connection: Connection, groups: Iterable[int]) -> None:

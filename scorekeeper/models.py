@@ -425,8 +425,10 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
     ``went_out``, ``points``, ``left``, ``left_rounds``; ``best`` the highest round,
     looked up again through an index); over the finished ones, ``played``, ``won``,
     ``own_points`` (own final totals), ``settlement_halves``, ``money_half_cents``
-    (over the ``money_games`` with a stake) and ``streak``, the longest run of games
-    won in a row (counted again whenever a result changes)."""
+    (over the ``money_games`` with a stake), ``streak``, the longest run of games won
+    in a row, and ``run``, the run of wins up to their latest finished game (a game
+    finished after every other one counts on from it; any other change of a result
+    counts them again)."""
 
     __tablename__ = "player_totals"
     __table_args__ = (
@@ -451,6 +453,7 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
     money_half_cents: Mapped[int] = mapped_column(default=0)
     money_games: Mapped[int] = mapped_column(default=0)
     streak: Mapped[int] = mapped_column(default=0)
+    run: Mapped[int] = mapped_column(default=0)
 
 
 class PartnerTotal(db.Model):  # type: ignore[name-defined,misc]

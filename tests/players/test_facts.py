@@ -85,12 +85,13 @@ SUMS = ("games", "played", "won", "rounds", "went_out", "points", "left", "left_
 SUMS += ("own_points", "settlement_halves", "money_half_cents", "money_games")
 
 
-def _streak(results: list[bool]) -> int:
+def _runs(results: list[bool]) -> dict[str, int]:
+    """The longest run of wins, and the run up to the latest game."""
     best = run = 0
     for won in results:
         run = run + 1 if won else 0
         best = max(best, run)
-    return best
+    return {"streak": best, "run": run}
 
 
 def summed(night: Night) -> tuple[dict[Any, Any], dict[Any, Any]]:
@@ -124,15 +125,13 @@ def summed(night: Night) -> tuple[dict[Any, Any], dict[Any, Any]]:
                     partners[key, seat.partner_id, "won"] += int(seat.won)
         expected = {
             key: {k: total[k] for k in SUMS}
-            | {
-                "best": best.get(key),
-                "streak": _streak([w for *_, w in sorted(results.get(key, []))]),
-            }
+            | {"best": best.get(key)}
+            | _runs([w for *_, w in sorted(results.get(key, []))])
             for key, total in players.items()
         }
         kept = {
             (row.group_id, row.member_id, row.kind): {k: getattr(row, k) for k in SUMS}
-            | {"best": row.best, "streak": row.streak}
+            | {"best": row.best, "streak": row.streak, "run": row.run}
             for row in db.session.execute(db.select(PlayerTotal)).scalars()
             if row.games
         }
@@ -364,3 +363,24 @@ def test_figures_pages_answer_304_until_the_group_changes(night: Night):
     night.client.get(night.url(""))  # the flash "Cat joined the group." is shown
     newer = night.client.get(night.url(pages[0]), headers={"If-None-Match": tags[pages[0]]})
     assert newer.status_code == 200
+
+
+def test_a_winning_streak_counts_on_and_is_counted_again_after_a_correction(night: Night):
+    night.make_group("Friday", ("Ann", "Bob"))
+    ann_wins = totals("Ann", {"Ann": 110, "Bob": 10}, {"Bob": 5})
+    views = [night.start(("Ann", "Bob")) for _ in range(3)]
+    for view in views:
+        night.play(view, ann_wins)
+        assert stored(night, view) == recomputed(night, view)
+    profile = night.page(f"/players/{night.member('Ann')}")
+    assert "<dt>Longest winning streak</dt><dd>3</dd>" in profile
+    with night.app.app_context():
+        game = night.game(views[1])
+        bob_wins = totals("Bob", {"Ann": 10, "Bob": 110}, {"Ann": 5})
+        sheet.correct_round(game, game.rounds[0], "totals", bob_wins, game.rounds[0].version)
+    assert stored(night, views[1]) == recomputed(night, views[1])
+    profile = night.page(f"/players/{night.member('Ann')}")
+    assert "<dt>Longest winning streak</dt><dd>1</dd>" in profile
+    assert "<dt>Longest winning streak</dt><dd>1</dd>" in night.page(
+        f"/players/{night.member('Bob')}"
+    )

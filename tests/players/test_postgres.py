@@ -17,6 +17,7 @@ from scorekeeper.extensions import db
 from tests.players.conftest import Night
 from tests.players.test_facts import (  # noqa: F401 (collected again, on PostgreSQL)
     test_a_deleted_game_has_no_facts_until_it_is_restored,
+    test_a_winning_streak_counts_on_and_is_counted_again_after_a_correction,
     test_an_imported_group_has_its_games_facts,
     test_figures_pages_answer_304_until_the_group_changes,
     test_long_lists_come_a_page_at_a_time_in_a_stable_order,

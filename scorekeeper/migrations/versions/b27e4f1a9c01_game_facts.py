@@ -97,7 +97,7 @@ def _owned(*columns: sa.Column[int]) -> list[Any]:
 
 def _create_totals() -> None:
     sums = ["games", "played", "won", "rounds", "went_out", "points", "left", "left_rounds"]
-    sums += ["own_points", "settlement_halves", "money_half_cents", "money_games", "streak"]
+    sums += ["own_points", "settlement_halves", "money_half_cents", "money_games", "streak", "run"]
     op.create_table(
         "player_totals",
         *_owned(
