@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, case, delete, insert, or_, select, update
+from sqlalchemy import Connection, Table, and_, case, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -333,16 +333,15 @@ def _finished(key: Key) -> Any:
 def _runs(connection: Connection, key: Key, old: Any, new: Any) -> dict[str, Any]:
     """The new ``streak`` and ``run`` of ``key``'s member when a result changed (none
     when none did). A game that newly finished after every other one counts on from
-    the run so far; any other change counts every finished game again, in order."""
+    the run so far (found through the index of the member's games by start); any
+    other change (or a game started at the same moment) counts every finished game
+    again, in order."""
     before, after = _results(old, key), _results(new, key)
     if before == after:
         return {}
     if not before and len(after) == 1:
         started, fact, won = after[0]
-        later = or_(
-            SEATS.c.started_at > started,
-            and_(SEATS.c.started_at == started, SEATS.c.fact_id > fact),
-        )
+        later = and_(SEATS.c.started_at >= started, SEATS.c.fact_id != fact)
         if connection.execute(select(SEATS.c.id).where(_finished(key), later).limit(1)).first():
             return _counted_again(connection, key)
         if not won:
