@@ -310,9 +310,9 @@ def _changes(
 
 
 def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ...]]:
-    """The finished results of ``key``'s member among ``seats``: (start, fact, won)."""
+    """The finished results of ``key``'s member among ``seats``: (start, won, fact)."""
     return sorted(
-        (s["started_at"], s["fact_id"], s["won"])
+        (s["started_at"], s["won"], s["fact_id"])
         for s in _counted(seats)
         if (s["group_id"], s["member_id"], s["kind"]) == key and s["finished"]
     )
@@ -337,10 +337,10 @@ def _runs(connection: Connection, key: Key, old: Any, new: Any) -> dict[str, Any
     other change (or a game started at the same moment) counts every finished game
     again, in order."""
     before, after = _results(old, key), _results(new, key)
-    if before == after:
+    if [r[:2] for r in before] == [r[:2] for r in after]:
         return {}
     if not before and len(after) == 1:
-        started, fact, won = after[0]
+        started, won, fact = after[0]
         later = and_(SEATS.c.started_at >= started, SEATS.c.fact_id != fact)
         if connection.execute(select(SEATS.c.id).where(_finished(key), later).limit(1)).first():
             return _counted_again(connection, key)
