@@ -52,7 +52,7 @@ class Profile:
     partners: list[tuple[int, int, int]] = field(default_factory=list)
 
 
-SERIES = 100
+SERIES = 50
 """Finished games a profile's chart shows at most (the latest)."""
 
 

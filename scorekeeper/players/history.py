@@ -47,19 +47,31 @@ def _won(seat: Any = SeatFact) -> Any:
     return func.sum(case((seat.won.is_(True), 1), else_=0))
 
 
-def profile(group_id: int, member: int, kind: str) -> Profile:
-    """``member``'s :class:`Profile` over the group's counted games of ``kind`` ("table"
-    or "digital"), from their running totals (one row) and their partners' (a row per
-    partner): the round figures over every such game (in play too), the results over
-    the finished ones; the chart's series from their latest finished games."""
-    total = db.session.execute(
-        select(PlayerTotal).where(
-            PlayerTotal.group_id == group_id,
-            PlayerTotal.member_id == member,
-            PlayerTotal.kind == kind,
+KINDS = ("table", "digital")
+"""A profile's kinds of game, in the order the page shows them."""
+
+
+def profiles(group_id: int, member: int) -> dict[str, Profile]:
+    """``member``'s :class:`Profile` for each kind of game (:data:`KINDS`) over the
+    group's counted games of that kind, from their running totals (one query, a row
+    per kind) and their partners' (a row per partner): the round figures over every
+    such game (in play too), the results over the finished ones; the chart's series
+    from their latest finished games."""
+    totals = db.session.execute(
+        select(*PlayerTotal.__table__.c).where(
+            PlayerTotal.group_id == group_id, PlayerTotal.member_id == member
         )
-    ).scalar_one_or_none()
-    if total is None or not total.games:
+    )
+    found = {total.kind: total for total in totals}
+    return {
+        kind: _profile(found[kind], group_id, member, kind) if kind in found else Profile()
+        for kind in KINDS
+    }
+
+
+def _profile(total: Any, group_id: int, member: int, kind: str) -> Profile:
+    """A :class:`Profile` from the running totals row ``total`` of one kind."""
+    if not total.games:
         return Profile()
     result = Profile(played=total.played, in_play=total.games - total.played, won=total.won)
     result.win_rate = ratio(total.won, total.played)

@@ -199,7 +199,7 @@ def profile(slug: str, member_id: int) -> Response:
         abort(404, description="There is no such player in this group.")
 
     def build() -> str:
-        kinds = {kind: history.profile(group.id, member.id, kind) for kind in ("table", "digital")}
+        kinds = history.profiles(group.id, member.id)
         return render_template(
             "players/profile.html",
             group=group,

@@ -334,6 +334,10 @@ def test_long_lists_come_a_page_at_a_time_in_a_stable_order(night: Night):
     listed = [p.split("<h3>Their games</h3>", 1)[1].count("<li>") for p in (together, older)]
     assert listed == [50, 3] and "Older games" in together
     assert "Games together</dt><dd>53<" in together
+    profile = night.page(f"/players/{ann}")
+    assert (
+        profile.count('class="dot"') == 50 and "Points per game in the latest 50 games" in profile
+    )
     for bad in ("?page=x", "?page=-1"):
         assert night.client.get(night.url(bad)).status_code == 400
 
