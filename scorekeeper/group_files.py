@@ -143,8 +143,8 @@ def import_group(parts: Mapping[str, Any]) -> Group:
             except ScoresheetError as error:
                 found = [(w, f"game {number}: {m}") for w, m in error.problems]
                 raise ScoresheetError(found) from None
-            link_players(game, group)
             game.archived_at = now_utc() if archived else None
+            link_players(game, group)
         db.session.commit()
     except Exception:
         db.session.rollback()

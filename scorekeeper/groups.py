@@ -22,6 +22,7 @@ from werkzeug.datastructures import MultiDict
 
 from .engine import OPTIONS
 from .extensions import db
+from .game_facts import refresh
 from .house_rules import option_field_name
 from .models import DigitalGame, Game, Group, Member
 from .requests import MAX_VERSION, is_int, name_key
@@ -89,7 +90,8 @@ def with_picked(form: MultiDict[str, str], group: Group) -> MultiDict[str, str]:
 def link_players(game: Game | DigitalGame, group: Group, names: Iterable[str] = ()) -> None:
     """Put ``game`` in ``group`` (not committed): each seat of a game at the table, or the
     person of a digital game, points at the member of the same name; ``names`` are added
-    as members first (a confirmed attach)."""
+    as members first (a confirmed attach); then the game's facts are stored
+    (:func:`scorekeeper.game_facts.refresh`)."""
     for name in names:
         if member_by_name(group, name) is None:
             group.members.append(Member(name=name))
@@ -99,10 +101,11 @@ def link_players(game: Game | DigitalGame, group: Group, names: Iterable[str] = 
         person = game.state["players"][game.human_seat]
         found = member_by_name(group, person)
         game.member_id = found.id if found else None
-        return
-    for player in game.players:
-        found = member_by_name(group, player.name)
-        player.member_id = found.id if found else None
+    else:
+        for player in game.players:
+            found = member_by_name(group, player.name)
+            player.member_id = found.id if found else None
+    refresh(game)
 
 
 def start_in_group(game: Game, group: Group) -> None:

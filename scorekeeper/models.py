@@ -253,7 +253,9 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     """The people who play together across game nights (a family, a club). Reached by
     its view link (``/groups/<view token>``, read only); its edit link carries the right
     to add players, start and attach games. ``preset`` and ``options`` are its usual
-    rules (those of its latest game), offered to its next game."""
+    rules (those of its latest game), offered to its next game. ``facts_version`` counts
+    up whenever anything its figures pages show changes (a game's stored facts, a new
+    player): the pages' ETag."""
 
     __tablename__ = "groups"
     __table_args__ = (
@@ -268,6 +270,7 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     view_token: Mapped[str] = mapped_column(String(40), default=new_slug)
     edit_token: Mapped[str] = mapped_column(String(40), default=new_token)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
+    facts_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     members: Mapped[list[Member]] = relationship(
         back_populates="group", order_by="Member.id", cascade="all, delete-orphan"
@@ -324,3 +327,151 @@ class DigitalReview(db.Model):  # type: ignore[name-defined,misc]
     expert: Mapped[str] = mapped_column(String(200))
     why: Mapped[str] = mapped_column(String(400))
     cost: Mapped[float] = mapped_column()
+
+
+class GameFact(db.Model):  # type: ignore[name-defined,misc]
+    """The stored facts of one game of a group (at the table: ``game_id``; digital:
+    ``digital_game_id``), written by :func:`scorekeeper.game_facts.store_facts` whenever
+    the game changes and never otherwise, so the group's figures are sums over these
+    rows, flat in the number of games. A deleted game has no row; an archived one keeps
+    its row with ``counts`` False (listed, left out of every figure). ``started_at`` is
+    the game's start (a season's dates and the order of the group's games),
+    ``finished_at`` its end (None in play), ``winner`` the winning unit (a name, or a
+    side's names joined by " & "; "" for a tie), ``stake`` money per point as decimal
+    text or None."""
+
+    __tablename__ = "game_facts"
+    __table_args__ = (
+        UniqueConstraint("game_id", name="uq_game_facts_game"),
+        UniqueConstraint("digital_game_id", name="uq_game_facts_digital_game"),
+        Index("ix_game_facts_group_started", "group_id", "started_at", "id"),
+        Index("ix_game_facts_group_finished", "group_id", "finished_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), default=None
+    )
+    digital_game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("digital_games.id", ondelete="CASCADE"), default=None
+    )
+    counts: Mapped[bool] = mapped_column(default=True)
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    winner: Mapped[str | None] = mapped_column(String(90), default=None)
+    stake: Mapped[str | None] = mapped_column(String(20), default=None)
+
+
+class SeatFact(db.Model):  # type: ignore[name-defined,misc]
+    """One seat of a :class:`GameFact` (every seat of a game at the table, guests too;
+    only the person of a digital game, never a bot), with the game's ``group_id``,
+    ``kind``, ``counts``, ``started_at`` and ``finished`` repeated so the figures are
+    read from this table alone. ``unit`` is who scores (the player's name, or their
+    side's names joined by " & ", P1); ``own`` the player's own final total and
+    ``score`` their unit's (points); ``won`` whether their unit won (a finished game);
+    ``settlement_halves`` twice the G3 points the player gains (negative: pays; a side's
+    share is split between two partners, hence halves), ``money_half_cents`` the same
+    times the stake in cents (None without a stake). The round sums over the game's
+    live rounds: ``rounds`` scored, ``went_out`` of them gone out, ``points`` the round
+    scores summed and ``best`` the highest (None with no round), ``left`` points left in
+    hand over the ``left_rounds`` rounds not gone out whose hand was recorded (a round
+    entered by net records none). ``partner_id`` is the member who shares the player's
+    side (P1; None without one, or with a guest)."""
+
+    __tablename__ = "seat_facts"
+    __table_args__ = (
+        Index("ix_seat_facts_member", "group_id", "member_id", "kind", "started_at", "fact_id"),
+        Index("ix_seat_facts_best", "group_id", "member_id", "kind", "counts", "best"),
+        Index("ix_seat_facts_fact", "fact_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    fact_id: Mapped[int] = mapped_column(ForeignKey("game_facts.id", ondelete="CASCADE"))
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    counts: Mapped[bool] = mapped_column(default=True)
+    started_at: Mapped[datetime]
+    finished: Mapped[bool] = mapped_column(default=False)
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), default=None
+    )
+    partner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), default=None
+    )
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+    unit: Mapped[str] = mapped_column(String(90))
+    own: Mapped[int] = mapped_column(default=0)
+    score: Mapped[int] = mapped_column(default=0)
+    won: Mapped[bool] = mapped_column(default=False)
+    settlement_halves: Mapped[int] = mapped_column(default=0)
+    money_half_cents: Mapped[int | None] = mapped_column(default=None)
+    rounds: Mapped[int] = mapped_column(default=0)
+    went_out: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    best: Mapped[int | None] = mapped_column(default=None)
+    left: Mapped[int] = mapped_column(default=0)
+    left_rounds: Mapped[int] = mapped_column(default=0)
+
+
+class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
+    """A member's figures over every counted game of one ``kind`` in their group, kept
+    as running sums of their :class:`SeatFact` rows (counted: ``counts``) by
+    :func:`scorekeeper.game_facts.store_facts` (what a game's new rows add, less what
+    its old ones had), so a profile and the season since the group started read one
+    row: ``games`` (in play too) and, over them, the round sums (``rounds``,
+    ``went_out``, ``points``, ``left``, ``left_rounds``; ``best`` the highest round,
+    looked up again through an index); over the finished ones, ``played``, ``won``,
+    ``own_points`` (own final totals), ``settlement_halves``, ``money_half_cents``
+    (over the ``money_games`` with a stake), ``streak``, the longest run of games won
+    in a row, and ``run``, the run of wins up to their latest finished game (a game
+    finished after every other one counts on from it; any other change of a result
+    counts them again)."""
+
+    __tablename__ = "player_totals"
+    __table_args__ = (
+        UniqueConstraint("group_id", "member_id", "kind", name="uq_player_totals_member"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    games: Mapped[int] = mapped_column(default=0)
+    played: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)
+    rounds: Mapped[int] = mapped_column(default=0)
+    went_out: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    best: Mapped[int | None] = mapped_column(default=None)
+    left: Mapped[int] = mapped_column(default=0)
+    left_rounds: Mapped[int] = mapped_column(default=0)
+    own_points: Mapped[int] = mapped_column(default=0)
+    settlement_halves: Mapped[int] = mapped_column(default=0)
+    money_half_cents: Mapped[int] = mapped_column(default=0)
+    money_games: Mapped[int] = mapped_column(default=0)
+    streak: Mapped[int] = mapped_column(default=0)
+    run: Mapped[int] = mapped_column(default=0)
+
+
+class PartnerTotal(db.Model):  # type: ignore[name-defined,misc]
+    """Two members of a group as partners (P1) over the counted finished games of one
+    ``kind``: ``games`` together on one side and ``won`` of them, running sums kept as
+    :class:`PlayerTotal`'s are."""
+
+    __tablename__ = "partner_totals"
+    __table_args__ = (
+        UniqueConstraint(
+            "group_id", "member_id", "kind", "partner_id", name="uq_partner_totals_pair"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    partner_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    games: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)

@@ -23,6 +23,7 @@ from sqlalchemy import func
 from ..engine import GameState
 from ..engine.game.state import laid_down_in
 from ..extensions import db
+from ..game_facts import refresh
 from ..models import DigitalGame, DigitalRound
 
 Records = list[dict[str, Any]]
@@ -74,7 +75,8 @@ def rounds_finished(game: DigitalGame) -> int:
 
 def append_rounds(game: DigitalGame, records: Records, scored: Records) -> None:
     """Add the finished ``records`` (with their ``scored``, in step) to ``game``'s log,
-    numbered after the rounds already there (the session is not committed here)."""
+    numbered after the rounds already there, and store the game's facts when it is in
+    a group (:func:`scorekeeper.game_facts.refresh`; the session is not committed here)."""
     if not records:
         return
     start = rounds_finished(game) + 1
@@ -83,6 +85,8 @@ def append_rounds(game: DigitalGame, records: Records, scored: Records) -> None:
         db.session.add(
             DigitalRound(game_id=game.id, number=start + offset, record=record, scored=figures)
         )
+    if game.group_id is not None:
+        refresh(game)
 
 
 def scored_rounds(game: DigitalGame) -> Records:

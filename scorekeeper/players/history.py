@@ -1,346 +1,219 @@
-"""A group's games as :class:`~.figures.GameFacts`, read from the stored games on every
-request: games at the table from their live rounds' figures (the scoring contract's
-``players``) and who went out, digital games from their finished rounds' rows (each
-round's ``scores`` and who went out, :func:`digital_rounds`). Only games that count are
-read: in the group, not deleted, not archived; in a digital game only the person counts,
-never a bot.
-
-At the table the database does the counting: two queries give the games and each
-player's total in their last live round, and one more sums a player's round figures
-(:func:`table_tally`); the rounds' JSON is read inside the database (SQLite's
-json_each and json_extract, PostgreSQL's json_each and json_extract_path_text), never
-decoded in Python, and a round's card list is never read. A player's figures are found
-by comparing their name with the keys of the round's ``players`` (:func:`_seats`), never
-through a JSON path spelled from the name, so every name counts (Zoë, Al "Ace").
+"""A group's figures read from the stored facts of its games (written by
+:func:`scorekeeper.game_facts.store_facts` whenever a game changes): a profile and the
+season since the group started from each member's running totals
+(:class:`~scorekeeper.models.PlayerTotal`, :class:`~scorekeeper.models.PartnerTotal`:
+a row each, flat in the number of games); a season between two dates and two players
+head to head summed by the database over the seats of those games
+(:class:`~scorekeeper.models.SeatFact`); a long list a page at a time. Only games that
+count are read (in the group, not deleted, not archived: ``counts``); a guest (no
+member) or a bot has no figures; nothing replays a game's rounds.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
-from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, Integer, and_, bindparam, case, cast, func, or_, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
-from ..engine.scoring.outcome import settle
 from ..extensions import db
-from ..models import DigitalGame, DigitalRound, Game, Player, Round
-from .figures import GameFacts, RoundFacts, RoundTally, settlement_shares
+from ..models import PartnerTotal, PlayerTotal, SeatFact
+from .figures import (
+    PAGE,
+    SERIES,
+    HeadToHead,
+    LeagueRow,
+    Profile,
+    RoundTally,
+    Together,
+    ratio,
+    round_figures,
+)
 
 
-def group_facts(group_id: int) -> list[GameFacts]:
-    """Every game of the group that counts, at the table and digital, oldest first."""
-    facts = table_facts(group_id) + digital_facts(group_id)
-    return sorted(facts, key=lambda g: g.when)
-
-
-def _counted_games(group_id: Any) -> Any:
-    return select(Game.id).where(
-        Game.group_id == group_id, Game.deleted_at.is_(None), Game.archived_at.is_(None)
+def _mine(group_id: int, member: int, kind: str) -> Any:
+    """The condition of ``member``'s counted seats of ``kind`` in the group."""
+    return and_(
+        SeatFact.group_id == group_id,
+        SeatFact.member_id == member,
+        SeatFact.kind == kind,
+        SeatFact.counts.is_(True),
     )
 
 
-def _rows(query: Any, **values: int) -> Any:
-    """The rows of a plain ``query`` (columns only) with its bound ``values``, run on the
-    session's connection without the ORM's result processing."""
-    return db.session.connection().execute(query, values)
+def _won(seat: Any = SeatFact) -> Any:
+    return func.sum(case((seat.won.is_(True), 1), else_=0))
 
 
-def _dialect() -> str:
-    """The name of the session's database dialect ("sqlite", "postgresql")."""
-    return str(db.session.get_bind().dialect.name)
+KINDS = ("table", "digital")
+"""A profile's kinds of game, in the order the page shows them."""
 
 
-def _json_text(dialect: str, column: Any, *keys: str) -> Any:
-    """The value at ``keys`` inside a JSON ``column``, computed by the database (SQLite's
-    json_extract, PostgreSQL's json_extract_path_text: text there, cast it for numbers).
-    The keys are words of the stored shape ("went_out", "total"), never a name: a JSON path
-    cannot spell every name (Zoë, Al "Ace"), see :func:`_seats`."""
-    if dialect == "postgresql":
-        return func.json_extract_path_text(column, *keys)
-    return func.json_extract(column, "$." + ".".join(keys))
-
-
-def _seats(dialect: str) -> Any:
-    """Each player's figures in the joined round (the scoring contract's ``players``) as
-    rows of ``key`` (the player's name) and ``value`` (their figures), unpacked by the
-    database (SQLite's json_each, PostgreSQL's lateral json_each). A query joins it to a
-    player on the name, so a name is compared as a value, never put in a JSON path."""
-    if dialect == "postgresql":
-        rows = func.json_each(func.json_extract_path(Round.figures, "players"))
-        return rows.table_valued("key", "value").lateral("seat")
-    return func.json_each(Round.figures, "$.players").table_valued("key", "value").alias("seat")
-
-
-def _figure(dialect: str, seats: Any, key: str) -> Any:
-    """The contract figure ``key`` of a player's row of :func:`_seats`, as an integer."""
-    return cast(_json_text(dialect, seats.c.value, key), Integer)
-
-
-def _last_round(player: Any) -> Any:
-    """The join condition of a ``player``'s game and its last live round."""
-    live = and_(Round.game_id == player.game_id, Round.deleted.is_(False))
-    last = select(func.max(Round.position)).where(live).correlate(player).scalar_subquery()
-    return and_(live, Round.position == last)
-
-
-def table_facts(group_id: int) -> list[GameFacts]:
-    """The group's games at the table that count, without their rounds (see
-    :func:`table_tally`): each player's own total is their figure in the game's last live
-    round. Plain rows, no ORM objects, no JSON decoded in Python: a group may hold a
-    thousand games."""
-    counted = _counted_games(group_id)
-    columns = (Game.id, Game.created_at, Game.title, Game.stake, Game.winner, Game.finished_at)
-    games = _rows(select(*columns).where(Game.id.in_(counted))).all()
-    seats: dict[int, list[tuple[str, int | None, int | None, int | None]]] = defaultdict(list)
-    dialect = _dialect()
-    figures = _seats(dialect)
-    query = (
-        select(
-            Player.game_id,
-            Player.name,
-            Player.side,
-            Player.member_id,
-            _figure(dialect, figures, "total"),
+def profiles(group_id: int, member: int) -> dict[str, Profile]:
+    """``member``'s :class:`Profile` for each kind of game (:data:`KINDS`) over the
+    group's counted games of that kind, from their running totals (one query, a row
+    per kind) and their partners' (a row per partner): the round figures over every
+    such game (in play too), the results over the finished ones; the chart's series
+    from their latest finished games."""
+    totals = db.session.execute(
+        select(*PlayerTotal.__table__.c).where(
+            PlayerTotal.group_id == group_id, PlayerTotal.member_id == member
         )
-        .outerjoin(Round, _last_round(Player))
-        .outerjoin(figures, figures.c.key == Player.name)
-        .where(Player.game_id.in_(counted))
-        .order_by(Player.game_id, Player.seat)
     )
-    for game_id, name, side, member, total in _rows(query):
-        seats[game_id].append((name, side, member, total))
-    return [_table_game(row, seats[row.id]) for row in games]
+    found = {total.kind: total for total in totals}
+    return {
+        kind: _profile(found[kind], group_id, member, kind) if kind in found else Profile()
+        for kind in KINDS
+    }
 
 
-def member_facts(group_id: int, member: int) -> list[GameFacts]:
-    """The group's table games that count in which ``member`` sat, as far as a profile
-    needs them: only ``member`` and their partner (P1) in ``unit``, ``member``'s own
-    total, the winners; no settlement, no rounds (see :func:`table_tally`)."""
-    query, mates, _ = _profile_queries(_dialect())
-    partner = {row.game_id: row for row in _rows(mates, group_id=group_id, member=member)}
-    rows = _rows(query, group_id=group_id, member=member)
-    return [_member_game(member, row, partner.get(row.id)) for row in rows]
-
-
-@cache
-def _profile_queries(dialect: str) -> tuple[Any, Any, Any]:
-    """A profile's statements for ``dialect``, built once (the SQL, never any figure; the
-    group and the member are bound at each run): the member's games with their own
-    total, their partners in those games, and their round tally."""
-    me, mate = aliased(Player), aliased(Player)
-    counted = _counted_games(bindparam("group_id"))
-    member: Any = bindparam("member")
-    figures = _seats(dialect)
-    games = (
-        select(Game.id, Game.created_at, Game.title, Game.winner, Game.finished_at)
-        .add_columns(me.name, me.seat, _figure(dialect, figures, "total").label("total"))
-        .join(me, me.game_id == Game.id)
-        .outerjoin(Round, _last_round(me))
-        .outerjoin(figures, figures.c.key == me.name)
-        .where(me.member_id == member, Game.id.in_(counted))
+def _profile(total: Any, group_id: int, member: int, kind: str) -> Profile:
+    """A :class:`Profile` from the running totals row ``total`` of one kind."""
+    if not total.games:
+        return Profile()
+    result = Profile(played=total.played, in_play=total.games - total.played, won=total.won)
+    result.win_rate = ratio(total.won, total.played)
+    result.streak = total.streak
+    tally = RoundTally(
+        total.rounds, total.went_out, total.points, total.best, total.left, total.left_rounds
     )
-    mates = (
-        select(mate.game_id, mate.name, mate.seat, mate.member_id)
-        .join(me, and_(me.game_id == mate.game_id, me.side == mate.side, me.id != mate.id))
-        .where(me.member_id == member, me.game_id.in_(counted))
+    round_figures(result, tally)
+    if total.played:
+        result.series = _series(_mine(group_id, member, kind))
+        result.partners = _partners(group_id, member, kind)
+    return result
+
+
+def _series(mine: Any) -> list[tuple[datetime, int]]:
+    """The player's own final total in their latest :data:`SERIES` finished games,
+    oldest first (read backwards through the index of their games by start)."""
+    rows = db.session.execute(
+        select(SeatFact.started_at, SeatFact.own)
+        .where(mine, SeatFact.finished.is_(True))
+        .order_by(SeatFact.started_at.desc(), SeatFact.fact_id.desc())
+        .limit(SERIES)
+    ).all()
+    return [(when, own) for when, own in reversed(rows)]
+
+
+def _partners(group_id: int, member: int, kind: str) -> list[tuple[int, int, int]]:
+    """(member id, finished games on the player's side, won together), most first."""
+    rows = db.session.execute(
+        select(PartnerTotal.partner_id, PartnerTotal.games, PartnerTotal.won)
+        .where(
+            PartnerTotal.group_id == group_id,
+            PartnerTotal.member_id == member,
+            PartnerTotal.kind == kind,
+            PartnerTotal.games > 0,
+        )
+        .order_by(PartnerTotal.games.desc(), PartnerTotal.partner_id)
+    ).all()
+    return [(partner, games, won) for partner, games, won in rows]
+
+
+def head_to_head(group_id: int, a: int, b: int, page: int = 0) -> HeadToHead:
+    """Members ``a`` and ``b`` over the group's counted finished games both sat in (at
+    the table and digital): the sums over all of them, and page ``page`` (from 0) of
+    :data:`~.figures.PAGE` games, newest first."""
+    me, them = aliased(SeatFact), aliased(SeatFact)
+    opposed = me.unit != them.unit
+    both = (
+        select()
+        .select_from(me)
+        .join(them, and_(them.fact_id == me.fact_id, them.member_id == b))
+        .where(me.group_id == group_id, me.member_id == a, me.counts.is_(True))
+        .where(me.finished.is_(True))
     )
-    return games, mates, _tally_query(dialect, member, counted)
-
-
-def _member_game(member: int, row: Any, mate: Any) -> GameFacts:
-    seats = [(row.seat, row.name, member)]
-    if mate is not None:
-        seats = sorted([*seats, (mate.seat, mate.name, mate.member_id)])
-    side = " & ".join(name for _, name, _ in seats)
-    unit = {m: side for _, _, m in seats if m is not None}
-    finished = row.finished_at is not None
-    return GameFacts(
-        key=f"t{row.id}",
-        kind="table",
-        when=row.created_at,
-        title=row.title or "",
-        finished=finished,
-        unit=unit,
-        score={},
-        own={member: row.total or 0},
-        winners=frozenset(m for m in unit if finished and row.winner == side),
-        settlement={},
-        money={},
-        rounds=[],
-    )
-
-
-def table_tally(group_id: int, member: int) -> RoundTally:
-    """``member``'s round figures over the live rounds of the group's table games that
-    count, summed by the database (one query, one row). Points left in hand count only
-    the rounds entered with a hand (not by net, where the hand is not recorded)."""
-    query = _profile_queries(_dialect())[2]
-    rounds, gone, total, best, left, left_rounds = _rows(
-        query, group_id=group_id, member=member
+    margin = func.sum(case((opposed, me.score - them.score), else_=0))
+    games, a_won, b_won, total, apart = db.session.execute(
+        both.add_columns(
+            func.count(me.id),
+            _won(me),
+            _won(them),
+            margin,
+            func.sum(case((opposed, 1), else_=0)),
+        )
     ).one()
-    return RoundTally(rounds, gone or 0, total or 0, best, left or 0, left_rounds or 0)
+    listed = db.session.execute(
+        both.add_columns(me.started_at, me.kind, me.score, them.score, me.won, them.won)
+        .order_by(me.started_at.desc(), me.fact_id.desc())
+        .offset(page * PAGE)
+        .limit(PAGE + 1)
+    ).all()
+    together = [Together(r[0], r[1], (r[2], r[3]), (r[4], r[5])) for r in listed]
+    return HeadToHead(
+        games=games,
+        wins=(a_won or 0, b_won or 0),
+        margin=ratio(total or 0, apart or 0),
+        together=together[:PAGE],
+        older=len(together) > PAGE,
+    )
 
 
-def _tally_query(dialect: str, member: Any, counted: Any) -> Any:
-    went_out = _json_text(dialect, Round.input, "went_out") == Player.name
-    figures = _seats(dialect)
-    points, in_hand = _figure(dialect, figures, "round"), _figure(dialect, figures, "in_hand")
-    unknown = or_(went_out, Round.mode == "net")  # a round entered by net leaves no hand
+def league(
+    group_id: int, start: datetime | None = None, end: datetime | None = None
+) -> list[LeagueRow]:
+    """The league table of the group's counted finished games (at the table and digital)
+    started from ``start`` to before ``end`` (naive UTC, as stored): most wins first,
+    then most points, then the settlement. Since the group started (no dates) it is
+    read from the players' running totals; between dates it is summed over the
+    season's games."""
+    rows = [
+        LeagueRow(
+            member=member,
+            played=played,
+            won=won or 0,
+            points=points or 0,
+            settlement=Decimal(halves or 0) / 2,
+            money=Decimal(money or 0) / 200 if stakes else None,
+        )
+        for member, played, won, points, halves, money, stakes in db.session.execute(
+            _since_start(group_id)
+            if start is None and end is None
+            else _between(group_id, start, end)
+        )
+        if played
+    ]
+    return sorted(rows, key=lambda r: (-r.won, -r.points, -r.settlement, r.member))
+
+
+def _since_start(group_id: int) -> Any:
+    """Each member's season since the group started: their running totals, both kinds."""
     return (
         select(
-            func.count(points),
-            func.sum(case((went_out, 1), else_=0)),
-            func.sum(points),
-            func.max(points),
-            func.sum(case((unknown, 0), else_=in_hand)),
-            func.sum(case((unknown, 0), else_=1)),
+            PlayerTotal.member_id,
+            func.sum(PlayerTotal.played),
+            func.sum(PlayerTotal.won),
+            func.sum(PlayerTotal.own_points),
+            func.sum(PlayerTotal.settlement_halves),
+            func.sum(PlayerTotal.money_half_cents),
+            func.sum(PlayerTotal.money_games),
         )
-        .select_from(Round)
-        .join(Player, Player.game_id == Round.game_id)
-        .join(figures, figures.c.key == Player.name)
-        .where(
-            Player.member_id == member,
-            Round.game_id.in_(counted),
-            Round.deleted.is_(False),
-            points.is_not(None),
-        )
+        .where(PlayerTotal.group_id == group_id)
+        .group_by(PlayerTotal.member_id)
     )
 
 
-def _units(seats: Sequence[str], sides: Sequence[Sequence[str]] | None) -> dict[str, str]:
-    """Each player's unit: their own name, or their side's names joined by " & " (P1)."""
-    if not sides:
-        return {name: name for name in seats}
-    return {name: " & ".join(side) for side in sides for name in side}
-
-
-def _table_game(
-    game: Any, players: list[tuple[str, int | None, int | None, int | None]]
-) -> GameFacts:
-    names = [name for name, _, _, _ in players]
-    sides = None
-    if any(side is not None for _, side, _, _ in players):
-        sides = [[name for name, side, _, _ in players if side == s] for s in (0, 1)]
-    members = {name: member for name, _, member, _ in players}
-    own = {name: total or 0 for name, _, _, total in players}
-    stake = Decimal(game.stake) if game.stake else None
-    return _facts(
-        f"t{game.id}",
-        "table",
-        (game.created_at, game.title or ""),
-        (names, sides, members),
-        (own, []),
-        (game.finished_at is not None, game.winner, stake),
+def _between(group_id: int, start: datetime | None, end: datetime | None) -> Any:
+    """Each member's season between two dates (either open), summed over its games."""
+    query = select(
+        SeatFact.member_id,
+        func.count(SeatFact.id),
+        _won(),
+        func.sum(SeatFact.own),
+        func.sum(SeatFact.settlement_halves),
+        func.sum(SeatFact.money_half_cents),
+        func.count(SeatFact.money_half_cents),
+    ).where(
+        SeatFact.group_id == group_id,
+        SeatFact.member_id.is_not(None),
+        SeatFact.counts.is_(True),
+        SeatFact.finished.is_(True),
     )
-
-
-def digital_facts(group_id: int) -> list[GameFacts]:
-    """The group's digital games that count: the person's seat only, with the game's
-    finished rounds as they are stored (:func:`digital_rounds`)."""
-    query = select(DigitalGame).where(
-        DigitalGame.group_id == group_id,
-        DigitalGame.archived_at.is_(None),
-        DigitalGame.member_id.is_not(None),
-    )
-    games = list(db.session.execute(query).scalars())
-    rounds = digital_rounds([game.id for game in games])
-    found = []
-    for game in games:
-        state = game.state
-        person = state["players"][game.human_seat]
-        seats = (state["players"], state.get("teams"), {person: game.member_id})
-        played = rounds.get(game.id, [])
-        last = played[-1][0] if played else {}
-        own = {name: int(last.get(name, {}).get("total", 0)) for name in state["players"]}
-        found.append(
-            _facts(
-                f"d{game.id}",
-                "digital",
-                (game.created_at, ""),
-                seats,
-                (own, played),
-                (game.finished, game.winner, None),
-            )
-        )
-    return found
-
-
-def digital_rounds(game_ids: Sequence[int]) -> dict[int, list[tuple[dict[str, Any], Any]]]:
-    """The finished rounds of the digital games ``game_ids``, oldest first, by game:
-    each round's ``scores`` (the engine's figures by name: ``round``, ``in_hand``,
-    ``total``) and who went out (a name, or None), read from the rounds' rows
-    (:class:`~scorekeeper.models.DigitalRound`: the engine's record of each round, of
-    which only these two are taken out, by the database). A round stored unscored is
-    left out."""
-    if not game_ids:
-        return {}
-    dialect = _dialect()
-    record = DigitalRound.record
-    scores = (
-        func.json_extract_path(record, "scores", type_=JSON)
-        if dialect == "postgresql"
-        else func.json_extract(record, "$.scores", type_=JSON)
-    )
-    query = (
-        select(DigitalRound.game_id, scores, _json_text(dialect, record, "end", "went_out"))
-        .where(DigitalRound.game_id.in_(game_ids))
-        .order_by(DigitalRound.game_id, DigitalRound.number)
-    )
-    found: dict[int, list[tuple[dict[str, Any], Any]]] = defaultdict(list)
-    for game_id, figures, went_out in _rows(query):
-        if figures:
-            found[game_id].append((figures, went_out))
-    return found
-
-
-def _facts(
-    key: str,
-    kind: Any,
-    when: tuple[datetime, str],
-    seats: tuple[Sequence[str], Sequence[Sequence[str]] | None, Mapping[str, int | None]],
-    play: tuple[Mapping[str, int], list[tuple[dict[str, Any], Any]]],
-    result: tuple[bool, str | None, Decimal | None],
-) -> GameFacts:
-    """The facts of one game: ``seats`` (names in seat order, sides or None, member id
-    per name), its ``play``: each player's own total by name and its live rounds
-    (contract ``players`` figures, who went out; may be left empty), and its
-    ``result`` (finished, winner unit, stake); ``when`` is (started, title)."""
-    names, sides, ids = seats
-    own, rounds = play
-    finished, winner, stake = result
-    members = {name: m for name, m in ids.items() if m is not None}
-    units = _units(names, sides)
-    unit_totals = Counter[str]()
-    for name in names:
-        unit_totals[units[name]] += own[name]
-    unit = {m: units[name] for name, m in members.items()}
-    shares: dict[int, Decimal] = {}
-    if finished and winner:
-        shares = settlement_shares(unit, Counter(units.values()), settle(unit_totals, winner))
-    return GameFacts(
-        key=key,
-        kind=kind,
-        when=when[0],
-        title=when[1],
-        finished=finished,
-        unit=unit,
-        score={m: unit_totals[unit[m]] for m in unit},
-        own={m: own[name] for name, m in members.items()},
-        winners=frozenset(m for m in unit if finished and winner == unit[m]),
-        settlement=shares,
-        money={m: v * stake for m, v in shares.items()} if stake is not None else {},
-        rounds=[_round(players, went_out, members) for players, went_out in rounds],
-    )
-
-
-def _round(players: Mapping[str, Any], went_out: Any, members: Mapping[str, int]) -> RoundFacts:
-    return RoundFacts(
-        points={m: int(players[n]["round"]) for n, m in members.items() if n in players},
-        in_hand={m: int(players[n]["in_hand"]) for n, m in members.items() if n in players},
-        went_out=members.get(went_out) if isinstance(went_out, str) else None,
-    )
+    if start is not None:
+        query = query.where(SeatFact.started_at >= start)
+    if end is not None:
+        query = query.where(SeatFact.started_at < end)
+    return query.group_by(SeatFact.member_id)

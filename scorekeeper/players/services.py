@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -24,10 +25,12 @@ from sqlalchemy.orm import selectinload
 
 from ..engine import RulesError, ruleset
 from ..extensions import db
+from ..game_facts import refresh, touch_groups
 from ..groups import link_players, member_by_name
-from ..models import DigitalGame, Game, Group, Member, now_utc
+from ..models import DigitalGame, Game, GameFact, Group, Member, SeatFact, now_utc
 from ..requests import NAME_MAX, clean_name, name_problems
 from ..web import same_token
+from .figures import PAGE
 
 MAX_MEMBERS = 60
 """Players a group may have at most."""
@@ -67,12 +70,14 @@ def new_member_name(raw: str, taken: Sequence[str]) -> str:
 
 def add_member(group: Group, name: str) -> Member:
     """A new player of ``group`` (:func:`new_member_name`); refused when the group is
-    full. A form posted twice adds the player once."""
+    full. A form posted twice adds the player once. The group's pages change (its
+    ``facts_version`` counts up)."""
     cleaned = new_member_name(name, [m.name for m in group.members])
     if len(group.members) >= MAX_MEMBERS:
         raise GroupError(f"a group has at most {MAX_MEMBERS} players")
     member = Member(name=cleaned)
     group.members.append(member)
+    touch_groups(db.session.connection(), [group.id])
     try:
         db.session.commit()
     except IntegrityError:
@@ -194,6 +199,7 @@ def detach(game: Game | DigitalGame) -> None:
     else:
         for player in game.players:
             player.member_id = None
+    refresh(game)
     db.session.commit()
 
 
@@ -209,6 +215,7 @@ def set_archived(game: Game | DigitalGame, archived: bool) -> None:
     """Archive ``game`` in its group (kept, left out of every figure) or bring it back."""
     if (game.archived_at is not None) != archived:
         game.archived_at = now_utc() if archived else None
+        refresh(game)
         db.session.commit()
 
 
@@ -225,24 +232,34 @@ class Listed:
         return self.game.archived_at is None
 
 
-def recent_games(group: Group, limit: int = 30) -> list[Listed]:
-    """The group's latest games, at the table and digital, newest first."""
-    table = (
-        select(Game)
-        .where(Game.group_id == group.id, Game.deleted_at.is_(None))
-        .order_by(Game.created_at.desc())
-        .limit(limit)
-    )
-    digital = (
-        select(DigitalGame)
-        .where(DigitalGame.group_id == group.id)
-        .order_by(DigitalGame.created_at.desc())
-        .limit(limit)
-    )
-    listed = [Listed("table", g) for g in db.session.execute(table).scalars()]
-    listed += [Listed("digital", g) for g in db.session.execute(digital).scalars()]
-    listed.sort(key=lambda item: item.game.created_at, reverse=True)
-    return listed[:limit]
+def recent_games(group: Group, page: int = 0) -> tuple[list[Listed], bool]:
+    """Page ``page`` (from 0) of the group's games, at the table and digital, newest
+    first (by start, then as stored: a stable order), :data:`~.figures.PAGE` a page,
+    read from their stored facts (a deleted game has none); and whether older games
+    follow."""
+    rows = db.session.execute(
+        select(GameFact.game_id, GameFact.digital_game_id)
+        .where(GameFact.group_id == group.id)
+        .order_by(GameFact.started_at.desc(), GameFact.id.desc())
+        .offset(page * PAGE)
+        .limit(PAGE + 1)
+    ).all()
+    shown = rows[:PAGE]
+    table_ids = [r.game_id for r in shown if r.game_id is not None]
+    digital_ids = [r.digital_game_id for r in shown if r.digital_game_id is not None]
+    table = db.session.execute(
+        select(Game).where(Game.id.in_(table_ids)).options(selectinload(Game.players))
+    ).scalars()
+    digital = db.session.execute(select(DigitalGame).where(DigitalGame.id.in_(digital_ids)))
+    games: dict[tuple[str, int], Game | DigitalGame] = {("table", g.id): g for g in table}
+    games |= {("digital", g.id): g for g in digital.scalars()}
+    listed = [
+        Listed("table", games["table", r.game_id])
+        if r.game_id is not None
+        else Listed("digital", games["digital", r.digital_game_id])
+        for r in shown
+    ]
+    return listed, len(rows) > PAGE
 
 
 TONIGHT = timedelta(hours=12)
@@ -251,46 +268,47 @@ evening that runs past midnight stays one night)."""
 
 
 @dataclass(frozen=True)
+class Finished:
+    """A game at the table finished tonight: its view link's token and its winner."""
+
+    view_token: str
+    winner: str
+
+
+@dataclass(frozen=True)
 class Tally:
     """Tonight's tally of a group: ``games`` the table games finished tonight (newest
     first), ``wins`` (player name, games won) for everyone who played in them, most wins
     first; a side's win (P1) is a win for both partners."""
 
-    games: list[Game]
+    games: list[Finished]
     wins: list[tuple[str, int]]
 
 
-def _winners(game: Game) -> set[str]:
-    """The names of ``game``'s players whose unit (their own name, or their side's names
-    joined by " & ", P1) is the winner."""
-    seats = sorted(game.players, key=lambda p: p.seat)
-    sides = {p.side: " & ".join(q.name for q in seats if q.side == p.side) for p in seats}
-    return {p.name for p in seats if game.winner in (p.name, sides[p.side])}
-
-
 def tonight(group: Group, limit: int = 50) -> Tally:
-    """The group's :class:`Tally` of the table games (not deleted nor archived) that
-    ended within :data:`TONIGHT` of now."""
-    since = now_utc() - TONIGHT
-    query = (
-        select(Game)
-        .where(Game.group_id == group.id, Game.deleted_at.is_(None), Game.archived_at.is_(None))
-        .where(Game.winner.is_not(None), Game.finished_at.is_not(None))
-        .options(selectinload(Game.players))
-        .order_by(Game.finished_at.desc())
+    """The group's :class:`Tally` of the table games that count (not deleted nor
+    archived) that ended within :data:`TONIGHT` of now (at most ``limit``), from their
+    stored facts."""
+    since = (now_utc() - TONIGHT).replace(tzinfo=None)
+    games = db.session.execute(
+        select(GameFact.id, Game.view_token, GameFact.winner)
+        .join(Game, Game.id == GameFact.game_id)
+        .where(GameFact.group_id == group.id, GameFact.counts.is_(True))
+        .where(GameFact.winner.is_not(None), GameFact.finished_at >= since)
+        .order_by(GameFact.finished_at.desc(), GameFact.id.desc())
         .limit(limit)
-    )
-    games = [g for g in db.session.execute(query).scalars() if _aware(g.finished_at) >= since]
+    ).all()
+    seats = db.session.execute(
+        select(SeatFact.fact_id, SeatFact.name, SeatFact.won)
+        .where(SeatFact.fact_id.in_([g.id for g in games]))
+        .order_by(SeatFact.seat)
+    ).all()
+    by_game: dict[int, list[Any]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.fact_id, []).append(seat)
     wins: dict[str, int] = {}
     for game in games:
-        won = _winners(game)
-        for player in game.players:
-            wins[player.name] = wins.get(player.name, 0) + (player.name in won)
-    return Tally(games, sorted(wins.items(), key=lambda item: -item[1]))
-
-
-def _aware(moment: datetime | None) -> datetime:
-    """``moment`` as UTC (SQLite gives it back without its zone); None as long ago."""
-    if moment is None:
-        return datetime.min.replace(tzinfo=UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        for seat in by_game.get(game.id, []):
+            wins[seat.name] = wins.get(seat.name, 0) + seat.won
+    finished = [Finished(g.view_token, g.winner) for g in games]
+    return Tally(finished, sorted(wins.items(), key=lambda item: -item[1]))

@@ -6,10 +6,15 @@ A group is reached by its view link (``/groups/<view token>``, read only); its e
 (``/groups/<view token>/edit/<edit token>``) stores on this phone the right to add players,
 start games and attach, archive or detach them, as a game's edit link does. Attaching a
 game needs its edit link (its view link is shown to anyone at the table).
+
+The figures pages (profile, head to head, season and its CSV) carry an ETag of the
+group's ``facts_version`` (counted up whenever any figure of the group changes) and of
+this phone's right to add: a phone asking again with it gets 304 Not Modified.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,9 +37,8 @@ from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import DigitalGame, Game, Group
 from ..requests import parse_int
 from ..web import same_token
-from . import figures, pages, services
+from . import figures, history, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
-from .history import digital_facts, group_facts, member_facts, table_tally
 
 bp = Blueprint("players", __name__, url_prefix="/groups")
 
@@ -57,6 +61,27 @@ def _require_add(group: Group) -> None:
 
 def _qr(url: str) -> Markup:
     return qr_svg(url)
+
+
+def _page_number() -> int:
+    """The page asked for (``?page=``, from 0; a 400 for anything but a whole number)."""
+    return parse_int(request.args.get("page", "0"), 0, 100_000, "page")
+
+
+def conditional(group: Group, build: Callable[[], Response | str]) -> Response:
+    """The figures page ``build`` makes, with an ETag of the group's ``facts_version``
+    and this phone's right to add; 304 Not Modified when the phone's copy (its
+    ``If-None-Match``) is current and no message (a flash) waits to be shown."""
+    tag = f"f{group.id}v{group.facts_version}{'e' if can_add(group) else 'w'}"
+    if tag in request.if_none_match and "_flashes" not in session:
+        response = Response(status=304)
+    else:
+        built = build()
+        response = built if isinstance(built, Response) else Response(built)
+    if response.status_code in (200, 304):
+        response.set_etag(tag)
+        response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.errorhandler(400)
@@ -101,13 +126,17 @@ def show(slug: str) -> str:
     """The group: its players (each with a profile), its latest games, new game."""
     group = _group(slug)
     editable = can_add(group)
+    page = _page_number()
+    games, older = services.recent_games(group, page)
     return render_template(
         "players/group.html",
         group=group,
         editable=editable,
         member_form=MemberForm() if editable else None,
         confirm=ConfirmForm(),
-        games=services.recent_games(group),
+        games=games,
+        page=page,
+        older=older,
         tonight=services.tonight(group),
     )
 
@@ -162,39 +191,50 @@ def add_member(slug: str) -> Any:
 
 
 @bp.get("/<slug>/players/<id:member_id>")
-def profile(slug: str, member_id: int) -> str:
+def profile(slug: str, member_id: int) -> Response:
     """A player's profile: table games and digital games apart."""
     group = _group(slug)
     member = next((m for m in group.members if m.id == member_id), None)
     if member is None:
         abort(404, description="There is no such player in this group.")
-    games, rounds = member_facts(group.id, member.id), table_tally(group.id, member.id)
-    kinds = {
-        "table": figures.profile(member.id, games, rounds),
-        "digital": figures.profile(member.id, digital_facts(group.id)),
-    }
-    return render_template(
-        "players/profile.html",
-        group=group,
-        member=member,
-        kinds=kinds,
-        names=pages.names(group),
-        charts={k: pages.chart(p.series) for k, p in kinds.items()},
-    )
+
+    def build() -> str:
+        kinds = history.profiles(group.id, member.id)
+        return render_template(
+            "players/profile.html",
+            group=group,
+            member=member,
+            kinds=kinds,
+            names=pages.names(group),
+            charts={k: pages.chart(p.series) for k, p in kinds.items()},
+        )
+
+    return conditional(group, build)
 
 
 @bp.get("/<slug>/versus")
-def versus(slug: str) -> str:
-    """Two players head to head: games together, wins each, average margin."""
+def versus(slug: str) -> Response:
+    """Two players head to head: games together, wins each, average margin, and their
+    games a page at a time (``?page=``, newest first)."""
     group = _group(slug)
     ids = [m.id for m in group.members]
     a = parse_int(request.args.get("a", "0"), 0, 2**31 - 1, "player")
     b = parse_int(request.args.get("b", "0"), 0, 2**31 - 1, "player")
+    page = _page_number()
     pair = (a, b) if a in ids and b in ids and a != b else None
-    result = figures.head_to_head(a, b, group_facts(group.id)) if pair else None
-    return render_template(
-        "players/versus.html", group=group, names=pages.names(group), pair=pair, result=result
-    )
+
+    def build() -> str:
+        result = history.head_to_head(group.id, a, b, page) if pair else None
+        return render_template(
+            "players/versus.html",
+            group=group,
+            names=pages.names(group),
+            pair=pair,
+            result=result,
+            page=page,
+        )
+
+    return conditional(group, build)
 
 
 def _season(group: Group) -> tuple[SeasonForm, list[figures.LeagueRow]]:
@@ -204,41 +244,46 @@ def _season(group: Group) -> tuple[SeasonForm, list[figures.LeagueRow]]:
         start, end = form.start.data, form.end.data
         begin = datetime.combine(start, time(), UTC) if start else None
         until = datetime.combine(end, time(), UTC) + timedelta(days=1) if end else None
-        facts = group_facts(group.id)
-        rows = figures.league(facts, _naive(begin, facts), _naive(until, facts))
+        rows = history.league(group.id, _naive(begin), _naive(until))
     return form, rows
 
 
-def _naive(when: datetime | None, facts: list[figures.GameFacts]) -> datetime | None:
-    """``when`` comparable with the stored times (SQLite gives them back naive, in UTC)."""
-    if when is None or not facts or facts[0].when.tzinfo is not None:
-        return when
-    return when.replace(tzinfo=None)
+def _naive(when: datetime | None) -> datetime | None:
+    """``when`` as the stored times are kept: UTC without its zone."""
+    return when.replace(tzinfo=None) if when is not None else None
 
 
 @bp.get("/<slug>/season")
-def season(slug: str) -> Any:
+def season(slug: str) -> Response:
     """The league table of a season (two dates, or since the group's first game)."""
     group = _group(slug)
-    form, rows = _season(group)
-    status = 200 if not form.errors else 422
-    return render_template(
-        "players/season.html", group=group, form=form, rows=rows, names=pages.names(group)
-    ), status
+
+    def build() -> Response:
+        form, rows = _season(group)
+        page = render_template(
+            "players/season.html", group=group, form=form, rows=rows, names=pages.names(group)
+        )
+        return Response(page, status=422 if form.errors else 200)
+
+    return conditional(group, build)
 
 
 @bp.get("/<slug>/season.csv")
 def season_csv(slug: str) -> Response:
     """The season's league table as CSV (text cells guarded against spreadsheet formulas)."""
     group = _group(slug)
-    form, rows = _season(group)
-    if form.errors:
-        abort(400, description="Those dates cannot make a season.")
-    return Response(
-        pages.season_csv(rows, pages.names(group)),
-        mimetype="text/csv",
-        headers={"Content-Disposition": 'attachment; filename="season.csv"'},
-    )
+
+    def build() -> Response:
+        form, rows = _season(group)
+        if form.errors:
+            abort(400, description="Those dates cannot make a season.")
+        return Response(
+            pages.season_csv(rows, pages.names(group)),
+            mimetype="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="season.csv"'},
+        )
+
+    return conditional(group, build)
 
 
 @bp.route("/<slug>/attach", methods=["GET", "POST"])

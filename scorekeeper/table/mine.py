@@ -22,6 +22,7 @@ from sqlalchemy import func, update
 from sqlalchemy.orm import load_only
 
 from ..extensions import db
+from ..game_facts import refresh
 from ..models import Game, Round, now_utc
 
 KEEP_GAMES = 40
@@ -121,12 +122,15 @@ def my_games() -> list[GameCard]:
 
 def _mark_deleted(game: Game, when: datetime | None) -> None:
     """Set ``deleted_at`` and take the game's next version in one UPDATE, so a form
-    opened before (a round, an undo) is refused as out of date; then commit."""
+    opened before (a round, an undo) is refused as out of date; store the game's facts
+    (none while deleted) when it is in a group; then commit."""
     db.session.execute(
         update(Game)
         .where(Game.id == game.id)
         .values(deleted_at=when, version=Game.version + 1, updated_at=now_utc())
     )
+    if game.group_id is not None:
+        refresh(game)
     db.session.commit()
     db.session.refresh(game)
 

@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
+from ..game_facts import refresh, store_facts
 from ..models import Change, Game, Round, now_utc
 from .errors import AlreadySaved as AlreadySaved
 from .errors import SaveFailed as SaveFailed
@@ -130,8 +131,10 @@ def _commit_change(
     undoes: Change | None = None,
 ) -> Change:
     """Recompute, log the change (marking ``undoes`` as undone by it), take the game's
-    next version and commit, all in one transaction; on any problem roll everything back.
-    The database is written only at the end, so the write lock is held briefly."""
+    next version, store its facts when it is in a group
+    (:func:`scorekeeper.game_facts.refresh`) and commit, all in one transaction; on any
+    problem roll everything back. The database is written only at the end, so the
+    write lock is held briefly."""
     try:
         with saving():
             return _commit_now(game, round_, action, before, summary, version, undoes)
@@ -168,6 +171,8 @@ def _commit_now(
     if undoes is not None:
         db.session.flush()
         undoes.undone_by = change.id
+    if game.group_id is not None:
+        refresh(game)
     db.session.commit()
     return change
 
@@ -254,8 +259,9 @@ def _bump_statement(columns: tuple[str, ...]) -> Any:
 
 def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple[int, int]:
     """Insert a new round (``row``: its columns) and its history entry, take the game's
-    next version (:class:`StaleVersion` when ``version`` is not current) and commit: three
-    statements in SQL, the ORM's unit of work left out; ``game`` gets the new values.
+    next version (:class:`StaleVersion` when ``version`` is not current), store the
+    game's facts when it is in a group, and commit: three statements in SQL (and the
+    facts'), the ORM's unit of work left out; ``game`` gets the new values.
     Returns the round's and the change's ids."""
     connection = db.session.connection()
     when = now_utc()
@@ -279,6 +285,8 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
     bumped = connection.execute(_bump_statement(tuple(values)), params)
     if bumped.rowcount != 1:
         raise StaleVersion()
+    if game.group_id is not None:
+        store_facts(connection, "table", game.id)
     db.session.commit()
     for key, value in values.items():
         set_committed_value(game, key, value)

@@ -1,8 +1,9 @@
-"""The group's figures on PostgreSQL, where the database reads the rounds' figures with
-json_each and json_extract_path_text instead of SQLite's json_each and json_extract:
-tests of :mod:`tests.players.test_figures` (and attaching and detaching games, from
-:mod:`tests.players.test_pages`) run here again on a server database (the ``night``
-below replaces the SQLite one), with the same known answers."""
+"""The group's figures on PostgreSQL, where the database sums the stored facts and
+numbers a player's games for their streak (window functions) as SQLite does: tests of
+:mod:`tests.players.test_figures` and :mod:`tests.players.test_facts` (the stored facts
+after every change, the migration filling them, pages and ETags; and attaching and
+detaching games, from :mod:`tests.players.test_pages`) run here again on a server
+database (the ``night`` below replaces the SQLite one), with the same known answers."""
 
 from __future__ import annotations
 
@@ -14,6 +15,15 @@ from flask import Flask
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from tests.players.conftest import Night
+from tests.players.test_facts import (  # noqa: F401 (collected again, on PostgreSQL)
+    test_a_deleted_game_has_no_facts_until_it_is_restored,
+    test_a_winning_streak_counts_on_and_is_counted_again_after_a_correction,
+    test_an_imported_group_has_its_games_facts,
+    test_figures_pages_answer_304_until_the_group_changes,
+    test_long_lists_come_a_page_at_a_time_in_a_stable_order,
+    test_stored_facts_follow_every_change_to_a_game,
+    test_the_migration_fills_the_facts_of_existing_games,
+)
 from tests.players.test_figures import (  # noqa: F401 (collected again, on PostgreSQL)
     history,
     odd_names,
