@@ -48,7 +48,7 @@ from ..engine import (
 from ..engine.game.records import seat_record
 from ..extensions import db
 from ..models import DigitalGame, now_utc
-from . import store
+from . import store, wakeups
 from .hints import review_move
 from .seats import BOT_NAMES, MAX_BOTS
 from .steps import Watch, run_bots, step
@@ -347,5 +347,6 @@ def _save(
         db.session.rollback()
         raise StaleGame()
     store.append_rounds(game, store.fresh_rounds(state), scored)
+    wakeups.moved(game.id)
     db.session.commit()
     db.session.refresh(game)

@@ -2,30 +2,32 @@
 every phone learns that the game moved from the database's ``version`` of the game, so
 any worker process (and PostgreSQL or SQLite shared by several) serves any phone.
 
-- ``GET /play/<slug>/events``: server-sent events. The response polls the game's version
-  (one small SELECT every ``PLAY_POLL_SECONDS``, 0.15 s) and sends ``event: version``
-  when it changes; every few seconds (``CHECK_EVERY``) it also stamps the seat's
-  contact and lets any due bot move (:func:`.shared_seats.catch_up`: stand-ins for
-  people who are away). It ends after ``PLAY_STREAM_SECONDS`` (25 s) so a gthread
-  worker's thread is never held for long;
-  the browser reconnects by itself (``retry``). The transaction is ended after each
-  poll, so the stream holds no database connection between polls. A table game's only:
-  a one-person game changes only when its person moves (404).
+- ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
+  one listener (:mod:`.wakeups`: woken by a move's notice, never polling on its own)
+  and then reads the game's version (one small SELECT), sending ``event: version`` when
+  it changed; after :func:`check_every` of quiet (20 s) it also stamps the seat's contact,
+  lets any due bot move (:func:`.shared_seats.catch_up`: stand-ins for people who are
+  away) and sends a keep-alive comment. An open stream holds no thread (``serve`` runs
+  gevent workers) and no database connection between its reads; it ends after
+  ``PLAY_STREAM_SECONDS`` (300 s) and the browser reconnects by itself (``retry``). A
+  table game's only: a one-person game changes only when its person moves (404).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
-  (:func:`.shared_seats.new_stream`) and every poll reads it with the version, so an
-  older stream of the seat (the phone reconnecting, the link opened on another phone),
-  in whichever process, ends at its next poll with ``event: end`` and ``{"reason":
-  "replaced"}``; a seat given to a bot or a new link ends its stream the same way
-  (``"removed"``), as does a game deleted (``"gone"``).
+  (:func:`.shared_seats.new_stream`, a notice to every process) and every read gets it
+  with the version, so an older stream of the seat (the phone reconnecting, the link
+  opened on another phone), in whichever process, ends with ``event: end`` and
+  ``{"reason": "replaced"}``; a seat given to a bot or a new link ends its stream the
+  same way (``"removed"``), as does a game deleted (``"gone"``).
 - At most ``PLAY_STREAMS_PER_PROCESS`` streams open in one process (the only thing
-  counted in process memory: :class:`OpenStreams`); beyond it a stream is answered 503
-  with ``Retry-After`` and the page polls the version instead (static/seats.js). The
-  cap is below the worker's threads (``serve``), so streams never take them all.
+  counted in process memory besides the listener's: :class:`OpenStreams`); beyond it a
+  stream is answered 503 with ``Retry-After`` and the page polls the version instead
+  (static/seats.js). The cap is below the worker's connections (``serve``).
 - ``GET /play/<slug>/version``: the polling fallback (a phone whose stream dropped):
   ``{"version": 7}`` with an ETag (304 when unchanged); also a contact and a catch-up.
-- ``GET /play/<slug>/board.json``: what the phone swaps in after a change: the board
-  from its own seat (never another seat's cards), the table's status line (no catch-up
-  here: it answers a change the stream or the poll already saw).
+- ``GET /play/<slug>/board.json``: what the phone swaps in after a change, the same
+  after an event or a poll: the board from its own seat (never another seat's cards;
+  its public part rendered once per version in each process, :func:`.live.render_board`),
+  the table's status line (no catch-up here: it answers a change the stream or the poll
+  already saw).
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flask import (
     Blueprint,
+    Flask,
     Response,
     abort,
     current_app,
@@ -53,12 +56,8 @@ from ..models import DigitalGame, DigitalSeat
 from ..requests import MAX_VERSION, parse_int
 from ..web import same_token
 from . import live, services, shared_seats
+from .wakeups import Wakeups
 
-CHECK_EVERY = 5.0
-"""Seconds between a stream's contact stamps and catch-ups at most (a quarter of the
-grace period when that is shorter)."""
-KEEP_ALIVE = 10.0
-"""Seconds between comment lines on a quiet stream (proxies close silent connections)."""
 RETRY_AFTER = 15
 """Seconds a phone refused a stream (503, the process holds its cap) waits before it
 asks again; its page polls the version meanwhile and reopens the stream after as long."""
@@ -101,6 +100,7 @@ class OpenStreams:
 
 def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["play_streams"] = OpenStreams()
+    state.app.extensions["play_wakeups"] = Wakeups(cast(Flask, state.app))
 
 
 def _seated_game(slug: str) -> tuple[DigitalGame, int]:
@@ -142,27 +142,41 @@ def _check(slug: str) -> None:
     db.session.rollback()
 
 
+def check_every() -> float:
+    """Seconds a quiet stream waits before its keep-alive: ``PLAY_CHECK_SECONDS`` (20
+    unless configured), at most a third of the grace period so a phone in touch is
+    never taken for away."""
+    return min(float(current_app.config.get("PLAY_CHECK_SECONDS", 20)), shared_seats.grace() / 3)
+
+
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
-    config = current_app.config
-    poll = float(config.get("PLAY_POLL_SECONDS", 0.15))
-    end = time.monotonic() + float(config.get("PLAY_STREAM_SECONDS", 25))
-    yield "retry: 1000\n\n"
-    last, checked, spoke = since, 0.0, time.monotonic()
-    while time.monotonic() < end:
-        if time.monotonic() - checked >= min(CHECK_EVERY, shared_seats.grace() / 4):
-            _check(stream.slug)
-            checked = time.monotonic()
-        version, ended = _standing(stream)
-        if ended is not None:
-            yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"
-            return
-        if version != last:
-            last, spoke = version, time.monotonic()
-            yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
-        elif time.monotonic() - spoke >= KEEP_ALIVE:
-            spoke = time.monotonic()
-            yield ": still here\n\n"
-        time.sleep(poll)
+    """The stream's lines: its standing read once when it opens and each time the
+    process's listener wakes it (:mod:`.wakeups`) or it has been quiet for
+    :func:`check_every` (then also a contact, a catch-up and a keep-alive comment)."""
+    wakeups: Wakeups = current_app.extensions["play_wakeups"]
+    every = check_every()
+    end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 300))
+    woken = wakeups.hold(stream.game_id)
+    try:
+        yield "retry: 1000\n\n"
+        last = since
+        while True:
+            woken.clear()
+            version, ended = _standing(stream)
+            if ended is not None:
+                yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"
+                return
+            if version != last:
+                last = version
+                yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            if not woken.wait(min(left, every)):
+                _check(stream.slug)
+                yield ": still here\n\n"
+    finally:
+        wakeups.let_go(stream.game_id, woken)
 
 
 def _since() -> int | None:
@@ -240,7 +254,8 @@ def board_json(slug: str) -> tuple[Response, int]:
 
 def register(bp: Blueprint) -> None:
     """Add these routes to the ``play`` blueprint (:mod:`.views` calls it), and the count
-    of open streams to each app it is registered on."""
+    of open streams and the listener (:class:`.wakeups.Wakeups`) to each app it is
+    registered on."""
     bp.record_once(_count_streams)
     bp.add_url_rule("/<slug>/events", view_func=events)
     bp.add_url_rule("/<slug>/version", view_func=version)
