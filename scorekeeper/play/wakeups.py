@@ -18,7 +18,8 @@ Glossary:
     transaction (delivered when it commits, dropped if it rolls back), heard with
     ``LISTEN`` (psycopg 3, one connection per process);
   - ``sqlite``: no server to tell, so one shared check per process: every
-    ``PLAY_POLL_SECONDS`` (0.2 s) ONE query reads the standing (version, seats' stream
+    ``PLAY_POLL_SECONDS`` (0.2 s) SQLite's ``PRAGMA data_version`` says whether anything
+    was committed since; only then ONE query reads the standing (version, seats' stream
     numbers) of every held game, and the streams of the games that changed are woken.
 
 A process's own commits also wake its streams at once. A stream also re-reads its game
@@ -29,6 +30,7 @@ reconnects costs at most that long.
 from __future__ import annotations
 
 import logging
+import select
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -163,8 +165,11 @@ class Wakeups:
             connection.execute(f"LISTEN {CHANNEL}")
             self.wake_all()
             while self._held_or_stop() is not None:
-                for notice in connection.notifies(timeout=LISTEN_SECONDS):
-                    self.wake(_ids(notice.payload))
+                # psycopg's own wait wakes ten times a second: wait on the socket instead
+                ready, _, _ = select.select([connection.fileno()], [], [], LISTEN_SECONDS)
+                if ready:
+                    for notice in connection.notifies(timeout=RECONNECT_SECONDS, stop_after=1):
+                        self.wake(_ids(notice.payload))
 
     def _reconnecting(self, once: Callable[[], None]) -> None:
         """Run the listener ``once`` again each time its connection fails, as long as a
@@ -181,17 +186,32 @@ class Wakeups:
                 return
 
     def _check_sqlite(self) -> None:
-        """The shared check: one query for every held game each ``PLAY_POLL_SECONDS``;
-        stops (and :meth:`hold` starts another) when no game is held."""
+        """The shared check: each ``PLAY_POLL_SECONDS``, SQLite's ``PRAGMA data_version``
+        on a connection of its own (it changes when any other connection commits), and
+        only then, or for a game newly held, one query for every held game; stops (and
+        :meth:`hold` starts another) when no game is held."""
         every = float(self.app.config.get("PLAY_POLL_SECONDS", 0.2))
         last: dict[int, tuple[int, int, int]] = {}
         with self.app.app_context():
-            while (held := self._held_or_stop()) is not None:
-                now = standings(held)
-                changed = [g for g in held if g not in last or now.get(g) != last[g]]
-                last = {g: now[g] for g in held if g in now}
-                self.wake(changed)
-                time.sleep(every)
+            own = db.engine.raw_connection()
+            try:
+                seen = None
+                while (held := self._held_or_stop()) is not None:
+                    now = _data_version(own)
+                    if now is None or now != seen or any(g not in last for g in held):
+                        seen, last = now, self._compare(held, last)
+                    time.sleep(every)
+            finally:
+                own.close()
+
+    def _compare(
+        self, held: list[int], last: dict[int, tuple[int, int, int]]
+    ) -> dict[int, tuple[int, int, int]]:
+        """Wake the streams of the held games whose standing is not ``last``'s; the
+        standings now."""
+        now = standings(held)
+        self.wake(g for g in held if g not in last or now.get(g) != last[g])
+        return {g: now[g] for g in held if g in now}
 
     def _held_or_stop(self) -> list[int] | None:
         with self._lock:
@@ -220,6 +240,19 @@ def standings(game_ids: list[int]) -> dict[int, tuple[int, int, int]]:
     rows = db.session.execute(query).all()
     db.session.rollback()
     return {row[0]: (row[1], row[2], row[3]) for row in rows}
+
+
+def _data_version(connection: Any) -> int | None:
+    """SQLite's ``PRAGMA data_version`` on ``connection`` (a DB-API connection): it
+    changes when another connection commits; None on another database."""
+    if db.engine.dialect.name != "sqlite":
+        return None
+    cursor = connection.cursor()
+    try:
+        cursor.execute("PRAGMA data_version")
+        return int(cursor.fetchone()[0])
+    finally:
+        cursor.close()
 
 
 def _ids(payload: Any) -> list[int]:
