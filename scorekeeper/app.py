@@ -160,6 +160,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = TokenSafeSessions()
 
     db.init_app(app)
+    from .wakeups import Wakeups  # the models: imported with the app, not the package
+
+    app.extensions["wakeups"] = Wakeups(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)

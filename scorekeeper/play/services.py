@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy import CursorResult, update
 
+from .. import wakeups
 from ..engine import (
     BOTS,
     Action,
@@ -48,7 +49,7 @@ from ..engine import (
 from ..engine.game.records import seat_record
 from ..extensions import db
 from ..models import DigitalGame, now_utc
-from . import store, wakeups
+from . import store
 from .hints import review_move
 from .seats import BOT_NAMES, MAX_BOTS
 from .steps import Watch, run_bots, step
@@ -347,6 +348,6 @@ def _save(
         db.session.rollback()
         raise StaleGame()
     store.append_rounds(game, store.fresh_rounds(state), scored)
-    wakeups.moved(game.id)
+    wakeups.moved(wakeups.play_key(game.id))
     db.session.commit()
     db.session.refresh(game)

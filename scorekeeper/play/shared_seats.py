@@ -29,11 +29,12 @@ from typing import Any
 from flask import current_app, session
 from sqlalchemy import update
 
+from .. import wakeups
 from ..engine import BOTS, GameSetupError, RulesError, current_player, new_game
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat, new_token
 from ..web import same_token
-from . import services, wakeups
+from . import services
 from .seats import BOT_NAMES
 
 STANDIN = "basic"
@@ -236,7 +237,7 @@ def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
     )
     row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
     found = row.one_or_none()
-    wakeups.moved(game.id)
+    wakeups.moved(wakeups.play_key(game.id))
     db.session.commit()
     return None if found is None else (found.stream, found.token)
 
@@ -332,7 +333,7 @@ def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
     if getattr(done, "rowcount", 1) != 1:
         db.session.rollback()
         raise services.StaleGame()
-    wakeups.moved(game.id)
+    wakeups.moved(wakeups.play_key(game.id))
     game.bots, game.version = bots, version + 1
 
 

@@ -21,6 +21,7 @@ from flask import session
 from sqlalchemy import func, update
 from sqlalchemy.orm import load_only
 
+from .. import wakeups
 from ..extensions import db
 from ..models import Game, Round, now_utc
 
@@ -127,6 +128,7 @@ def _mark_deleted(game: Game, when: datetime | None) -> None:
         .where(Game.id == game.id)
         .values(deleted_at=when, version=Game.version + 1, updated_at=now_utc())
     )
+    wakeups.moved(wakeups.table_key(game.id))
     db.session.commit()
     db.session.refresh(game)
 

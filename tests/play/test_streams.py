@@ -42,13 +42,14 @@ def _events(chunk: bytes) -> Iterator[tuple[str, Any]]:
 
 
 class Listening:
-    """One phone's event stream, read on a thread of its own: :attr:`status` and
+    """One phone's event stream (a seat's, or any other at ``path``), read on a thread of
+    its own: :attr:`status` and
     :attr:`headers` of the answer, then its events one by one (:meth:`next`) until it
     ends (:meth:`end`); the response is closed when the stream ends."""
 
-    def __init__(self, phone: FlaskClient, slug: str, query: str = "") -> None:
+    def __init__(self, phone: FlaskClient, slug: str, query: str = "", path: str = "") -> None:
         self.heard: queue.Queue[Any] = queue.Queue()
-        path = f"/play/{slug}/events{query}"
+        path = path or f"/play/{slug}/events{query}"
         threading.Thread(target=self._read, args=(phone, path), daemon=True).start()
         self.status, self.headers = self._get()
 
