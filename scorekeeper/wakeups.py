@@ -354,12 +354,12 @@ class OpenStreams:
 
 
 def check_every() -> float:
-    """Seconds a quiet stream waits before its keep-alive: ``PLAY_CHECK_SECONDS`` (20
-    unless configured), at most a third of the grace period (``PLAY_GRACE_SECONDS``) so
-    a phone in touch is never taken for away."""
+    """Seconds a quiet stream waits before its keep-alive: ``PLAY_CHECK_SECONDS`` (30
+    unless configured), at most half the grace period (``PLAY_GRACE_SECONDS``, 60) so a
+    phone in touch is never taken for away (its contact, stamped then, is never older)."""
     config = current_app.config
     grace = float(config.get("PLAY_GRACE_SECONDS", 60))
-    return min(float(config.get("PLAY_CHECK_SECONDS", 20)), grace / 3)
+    return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)
 
 
 def version_events(

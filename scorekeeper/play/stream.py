@@ -6,7 +6,7 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
   its own) and then reads the game's version (one small SELECT), sending ``event:
   version`` when it changed; after :func:`~scorekeeper.wakeups.check_every` of quiet
-  (20 s) it also stamps the seat's contact, lets any due bot move
+  (30 s) it also stamps the seat's contact, lets any due bot move
   (:func:`.shared_seats.catch_up`: stand-ins for people who are away) and sends a
   keep-alive comment. An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after

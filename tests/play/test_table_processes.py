@@ -154,7 +154,7 @@ def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_postgresql(
 
 WOKEN_ONLY = {"PLAY_STREAM_SECONDS": 600, "PLAY_CHECK_SECONDS": 600}
 """Streams that neither end nor read their game again by themselves within a test (the
-grace period of :func:`_config` puts their keep-alive 200 s away): a move reaches them
+grace period of :func:`_config` puts their keep-alive 300 s away): a move reaches them
 only through their process's listener (issue 27, item 2)."""
 
 
