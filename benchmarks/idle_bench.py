@@ -42,6 +42,8 @@ from benchmarks.web_bench import answering, free_port  # noqa: E402
 
 PHONES = 8
 """Phones at a table: the host and seven more people."""
+REFUSED_WAIT = 15.0
+"""Seconds a phone refused a stream (503: the worker holds its cap) waits to ask again."""
 
 
 def serve(code: Path, port: int, database: str, log: Path) -> subprocess.Popen[bytes]:
@@ -100,6 +102,9 @@ async def stream(port: int, slug: str, phone: Phone, until: float, told: asyncio
             while (left := until - time.monotonic()) > 0:
                 chunk = await asyncio.wait_for(reader.read(65536), timeout=left)
                 if not chunk:
+                    break
+                if chunk.startswith(b"HTTP/1.1 503"):
+                    await asyncio.sleep(min(left, REFUSED_WAIT))  # as the page does
                     break
                 for version in re.findall(rb'"version": (\d+)', chunk):
                     since = version.decode()

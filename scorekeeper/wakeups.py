@@ -25,9 +25,8 @@ Glossary:
     was committed since; only then ONE query reads the standing (version, seats' stream
     numbers) of every held game, and the streams of the games that changed are woken.
 
-A process's own commits also wake its streams at once. A stream also re-reads its game
-when it wakes for its keep-alive (:mod:`.play.stream`), so a notice lost while the listener
-reconnects costs at most that long.
+A process's own commits also wake its streams at once, and a listener that (re)connects
+wakes every stream it holds, so a notice sent while it was away is not lost unread.
 """
 
 from __future__ import annotations
@@ -129,8 +128,9 @@ class Wakeups:
 
     def publish(self, keys: set[str]) -> None:
         """After a commit that changed the games of ``keys``: wake this process's streams
-        of them and, on Redis, every other process's (a Redis error is logged: the
-        streams then hear of the move at their next keep-alive)."""
+        of them and, on Redis, every other process's (a Redis error is logged: the other
+        processes' listeners, which lost Redis too, wake all their streams when they
+        reconnect)."""
         self.wake(keys)
         if self.bus != "redis":
             return
@@ -369,7 +369,9 @@ def version_events(
     ``standing`` read when it opens and each time this process's listener wakes it,
     ``event: version`` when the version is not the last told (``since`` at first),
     ``event: end`` with the reason when it must end; after :func:`check_every` of quiet,
-    ``quiet()`` and a keep-alive comment. Ends after ``PLAY_STREAM_SECONDS`` (300)."""
+    ``quiet()`` and a keep-alive comment, nothing read (the listener wakes every stream
+    when it reconnects, so no notice is lost unread). Ends after ``PLAY_STREAM_SECONDS``
+    (300)."""
     wakeups: Wakeups = current_app.extensions["wakeups"]
     every = check_every()
     end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 300))
@@ -386,10 +388,9 @@ def version_events(
             if version != last:
                 last = version
                 yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
-            left = end - time.monotonic()
-            if left <= 0:
-                return
-            if not woken.wait(min(left, every)):
+            while not woken.wait(max(0.0, min(end - time.monotonic(), every))):
+                if time.monotonic() >= end:
+                    return
                 quiet()
                 yield ": still here\n\n"
     finally:
