@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, session
-from sqlalchemy import update
+from sqlalchemy import func, update
 
 from .. import wakeups
 from ..engine import BOTS, GameSetupError, RulesError, current_player, new_game
@@ -207,17 +207,7 @@ def touch(game: DigitalGame, seat: int) -> None:
     db.session.execute(
         update(DigitalSeat)
         .where(DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
-        .values(last_seen=now, away=False)
-        .execution_options(synchronize_session=False)
-    )
-    db.session.execute(
-        update(DigitalSeat)
-        .where(
-            DigitalSeat.game_id == game.id,
-            DigitalSeat.seat == seat,
-            DigitalSeat.joined_at.is_(None),
-        )
-        .values(joined_at=now)
+        .values(last_seen=now, away=False, joined_at=func.coalesce(DigitalSeat.joined_at, now))
         .execution_options(synchronize_session=False)
     )
     db.session.commit()
