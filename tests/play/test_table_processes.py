@@ -4,6 +4,7 @@ a move made through one process reaches a phone's event stream served by the oth
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import queue
@@ -183,15 +184,19 @@ def test_a_move_wakes_a_stream_of_the_other_process_on_redis(tmp_path, redis_url
 
 
 def _events(phone: Phone, path: str, heard: queue.Queue[tuple[str, Any] | None]) -> None:
-    """Each event of the stream at ``path`` as ``(name, data)``, then None at its end."""
+    """Each event of the stream at ``path`` as ``(name, data)``, then None at its end
+    (the server ending it, or stopping at the end of the test while it is open)."""
     name = "message"
-    with phone.get(path) as stream:
-        for raw in stream:
-            line = raw.decode().strip()
-            if line.startswith("event:"):
-                name = line[6:].strip()
-            elif line.startswith("data:"):
-                heard.put((name, json.loads(line[5:])))
+    try:
+        with phone.get(path) as stream:
+            for raw in stream:
+                line = raw.decode().strip()
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                elif line.startswith("data:"):
+                    heard.put((name, json.loads(line[5:])))
+    except (OSError, http.client.HTTPException):
+        pass  # the server stopped: the stream ends here
     heard.put(None)
 
 
