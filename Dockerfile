@@ -15,7 +15,7 @@ RUN python3 -m venv /opt/venv \
     && /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check --upgrade pip \
     && /opt/venv/bin/pip wheel --no-cache-dir --no-deps --wheel-dir /dist . \
     && WHEEL="$(ls /dist/scorekeeper-*.whl)" \
-    && /opt/venv/bin/pip install --no-cache-dir "${WHEEL}[postgres,redis]" \
+    && /opt/venv/bin/pip install --no-cache-dir "${WHEEL}[postgres]" \
     && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
 
 FROM ${BASE}

@@ -2,8 +2,8 @@
 while another phone loads pages: how long the pages take, beside the same pages with no
 stream open, measured in the same run.
 
-The app runs as ``python -m scorekeeper serve`` runs it (2 gunicorn gthread workers,
-their threads and the cap of open streams as shipped) on 127.0.0.1 only, on a fresh
+The app runs as ``python -m scorekeeper serve`` runs it (2 gunicorn gevent workers,
+their connections and the cap of open streams as shipped) on 127.0.0.1 only, on a fresh
 SQLite file. A table game is made through the real forms (the new-table form with its
 CSRF token; the guest opens seat 2's link). Then:
 - anchor: the guest loads its game page and the home page, alternately, ``--pages``

@@ -47,16 +47,16 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %({scorekeeper.route}e)s" %(s)s %(b)s %(
 the path, so no link's secret is written to the log."""
 
 
-PAGE_THREADS = 8
-"""Threads of each worker that event streams never take: ``serve`` runs each worker with
-the app's cap of open streams (``PLAY_STREAMS_PER_PROCESS``, 24 unless configured) plus
-these, 32 threads by default. A stream (``/play/<slug>/events``) holds its thread for at
-most ``PLAY_STREAM_SECONDS`` (25 s, then the browser reconnects), one per seat, and a
-stream beyond the cap is answered 503 at once (the page polls instead), so these threads
-are always left for pages and moves. A connection opened without a request holds one for
-at most 5 s (gunicorn then parks it in its poller until the keep-alive ends). The
-database pool matches (``SQLALCHEMY_ENGINE_OPTIONS``); a stream holds a connection only
-during each check."""
+PAGE_CONNECTIONS = 200
+"""Connections of each worker that event streams never take: ``serve`` runs gevent
+workers (an open event stream, ``/play/<slug>/events``, waits in a greenlet on its
+process's one listener, holding no thread and costing no CPU while the game is quiet)
+with the app's cap of open streams (``PLAY_STREAMS_PER_PROCESS``, 2,000 unless
+configured) plus these; a stream beyond the cap is answered 503 at once (the page polls
+instead), so these connections are always left for pages and moves. Gevent was chosen
+by measuring (README, "A group that outgrows one machine"): beside threaded workers it
+serves every stream of a worker in one thread, and beside an async server for the
+streams it keeps one app, one process kind and one command."""
 
 
 def gunicorn_command(
@@ -66,14 +66,13 @@ def gunicorn_command(
     streams: int | None = None,
     tls: tuple[str, str] | None = None,
 ) -> list[str]:
-    """The gunicorn command line ``serve`` runs: threaded workers (an idle connection
-    waits in a poller, not in a worker) of ``streams`` (the app's
-    ``PLAY_STREAMS_PER_PROCESS``; :data:`scorekeeper.app.STREAMS_PER_PROCESS` when None)
-    plus :data:`PAGE_THREADS` threads, a short keep-alive, the log without secrets;
-    ``tls`` (certificate and key files) serves https."""
+    """The gunicorn command line ``serve`` runs: gevent workers of ``streams`` (the
+    app's ``PLAY_STREAMS_PER_PROCESS``; :data:`scorekeeper.app.STREAMS_PER_PROCESS` when
+    None) plus :data:`PAGE_CONNECTIONS` connections each, a short keep-alive, the log
+    without secrets; ``tls`` (certificate and key files) serves https."""
     from .app import STREAMS_PER_PROCESS
 
-    threads = (STREAMS_PER_PROCESS if streams is None else streams) + PAGE_THREADS
+    connections = (STREAMS_PER_PROCESS if streams is None else streams) + PAGE_CONNECTIONS
     served = ["--certfile", tls[0], "--keyfile", tls[1]] if tls else []
     return [
         sys.executable,
@@ -83,9 +82,9 @@ def gunicorn_command(
         "--workers",
         str(workers),
         "--worker-class",
-        "gthread",
-        "--threads",
-        str(threads),
+        "gevent",
+        "--worker-connections",
+        str(connections),
         "--keep-alive",
         "2",
         "--timeout",

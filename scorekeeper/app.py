@@ -34,12 +34,13 @@ CSP = {
 never framed by another site (no clickjacking of delete, undo or play again); media from
 ``data:`` for NoSleep.js's silent video (scorekeeper/static/awake.js, where the Wake Lock API is
 missing)."""
-STREAMS_PER_PROCESS = 24
+STREAMS_PER_PROCESS = 2000
 """Event streams (``/play/<slug>/events``) one process holds open at most unless
 ``PLAY_STREAMS_PER_PROCESS`` says otherwise; one more is answered 503 with
-``Retry-After`` and its page polls instead. ``serve`` gives each worker this many
-threads plus ``PAGE_THREADS`` (:mod:`scorekeeper.__main__`), so streams never take every
-thread a worker has."""
+``Retry-After`` and its page polls instead. An open stream holds no thread (``serve``
+runs gevent workers), only a socket and a few kilobytes, so the cap is high; ``serve``
+gives each worker this many connections plus ``PAGE_CONNECTIONS``
+(:mod:`scorekeeper.__main__`), so streams never take every connection a worker has."""
 TOKEN_ARGS = frozenset({"slug", "token"})
 """URL parts that hold a secret: pages with them send no Referer at all."""
 
@@ -78,8 +79,10 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "MIGRATE_ON_START": True,
         "PUBLIC_URL": setting("PUBLIC_URL", ""),
         "PLAY_GRACE_SECONDS": float(setting("PLAY_GRACE_SECONDS", "60")),
-        "PLAY_STREAM_SECONDS": float(setting("PLAY_STREAM_SECONDS", "25")),
-        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.15")),
+        "PLAY_STREAM_SECONDS": float(setting("PLAY_STREAM_SECONDS", "300")),
+        "PLAY_CHECK_SECONDS": float(setting("PLAY_CHECK_SECONDS", "30")),
+        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.2")),
+        "REDIS_URL": setting("REDIS_URL", ""),
         "PLAY_STREAMS_PER_PROCESS": int(
             setting("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))
         ),
@@ -158,6 +161,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = TokenSafeSessions()
 
     db.init_app(app)
+    from .wakeups import Wakeups  # the models: imported with the app, not the package
+
+    app.extensions["wakeups"] = Wakeups(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)

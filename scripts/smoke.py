@@ -54,7 +54,18 @@ def main() -> None:
         totals = {n: f["total"] for n, f in record["rounds"][-1]["response"]["players"].items()}
         _check(totals == {"Ann": 45, "Bob": 8}, f"the round's totals are {totals}")
         _check(client.get(f"/games/{slug}").status_code == 200, "the game page")
+    _live_updates()
     print("smoke test passed")
+
+
+def _live_updates() -> None:
+    """``serve``'s gevent worker loads, and a Redis client for the wake-ups is made (no
+    server needed: it connects on first use)."""
+    import redis
+    from gunicorn.workers.ggevent import GeventWorker
+
+    _check(GeventWorker.__name__ == "GeventWorker", "gunicorn's gevent worker")
+    _check(redis.Redis.from_url("redis://127.0.0.1:9/0") is not None, "a Redis client")
 
 
 if __name__ == "__main__":

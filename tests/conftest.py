@@ -16,7 +16,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-pytest_plugins = ["tests.postgres"]
+pytest_plugins = ["tests.postgres", "tests.redis_server"]
 """The throwaway PostgreSQL server: one per session (per xdist worker), for every test
 that asks for ``postgres_url``."""
 

@@ -129,9 +129,10 @@ def _elapsed():
     return timedelta(milliseconds=3)
 
 
-def test_serve_runs_threaded_workers_with_a_short_keep_alive():
+def test_serve_runs_gevent_workers_with_a_short_keep_alive():
+    """Issue 27: an open event stream holds no thread (a greenlet of a gevent worker)."""
     command = gunicorn_command("127.0.0.1", 5000, 2)
-    assert command[command.index("--worker-class") + 1] == "gthread"
+    assert command[command.index("--worker-class") + 1] == "gevent"
     assert int(command[command.index("--keep-alive") + 1]) <= 5
     assert ACCESS_LOG_FORMAT in command
 
@@ -296,13 +297,13 @@ def test_an_odd_group_key_in_the_session_is_skipped_not_a_500(client, key):
     assert client.get("/groups/").status_code == 200
 
 
-def test_event_streams_never_take_every_thread_of_a_worker():
-    """Issue 23: ``serve``'s threads are the cap of open streams plus threads for pages."""
-    from scorekeeper.__main__ import PAGE_THREADS
+def test_event_streams_never_take_every_connection_of_a_worker():
+    """Issue 23: ``serve``'s connections are the cap of open streams plus room for pages."""
+    from scorekeeper.__main__ import PAGE_CONNECTIONS
 
     command = gunicorn_command("127.0.0.1", 5000, 2, streams=40)
-    assert int(command[command.index("--threads") + 1]) == 40 + PAGE_THREADS > 40
-    assert PAGE_THREADS >= 4
+    assert int(command[command.index("--worker-connections") + 1]) == 40 + PAGE_CONNECTIONS
+    assert PAGE_CONNECTIONS >= 4
 
 
 def test_a_server_database_with_pending_migrations_names_the_command(tmp_path, monkeypatch):

@@ -19,9 +19,12 @@ Glossary:
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import render_template
+from markupsafe import Markup
 
 from ..engine import GameState
 from ..models import DigitalGame
@@ -54,11 +57,49 @@ def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> 
     return board(game, state, shown, seat)
 
 
+SHARED_TABLES = 512
+"""Versions of games whose shared stock, pile and melds one process keeps rendered."""
+
+
+class SharedTables:
+    """The stock, discard pile and melds of a game at one version, rendered once in each
+    process for every seat that has no move on them (``play/_pile_table.html``): a
+    bounded cache (the :data:`SHARED_TABLES` latest), keyed by the game's slug and
+    version, never the truth (a version's table never changes, and any process renders
+    it again from the database)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rendered: OrderedDict[tuple[str, int], Markup] = OrderedDict()
+
+    def get(self, game: DigitalGame, state: GameState) -> Markup:
+        """The rendered table of ``game`` (its ``state``) at its version."""
+        key = (game.slug, game.version)
+        with self._lock:
+            if key in self._rendered:
+                self._rendered.move_to_end(key)
+                return self._rendered[key]
+        html = Markup(render_template("play/_pile_table.html", b=public(game, state), can={}))
+        with self._lock:
+            self._rendered[key] = html
+            while len(self._rendered) > SHARED_TABLES:
+                self._rendered.popitem(last=False)
+        return html
+
+
+shared_tables = SharedTables()
+"""This process's rendered tables."""
+
+
 def render_board(game: DigitalGame, seat: int | None = None, **extra: Any) -> str:
-    """The swappable part of the play page (``play/_board.html``) seen from ``seat``."""
+    """The swappable part of the play page (``play/_board.html``) seen from ``seat``:
+    its own hand and buttons rendered for it, the stock, pile and melds shared with
+    every seat that has no move on them (:class:`SharedTables`)."""
     state = services.load_state(game)
     form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
+    if not (b["can"]["draw"] or b["can"]["lay_off"]):
+        extra.setdefault("shared_table", shared_tables.get(game, state))
     return render_template("play/_board.html", game=game, b=b, form=form, **extra)
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy import CursorResult, update
 
+from .. import wakeups
 from ..engine import (
     BOTS,
     Action,
@@ -347,5 +348,6 @@ def _save(
         db.session.rollback()
         raise StaleGame()
     store.append_rounds(game, store.fresh_rounds(state), scored)
+    wakeups.moved(wakeups.play_key(game.id))
     db.session.commit()
     db.session.refresh(game)

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, session
-from sqlalchemy import update
+from sqlalchemy import func, update
 
+from .. import wakeups
 from ..engine import BOTS, GameSetupError, RulesError, current_player, new_game
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat, new_token
@@ -206,17 +207,7 @@ def touch(game: DigitalGame, seat: int) -> None:
     db.session.execute(
         update(DigitalSeat)
         .where(DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
-        .values(last_seen=now, away=False)
-        .execution_options(synchronize_session=False)
-    )
-    db.session.execute(
-        update(DigitalSeat)
-        .where(
-            DigitalSeat.game_id == game.id,
-            DigitalSeat.seat == seat,
-            DigitalSeat.joined_at.is_(None),
-        )
-        .values(joined_at=now)
+        .values(last_seen=now, away=False, joined_at=func.coalesce(DigitalSeat.joined_at, now))
         .execution_options(synchronize_session=False)
     )
     db.session.commit()
@@ -236,6 +227,7 @@ def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
     )
     row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
     found = row.one_or_none()
+    wakeups.moved(wakeups.play_key(game.id))
     db.session.commit()
     return None if found is None else (found.stream, found.token)
 
@@ -331,6 +323,7 @@ def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
     if getattr(done, "rowcount", 1) != 1:
         db.session.rollback()
         raise services.StaleGame()
+    wakeups.moved(wakeups.play_key(game.id))
     game.bots, game.version = bots, version + 1
 
 

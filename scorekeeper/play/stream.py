@@ -2,37 +2,38 @@
 every phone learns that the game moved from the database's ``version`` of the game, so
 any worker process (and PostgreSQL or SQLite shared by several) serves any phone.
 
-- ``GET /play/<slug>/events``: server-sent events. The response polls the game's version
-  (one small SELECT every ``PLAY_POLL_SECONDS``, 0.15 s) and sends ``event: version``
-  when it changes; every few seconds (``CHECK_EVERY``) it also stamps the seat's
-  contact and lets any due bot move (:func:`.shared_seats.catch_up`: stand-ins for
-  people who are away). It ends after ``PLAY_STREAM_SECONDS`` (25 s) so a gthread
-  worker's thread is never held for long;
-  the browser reconnects by itself (``retry``). The transaction is ended after each
-  poll, so the stream holds no database connection between polls. A table game's only:
-  a one-person game changes only when its person moves (404).
+- ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
+  one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
+  its own) and then reads the game's version (one small SELECT), sending ``event:
+  version`` when it changed; after :func:`~scorekeeper.wakeups.check_every` of quiet
+  (30 s) it also stamps the seat's contact, lets any due bot move
+  (:func:`.shared_seats.catch_up`: stand-ins for people who are away) and sends a
+  keep-alive comment. An open stream holds no thread (``serve`` runs
+  gevent workers) and no database connection between its reads; it ends after
+  ``PLAY_STREAM_SECONDS`` (300 s) and the browser reconnects by itself (``retry``). A
+  table game's only: a one-person game changes only when its person moves (404).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
-  (:func:`.shared_seats.new_stream`) and every poll reads it with the version, so an
-  older stream of the seat (the phone reconnecting, the link opened on another phone),
-  in whichever process, ends at its next poll with ``event: end`` and ``{"reason":
-  "replaced"}``; a seat given to a bot or a new link ends its stream the same way
-  (``"removed"``), as does a game deleted (``"gone"``).
+  (:func:`.shared_seats.new_stream`, a notice to every process) and every read gets it
+  with the version, so an older stream of the seat (the phone reconnecting, the link
+  opened on another phone), in whichever process, ends with ``event: end`` and
+  ``{"reason": "replaced"}``; a seat given to a bot or a new link ends its stream the
+  same way (``"removed"``), as does a game deleted (``"gone"``).
 - At most ``PLAY_STREAMS_PER_PROCESS`` streams open in one process (the only thing
-  counted in process memory: :class:`OpenStreams`); beyond it a stream is answered 503
-  with ``Retry-After`` and the page polls the version instead (static/seats.js). The
-  cap is below the worker's threads (``serve``), so streams never take them all.
+  counted in process memory besides the listener's:
+  :class:`~scorekeeper.wakeups.OpenStreams`); beyond it a stream is answered 503 with
+  ``Retry-After`` and the page polls the version instead (static/seats.js). The cap is
+  below the worker's connections (``serve``).
 - ``GET /play/<slug>/version``: the polling fallback (a phone whose stream dropped):
   ``{"version": 7}`` with an ETag (304 when unchanged); also a contact and a catch-up.
-- ``GET /play/<slug>/board.json``: what the phone swaps in after a change: the board
-  from its own seat (never another seat's cards), the table's status line (no catch-up
-  here: it answers a change the stream or the poll already saw).
+- ``GET /play/<slug>/board.json``: what the phone swaps in after a change, the same
+  after an event or a poll: the board from its own seat (never another seat's cards;
+  its public part rendered once per version in each process, :func:`.live.render_board`),
+  the table's status line (no catch-up here: it answers a change the stream or the poll
+  already saw).
 """
 
 from __future__ import annotations
 
-import json
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -41,27 +42,16 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     jsonify,
     request,
-    stream_with_context,
 )
 from flask.sansio.blueprints import BlueprintSetupState
 
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
-from ..requests import MAX_VERSION, parse_int
+from ..wakeups import OpenStreams, open_stream, play_key, since_asked, version_events
 from ..web import same_token
 from . import live, services, shared_seats
-
-CHECK_EVERY = 5.0
-"""Seconds between a stream's contact stamps and catch-ups at most (a quarter of the
-grace period when that is shorter)."""
-KEEP_ALIVE = 10.0
-"""Seconds between comment lines on a quiet stream (proxies close silent connections)."""
-RETRY_AFTER = 15
-"""Seconds a phone refused a stream (503, the process holds its cap) waits before it
-asks again; its page polls the version meanwhile and reopens the stream after as long."""
 
 
 @dataclass(frozen=True)
@@ -75,28 +65,6 @@ class Stream:
     seat: int
     token: str
     number: int
-
-
-class OpenStreams:
-    """How many event streams this process holds open, for the cap
-    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.count = 0
-
-    def take(self, cap: int) -> bool:
-        """Count one more open stream; False, and nothing counted, when ``cap`` are."""
-        with self._lock:
-            if self.count >= cap:
-                return False
-            self.count += 1
-            return True
-
-    def give_back(self) -> None:
-        """A counted stream has closed."""
-        with self._lock:
-            self.count -= 1
 
 
 def _count_streams(state: BlueprintSetupState) -> None:
@@ -143,53 +111,23 @@ def _check(slug: str) -> None:
 
 
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
-    config = current_app.config
-    poll = float(config.get("PLAY_POLL_SECONDS", 0.15))
-    end = time.monotonic() + float(config.get("PLAY_STREAM_SECONDS", 25))
-    yield "retry: 1000\n\n"
-    last, checked, spoke = since, 0.0, time.monotonic()
-    while time.monotonic() < end:
-        if time.monotonic() - checked >= min(CHECK_EVERY, shared_seats.grace() / 4):
-            _check(stream.slug)
-            checked = time.monotonic()
-        version, ended = _standing(stream)
-        if ended is not None:
-            yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"
-            return
-        if version != last:
-            last, spoke = version, time.monotonic()
-            yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
-        elif time.monotonic() - spoke >= KEEP_ALIVE:
-            spoke = time.monotonic()
-            yield ": still here\n\n"
-        time.sleep(poll)
-
-
-def _since() -> int | None:
-    """The version the phone last heard: ``Last-Event-ID`` (the browser reconnecting)
-    or ``?since=``, None when neither is given. Raises
-    :class:`~scorekeeper.requests.BadNumber` (400) when it is not a whole number from 0
-    to ``MAX_VERSION``."""
-    given = request.headers.get("Last-Event-ID") or request.args.get("since")
-    return parse_int(given, 0, MAX_VERSION, "version") if given else None
-
-
-def _busy() -> Response:
-    """The answer beyond the process's cap of streams: 503 with ``Retry-After``."""
-    text = "This server carries as many live updates as it can: try again shortly."
-    headers = {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"}
-    return Response(text, 503, headers, mimetype="text/plain")
+    """The seat's stream: :func:`scorekeeper.wakeups.version_events` on its standing,
+    with a contact and a catch-up when quiet."""
+    return version_events(
+        play_key(stream.game_id), lambda: _standing(stream), since, lambda: _check(stream.slug)
+    )
 
 
 def _open(slug: str) -> tuple[Stream, int | None]:
     """A new stream of this phone's seat (any older one of the seat ends), after any bot
-    moves due, and the version the phone last heard (:func:`_since`). Aborts with 404
+    moves due, and the version the phone last heard
+    (:func:`~scorekeeper.wakeups.since_asked`). Aborts with 404
     (no such game, or a game of one person), 403 (no seat here, or the seat given to a
-    bot meanwhile) or 400 (:func:`_since`)."""
+    bot meanwhile) or 400 (:func:`~scorekeeper.wakeups.since_asked`)."""
     game, seat = _seated_game(slug)
     if game.host_token is None:
         abort(404, description="A game of one person has no live updates: it moves when you do.")
-    since = _since()
+    since = since_asked()
     shared_seats.catch_up(game)
     numbered = shared_seats.new_stream(game, seat)
     if numbered is None:
@@ -200,19 +138,7 @@ def _open(slug: str) -> tuple[Stream, int | None]:
 def events(slug: str) -> Response:
     """Server-sent events: ``version`` each time the game moves, ``end`` when the stream
     must close early; 503 beyond the process's cap (see the module)."""
-    counted: OpenStreams = current_app.extensions["play_streams"]
-    if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
-        return _busy()  # before any database work: a refusal costs next to nothing
-    try:
-        stream, since = _open(slug)
-    except BaseException:
-        counted.give_back()
-        raise
-    body = stream_with_context(_events(stream, since))
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    response = Response(body, mimetype="text/event-stream", headers=headers)
-    response.call_on_close(counted.give_back)
-    return response
+    return open_stream(lambda: _events(*_open(slug)))
 
 
 def version(slug: str) -> Any:

@@ -6,21 +6,26 @@ the words every seat reads) and never a card of any hand, in HTML or JSON (issue
 Its token is derived from the host's secret (an HMAC of the game's slug under
 ``host_token``), so it needs no column of its own, only the host's page shows it, and it
 cannot be turned back into the host's or a seat's link. :mod:`.views` adds the routes
-to the ``play`` blueprint through :func:`register`. The page refreshes as the game page
-does (static/table.js polls ``.../version`` and swaps in ``.../live``).
+to the ``play`` blueprint through :func:`register`. The page stays live as the seats'
+pages do: an event stream (``.../events``, woken by the process's one listener,
+:mod:`scorekeeper.wakeups`) says the version, and static/table.js swaps in ``.../live``;
+it polls ``.../version`` while the stream is down.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from ..engine import GameState, current_player
 from ..engine.scoring.outcome import wins
+from ..extensions import db
 from ..models import DigitalGame
+from ..wakeups import open_stream, play_key, since_asked, version_events
 from ..web import same_token
 from . import services, shared_seats
 from .board import public
@@ -93,6 +98,7 @@ def _page(slug: str, token: str, template: str) -> Response:
     links = {
         "version": url_for("play.watch_version", slug=slug, token=token),
         "live": url_for("play.watch_live", slug=slug, token=token),
+        "events": url_for("play.watch_events", slug=slug, token=token),
     }
     response = Response(render_template(template, game=game, b=b, links=links))
     response.set_etag(tag)
@@ -124,8 +130,44 @@ def watch_version(slug: str, token: str) -> Response:
     return response
 
 
+def _version_of(game_id: int) -> tuple[int, str | None]:
+    """The stored version of the game ``game_id`` (``"gone"`` once it is deleted), read
+    in a transaction of its own."""
+    found = db.session.execute(
+        db.select(DigitalGame.version).where(DigitalGame.id == game_id)
+    ).scalar_one_or_none()
+    db.session.rollback()
+    return (0, "gone") if found is None else (found, None)
+
+
+def _catch_up(slug: str) -> None:
+    """Any bot moves now due, as every phone's request makes them."""
+    game = services.get_game(slug)
+    if game is not None:
+        shared_seats.catch_up(game)
+    db.session.rollback()
+
+
+def _watch_lines(slug: str, token: str) -> Iterator[str]:
+    game = _watched(slug, token)
+    shared_seats.catch_up(game)
+    since, game_id = since_asked(), game.id
+    db.session.rollback()
+    return version_events(
+        play_key(game_id), lambda: _version_of(game_id), since, lambda: _catch_up(slug)
+    )
+
+
+def watch_events(slug: str, token: str) -> Response:
+    """Server-sent events: ``version`` each time the watched game moves (``end`` with
+    ``"gone"`` once it is deleted); 503 with ``Retry-After`` beyond the process's cap
+    of streams; 404 or 403 as :func:`watch`."""
+    return open_stream(lambda: _watch_lines(slug, token))
+
+
 def register(bp: Blueprint) -> None:
     """Add the spectator routes to the ``play`` blueprint (:mod:`.views` calls it)."""
     bp.add_url_rule("/<slug>/watch/<token>", view_func=watch)
     bp.add_url_rule("/<slug>/watch/<token>/live", view_func=watch_live)
     bp.add_url_rule("/<slug>/watch/<token>/version", view_func=watch_version)
+    bp.add_url_rule("/<slug>/watch/<token>/events", view_func=watch_events)

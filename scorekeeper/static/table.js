@@ -1,7 +1,9 @@
 /* Scorekeeper pages: live refresh, number pad helpers. Vanilla JS.
    - #live[data-poll][data-src][data-version]: polls the version JSON every 4 s while the
      page is visible; when it changes, fetches the fragment and replaces #live's content
-     (event "sk:live"). #netstate says "Last updated HH:MM" (the phone's time), or
+     (event "sk:live"). With data-events (the TV view, the spectator board) an event
+     stream says each new version instead, and the page polls only while the stream is
+     down (refused with 503: opened again after REOPEN_MS). #netstate says "Last updated HH:MM" (the phone's time), or
      "Offline: reconnecting…" once a poll fails or takes over 3 s (event "sk:server",
      detail.up); in a secure context the service worker (/sw.js) is registered.
    - [data-sign] toggles a leading minus on its number input; [data-zero] sets it to 0.
@@ -39,19 +41,38 @@
         return r;
       });
     };
+    var streaming = false;
+    var swap = function (version) {
+      if (String(version) === live.dataset.version) return null;
+      return get(live.dataset.src).then(function (r) { return r.text(); }).then(function (html) {
+        live.innerHTML = html; live.dataset.version = String(version);
+        document.dispatchEvent(new CustomEvent("sk:live"));
+      });
+    };
     var poll = function () {
-      if (busy || document.hidden) return;
+      if (busy || streaming || document.hidden) return;
       busy = true;
       get(live.dataset.poll).then(function (r) { return r.json(); })
-        .then(function (v) {
-          if (String(v.version) === live.dataset.version) return null;
-          return get(live.dataset.src).then(function (r) { return r.text(); }).then(function (html) {
-            live.innerHTML = html; live.dataset.version = String(v.version);
-            document.dispatchEvent(new CustomEvent("sk:live"));
-          });
-        }).then(function () { server(true); }, function () { server(false); })
+        .then(function (v) { return swap(v.version); })
+        .then(function () { server(true); }, function () { server(false); })
         .then(function () { busy = false; });
     };
+    var REOPEN_MS = 15000;
+    var listen = function () {
+      var source = new window.EventSource(live.dataset.events + "?since=" + live.dataset.version);
+      source.addEventListener("open", function () { streaming = true; server(true); });
+      source.addEventListener("version", function (e) {
+        var heard = null;
+        try { heard = JSON.parse(e.data).version; } catch (err) { return; /* malformed: ignore */ }
+        Promise.resolve(swap(heard)).then(function () { server(true); }, function () { server(false); });
+      });
+      source.addEventListener("end", function () { source.close(); streaming = false; });
+      source.addEventListener("error", function () {
+        streaming = false;
+        if (source.readyState === window.EventSource.CLOSED) window.setTimeout(listen, REOPEN_MS);
+      });
+    };
+    if (live.dataset.events && window.EventSource) listen();
     server(true);
     setInterval(poll, 4000);
     document.addEventListener("visibilitychange", poll);

@@ -21,6 +21,7 @@ from flask import session
 from sqlalchemy import func, update
 from sqlalchemy.orm import load_only
 
+from .. import wakeups
 from ..extensions import db
 from ..game_facts import refresh
 from ..models import Game, Round, now_utc
@@ -131,6 +132,7 @@ def _mark_deleted(game: Game, when: datetime | None) -> None:
     )
     if game.group_id is not None:
         refresh(game)
+    wakeups.moved(wakeups.table_key(game.id))
     db.session.commit()
     db.session.refresh(game)
 

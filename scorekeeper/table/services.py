@@ -32,6 +32,7 @@ from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
+from .. import wakeups
 from ..extensions import db
 from ..game_facts import refresh, store_facts
 from ..models import Change, Game, Round, now_utc
@@ -118,6 +119,7 @@ def _bump(game: Game, version: int) -> None:
     if getattr(result, "rowcount", 0) != 1:
         db.session.rollback()
         raise StaleVersion()
+    wakeups.moved(wakeups.table_key(game.id))
     game.version = version + 1
 
 
@@ -287,6 +289,7 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
         raise StaleVersion()
     if game.group_id is not None:
         store_facts(connection, "table", game.id)
+    wakeups.moved(wakeups.table_key(game.id))
     db.session.commit()
     for key, value in values.items():
         set_committed_value(game, key, value)

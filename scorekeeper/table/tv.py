@@ -5,18 +5,23 @@ is over). The table blueprint (:data:`scorekeeper.table.views.bp`) takes these r
 through :func:`register`.
 
 It needs only the view link (the view token is in its URL) and never offers a change. It
-stays live through the game page's own refresh (static/table.js polls
-``/games/<slug>/version`` and swaps in ``/games/<slug>/tv/live``).
+stays live as a table's phones do: an event stream (``/games/<slug>/tv/events``, woken
+by the process's one listener when a round is saved, corrected or deleted,
+:mod:`scorekeeper.wakeups`) says the version and static/table.js swaps in
+``/games/<slug>/tv/live``; it polls ``/games/<slug>/version`` while the stream is down.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
+from ..extensions import db
 from ..hosting import qr_svg, share_base
 from ..models import Game
+from ..wakeups import open_stream, since_asked, table_key, version_events
 from . import page
 from . import services as sheet
 
@@ -43,7 +48,7 @@ def tv_page(game: Game) -> dict[str, Any]:
     """What the TV templates (table/tv.html, table/_tv_live.html) are given: the game
     page's figures (:func:`.page.page`), the ``last`` round's row (None before the first
     round), once the game is over ``why``, the reason it was won (:func:`why_won`), and
-    the ``tv_live`` URL."""
+    the ``tv_live`` and ``tv_events`` URLs."""
     shown = page.page(game)
     rows, rounds = shown["rows"], shown["rounds"]
     outcome = (rounds[-1].figures or {}).get("outcome", "") if rounds and game.winner else ""
@@ -51,6 +56,7 @@ def tv_page(game: Game) -> dict[str, Any]:
         "last": rows[-1] if rows else None,
         "why": why_won(outcome, shown["standings"].winner_line),
         "tv_live": url_for("table.tv_live", slug=game.view_token),
+        "tv_events": url_for("table.tv_events", slug=game.view_token),
     }
 
 
@@ -76,7 +82,29 @@ def tv_live(slug: str) -> Response:
     return _answer(_view(slug), "table/_tv_live.html")
 
 
+def _version_of(slug: str) -> tuple[int, str | None]:
+    """The game's stored version (``"gone"`` once deleted), in a transaction of its own."""
+    number = sheet.game_version(slug)
+    db.session.rollback()
+    return (0, "gone") if number is None else (number, None)
+
+
+def _tv_lines(slug: str) -> Iterator[str]:
+    game = _view(slug)
+    since, key = since_asked(), table_key(game.id)
+    db.session.rollback()
+    return version_events(key, lambda: _version_of(slug), since, lambda: None)
+
+
+def tv_events(slug: str) -> Response:
+    """Server-sent events: ``version`` each time a round is saved, corrected or deleted
+    (``end`` with ``"gone"`` once the game is deleted); 503 with ``Retry-After`` beyond
+    the process's cap of streams; 404 for an unknown link."""
+    return open_stream(lambda: _tv_lines(slug))
+
+
 def register(bp: Blueprint) -> None:
     """Add the TV routes to the table blueprint (:mod:`.views` calls it)."""
     bp.add_url_rule("/games/<slug>/tv", view_func=show_tv)
     bp.add_url_rule("/games/<slug>/tv/live", view_func=tv_live)
+    bp.add_url_rule("/games/<slug>/tv/events", view_func=tv_events)

@@ -1,11 +1,13 @@
 """No phone can stall the server with event streams (issue 23, item 1): one open stream
 per seat (a newer one ends the older: the seat's stream number is in the database, so
 this holds whichever process serves each), a cap of open streams per process answered
-503 with ``Retry-After``, and a removed seat's stream ends at its next poll; the stream
-refuses a version that is not a whole number with a 400 (item 8).
+503 with ``Retry-After``, and a removed seat's stream ends as soon as its process's
+listener wakes it (issue 27); the stream refuses a version that is not a whole number
+with a 400 (item 8).
 
-The streams here poll every few milliseconds and last ten minutes, so a stream ends in a
-test only for the reason the test gives it; each is read on its own thread (a stream
+On SQLite the process's shared check runs every few milliseconds here (on PostgreSQL a
+NOTIFY wakes the streams) and the streams last ten minutes, so a stream ends in a test
+only for the reason the test gives it; each is read on its own thread (a stream
 keeps its request context while it runs) and the test waits on what it reads, never on
 a clock (``WAIT`` only bounds a hang)."""
 
@@ -42,13 +44,14 @@ def _events(chunk: bytes) -> Iterator[tuple[str, Any]]:
 
 
 class Listening:
-    """One phone's event stream, read on a thread of its own: :attr:`status` and
+    """One phone's event stream (a seat's, or any other at ``path``), read on a thread of
+    its own: :attr:`status` and
     :attr:`headers` of the answer, then its events one by one (:meth:`next`) until it
     ends (:meth:`end`); the response is closed when the stream ends."""
 
-    def __init__(self, phone: FlaskClient, slug: str, query: str = "") -> None:
+    def __init__(self, phone: FlaskClient, slug: str, query: str = "", path: str = "") -> None:
         self.heard: queue.Queue[Any] = queue.Queue()
-        path = f"/play/{slug}/events{query}"
+        path = path or f"/play/{slug}/events{query}"
         threading.Thread(target=self._read, args=(phone, path), daemon=True).start()
         self.status, self.headers = self._get()
 

@@ -4,6 +4,7 @@ a move made through one process reaches a phone's event stream served by the oth
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import queue
@@ -107,27 +108,14 @@ def _opened(phone: Phone, path: str, form: dict[str, str] | None = None) -> str:
     raise AssertionError(f"{path} did not redirect ({response.status})")
 
 
-def _listen(phone: Phone, path: str, heard: queue.Queue[int]) -> None:
-    """Put the first version ``path``'s event stream sends into ``heard``; the stream is
-    opened again each time it ends (as a browser's EventSource does)."""
-    for _ in range(100):
-        try:
-            with phone.get(path) as stream:
-                for raw in stream:
-                    line = raw.decode().strip()
-                    if line.startswith("data:"):
-                        heard.put(json.loads(line[5:])["version"])
-                        return
-        except OSError:
-            return
-
-
 def _state_of(phone: Phone, slug: str) -> dict[str, Any]:
     with phone.get(f"/play/{slug}/state.json") as response:
         return json.loads(response.read())
 
 
 def _a_move_pushed_across_processes(bases: list[str]) -> None:
+    """The stream is open and has told the version before the move (so only a wake-up,
+    or the stream's own reading again, can tell it of the move)."""
     host, ivo = Phone(bases[0]), Phone(bases[1])
     fields = {"name": "Hana", "preset": "standard", "seat_0": "person"}
     seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "basic"})
@@ -139,17 +127,16 @@ def _a_move_pushed_across_processes(bases: list[str]) -> None:
     state = _state_of(host, slug)
     mover, listener = (host, ivo) if state["legal"] else (ivo, host)
     legal, version = _state_of(mover, slug)["legal"], state["version"]
-    heard: queue.Queue[int] = queue.Queue()
-    path = f"/play/{slug}/events?since={version}"
-    thread = threading.Thread(target=_listen, args=(listener, path, heard), daemon=True)
-    thread.start()
+    heard: queue.Queue[tuple[str, Any] | None] = queue.Queue()
+    path = f"/play/{slug}/events"
+    threading.Thread(target=_events, args=(listener, path, heard), daemon=True).start()
+    assert heard.get(timeout=120) == ("version", {"version": version})
     body = {"version": version, "action": legal[0]}
     with mover.post(f"/play/{slug}/move.json", body=body) as response:
         answer = json.loads(response.read())
     pushed = heard.get(timeout=120)
     assert mover.base != listener.base  # the move through one process, the stream the other
-    assert pushed == answer["version"] > version
-    thread.join(timeout=10)
+    assert pushed == ("version", {"version": answer["version"]}) and answer["version"] > version
 
 
 def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_sqlite(tmp_path) -> None:
@@ -166,16 +153,50 @@ def test_a_move_through_one_process_reaches_a_stream_of_the_other_on_postgresql(
         _a_move_pushed_across_processes(bases)
 
 
+WOKEN_ONLY = {"PLAY_STREAM_SECONDS": 600, "PLAY_CHECK_SECONDS": 600}
+"""Streams that neither end nor read their game again by themselves within a test (the
+grace period of :func:`_config` puts their keep-alive 300 s away): a move reaches them
+only through their process's listener (issue 27, item 2)."""
+
+
+def test_a_move_wakes_a_stream_of_the_other_process_on_sqlite(tmp_path) -> None:
+    """One shared check per process (SQLite has no server to tell)."""
+    path = tmp_path / "woken.sqlite3"
+    make_app(str(path))
+    for bases in _two_servers(f"sqlite:///{path}", **WOKEN_ONLY):
+        _a_move_pushed_across_processes(bases)
+
+
+def test_a_move_wakes_a_stream_of_the_other_process_on_postgresql(postgres_url) -> None:
+    """PostgreSQL's NOTIFY in the move's transaction, heard by the other's LISTEN."""
+    for bases in _two_servers(postgres_url, **WOKEN_ONLY):
+        _a_move_pushed_across_processes(bases)
+
+
+def test_a_move_wakes_a_stream_of_the_other_process_on_redis(tmp_path, redis_url) -> None:
+    """Redis pub/sub when ``REDIS_URL`` is set (here on SQLite, so only Redis tells)."""
+    path = tmp_path / "redis.sqlite3"
+    make_app(str(path))
+    woken = WOKEN_ONLY | {"REDIS_URL": redis_url, "PLAY_POLL_SECONDS": 600}
+    for bases in _two_servers(f"sqlite:///{path}", **woken):
+        _a_move_pushed_across_processes(bases)
+        _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases)
+
+
 def _events(phone: Phone, path: str, heard: queue.Queue[tuple[str, Any] | None]) -> None:
-    """Each event of the stream at ``path`` as ``(name, data)``, then None at its end."""
+    """Each event of the stream at ``path`` as ``(name, data)``, then None at its end
+    (the server ending it, or stopping at the end of the test while it is open)."""
     name = "message"
-    with phone.get(path) as stream:
-        for raw in stream:
-            line = raw.decode().strip()
-            if line.startswith("event:"):
-                name = line[6:].strip()
-            elif line.startswith("data:"):
-                heard.put((name, json.loads(line[5:])))
+    try:
+        with phone.get(path) as stream:
+            for raw in stream:
+                line = raw.decode().strip()
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                elif line.startswith("data:"):
+                    heard.put((name, json.loads(line[5:])))
+    except (OSError, http.client.HTTPException):
+        pass  # the server stopped: the stream ends here
     heard.put(None)
 
 

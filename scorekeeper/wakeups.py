@@ -1,0 +1,431 @@
+"""One wake-up per process for the live streams of table games (issue 27, item 2): a move
+notifies, and each server process has ONE listener that wakes the event streams it holds,
+instead of every stream asking the database for its game's version a few times a second.
+
+Glossary:
+- key: a game's kind and id as text, ``play:12`` (a digital game: a table's phones, the
+  spectator board) or ``table:7`` (a scoresheet game: the TV view).
+- held game: a game (its key) that at least one event stream of this process is serving;
+  the listener's only state is which of its streams wait on which game (an
+  :class:`threading.Event` each), nothing of any game, so any process still serves any
+  phone and a stream woken reads its game's standing from the database.
+- a move's notice (:func:`moved`): every change a stream must hear of (a saved move, a
+  seat given to a bot or a new link, a newer stream of a seat, a scoresheet game's new
+  version) names its game's key.
+- bus: how a notice reaches every process's listener:
+
+  - ``redis``: Redis pub/sub on channel :data:`CHANNEL` when ``REDIS_URL`` is set (the
+    sturdier bus when moves are many); the notice is published once the move's
+    transaction has committed;
+  - ``postgresql``: PostgreSQL's ``NOTIFY`` on :data:`CHANNEL`, sent in the move's own
+    transaction (delivered when it commits, dropped if it rolls back), heard with
+    ``LISTEN`` (psycopg 3, one connection per process);
+  - ``sqlite``: no server to tell, so one shared check per process: every
+    ``PLAY_POLL_SECONDS`` (0.2 s) SQLite's ``PRAGMA data_version`` says whether anything
+    was committed since; only then ONE query reads the standing (version, seats' stream
+    numbers) of every held game, and the streams of the games that changed are woken.
+
+A process's own commits also wake its streams at once, and a listener that (re)connects
+wakes every stream it holds, so a notice sent while it was away is not lost unread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import select
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from flask import Flask, Response, current_app, has_app_context, request, stream_with_context
+from sqlalchemy import event, func, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from .extensions import db
+from .models import DigitalGame, DigitalSeat, Game
+from .requests import MAX_VERSION, parse_int
+
+CHANNEL = "scorekeeper_games"
+"""The PostgreSQL channel and the Redis channel the notices go on; a notice's payload is
+a game's key (:func:`play_key`, :func:`table_key`)."""
+KINDS = ("play", "table")
+"""The kinds of games streams wait on: digital games (a table's phones, the spectator
+board) and scoresheet games (the TV view)."""
+PENDING = "scorekeeper_moved"
+"""The key of a session's ``info`` holding the ids of the games changed in its open
+transaction, told to the streams when it commits."""
+LISTEN_SECONDS = 10.0
+"""Seconds a PostgreSQL or Redis listener waits for a notice before it waits again."""
+RECONNECT_SECONDS = 1.0
+"""Seconds a listener whose connection failed waits before it connects again."""
+
+log = logging.getLogger(__name__)
+
+
+def bus_of(config: Any) -> str:
+    """The bus an app with ``config`` uses: ``redis`` (``REDIS_URL`` set), else
+    ``postgresql`` (a PostgreSQL database) or ``sqlite``."""
+    if config.get("REDIS_URL"):
+        return "redis"
+    url = make_url(str(config["SQLALCHEMY_DATABASE_URI"]))
+    return "postgresql" if url.get_backend_name() == "postgresql" else "sqlite"
+
+
+class Wakeups:
+    """This process's listener and the streams waiting on it (``app.extensions
+    ["wakeups"]``): :meth:`hold` a game while a stream serves it, :meth:`let_go`
+    when the stream ends. The listener runs on a thread of its own (a greenlet under
+    gevent), started with the first stream, and stops when no game is held (the SQLite
+    check at once, a PostgreSQL or Redis listener within :data:`LISTEN_SECONDS`)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.bus = bus_of(app.config)
+        self._lock = threading.Lock()
+        self._held: dict[str, set[threading.Event]] = {}
+        self._listener: threading.Thread | None = None
+        self._redis: Any = None
+
+    def hold(self, key: str) -> threading.Event:
+        """A new event, set each time the game of ``key`` (:func:`play_key`,
+        :func:`table_key`) may have changed."""
+        woken = threading.Event()
+        with self._lock:
+            self._held.setdefault(key, set()).add(woken)
+            if self._listener is None:
+                listen = {"redis": self._listen_redis, "postgresql": self._listen_postgresql}
+                target = listen.get(self.bus, self._check_sqlite)
+                self._listener = threading.Thread(target=target, name="wakeups", daemon=True)
+                self._listener.start()
+        return woken
+
+    def let_go(self, key: str, woken: threading.Event) -> None:
+        """A stream of the game of ``key`` has ended: its event is no longer set."""
+        with self._lock:
+            events = self._held.get(key, set())
+            events.discard(woken)
+            if not events:
+                self._held.pop(key, None)
+
+    def held(self) -> list[str]:
+        """The keys of the games this process's streams serve now."""
+        with self._lock:
+            return list(self._held)
+
+    def wake(self, keys: Iterable[str]) -> None:
+        """Wake every stream of the games of ``keys`` (unknown keys are ignored)."""
+        with self._lock:
+            for key in keys:
+                for woken in self._held.get(key, ()):
+                    woken.set()
+
+    def wake_all(self) -> None:
+        """Wake every stream (the listener (re)connected: a notice may have been missed)."""
+        self.wake(self.held())
+
+    def publish(self, keys: set[str]) -> None:
+        """After a commit that changed the games of ``keys``: wake this process's streams
+        of them and, on Redis, every other process's (a Redis error is logged: the other
+        processes' listeners, which lost Redis too, wake all their streams when they
+        reconnect)."""
+        self.wake(keys)
+        if self.bus != "redis":
+            return
+        try:
+            for key in sorted(keys):
+                self._client().publish(CHANNEL, key)
+        except Exception:  # redis.RedisError or OSError: the move itself is saved
+            log.warning("could not publish a move on Redis", exc_info=True)
+
+    def _client(self) -> Any:
+        import redis
+
+        if self._redis is None:
+            self._redis = redis.Redis.from_url(self.app.config["REDIS_URL"])
+        return self._redis
+
+    def _listen_redis(self) -> None:
+        self._reconnecting(self._redis_once)
+
+    def _redis_once(self) -> None:
+        import redis
+
+        client: Any = redis.Redis.from_url(self.app.config["REDIS_URL"])
+        with client.pubsub(ignore_subscribe_messages=True) as bus:
+            bus.subscribe(CHANNEL)
+            self.wake_all()
+            while self._held_or_stop() is not None:
+                message = bus.get_message(timeout=LISTEN_SECONDS)
+                if message is not None:
+                    self.wake(_keys(message["data"]))
+
+    def _listen_postgresql(self) -> None:
+        self._reconnecting(self._postgresql_once)
+
+    def _postgresql_once(self) -> None:
+        import psycopg
+
+        url = make_url(str(self.app.config["SQLALCHEMY_DATABASE_URI"]))
+        dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            self.wake_all()
+            while self._held_or_stop() is not None:
+                # psycopg's own wait wakes ten times a second: wait on the socket instead
+                ready, _, _ = select.select([connection.fileno()], [], [], LISTEN_SECONDS)
+                if ready:
+                    for notice in connection.notifies(timeout=RECONNECT_SECONDS, stop_after=1):
+                        self.wake(_keys(notice.payload))
+
+    def _reconnecting(self, once: Callable[[], None]) -> None:
+        """Run the listener ``once`` again each time its connection fails, as long as a
+        game is held (it stops, and :meth:`hold` starts another, when none is)."""
+        while True:
+            try:
+                once()
+                return
+            except Exception:  # the server restarted or is unreachable: connect again
+                log.warning("the %s listener lost its connection", self.bus, exc_info=True)
+            self.wake_all()
+            time.sleep(RECONNECT_SECONDS)
+            if self._held_or_stop() is None:
+                return
+
+    def _check_sqlite(self) -> None:
+        """The shared check: each ``PLAY_POLL_SECONDS``, SQLite's ``PRAGMA data_version``
+        on a connection of its own (it changes when any other connection commits), and
+        only then, or for a game newly held, one query for every held game; stops (and
+        :meth:`hold` starts another) when no game is held."""
+        every = float(self.app.config.get("PLAY_POLL_SECONDS", 0.2))
+        last: dict[str, tuple[int, int, int]] = {}
+        with self.app.app_context():
+            own = db.engine.raw_connection()
+            try:
+                seen = None
+                while (held := self._held_or_stop()) is not None:
+                    now = _data_version(own)
+                    if now is None or now != seen or any(k not in last for k in held):
+                        seen, last = now, self._compare(held, last)
+                    time.sleep(every)
+            finally:
+                own.close()
+
+    def _compare(
+        self, held: list[str], last: dict[str, tuple[int, int, int]]
+    ) -> dict[str, tuple[int, int, int]]:
+        """Wake the streams of the held games whose standing is not ``last``'s; the
+        standings now."""
+        now = standings(held)
+        self.wake(k for k in held if k not in last or now.get(k) != last[k])
+        return {k: now[k] for k in held if k in now}
+
+    def _held_or_stop(self) -> list[str] | None:
+        with self._lock:
+            if not self._held:
+                self._listener = None
+                return None
+            return list(self._held)
+
+
+def play_key(game_id: int) -> str:
+    """The key of a digital game's streams (``play:12``), also a notice's payload."""
+    return f"play:{game_id}"
+
+
+def table_key(game_id: int) -> str:
+    """The key of a scoresheet game's streams (``table:7``: the TV view)."""
+    return f"table:{game_id}"
+
+
+def standings(keys: list[str]) -> dict[str, tuple[int, int, int]]:
+    """Each game's standing, by key, in one query for the digital games and one for the
+    scoresheet games: ``(version, the sum of its seats' stream numbers, its person
+    seats)`` (``(version, 0, 0)`` for a scoresheet game); a deleted game is missing. Any
+    move, seat given away or newer stream changes it. Ends the transaction."""
+    ids = {kind: [int(k.split(":")[1]) for k in keys if k.startswith(kind)] for kind in KINDS}
+    found: dict[str, tuple[int, int, int]] = {}
+    if ids["play"]:
+        seats = DigitalSeat.game_id == DigitalGame.id
+        query = (
+            db.select(
+                DigitalGame.id,
+                DigitalGame.version,
+                func.coalesce(func.sum(DigitalSeat.stream), 0),
+                func.count(DigitalSeat.seat),
+            )
+            .outerjoin(DigitalSeat, seats)
+            .where(DigitalGame.id.in_(ids["play"]))
+            .group_by(DigitalGame.id, DigitalGame.version)
+        )
+        found |= {play_key(r[0]): (r[1], r[2], r[3]) for r in db.session.execute(query)}
+    if ids["table"]:
+        query = db.select(Game.id, Game.version).where(Game.id.in_(ids["table"]))
+        found |= {table_key(r[0]): (r[1], 0, 0) for r in db.session.execute(query)}
+    db.session.rollback()
+    return found
+
+
+def _data_version(connection: Any) -> int | None:
+    """SQLite's ``PRAGMA data_version`` on ``connection`` (a DB-API connection): it
+    changes when another connection commits; None on another database."""
+    if db.engine.dialect.name != "sqlite":
+        return None
+    cursor = connection.cursor()
+    try:
+        cursor.execute("PRAGMA data_version")
+        return int(cursor.fetchone()[0])
+    finally:
+        cursor.close()
+
+
+def _keys(payload: Any) -> list[str]:
+    """The key a notice carries; none for a payload that is not one."""
+    given = payload.decode() if isinstance(payload, bytes) else str(payload)
+    kind, _, number = given.partition(":")
+    return [given] if kind in KINDS and number.isdecimal() and len(number) < 19 else []
+
+
+def moved(key: str) -> None:
+    """The game of ``key`` (:func:`play_key`, :func:`table_key`) changed in the
+    session's open transaction: its streams in every process are woken once it commits
+    (PostgreSQL: a ``NOTIFY`` in the transaction)."""
+    db.session.info.setdefault(PENDING, set()).add(key)
+    if has_app_context() and _wakeups().bus == "postgresql":
+        db.session.execute(
+            text("SELECT pg_notify(:channel, :game)"),
+            {
+                "channel": CHANNEL,
+                "game": key,
+            },
+        )
+
+
+def _wakeups() -> Wakeups:
+    found: Wakeups = current_app.extensions["wakeups"]
+    return found
+
+
+@event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    keys = session.info.pop(PENDING, None)
+    if keys and has_app_context() and "wakeups" in current_app.extensions:
+        _wakeups().publish(keys)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _rolled_back(session: Session, previous: Any) -> None:
+    session.info.pop(PENDING, None)
+
+
+# ---- the event streams woken by the listener ----------------------------------------
+
+RETRY_AFTER = 15
+"""Seconds a page refused a stream (503, the process holds its cap) waits before it
+asks again; it polls the version meanwhile and reopens the stream after as long."""
+
+Standing = Callable[[], tuple[int, str | None]]
+"""Reads a game's version and why its stream must end now (``"replaced"``,
+``"removed"``, ``"gone"``) or None, in a transaction of its own."""
+
+
+class OpenStreams:
+    """How many event streams this process holds open, for the cap
+    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def take(self, cap: int) -> bool:
+        """Count one more open stream; False, and nothing counted, when ``cap`` are."""
+        with self._lock:
+            if self.count >= cap:
+                return False
+            self.count += 1
+            return True
+
+    def give_back(self) -> None:
+        """A counted stream has closed."""
+        with self._lock:
+            self.count -= 1
+
+
+def check_every() -> float:
+    """Seconds a quiet stream waits before its keep-alive: ``PLAY_CHECK_SECONDS`` (30
+    unless configured), at most half the grace period (``PLAY_GRACE_SECONDS``, 60) so a
+    phone in touch is never taken for away (its contact, stamped then, is never older)."""
+    config = current_app.config
+    grace = float(config.get("PLAY_GRACE_SECONDS", 60))
+    return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)
+
+
+def version_events(
+    key: str, standing: Standing, since: int | None, quiet: Callable[[], None]
+) -> Iterator[str]:
+    """An event stream's lines (server-sent events) for the game of ``key``: its
+    ``standing`` read when it opens and each time this process's listener wakes it,
+    ``event: version`` when the version is not the last told (``since`` at first),
+    ``event: end`` with the reason when it must end; after :func:`check_every` of quiet,
+    ``quiet()`` and a keep-alive comment, nothing read (the listener wakes every stream
+    when it reconnects, so no notice is lost unread). Ends after ``PLAY_STREAM_SECONDS``
+    (300)."""
+    wakeups: Wakeups = current_app.extensions["wakeups"]
+    every = check_every()
+    end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 300))
+    woken = wakeups.hold(key)
+    try:
+        yield "retry: 1000\n\n"
+        last = since
+        while True:
+            woken.clear()
+            version, ended = standing()
+            if ended is not None:
+                yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"
+                return
+            if version != last:
+                last = version
+                yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
+            while not woken.wait(max(0.0, min(end - time.monotonic(), every))):
+                if time.monotonic() >= end:
+                    return
+                quiet()
+                yield ": still here\n\n"
+    finally:
+        wakeups.let_go(key, woken)
+
+
+def since_asked() -> int | None:
+    """The version a page last heard: ``Last-Event-ID`` (the browser reconnecting) or
+    ``?since=``, None when neither is given. Raises
+    :class:`~scorekeeper.requests.BadNumber` (400) when it is not a whole number from 0
+    to ``MAX_VERSION``."""
+    given = request.headers.get("Last-Event-ID") or request.args.get("since")
+    return parse_int(given, 0, MAX_VERSION, "version") if given else None
+
+
+def _busy() -> Response:
+    """The answer beyond the process's cap of streams: 503 with ``Retry-After``."""
+    text = "This server carries as many live updates as it can: try again shortly."
+    headers = {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"}
+    return Response(text, 503, headers, mimetype="text/plain")
+
+
+def open_stream(opened: Callable[[], Iterator[str]]) -> Response:
+    """An event stream's response, counted against the process's cap (503 with
+    ``Retry-After`` beyond it, before any database work); ``opened()`` checks the
+    request (it may abort with a 4xx) and gives the stream's lines."""
+    counted: OpenStreams = current_app.extensions["play_streams"]
+    if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
+        return _busy()
+    try:
+        lines = opened()
+    except BaseException:
+        counted.give_back()
+        raise
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    response = Response(stream_with_context(lines), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(counted.give_back)
+    return response

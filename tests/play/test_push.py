@@ -1,0 +1,111 @@
+"""A move's board rendered once per version (issue 27, item 3): the stock, discard pile
+and melds that every seat without a move on them sees are rendered once per version in
+a process and shared; each seat's hand and buttons are its own, so a phone's board
+(``board.json``, the same after an event or a poll) never holds another seat's cards.
+The spectator board and the TV view get the seats' wake-up (item 4): an event stream
+woken by the process's listener."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from flask import template_rendered
+
+from scorekeeper.engine import current_player, legal_actions
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.conftest import make_app
+from tests.play.test_streams import Listening
+from tests.play.test_table import Table, _hidden_from
+
+EVERYONE = {"seat_2": "person", "who_2": "Kim"}
+"""Four people at the table (the host and three), no bot: nothing moves unless a test
+moves."""
+
+
+def _hand(board: str) -> list[str]:
+    """The cards of the hand in a board's HTML (the ``hcard`` slots), as texts."""
+    return re.findall(r'<span class="hcard" data-card="([^"]+)"', board)
+
+
+def test_each_phone_gets_its_own_hand_and_the_shared_table_once_per_version(tmp_path) -> None:
+    app = make_app(str(tmp_path / "p.sqlite3"))
+    table = Table(app, **EVERYONE)
+    for seat in (1, 2, 3):
+        table.join(seat)
+    rendered: Counter[str] = Counter()
+
+    def count(sender: Any, template: Any, context: dict[str, Any], **extra: Any) -> None:
+        rendered[template.name] += 1
+
+    template_rendered.connect(count, app)
+    for _ in range(4):  # four moves, each a new version seen by all four phones
+        state = table.state()
+        for seat, phone in table.phones.items():
+            for _asked in range(2):  # after the event, and again by the polling fallback
+                answer = phone.get(f"/play/{table.slug}/board.json").get_json()
+                assert sorted(_hand(answer["board"])) == sorted(c.text for c in state.hands[seat])
+                assert not any(word in answer["board"] for word in _hidden_from(state, seat))
+        turn = current_player(state)
+        assert turn is not None
+        assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+    template_rendered.disconnect(count, app)
+    # 32 boards (four versions, four phones, two asks each): the shared table rendered at
+    # most once for each of the five versions (the first and the four moves')
+    assert rendered["play/_board.html"] >= 4 * 4 * 2
+    assert 1 <= rendered["play/_pile_table.html"] <= 5, rendered
+
+
+WOKEN_ONLY = {"PLAY_CHECK_SECONDS": 600, "PLAY_STREAM_SECONDS": 600, "PLAY_GRACE_SECONDS": 600}
+"""Streams that neither end nor read their game again by themselves within a test: a
+change reaches them only through the process's listener."""
+
+
+def test_the_spectator_board_is_woken_by_a_move_and_refuses_bad_asks(tmp_path) -> None:
+    app = make_app(str(tmp_path / "w.sqlite3"), **WOKEN_ONLY)
+    table = Table(app, **EVERYONE)
+    for seat in (1, 2, 3):
+        table.join(seat)
+    page = table.host.get(f"/play/{table.slug}/seats").get_data(as_text=True)
+    link = re.search(r'href="(/play/[^"]+/watch/[0-9a-f]+)"', page)
+    assert link, "the host's seats page links the spectator board"
+    screen = app.test_client()
+    assert f'data-events="{link.group(1)}/events"' in screen.get(link.group(1)).get_data(
+        as_text=True
+    )
+    watching = Listening(screen, table.slug, path=f"{link.group(1)}/events")
+    assert watching.status == 200 and watching.next() == ("version", {"version": 1})
+    state = table.state()
+    turn = current_player(state)
+    assert turn is not None
+    assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+    assert watching.next() == ("version", {"version": table.version()})
+    refused = screen.get(f"{link.group(1)}/events?since=x")
+    assert refused.status_code == 400
+    wrong = screen.get(f"/play/{table.slug}/watch/{'0' * 24}/events")
+    assert wrong.status_code == 403
+
+
+def test_the_tv_view_is_woken_by_a_round_saved(tmp_path) -> None:
+    app = make_app(str(tmp_path / "tv.sqlite3"), **WOKEN_ONLY)
+    client = app.test_client()
+    names = {"player_0": "Ann", "player_1": "Bob", "preset": "standard", "first_dealer": "0"}
+    started = client.post("/games/new", data=names)
+    slug = started.location.rsplit("/", 1)[-1]
+    with app.app_context():
+        view = db.session.execute(db.select(Game.view_token)).scalar_one()
+    tv = app.test_client()
+    assert f'data-events="/games/{view}/tv/events"' in tv.get(f"/games/{view}/tv").get_data(
+        as_text=True
+    )
+    watching = Listening(tv, view, path=f"/games/{view}/tv/events")
+    assert watching.status == 200 and watching.next() == ("version", {"version": 1})
+    form = client.get(f"/games/{slug}/rounds/new").get_data(as_text=True)
+    hidden = re.findall(r'<input id="(\w+)" name="\w+" type="hidden" value="([^"]*)"', form)
+    fields = dict(hidden) | {"mode": "totals", "action": "save", "went_out": "0"}
+    fields |= {"shown-0": "45", "in_hand-0": "0", "shown-1": "20", "in_hand-1": "12"}
+    assert client.post(f"/games/{slug}/rounds/new", data=fields).status_code == 303
+    assert watching.next() == ("version", {"version": 2})
+    assert tv.get("/games/no-such-game/tv/events").status_code == 404
