@@ -57,13 +57,13 @@ def test_each_round_is_scored_once_and_its_explanation_is_that_scoring(monkeypat
     made: list[score_round.RoundScore] = []
 
     def score_once(*args, **kwargs):
-        made.append(score_round.score_round(*args, **kwargs))
+        made.append(score_round.score_checked(*args, **kwargs))
         return made[-1]
 
     def refuse(request):
         raise AssertionError("a digital round was scored a second time, through the contract")
 
-    monkeypatch.setattr(deal, "score_round", score_once)
+    monkeypatch.setattr(deal, "score_checked", score_once)
     monkeypatch.setattr(contract, "score", refuse)
     state = new_game(["Ann", "Bob", "Cat"], preset="add-opponents-hand", seed=11)
     scored: list[dict] = []
