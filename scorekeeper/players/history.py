@@ -171,34 +171,34 @@ def league(
             money=Decimal(money or 0) / 200 if stakes else None,
         )
         for member, played, won, points, halves, money, stakes in db.session.execute(
-            _since_start(group_id)
-            if start is None and end is None
-            else _between(group_id, start, end)
+            SINCE_START if start is None and end is None else _between(start, end),
+            {"group": group_id},
         )
         if played
     ]
     return sorted(rows, key=lambda r: (-r.won, -r.points, -r.settlement, r.member))
 
 
-def _since_start(group_id: int) -> Any:
-    """Each member's season since the group started: their running totals, both kinds."""
-    return (
-        select(
-            PlayerTotal.member_id,
-            func.sum(PlayerTotal.played),
-            func.sum(PlayerTotal.won),
-            func.sum(PlayerTotal.own_points),
-            func.sum(PlayerTotal.settlement_halves),
-            func.sum(PlayerTotal.money_half_cents),
-            func.sum(PlayerTotal.money_games),
-        )
-        .where(PlayerTotal.group_id == group_id)
-        .group_by(PlayerTotal.member_id)
+SINCE_START = (
+    select(
+        PlayerTotal.member_id,
+        func.sum(PlayerTotal.played),
+        func.sum(PlayerTotal.won),
+        func.sum(PlayerTotal.own_points),
+        func.sum(PlayerTotal.settlement_halves),
+        func.sum(PlayerTotal.money_half_cents),
+        func.sum(PlayerTotal.money_games),
     )
+    .where(PlayerTotal.group_id == bindparam("group"))
+    .group_by(PlayerTotal.member_id)
+)
+"""Each member's season since the group started: their running totals, both kinds
+(built once, as the profile's statements)."""
 
 
-def _between(group_id: int, start: datetime | None, end: datetime | None) -> Any:
-    """Each member's season between two dates (either open), summed over its games."""
+def _between(start: datetime | None, end: datetime | None) -> Any:
+    """Each member's season between two dates (either open), summed over its games (the
+    group a bound parameter, as in :data:`SINCE_START`)."""
     query = select(
         SeatFact.member_id,
         func.count(SeatFact.id),
@@ -208,7 +208,7 @@ def _between(group_id: int, start: datetime | None, end: datetime | None) -> Any
         func.sum(SeatFact.money_half_cents),
         func.count(SeatFact.money_half_cents),
     ).where(
-        SeatFact.group_id == group_id,
+        SeatFact.group_id == bindparam("group"),
         SeatFact.member_id.is_not(None),
         SeatFact.counts.is_(True),
         SeatFact.finished.is_(True),
