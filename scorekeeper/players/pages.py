@@ -57,14 +57,15 @@ def chart(series: Sequence[tuple[datetime, int]]) -> Chart | None:
     def y(value: int) -> float:
         return round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span, 1)
 
-    dots = [(round(PAD + i * step, 1), y(v), v, when) for i, (when, v) in enumerate(series)]
+    heights = {v: str(y(v)) for v in set(values)}
+    spots = [(str(round(PAD + i * step, 1)), heights[v]) for i, v in enumerate(values)]
     marks = "".join(
         f'<circle cx="{x}" cy="{yy}" r="3" class="dot"><title>{when.date().isoformat()}: '
         f"{v}</title></circle>"
-        for x, yy, v, when in dots
+        for (x, yy), (when, v) in zip(spots, series, strict=True)
     )
     zero = y(0) if low <= 0 <= high else None
-    polyline = " ".join(f"{x},{yy}" for x, yy, _, _ in dots)
+    polyline = " ".join(f"{x},{yy}" for x, yy in spots)
     return Chart(polyline, Markup(marks), values, zero, high, low)
 
 
