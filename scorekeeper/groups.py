@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import session
-from sqlalchemy.orm import selectinload
+from sqlalchemy import bindparam
+from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.datastructures import MultiDict
 
 from .engine import OPTIONS
@@ -34,10 +35,16 @@ SEATS = 8
 """Name fields of the new-game form (``player_0`` .. ``player_7``)."""
 
 
+BY_SLUG = (
+    db.select(Group).where(Group.view_token == bindparam("slug")).options(joinedload(Group.members))
+)
+"""The group whose view link carries ``slug``, its members joined in the same query
+(built once: SQLAlchemy caches its compiled form, and every group page runs it)."""
+
+
 def group_by_slug(slug: str) -> Group | None:
     """The group whose view link carries ``slug``, its members loaded, or None."""
-    query = db.select(Group).where(Group.view_token == slug).options(selectinload(Group.members))
-    return db.session.execute(query).scalar_one_or_none()
+    return db.session.execute(BY_SLUG, {"slug": slug}).unique().scalar_one_or_none()
 
 
 def can_add(group: Group) -> bool:

@@ -15,7 +15,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -33,16 +33,6 @@ from .figures import (
 )
 
 
-def _mine(group_id: int, member: int, kind: str) -> Any:
-    """The condition of ``member``'s counted seats of ``kind`` in the group."""
-    return and_(
-        SeatFact.group_id == group_id,
-        SeatFact.member_id == member,
-        SeatFact.kind == kind,
-        SeatFact.counts.is_(True),
-    )
-
-
 def _won(seat: Any = SeatFact) -> Any:
     return func.sum(case((seat.won.is_(True), 1), else_=0))
 
@@ -51,26 +41,62 @@ KINDS = ("table", "digital")
 """A profile's kinds of game, in the order the page shows them."""
 
 
+TOTALS = select(*PlayerTotal.__table__.c).where(
+    PlayerTotal.group_id == bindparam("group"), PlayerTotal.member_id == bindparam("member")
+)
+"""A member's running totals in a group, a row per kind. The profile's statements are
+built once, with bound parameters: SQLAlchemy then reuses their compiled form instead of
+building and keying a new statement each request."""
+
+SERIES_OF = (
+    select(SeatFact.started_at, SeatFact.own)
+    .where(
+        SeatFact.group_id == bindparam("group"),
+        SeatFact.member_id == bindparam("member"),
+        SeatFact.kind == bindparam("kind"),
+        SeatFact.counts.is_(True),
+        SeatFact.finished.is_(True),
+    )
+    .order_by(SeatFact.started_at.desc(), SeatFact.fact_id.desc())
+    .limit(SERIES)
+)
+"""A member's own final total in their latest :data:`SERIES` counted finished games of
+one kind, newest first (read backwards through the index of their games by start)."""
+
+PARTNERS = (
+    select(PartnerTotal.partner_id, PartnerTotal.games, PartnerTotal.won)
+    .where(
+        PartnerTotal.group_id == bindparam("group"),
+        PartnerTotal.member_id == bindparam("member"),
+        PartnerTotal.kind == bindparam("kind"),
+        PartnerTotal.games > 0,
+    )
+    .order_by(PartnerTotal.games.desc(), PartnerTotal.partner_id)
+)
+"""A member's partners of one kind: (member id, finished games on the member's side,
+won together), most first."""
+
+
 def profiles(group_id: int, member: int) -> dict[str, Profile]:
     """``member``'s :class:`Profile` for each kind of game (:data:`KINDS`) over the
     group's counted games of that kind, from their running totals (one query, a row
     per kind) and their partners' (a row per partner): the round figures over every
     such game (in play too), the results over the finished ones; the chart's series
     from their latest finished games."""
-    totals = db.session.execute(
-        select(*PlayerTotal.__table__.c).where(
-            PlayerTotal.group_id == group_id, PlayerTotal.member_id == member
-        )
-    )
+    totals = db.session.execute(TOTALS, {"group": group_id, "member": member})
     found = {total.kind: total for total in totals}
     return {
-        kind: _profile(found[kind], group_id, member, kind) if kind in found else Profile()
+        kind: _profile(found[kind], {"group": group_id, "member": member, "kind": kind})
+        if kind in found
+        else Profile()
         for kind in KINDS
     }
 
 
-def _profile(total: Any, group_id: int, member: int, kind: str) -> Profile:
-    """A :class:`Profile` from the running totals row ``total`` of one kind."""
+def _profile(total: Any, whose: dict[str, Any]) -> Profile:
+    """A :class:`Profile` from the running totals row ``total`` of one kind; ``whose``
+    the group, member and kind (the parameters of :data:`SERIES_OF` and
+    :data:`PARTNERS`)."""
     if not total.games:
         return Profile()
     result = Profile(played=total.played, in_play=total.games - total.played, won=total.won)
@@ -81,36 +107,11 @@ def _profile(total: Any, group_id: int, member: int, kind: str) -> Profile:
     )
     round_figures(result, tally)
     if total.played:
-        result.series = _series(_mine(group_id, member, kind))
-        result.partners = _partners(group_id, member, kind)
+        rows = db.session.execute(SERIES_OF, whose).all()
+        result.series = [(when, own) for when, own in reversed(rows)]
+        partners = db.session.execute(PARTNERS, whose)
+        result.partners = [(partner, games, won) for partner, games, won in partners]
     return result
-
-
-def _series(mine: Any) -> list[tuple[datetime, int]]:
-    """The player's own final total in their latest :data:`SERIES` finished games,
-    oldest first (read backwards through the index of their games by start)."""
-    rows = db.session.execute(
-        select(SeatFact.started_at, SeatFact.own)
-        .where(mine, SeatFact.finished.is_(True))
-        .order_by(SeatFact.started_at.desc(), SeatFact.fact_id.desc())
-        .limit(SERIES)
-    ).all()
-    return [(when, own) for when, own in reversed(rows)]
-
-
-def _partners(group_id: int, member: int, kind: str) -> list[tuple[int, int, int]]:
-    """(member id, finished games on the player's side, won together), most first."""
-    rows = db.session.execute(
-        select(PartnerTotal.partner_id, PartnerTotal.games, PartnerTotal.won)
-        .where(
-            PartnerTotal.group_id == group_id,
-            PartnerTotal.member_id == member,
-            PartnerTotal.kind == kind,
-            PartnerTotal.games > 0,
-        )
-        .order_by(PartnerTotal.games.desc(), PartnerTotal.partner_id)
-    ).all()
-    return [(partner, games, won) for partner, games, won in rows]
 
 
 def head_to_head(group_id: int, a: int, b: int, page: int = 0) -> HeadToHead:
@@ -170,34 +171,34 @@ def league(
             money=Decimal(money or 0) / 200 if stakes else None,
         )
         for member, played, won, points, halves, money, stakes in db.session.execute(
-            _since_start(group_id)
-            if start is None and end is None
-            else _between(group_id, start, end)
+            SINCE_START if start is None and end is None else _between(start, end),
+            {"group": group_id},
         )
         if played
     ]
     return sorted(rows, key=lambda r: (-r.won, -r.points, -r.settlement, r.member))
 
 
-def _since_start(group_id: int) -> Any:
-    """Each member's season since the group started: their running totals, both kinds."""
-    return (
-        select(
-            PlayerTotal.member_id,
-            func.sum(PlayerTotal.played),
-            func.sum(PlayerTotal.won),
-            func.sum(PlayerTotal.own_points),
-            func.sum(PlayerTotal.settlement_halves),
-            func.sum(PlayerTotal.money_half_cents),
-            func.sum(PlayerTotal.money_games),
-        )
-        .where(PlayerTotal.group_id == group_id)
-        .group_by(PlayerTotal.member_id)
+SINCE_START = (
+    select(
+        PlayerTotal.member_id,
+        func.sum(PlayerTotal.played),
+        func.sum(PlayerTotal.won),
+        func.sum(PlayerTotal.own_points),
+        func.sum(PlayerTotal.settlement_halves),
+        func.sum(PlayerTotal.money_half_cents),
+        func.sum(PlayerTotal.money_games),
     )
+    .where(PlayerTotal.group_id == bindparam("group"))
+    .group_by(PlayerTotal.member_id)
+)
+"""Each member's season since the group started: their running totals, both kinds
+(built once, as the profile's statements)."""
 
 
-def _between(group_id: int, start: datetime | None, end: datetime | None) -> Any:
-    """Each member's season between two dates (either open), summed over its games."""
+def _between(start: datetime | None, end: datetime | None) -> Any:
+    """Each member's season between two dates (either open), summed over its games (the
+    group a bound parameter, as in :data:`SINCE_START`)."""
     query = select(
         SeatFact.member_id,
         func.count(SeatFact.id),
@@ -207,7 +208,7 @@ def _between(group_id: int, start: datetime | None, end: datetime | None) -> Any
         func.sum(SeatFact.money_half_cents),
         func.count(SeatFact.money_half_cents),
     ).where(
-        SeatFact.group_id == group_id,
+        SeatFact.group_id == bindparam("group"),
         SeatFact.member_id.is_not(None),
         SeatFact.counts.is_(True),
         SeatFact.finished.is_(True),

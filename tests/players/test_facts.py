@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from flask_migrate import downgrade, upgrade
+from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameFact, Group, Member, PartnerTotal, PlayerTotal, SeatFact
@@ -340,6 +341,44 @@ def test_long_lists_come_a_page_at_a_time_in_a_stable_order(night: Night):
     )
     for bad in ("?page=x", "?page=-1"):
         assert night.client.get(night.url(bad)).status_code == 400
+
+
+def _statements(night: Night, path: str) -> int:
+    """The SQL statements the database ran to answer GET ``path`` (200) on this phone."""
+    ran: list[str] = []
+
+    def count(*args: Any) -> None:
+        ran.append(args[2])
+
+    with night.app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        night.page(path)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(ran)
+
+
+def test_profile_and_season_run_a_few_statements_whatever_the_games(night: Night):
+    """The group and its players in one statement, a profile's totals, chart and partners
+    in one each, a season's table in one: as many for 12 games as for 2 (no statement per
+    game or per player)."""
+    document = _exported_group(night)
+    found = []
+    for games in (2, 12):
+        document["name"] = f"{games} games"
+        document["games"] = [copy.deepcopy(document["games"][0]) for _ in range(games)]
+        night.slug = _import(night, document)
+        with night.app.app_context():
+            ann = db.session.execute(
+                db.select(Member.id)
+                .join(Group)
+                .where(Group.view_token == night.slug)
+                .where(Member.name == "Ann")
+            ).scalar_one()
+        found.append((_statements(night, f"/players/{ann}"), _statements(night, "/season")))
+    assert found == [(4, 2), (4, 2)]
 
 
 def test_figures_pages_answer_304_until_the_group_changes(night: Night):
