@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..cards import DOUBLE, Card
 from ..melds import Meld
@@ -347,12 +347,13 @@ def score_round(
     every problem. Then: shown per S1 to S6, P3; in hand per S7, S8, O3; bonuses per P4,
     S10, S8, P5; totals; sides summed (P1); winner by G1, G2, G4, P5; settlement G3.
     """
-    problems, laid_or_none, table_or_none = full_check(rules, play, frozenset())
+    problems, laid, table = full_check(rules, play, frozenset())
     if problems:
         raise RoundError(problems)
-    laid = [m for m in laid_or_none if m is not None]
-    table = [m for m in table_or_none if m is not None]
-    return score_checked(rules, play, laid, table, totals_before)
+    # A round without problems has every meld legal: none of them is None.
+    return score_checked(
+        rules, play, cast(list[Meld], laid), cast(list[Meld], table), totals_before
+    )
 
 
 def score_checked(
