@@ -251,6 +251,18 @@ def test_the_request_is_not_changed():
     assert request == frozen
 
 
+def test_an_answer_changed_by_its_caller_leaves_the_next_answer_as_it_was():
+    """Meld and lay-off rows are counted once per meld and kept (S1 to S5 per card): an
+    answer's rows are its own, so a caller editing them changes no later answer."""
+    first = score(example())
+    expected = copy.deepcopy(first)
+    for row in first["cards"]:
+        row.update(owner="Zed", where="nowhere", points=999, why="edited", rule="X9")
+    again = score(example())
+    assert again == expected
+    assert all(row["owner"] in ("Ann", "Bob", "Cat") for row in again["cards"])
+
+
 def run_cli(*args, stdin=None):
     return subprocess.run(
         [sys.executable, "-m", "scorekeeper", "score", *args],

@@ -24,7 +24,7 @@ def meld_points(meld: Meld, rules: RuleSet, cards: Iterable[Card] | None = None)
     S1 to S5, S9, S6, P3, X2); cards laid off by their values in place (S1 to S5, S9),
     twice over in a set under a joker nominated double (``JK=double``, X2)."""
     if cards is None:
-        return meld_rows(meld.cards, meld, meld, rules)[1]
+        return meld_rows(meld.cards, meld, meld, rules).points
     times = 2 if DOUBLE in meld.cards else 1
     return sum(card_points(c, rules, meld)[0] for c in cards) * times
 

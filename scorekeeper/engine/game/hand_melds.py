@@ -213,7 +213,7 @@ def meld_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
     four, X2 a set doubled by the dealer's joker): what a first meld is measured by against
     M6's minimum. Raises :class:`.melds.IllegalMeld` when ``cards`` are not a meld."""
     meld = check_meld(cards, rules)
-    return meld_rows(cards, meld, meld, rules)[1]
+    return meld_rows(cards, meld, meld, rules).points
 
 
 def fits(meld: Meld, card: Card, rules: RuleSet) -> bool:

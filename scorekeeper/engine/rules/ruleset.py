@@ -208,8 +208,9 @@ class RuleSet:
         object.__setattr__(self, "_hash", hash(dataclasses.astuple(self)))
 
     def __hash__(self) -> int:
-        """The options' hash, worked out once (rule sets key the engine's caches)."""
-        found: int = self.__dict__["_hash"]
+        """The options' hash, worked out once (rule sets key the engine's caches, so this
+        runs on every cached lookup: a plain attribute read)."""
+        found: int = self._hash  # type: ignore[attr-defined]  # set by __post_init__
         return found
 
     def __getstate__(self) -> dict[str, Any]:

@@ -256,9 +256,10 @@ def _lay_off(
     target = table[layoff.meld]
     if target is None:
         return None
-    refused = partner_refusal(rules, play, unit, play.melds[layoff.meld].owner, layoff.owner)
-    if refused is not None:
-        return "", refused
+    if play.teams:
+        refused = partner_refusal(rules, play, unit, play.melds[layoff.meld].owner, layoff.owner)
+        if refused is not None:
+            return "", refused
     try:
         table[layoff.meld] = extend(target, layoff.card, rules)
     except IllegalMeld as problem:

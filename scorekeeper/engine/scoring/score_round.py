@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..cards import DOUBLE, Card
 from ..melds import Meld
@@ -99,13 +99,30 @@ Counted = tuple[CardRow, ...]
 """Cards counted: ``(card, points, why, rule id)`` for each."""
 
 
+Shapes = tuple[dict[str, Any], ...]
+"""Each counted card's row in the scoring contract's JSON (``card``, ``owner``, ``where``,
+``points``, ``why``, ``rule``, in that order), ``owner`` and ``where`` left None: templates
+that :meth:`RoundScore.to_json` copies and fills in, never hands out."""
+
+
 class Rows(NamedTuple):
     """Rows of :class:`CardScore` that share ``owner`` and ``where`` (one meld, one
-    lay-off, one hand): ``counted`` the cards, each ``(card, points, why, rule id)``."""
+    lay-off, one hand): ``counted`` the cards, each ``(card, points, why, rule id)``, and
+    ``shapes`` the same cards as the contract's JSON rows (:data:`Shapes`)."""
 
     owner: str
     where: str
     counted: Counted
+    shapes: Shapes
+
+
+class MeldCount(NamedTuple):
+    """A meld's cards counted (:func:`meld_rows`): ``counted`` each card's ``(card, points,
+    why, rule id)``, ``points`` their total, ``shapes`` the cards' JSON rows (:data:`Shapes`)."""
+
+    counted: Counted
+    points: int
+    shapes: Shapes
 
 
 @dataclass(slots=True)
@@ -128,7 +145,7 @@ class RoundScore:
         """One :class:`CardScore` per card melded, laid off or left in a hand, in order."""
         return [
             _row(CardScore, (card, owner, where, points, why, rule))
-            for owner, where, counted in self.rows
+            for owner, where, counted, _ in self.rows
             for card, points, why, rule in counted
         ]
 
@@ -162,24 +179,34 @@ class RoundScore:
 
 
 def _json_rows(rows: list[Rows]) -> list[dict[str, Any]]:
-    """Every card's row in the contract's JSON, in order."""
-    return [
-        {"card": card.text, "owner": owner, "where": where, "points": p, "why": y, "rule": r}
-        for owner, where, counted in rows
+    """Every card's row in the contract's JSON, in order: each row's template
+    (:data:`Shapes`) copied, its ``owner`` and ``where`` filled in."""
+    out = []
+    for owner, where, _, shapes in rows:
+        for shape in shapes:
+            row = shape.copy()
+            row["owner"] = owner
+            row["where"] = where
+            out.append(row)
+    return out
+
+
+def _shapes(counted: Counted) -> Shapes:
+    """The JSON row templates of ``counted`` (:data:`Shapes`)."""
+    return tuple(
+        {"card": card.text, "owner": None, "where": None, "points": p, "why": y, "rule": r}
         for card, p, y, r in counted
-    ]
+    )
 
 
 _row = tuple.__new__  # builds a NamedTuple row without its Python-level constructor
 
 
 @lru_cache(maxsize=8192)
-def meld_rows(
-    cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet
-) -> tuple[Counted, int]:
+def meld_rows(cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSet) -> MeldCount:
     """Each of ``cards`` (a meld as listed) counted, given the meld as laid and as it ends
-    the round, and their total in points: S1 to S5 and S9 per card, S6 four aces, P3 a
-    meld of four laid at once, X2 a set doubled."""
+    the round, their total in points and their JSON rows: S1 to S5 and S9 per card, S6 four
+    aces, P3 a meld of four laid at once, X2 a set doubled."""
     values = card_values(rules)
     naturals = [c for c in cards if c is not DOUBLE]
     four = len(naturals) == 4
@@ -198,7 +225,15 @@ def meld_rows(
                 for p, why, rule in counted
             )
     rows = tuple((card, *row) for card, row in zip(cards, counted, strict=True))
-    return rows, sum(points for points, _, _ in counted)
+    return MeldCount(rows, sum(points for points, _, _ in counted), _shapes(rows))
+
+
+@lru_cache(maxsize=8192)
+def layoff_row(card: Card, final: Meld, rules: RuleSet) -> tuple[Counted, Shapes]:
+    """A card laid off counted in its place in ``final``, the meld as it ends the round
+    (S1 to S5, S9), with its JSON row (:data:`Shapes`)."""
+    counted = ((card, *points_in_place(card_values(rules), card, final)),)
+    return counted, _shapes(counted)
 
 
 def _doubled(
@@ -246,16 +281,13 @@ def _meld_cards(
     rows: list[Rows] = []
     for i, (meld_play, as_laid, final) in enumerate(zip(play.melds, laid, table, strict=True)):
         owner, cards = meld_play[0], meld_play[1]
-        counted, points = meld_rows(cards, as_laid, final, rules)
-        rows.append(_row(Rows, (owner, f"meld {i}", counted)))
+        counted, points, shapes = meld_rows(cards, as_laid, final, rules)
+        rows.append(_row(Rows, (owner, f"meld {i}", counted, shapes)))
         figures[owner].shown += points
-    values = card_values(rules)
     for i, (owner, card, index) in enumerate(play.layoffs):
-        points, why, rule = points_in_place(values, card, table[index])
-        rows.append(
-            _row(Rows, (owner, f"layoff {i} onto meld {index}", ((card, points, why, rule),)))
-        )
-        figures[owner].shown += points
+        counted, shapes = layoff_row(card, table[index], rules)
+        rows.append(_row(Rows, (owner, f"layoff {i} onto meld {index}", counted, shapes)))
+        figures[owner].shown += counted[0][1]
     return rows
 
 
@@ -275,12 +307,23 @@ def _hand_cards(
             continue
         by_rank = hand_rows(rule, taker_of(player), player, rules)
         counted = []
+        shapes = []
         total = 0
         for card in hand:
             shown, why, rule_id, points = by_rank[card.rank]
             counted.append((card, shown, why, rule_id))
+            shapes.append(
+                {
+                    "card": card.text,
+                    "owner": None,
+                    "where": None,
+                    "points": shown,
+                    "why": why,
+                    "rule": rule_id,
+                }
+            )
             total += points
-        rows.append(_row(Rows, (player, "hand", tuple(counted))))
+        rows.append(_row(Rows, (player, "hand", tuple(counted), tuple(shapes))))
         left[player] = total
     notes += count_hands(rules, play, left, figures)
     return rows
@@ -304,12 +347,13 @@ def score_round(
     every problem. Then: shown per S1 to S6, P3; in hand per S7, S8, O3; bonuses per P4,
     S10, S8, P5; totals; sides summed (P1); winner by G1, G2, G4, P5; settlement G3.
     """
-    problems, laid_or_none, table_or_none = full_check(rules, play, frozenset())
+    problems, laid, table = full_check(rules, play, frozenset())
     if problems:
         raise RoundError(problems)
-    laid = [m for m in laid_or_none if m is not None]
-    table = [m for m in table_or_none if m is not None]
-    return score_checked(rules, play, laid, table, totals_before)
+    # A round without problems has every meld legal: none of them is None.
+    return score_checked(
+        rules, play, cast(list[Meld], laid), cast(list[Meld], table), totals_before
+    )
 
 
 def score_checked(
