@@ -41,6 +41,7 @@ bp = Blueprint("play", __name__, url_prefix="/play")
 shared_views.register(bp)  # a game on several phones: the new table, its seats
 stream.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
+bp.add_app_template_global(live.latest_moves, "latest_moves")  # shared by every seat
 
 
 def _game(slug: str) -> DigitalGame:
