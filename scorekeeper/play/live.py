@@ -112,12 +112,12 @@ def latest_moves(game: DigitalGame) -> Markup:
     )
 
 
-def render_board(game: DigitalGame, seat: int | None = None, **extra: Any) -> str:
-    """The swappable part of the play page (``play/_board.html``) seen from ``seat``:
+def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:
+    """The swappable part of the play page (``play/_board.html``) of ``game`` (its
+    ``state``, as :func:`.services.load_state` gives it) seen from ``seat``:
     its own hand and buttons rendered for it, the stock, pile and melds shared with
     every seat that has no move on them (:func:`shared_table`), the latest moves with
     every seat (:func:`latest_moves`)."""
-    state = services.load_state(game)
     form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
     if not (b["can"]["draw"] or b["can"]["lay_off"]):
@@ -184,7 +184,7 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         return refusal(refused.message, refused.rule, 422)
     return {
         "version": game.version,
-        "board": render_board(game, seat),
+        "board": render_board(game, services.load_state(game), seat),
         "frames": frames.frames,
         "paused": game.paused,
         "finished": game.finished,

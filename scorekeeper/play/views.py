@@ -130,7 +130,7 @@ def _page(
     return {
         "game": game,
         "sitting": sitting,
-        "status": shared_seats.table_status(game, sitting.seat) if sitting else None,
+        "status": shared_seats.table_status(game, state, sitting) if sitting else None,
         "b": live.page_board(game, state, sitting.seat if sitting else None),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,
