@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import render_template
@@ -57,49 +58,70 @@ def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> 
     return board(game, state, shown, seat)
 
 
-SHARED_TABLES = 512
-"""Versions of games whose shared stock, pile and melds one process keeps rendered."""
+SHARED_PARTS = 1024
+"""Parts of games' boards at one version (a table, a list of moves) one process keeps
+rendered."""
 
 
-class SharedTables:
-    """The stock, discard pile and melds of a game at one version, rendered once in each
-    process for every seat that has no move on them (``play/_pile_table.html``): a
-    bounded cache (the :data:`SHARED_TABLES` latest), keyed by the game's slug and
-    version, never the truth (a version's table never changes, and any process renders
-    it again from the database)."""
+class SharedParts:
+    """The parts of a game's board at one version that are the same for every seat they
+    are shown to, rendered once in each process: a bounded cache (the
+    :data:`SHARED_PARTS` latest), keyed by the game's slug, version and the part's name,
+    never the truth (a version's parts never change, and any process renders them again
+    from the database)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rendered: OrderedDict[tuple[str, int], Markup] = OrderedDict()
+        self._rendered: OrderedDict[tuple[str, int, str], Markup] = OrderedDict()
 
-    def get(self, game: DigitalGame, state: GameState) -> Markup:
-        """The rendered table of ``game`` (its ``state``) at its version."""
-        key = (game.slug, game.version)
+    def get(self, game: DigitalGame, part: str, render: Callable[[], str]) -> Markup:
+        """The part ``part`` of ``game`` at its version: ``render()``'s HTML, made once."""
+        key = (game.slug, game.version, part)
         with self._lock:
             if key in self._rendered:
                 self._rendered.move_to_end(key)
                 return self._rendered[key]
-        html = Markup(render_template("play/_pile_table.html", b=public(game, state), can={}))
+        html = Markup(render())
         with self._lock:
             self._rendered[key] = html
-            while len(self._rendered) > SHARED_TABLES:
+            while len(self._rendered) > SHARED_PARTS:
                 self._rendered.popitem(last=False)
         return html
 
 
-shared_tables = SharedTables()
-"""This process's rendered tables."""
+shared_parts = SharedParts()
+"""This process's rendered parts of boards."""
 
 
-def render_board(game: DigitalGame, seat: int | None = None, **extra: Any) -> str:
-    """The swappable part of the play page (``play/_board.html``) seen from ``seat``:
+def shared_table(game: DigitalGame, state: GameState) -> Markup:
+    """The stock, discard pile and melds of ``game`` (its ``state``) at its version, as
+    every seat with no move on them sees them (``play/_pile_table.html``)."""
+    return shared_parts.get(
+        game,
+        "table",
+        lambda: render_template("play/_pile_table.html", b=public(game, state), can={}),
+    )
+
+
+def latest_moves(game: DigitalGame) -> Markup:
+    """The panel of ``game``'s latest moves in words at its version, the same on every
+    seat's board (``play/_moves.html``; empty when no move is kept). A template global
+    of the play pages (:mod:`.views`)."""
+    return shared_parts.get(
+        game, "moves", lambda: render_template("play/_moves.html", moves=game.moves)
+    )
+
+
+def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:
+    """The swappable part of the play page (``play/_board.html``) of ``game`` (its
+    ``state``, as :func:`.services.load_state` gives it) seen from ``seat``:
     its own hand and buttons rendered for it, the stock, pile and melds shared with
-    every seat that has no move on them (:class:`SharedTables`)."""
-    state = services.load_state(game)
+    every seat that has no move on them (:func:`shared_table`), the latest moves with
+    every seat (:func:`latest_moves`)."""
     form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
     if not (b["can"]["draw"] or b["can"]["lay_off"]):
-        extra.setdefault("shared_table", shared_tables.get(game, state))
+        extra.setdefault("shared_table", shared_table(game, state))
     return render_template("play/_board.html", game=game, b=b, form=form, **extra)
 
 
@@ -162,7 +184,7 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         return refusal(refused.message, refused.rule, 422)
     return {
         "version": game.version,
-        "board": render_board(game, seat),
+        "board": render_board(game, services.load_state(game), seat),
         "frames": frames.frames,
         "paused": game.paused,
         "finished": game.finished,

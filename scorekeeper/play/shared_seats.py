@@ -30,7 +30,7 @@ from flask import current_app, session
 from sqlalchemy import func, update
 
 from .. import wakeups
-from ..engine import BOTS, GameSetupError, RulesError, current_player, new_game
+from ..engine import BOTS, GameSetupError, GameState, RulesError, current_player, new_game
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat, new_token
 from ..web import same_token
@@ -50,12 +50,14 @@ KEEP_SEATS = 12
 class Sitting:
     """Who this phone is at a game: ``seat`` (None at a table game where it has no
     seat), ``bots`` who plays for a bot now (None: ``game.bots``, a one-person game),
-    ``host`` True on the host's phone, ``table`` True for a table game."""
+    ``host`` True on the host's phone, ``table`` True for a table game, ``away`` the
+    person seats a stand-in plays for (:func:`playing_bots`)."""
 
     seat: int | None
     bots: list[str | None] | None
     host: bool
     table: bool
+    away: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,8 @@ def sitting(game: DigitalGame) -> Sitting:
         if row.away or row.last_seen is None or _now() - row.last_seen >= every:
             touch(game, seat)
             row.away = False
-    return Sitting(seat, playing_bots(game, rows), host, True)
+    away = tuple(r.seat for r in rows if r.away)
+    return Sitting(seat, playing_bots(game, rows), host, True, away)
 
 
 def touch(game: DigitalGame, seat: int) -> None:
@@ -330,13 +333,13 @@ def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
 # ---- what the table shows ----------------------------------------------------------
 
 
-def table_status(game: DigitalGame, seat: int | None) -> dict[str, Any]:
-    """The table's line for every phone: ``turn`` (whose decision it is, or None),
-    ``mine`` (this seat's), ``standins`` (the names a bot is playing for), ``text``."""
-    state = services.load_state(game)
-    rows = seat_rows(game)
+def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> dict[str, Any]:
+    """The table's line for the phone ``sitting`` at ``game`` (its ``state``): ``turn``
+    (whose decision it is, or None), ``mine`` (this seat's), ``standins`` (the names a
+    bot is playing for), ``text``."""
+    seat = sitting.seat
     turn = None if game.paused or game.finished else current_player(state)
-    standins = [state.players[r.seat] for r in rows if r.away]
+    standins = [state.players[s] for s in sitting.away]
     if game.finished:
         text = "The game is over."
     elif game.paused:

@@ -71,14 +71,21 @@ def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["play_streams"] = OpenStreams()
 
 
-def _seated_game(slug: str) -> tuple[DigitalGame, int]:
+def _sitting_at(slug: str) -> tuple[DigitalGame, shared_seats.Sitting]:
+    """The game at ``slug`` and this phone at it, a seat's (404: no game; 403: no seat)."""
     game = services.get_game(slug)
     if game is None:
         abort(404, description="There is no game at this link.")
-    seat = shared_seats.sitting(game).seat
-    if seat is None:
+    sitting = shared_seats.sitting(game)
+    if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
-    return game, seat
+    return game, sitting
+
+
+def _seated_game(slug: str) -> tuple[DigitalGame, int]:
+    game, sitting = _sitting_at(slug)
+    assert sitting.seat is not None
+    return game, sitting.seat
 
 
 def _standing(stream: Stream) -> tuple[int, str | None]:
@@ -156,9 +163,10 @@ def version(slug: str) -> Any:
 
 def board_json(slug: str) -> tuple[Response, int]:
     """The board from this phone's seat to swap in, and the table's status line."""
-    game, seat = _seated_game(slug)
-    status = shared_seats.table_status(game, seat)
-    body = {"board": live.render_board(game, seat), **status}
+    game, sitting = _sitting_at(slug)
+    state = services.load_state(game)
+    status = shared_seats.table_status(game, state, sitting)
+    body = {"board": live.render_board(game, state, sitting.seat), **status}
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response, 200

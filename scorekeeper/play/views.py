@@ -41,6 +41,7 @@ bp = Blueprint("play", __name__, url_prefix="/play")
 shared_views.register(bp)  # a game on several phones: the new table, its seats
 stream.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
+bp.add_app_template_global(live.latest_moves, "latest_moves")  # shared by every seat
 
 
 def _game(slug: str) -> DigitalGame:
@@ -129,7 +130,7 @@ def _page(
     return {
         "game": game,
         "sitting": sitting,
-        "status": shared_seats.table_status(game, sitting.seat) if sitting else None,
+        "status": shared_seats.table_status(game, state, sitting) if sitting else None,
         "b": live.page_board(game, state, sitting.seat if sitting else None),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,

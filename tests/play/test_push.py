@@ -30,7 +30,7 @@ def _hand(board: str) -> list[str]:
     return re.findall(r'<span class="hcard" data-card="([^"]+)"', board)
 
 
-def test_each_phone_gets_its_own_hand_and_the_shared_table_once_per_version(tmp_path) -> None:
+def test_each_phone_gets_its_own_hand_and_the_shared_parts_once_per_version(tmp_path) -> None:
     app = make_app(str(tmp_path / "p.sqlite3"))
     table = Table(app, **EVERYONE)
     for seat in (1, 2, 3):
@@ -56,6 +56,10 @@ def test_each_phone_gets_its_own_hand_and_the_shared_table_once_per_version(tmp_
     # most once for each of the five versions (the first and the four moves')
     assert rendered["play/_board.html"] >= 4 * 4 * 2
     assert 1 <= rendered["play/_pile_table.html"] <= 5, rendered
+    # the latest moves, the same on every seat's board, also rendered once per version
+    assert 1 <= rendered["play/_moves.html"] <= 5, rendered
+    board = table.host.get(f"/play/{table.slug}/board.json").get_json()["board"]
+    assert "Latest moves (" in board and "draws from the stock" in board
 
 
 WOKEN_ONLY = {"PLAY_CHECK_SECONDS": 600, "PLAY_STREAM_SECONDS": 600, "PLAY_GRACE_SECONDS": 600}
