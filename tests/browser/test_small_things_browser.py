@@ -29,8 +29,10 @@ def make_group(page, name: str, members: list[str]) -> str:
 
 
 def net_round(page, scores: dict[str, int], out: str, saved: int) -> None:
-    """On a game page: a round by net (each player's round score), who went out, save."""
+    """On a game page: a round by net (each player's round score, the Net mode chosen),
+    who went out, save."""
     page.wait_for_selector("#entry")
+    page.locator(".modes label", has_text="Net").click()  # Persian opens in shown / in hand
     for name, points in scores.items():
         page.get_by_label(f"{name}, round score", exact=True).fill(str(points))
     page.locator("label.out", has_text=out).click()
