@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..engine.scoring.outcome import SIDE_BONUSES
 from ..requests import is_int
 from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
 
@@ -64,11 +65,6 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
         r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
     )
     return re.sub(r"layoff \d+ onto", "lay-off onto", where)
-
-
-SIDE_BONUSES = ("P4", "P5")
-"""Bonuses a side scores, not one player (Persian rummy: going out, P4; the better score
-after two deals, P5), though the engine's note names the player it came through."""
 
 
 def credited(note: Mapping[str, Any], figures: Mapping[str, Any]) -> str:

@@ -26,6 +26,11 @@ from ..rules.ruleset import RuleSet
 from ..values import card_values, divisor
 from .checks import RoundPlay, unit_of
 
+SIDE_BONUSES = ("P4", "P5")
+"""The rule ids of the bonuses a game of sides credits to the side of the note's owner,
+not to the owner alone: P4's going-out bonus and P5's two-deal bonus (seed 002,
+Persian: "the side" goes out and wins the deals). Points, as every note's."""
+
 
 class Note(NamedTuple):
     """A bonus credited to ``owner``: ``points``, why, and the rule id."""
