@@ -27,7 +27,6 @@ import asyncio
 import os
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,30 +36,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.streams_bench import Phone  # noqa: E402
-from benchmarks.web_bench import answering, free_port  # noqa: E402
+from benchmarks.streams_bench import Phone, serve  # noqa: E402
+from benchmarks.web_bench import free_port  # noqa: E402
 
 PHONES = 8
 """Phones at a table: the host and seven more people."""
 REFUSED_WAIT = 15.0
 """Seconds a phone refused a stream (503: the worker holds its cap) waits to ask again."""
-
-
-def serve(code: Path, port: int, database: str, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m scorekeeper serve`` of the checkout at ``code`` on 127.0.0.1:``port``."""
-    env = os.environ | {"DATABASE_URL": database, "PYTHONPATH": str(code)}
-    env["SCOREKEEPER_DATA"] = str(log.parent)
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [*command, "--port", str(port)],
-            cwd=code,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return answering(process, port, "/", "serve")
 
 
 def make_table(port: int) -> tuple[str, list[Phone]]:
@@ -183,7 +165,7 @@ async def measure(port: int, server: int, tables: list[Any], args: Any) -> dict[
 def run(args: Any, folder: Path) -> None:
     port = free_port()
     database = args.database or f"sqlite:///{folder / 'idle.sqlite3'}"
-    server = serve(Path(args.code), port, database, folder / "serve.log")
+    server = serve(port, database, folder / "serve.log", Path(args.code))
     try:
         tables = [make_table(port) for _ in range(args.tables)]
         got = asyncio.run(measure(port, server.pid, tables, args))

@@ -51,15 +51,16 @@ TIMEOUT = 30.0
 """Seconds a page may take before it counts as failed."""
 
 
-def serve(port: int, database: str, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m scorekeeper serve`` on 127.0.0.1:``port`` (its access log to ``log``),
-    once it answers."""
+def serve(port: int, database: str, log: Path, code: Path = ROOT) -> subprocess.Popen[bytes]:
+    """``python -m scorekeeper serve`` of the checkout at ``code`` (this one by default) on
+    127.0.0.1:``port``, its data folder and access log beside ``log``, once it answers."""
     command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    env = os.environ | {"DATABASE_URL": database, "PYTHONPATH": str(ROOT)}
+    env = os.environ | {"DATABASE_URL": database, "PYTHONPATH": str(code)}
+    env["SCOREKEEPER_DATA"] = str(log.parent)
     with log.open("wb") as out:
         process = subprocess.Popen(
             [*command, "--port", str(port)],
-            cwd=ROOT,
+            cwd=code,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
