@@ -82,6 +82,22 @@ def page(browser, live_server) -> Iterator[object]:
     assert violations == [], f"the page broke its Content-Security-Policy: {violations}"
 
 
+def phone(browser, live_server, width: int = PHONE["width"], dark: bool = False):
+    """A phone-sized page of its own (``width`` px wide, light or ``dark`` colour scheme)
+    for a test that needs several or a chosen size: ``(context, page)``."""
+    context = browser.new_context(
+        viewport={"width": width, "height": PHONE["height"]},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server,
+        color_scheme="dark" if dark else "light",
+    )
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    return context, page
+
+
 def shot(page, name: str) -> Path:
     """Save a full-page screenshot ``tests/browser/screenshots/NAME.png`` and return its path.
     One pixel per CSS pixel: a quarter of a phone's device pixels, so a long page (the

@@ -9,23 +9,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, SCREENSHOTS, WAIT, shot
+from tests.browser.conftest import SCREENSHOTS, phone, shot
 
 NAMES = ["Ann", "Bob", "Cat", "Dee"]
-
-
-def _phone(browser, live_server, width=PHONE["width"], dark=False):
-    context = browser.new_context(
-        viewport={"width": width, "height": PHONE["height"]},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-        color_scheme="dark" if dark else "light",
-    )
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return context, page
 
 
 def _start(page, preset="standard"):
@@ -68,7 +54,7 @@ def _in_view(page, selector: str) -> bool:
 
 @pytest.mark.parametrize("width", [390, 360])
 def test_a_game_in_progress_opens_with_the_entry_in_view(browser, live_server, width):
-    context, page = _phone(browser, live_server, width)
+    context, page = phone(browser, live_server, width)
     _start(page)
     for number, figures in enumerate([["85", "20", "35", "5"], ["10", "60", "", "15"]] * 3, 1):
         _net_round(page, figures, "Ann" if number % 2 else "Bob", number)
@@ -87,7 +73,7 @@ def test_a_game_in_progress_opens_with_the_entry_in_view(browser, live_server, w
 
 @pytest.mark.parametrize("dark", [False, True])
 def test_the_toast_gives_the_new_totals_and_undo(browser, live_server, dark):
-    context, page = _phone(browser, live_server, dark=dark)
+    context, page = phone(browser, live_server, dark=dark)
     _start(page)
     _net_round(page, ["85", "20", "35", "5"], "Ann", 1)
     text = _net_round(page, ["10", "60", "", "15"], "Bob", 2)
@@ -108,7 +94,7 @@ def _shown_in_hand(page, figures) -> None:
 
 @pytest.mark.parametrize("width", [390, 360])
 def test_persian_asks_shown_in_hand_and_credits_the_50_to_the_side(browser, live_server, width):
-    context, page = _phone(browser, live_server, width)
+    context, page = phone(browser, live_server, width)
     _start(page, "persian")
     expect(page.locator("input[name=mode][value=totals]")).to_be_checked()
     _shown_in_hand(page, [("40", ""), ("10", "10"), ("20", "5"), ("5", "20")])
@@ -128,7 +114,7 @@ def test_persian_asks_shown_in_hand_and_credits_the_50_to_the_side(browser, live
 
 
 def test_a_net_rounds_correction_previews_it_as_net(browser, live_server):
-    context, page = _phone(browser, live_server, dark=True)
+    context, page = phone(browser, live_server, dark=True)
     _start(page)
     _net_round(page, ["85", "20", "35", "5"], "Ann", 1)
     page.get_by_role("link", name="Edit round 1").click()
@@ -143,7 +129,7 @@ def test_a_net_rounds_correction_previews_it_as_net(browser, live_server):
 
 
 def test_a_queued_save_says_so_and_its_totals_come_once_sent(browser, live_server):
-    context, page = _phone(browser, live_server)
+    context, page = phone(browser, live_server)
     _start(page)
     page.context.set_offline(True)
     page.wait_for_selector("#netstate.offline")

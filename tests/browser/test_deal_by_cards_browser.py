@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.engine import ruleset
 from scorekeeper.engine.scoring.notation import score_sheet
-from tests.browser.conftest import PHONE, SCREENSHOTS, WAIT, shot
+from tests.browser.conftest import SCREENSHOTS, phone, shot
 
 NAMES = ["Ann", "Bob", "Cat", "Dee"]
 DEAL = {
@@ -44,20 +44,6 @@ class Taps:
     def tap(self, locator) -> None:
         self.count += 1
         locator.click()
-
-
-def _phone(browser, live_server, width: int, dark: bool):
-    context = browser.new_context(
-        viewport={"width": width, "height": PHONE["height"]},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-        color_scheme="dark" if dark else "light",
-    )
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return context, page
 
 
 def _engine_scores() -> dict:
@@ -96,7 +82,7 @@ def test_a_persian_deal_of_34_cards_in_at_most_30_taps(browser, live_server, wid
         + sum(len(h.split()) for _, h in DEAL.values())
         == 34
     )
-    context, page = _phone(browser, live_server, width, dark)
+    context, page = phone(browser, live_server, width, dark)
     page.goto("/games/new")
     for i, name in enumerate(NAMES):
         page.fill(f"#player_{i}", name)
