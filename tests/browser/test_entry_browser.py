@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, WAIT, shot
+from tests.browser.conftest import PHONE, phone, shot
 from tests.conftest import make_app
 from tests.table.test_costs import _long_game
 
@@ -27,19 +27,6 @@ def _start(page, names=NAMES):
         page.fill(f"#player_{i}", name)
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_selector("#entry")
-
-
-def _phone(browser, live_server, width=PHONE["width"]):
-    context = browser.new_context(
-        viewport={"width": width, "height": PHONE["height"]},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-    )
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return context, page
 
 
 def _type(page, label: str, digits: str) -> None:
@@ -116,7 +103,7 @@ def test_shown_in_hand_infers_who_went_out(page):
 
 
 def test_at_360_px_wide(browser, live_server):
-    context, page = _phone(browser, live_server, width=360)
+    context, page = phone(browser, live_server, width=360)
     _start(page, ["Annabelle", "Bob", "Catherine", "Dee"])
     _type(page, "Annabelle, round score", "125")
     page.locator("label.out", has_text="Catherine").click()
@@ -166,7 +153,7 @@ def test_two_phones_save_the_same_round_and_the_conflict_is_shown(page, browser,
     share = page.url
     edit_link = page.context.request.get(share.replace("/games/", "/games/") + "/share").text()
     path = edit_link.split("/edit/", 1)[1].split('"', 1)[0]
-    other_context, other = _phone(browser, live_server)
+    other_context, other = phone(browser, live_server)
     other.goto(share + "/edit/" + path)
     other.wait_for_selector("#entry")
 
@@ -249,7 +236,7 @@ def test_without_javascript_the_entry_is_a_plain_form(browser, live_server):
 
 def test_watchers_see_last_updated_and_reconnecting(browser, live_server, page):
     _start(page)
-    context, watcher = _phone(browser, live_server)
+    context, watcher = phone(browser, live_server)
     watcher.goto(page.url)
     assert watcher.locator("#entry").count() == 0
     assert "Last updated" in watcher.inner_text("#netstate")

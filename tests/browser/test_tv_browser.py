@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.engine.cards import parse_card
-from tests.browser.conftest import shot
+from tests.browser.conftest import WAIT, shot
+from tests.browser.conftest import phone as phone_page
 from tests.browser.test_home_browser import _axe_problems
 
 TV = {"width": 1920, "height": 1080}
@@ -22,12 +23,8 @@ NAMES = ["Ann", "Bob", "Cat"]
 def _context(browser, base: str, viewport: dict, **options):
     context = browser.new_context(viewport=viewport, base_url=base, **options)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT)
     return context, page
-
-
-def _phone(browser, base: str):
-    return _context(browser, base, {"width": 390, "height": 844}, is_mobile=True, has_touch=True)
 
 
 def _save_net(phone, figures: list[str], out: str, number: int) -> None:
@@ -43,7 +40,7 @@ def _save_net(phone, figures: list[str], out: str, number: int) -> None:
 
 def test_the_tv_follows_rounds_saved_on_a_phone_and_shows_the_winner(browser, live_server):
     axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
-    phone_context, phone = _phone(browser, live_server)
+    phone_context, phone = phone_page(browser, live_server)
     tv_context, tv = _context(browser, live_server, TV)
     try:
         phone.goto("/games/new")
@@ -106,7 +103,7 @@ def _name(text: str) -> str:
 def _table(browser, base: str):
     """A table of the host and a bot (every turn but the bot's is the host's), set up on
     the host's phone: ``(context, host page)``."""
-    context, host = _phone(browser, base)
+    context, host = phone_page(browser, base)
     host.goto("/play/table")
     host.fill("#name", "Hana")
     host.select_option("#seat_0", "basic")
@@ -156,7 +153,7 @@ def test_the_spectator_board_follows_the_table_and_holds_no_hand(browser, live_s
 
 
 def test_the_tv_of_a_persian_game_shows_the_sides_and_the_deal(browser, live_server):
-    phone_context, phone = _phone(browser, live_server)
+    phone_context, phone = phone_page(browser, live_server)
     tv_context, tv = _context(browser, live_server, TV)
     try:
         phone.goto("/games/new")
