@@ -261,6 +261,12 @@ def test_each_seats_stream_brings_its_own_board_and_never_another_seats_cards(
         turn = current_player(state)
         assert turn is not None
         assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+    for seat in (1, 2, 3):  # every stream read to its end before the test ends
+        _give_seat(table, seat, "basic")
+        assert streams[seat].end() == "removed"
+    stream_app.config["PLAY_STREAM_SECONDS"] = 0  # the host's newer stream ends at once
+    assert Listening(table.host, table.slug, f"?since={table.version()}").end() is None
+    assert streams[0].end() == "replaced"
 
 
 def test_the_board_an_event_brings_carries_a_csrf_token_the_session_holds(tmp_path) -> None:
