@@ -278,10 +278,10 @@ def test_the_board_an_event_brings_carries_a_csrf_token_the_session_holds(tmp_pa
     table = Table(app, seat_2="person", who_2="Kim")
     for seat in (1, 2, 3):
         table.join(seat)  # fresh phones: no CSRF token in their sessions yet
-    if current_player(table.state()) == 0:  # a turn of a phone with no token yet
-        state = table.state()
-        assert table.act(0, legal_actions(state)[0].to_json()).status_code == 200
     state = table.state()
+    while current_player(state) == 0:  # on to the turn of a phone with no token yet
+        assert table.act(0, legal_actions(state)[0].to_json()).status_code == 200
+        state = table.state()
     turn = current_player(state)
     assert turn is not None and turn != 0
     app.config["WTF_CSRF_ENABLED"] = True
