@@ -331,6 +331,10 @@ Standing = Callable[[], tuple[int, str | None]]
 ``"removed"``, ``"gone"``) or None, in a transaction of its own."""
 
 
+Told = Callable[[int], dict[str, Any] | None]
+"""A version event's data for the version read (see :func:`version_events`)."""
+
+
 class OpenStreams:
     """How many event streams this process holds open, for the cap
     ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game)."""
@@ -362,12 +366,23 @@ def check_every() -> float:
     return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)
 
 
+def version_only(version: int) -> dict[str, Any]:
+    """A version event's data that says only the version: ``{"version": 7}``."""
+    return {"version": version}
+
+
 def version_events(
-    key: str, standing: Standing, since: int | None, quiet: Callable[[], None]
+    key: str,
+    standing: Standing,
+    since: int | None,
+    quiet: Callable[[], None],
+    tell: Told = version_only,
 ) -> Iterator[str]:
     """An event stream's lines (server-sent events) for the game of ``key``: its
     ``standing`` read when it opens and each time this process's listener wakes it,
-    ``event: version`` when the version is not the last told (``since`` at first),
+    ``event: version`` when the version is not the last told (``since`` at first), its
+    data ``tell(version)`` (``{"version": 7, ...}``: the version it tells, which may be
+    newer than the one read; None when the standing changed meanwhile, read again),
     ``event: end`` with the reason when it must end; after :func:`check_every` of quiet,
     ``quiet()`` and a keep-alive comment, nothing read (the listener wakes every stream
     when it reconnects, so no notice is lost unread). Ends after ``PLAY_STREAM_SECONDS``
@@ -386,8 +401,11 @@ def version_events(
                 yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"
                 return
             if version != last:
-                last = version
-                yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
+                told = tell(version)
+                if told is None:  # the seat changed while its board was read: read again
+                    continue
+                last = told["version"]
+                yield f"id: {last}\nevent: version\ndata: {json.dumps(told)}\n\n"
             while not woken.wait(max(0.0, min(end - time.monotonic(), every))):
                 if time.monotonic() >= end:
                     return

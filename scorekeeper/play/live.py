@@ -22,7 +22,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask import render_template
 from markupsafe import Markup
@@ -59,38 +59,48 @@ def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> 
 
 
 SHARED_PARTS = 1024
-"""Parts of games' boards at one version (a table, a list of moves) one process keeps
-rendered."""
+"""Parts of games at one version (a table, a list of moves, a decoded state) one process
+keeps."""
+
+Part = TypeVar("Part")
 
 
 class SharedParts:
-    """The parts of a game's board at one version that are the same for every seat they
-    are shown to, rendered once in each process: a bounded cache (the
-    :data:`SHARED_PARTS` latest), keyed by the game's slug, version and the part's name,
-    never the truth (a version's parts never change, and any process renders them again
-    from the database)."""
+    """The parts of a game at one version that are the same for every seat they are
+    shown to, made once in each process: a bounded cache (the :data:`SHARED_PARTS`
+    latest), keyed by the game's slug, version and the part's name, never the truth (a
+    version's parts never change, and any process makes them again from the database).
+    A part is shared: whoever gets one only reads it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rendered: OrderedDict[tuple[str, int, str], Markup] = OrderedDict()
+        self._made: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
 
-    def get(self, game: DigitalGame, part: str, render: Callable[[], str]) -> Markup:
-        """The part ``part`` of ``game`` at its version: ``render()``'s HTML, made once."""
+    def get(self, game: DigitalGame, part: str, make: Callable[[], Part]) -> Part:
+        """The part ``part`` of ``game`` at its version: ``make()``'s, made once (a
+        part's name always names the same kind of thing)."""
         key = (game.slug, game.version, part)
         with self._lock:
-            if key in self._rendered:
-                self._rendered.move_to_end(key)
-                return self._rendered[key]
-        html = Markup(render())
+            if key in self._made:
+                self._made.move_to_end(key)
+                return cast(Part, self._made[key])
+        made = make()
         with self._lock:
-            self._rendered[key] = html
-            while len(self._rendered) > SHARED_PARTS:
-                self._rendered.popitem(last=False)
-        return html
+            self._made[key] = made
+            while len(self._made) > SHARED_PARTS:
+                self._made.popitem(last=False)
+        return made
 
 
 shared_parts = SharedParts()
-"""This process's rendered parts of boards."""
+"""This process's parts of games."""
+
+
+def shared_state(game: DigitalGame) -> GameState:
+    """The engine's state of ``game`` at its version (:func:`.services.load_state`),
+    decoded once per process for every board rendered from it (each phone's board.json,
+    each seat's stream): read only, so never given to a move (a move loads its own)."""
+    return shared_parts.get(game, "state", lambda: services.load_state(game))
 
 
 def shared_table(game: DigitalGame, state: GameState) -> Markup:
@@ -99,7 +109,7 @@ def shared_table(game: DigitalGame, state: GameState) -> Markup:
     return shared_parts.get(
         game,
         "table",
-        lambda: render_template("play/_pile_table.html", b=public(game, state), can={}),
+        lambda: Markup(render_template("play/_pile_table.html", b=public(game, state), can={})),
     )
 
 
@@ -108,13 +118,14 @@ def latest_moves(game: DigitalGame) -> Markup:
     seat's board (``play/_moves.html``; empty when no move is kept). A template global
     of the play pages (:mod:`.views`)."""
     return shared_parts.get(
-        game, "moves", lambda: render_template("play/_moves.html", moves=game.moves)
+        game, "moves", lambda: Markup(render_template("play/_moves.html", moves=game.moves))
     )
 
 
 def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:
     """The swappable part of the play page (``play/_board.html``) of ``game`` (its
-    ``state``, as :func:`.services.load_state` gives it) seen from ``seat``:
+    ``state``, as :func:`.services.load_state` or :func:`shared_state` gives it, only
+    read) seen from ``seat``:
     its own hand and buttons rendered for it, the stock, pile and melds shared with
     every seat that has no move on them (:func:`shared_table`), the latest moves with
     every seat (:func:`latest_moves`)."""

@@ -199,6 +199,15 @@ def sitting(game: DigitalGame) -> Sitting:
         if row.away or row.last_seen is None or _now() - row.last_seen >= every:
             touch(game, seat)
             row.away = False
+    return seated(game, rows, seat, host)
+
+
+def seated(
+    game: DigitalGame, rows: Sequence[DigitalSeat], seat: int | None, host: bool = False
+) -> Sitting:
+    """The phone at ``seat`` (None: no seat) of the table game ``game`` whose person
+    seats are ``rows`` (:func:`seat_rows`), the host's phone when ``host``: who a bot
+    plays for and who is away as ``rows`` say."""
     away = tuple(r.seat for r in rows if r.away)
     return Sitting(seat, playing_bots(game, rows), host, True, away)
 

@@ -4,9 +4,13 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 - ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
   one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
-  its own) and then reads the game's version (one small SELECT), sending ``event:
-  version`` when it changed; after :func:`~scorekeeper.wakeups.check_every` of quiet
-  (30 s) it also stamps the seat's contact, lets any due bot move
+  its own) and then reads the game's version (one small SELECT); when it changed, and
+  the seat is still the stream's, it sends ``event: version`` with the seat's board in
+  its data (:func:`seat_board`: the same body as ``board.json``, so the phone makes no
+  request of its own; rendered under the stream's request, whose CSRF token is put in
+  the session when the stream opens, before its headers are sent); after
+  :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it also stamps the seat's
+  contact, lets any due bot move
   (:func:`.shared_seats.catch_up`: stand-ins for people who are away) and sends a
   keep-alive comment. An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after
@@ -25,11 +29,12 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   below the worker's connections (``serve``).
 - ``GET /play/<slug>/version``: the polling fallback (a phone whose stream dropped):
   ``{"version": 7}`` with an ETag (304 when unchanged); also a contact and a catch-up.
-- ``GET /play/<slug>/board.json``: what the phone swaps in after a change, the same
-  after an event or a poll: the board from its own seat (never another seat's cards;
-  its public part rendered once per version in each process, :func:`.live.render_board`),
-  the table's status line (no catch-up here: it answers a change the stream or the poll
-  already saw).
+- ``GET /play/<slug>/board.json``: what the phone swaps in after a change its poll saw
+  (or an event without a board), the same as a version event's data
+  (:func:`seat_board`): the board from its own seat (never another seat's cards; the
+  game's state decoded and its public part rendered once per version in each process,
+  :func:`.live.shared_state`, :func:`.live.render_board`), the table's status line (no
+  catch-up here: it answers a change the stream or the poll already saw).
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from flask import (
     request,
 )
 from flask.sansio.blueprints import BlueprintSetupState
+from flask_wtf.csrf import generate_csrf
 
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
@@ -117,11 +123,43 @@ def _check(slug: str) -> None:
     db.session.rollback()
 
 
+def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, Any]:
+    """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
+    answer and a version event's data: ``board``, the board from ``sitting``'s seat
+    (never another seat's cards, :func:`.live.render_board`, from the state decoded once
+    per version in this process, :func:`.live.shared_state`) and the table's status line
+    (:func:`.shared_seats.table_status`, with ``version``)."""
+    state = live.shared_state(game)
+    board = live.render_board(game, state, sitting.seat)
+    return {"board": board, **shared_seats.table_status(game, state, sitting)}
+
+
+def _told(stream: Stream) -> dict[str, Any] | None:
+    """The version event of ``stream``'s seat: its board at the game's version now
+    (:func:`seat_board`), rendered only while the seat is still the stream's (its token
+    and stream number read with the board's seats); None when it no longer is, or the
+    game is gone (the stream reads its standing again and ends)."""
+    query = db.select(DigitalGame).where(DigitalGame.id == stream.game_id)
+    game = db.session.execute(query.execution_options(populate_existing=True)).scalar()
+    rows = shared_seats.seat_rows(game) if game is not None else []
+    mine = [r for r in rows if r.seat == stream.seat and r.stream == stream.number]
+    told = None
+    if game is not None and mine and same_token(stream.token, mine[0].token):
+        told = seat_board(game, shared_seats.seated(game, rows, stream.seat))
+    db.session.rollback()
+    return told
+
+
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
     """The seat's stream: :func:`scorekeeper.wakeups.version_events` on its standing,
-    with a contact and a catch-up when quiet."""
+    each version event with the seat's board (:func:`_told`), with a contact and a
+    catch-up when quiet."""
     return version_events(
-        play_key(stream.game_id), lambda: _standing(stream), since, lambda: _check(stream.slug)
+        play_key(stream.game_id),
+        lambda: _standing(stream),
+        since,
+        lambda: _check(stream.slug),
+        lambda _version: _told(stream),
     )
 
 
@@ -139,6 +177,7 @@ def _open(slug: str) -> tuple[Stream, int | None]:
     numbered = shared_seats.new_stream(game, seat)
     if numbered is None:
         abort(403, description="This seat is no longer yours: open your seat's link.")
+    generate_csrf()  # the boards' forms carry it: kept in the session before it is sent
     return Stream(game.slug, game.id, seat, numbered[1], numbered[0]), since
 
 
@@ -164,10 +203,7 @@ def version(slug: str) -> Any:
 def board_json(slug: str) -> tuple[Response, int]:
     """The board from this phone's seat to swap in, and the table's status line."""
     game, sitting = _sitting_at(slug)
-    state = services.load_state(game)
-    status = shared_seats.table_status(game, state, sitting)
-    body = {"board": live.render_board(game, state, sitting.seat), **status}
-    response = jsonify(body)
+    response = jsonify(seat_board(game, sitting))
     response.headers["Cache-Control"] = "no-store"
     return response, 200
 

@@ -1,8 +1,9 @@
 /* A table game on several phones (/play/<slug> with #seating): live updates and the
    turn notice. The server is the only judge; this only asks it what changed.
-   - Server-sent events from #seating[data-events] say the game's version; when it is
-     newer than the board's (input[name=version]), the board from this phone's seat is
-     fetched (data-board) and handed to static/play.js ("play:board" on #play).
+   - Server-sent events from #seating[data-events] bring the board from this phone's
+     seat with the game's version (the same body as data-board's answer), handed to
+     static/play.js ("play:board" on #play) when it is not the board shown; an event
+     without a board (and each poll that sees a new version) fetches data-board.
    - When the stream drops (a locked screen, a proxy) or is refused (503: the server
      carries as many streams as it can), the page polls data-poll (ETag, every POLL_MS)
      and reopens the stream after REOPEN_MS; coming back to the page
@@ -72,30 +73,44 @@
     wasMine = !!data.mine;
   };
 
+  /* A board from this phone's seat (board.json's answer, or a version event's data):
+     swapped in when it is newer than the one shown, the cards picked kept picked (an
+     older one, a fetch overtaken by an event, is dropped). */
+  var show = function (data) {
+    if (data.version < shownVersion()) return;
+    if (data.version !== shownVersion()) {
+      var picked = Array.prototype.map.call(root.querySelectorAll("input.pick:checked"), function (p) { return p.value; });
+      play.dispatchEvent(new CustomEvent("play:board", { detail: { board: data.board } }));
+      picked.forEach(function (value) {
+        var box = root.querySelector("input.pick[value='" + value + "']");
+        if (box) box.checked = true;
+      });
+      root.dispatchEvent(new Event("change"));
+    }
+    notice(data);
+  };
+
   var refresh = function () {
     if (fetching) { again = true; return; }
     fetching = true;
-    var picked = Array.prototype.map.call(root.querySelectorAll("input.pick:checked"), function (p) { return p.value; });
     window.fetch(seating.dataset.board, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         fetching = false;
         if (!data) return;
-        if (data.version !== shownVersion()) {
-          play.dispatchEvent(new CustomEvent("play:board", { detail: { board: data.board } }));
-          picked.forEach(function (value) {
-            var box = root.querySelector("input.pick[value='" + value + "']");
-            if (box) box.checked = true;
-          });
-          root.dispatchEvent(new Event("change"));
-        }
-        notice(data);
+        show(data);
         if (again) { again = false; refresh(); }
       }, function () { fetching = false; });
   };
 
   var heard = function (version) {
     if (version !== Number(seating.dataset.version)) refresh();
+  };
+
+  /* A version event: its board swapped in at once, or fetched when it came without one. */
+  var told = function (data) {
+    if (typeof data.board !== "string") heard(data.version);
+    else if (data.version !== Number(seating.dataset.version)) show(data);
   };
 
   var poll = function () {
@@ -132,7 +147,9 @@
     stream.addEventListener("version", function (e) {
       stopPolling();
       if (live) live.textContent = "live";
-      try { heard(JSON.parse(e.data).version); } catch (err) { /* a malformed event: ignore */ }
+      var data = null;
+      try { data = JSON.parse(e.data); } catch (err) { /* a malformed event: ignore */ }
+      if (data) told(data);
     });
     stream.addEventListener("end", function (e) {
       var reason = "";

@@ -16,8 +16,10 @@ from flask import template_rendered
 from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.play import live, store
+from scorekeeper.play import services as digital
 from tests.conftest import make_app
-from tests.play.test_streams import Listening
+from tests.play.test_streams import Listening, _hand
 from tests.play.test_table import Table, _hidden_from
 
 EVERYONE = {"seat_2": "person", "who_2": "Kim"}
@@ -25,17 +27,20 @@ EVERYONE = {"seat_2": "person", "who_2": "Kim"}
 moves."""
 
 
-def _hand(board: str) -> list[str]:
-    """The cards of the hand in a board's HTML (the ``hcard`` slots), as texts."""
-    return re.findall(r'<span class="hcard" data-card="([^"]+)"', board)
-
-
-def test_each_phone_gets_its_own_hand_and_the_shared_parts_once_per_version(tmp_path) -> None:
+def test_each_phone_gets_its_own_hand_and_the_shared_parts_once_per_version(
+    tmp_path, monkeypatch
+) -> None:
+    """The public parts rendered, and the game's state decoded (item 2 of the board
+    brief: once per version per process, for every phone), once per version; the
+    decoded state shared by the boards is only read (equal to the stored one after)."""
     app = make_app(str(tmp_path / "p.sqlite3"))
     table = Table(app, **EVERYONE)
     for seat in (1, 2, 3):
         table.join(seat)
     rendered: Counter[str] = Counter()
+    decoded: list[int] = []
+    load_state = store.load_state
+    monkeypatch.setattr(store, "load_state", lambda game: decoded.append(0) or load_state(game))
 
     def count(sender: Any, template: Any, context: dict[str, Any], **extra: Any) -> None:
         rendered[template.name] += 1
@@ -43,11 +48,17 @@ def test_each_phone_gets_its_own_hand_and_the_shared_parts_once_per_version(tmp_
     template_rendered.connect(count, app)
     for _ in range(4):  # four moves, each a new version seen by all four phones
         state = table.state()
+        decoded.clear()
         for seat, phone in table.phones.items():
             for _asked in range(2):  # after the event, and again by the polling fallback
                 answer = phone.get(f"/play/{table.slug}/board.json").get_json()
                 assert sorted(_hand(answer["board"])) == sorted(c.text for c in state.hands[seat])
                 assert not any(word in answer["board"] for word in _hidden_from(state, seat))
+        assert len(decoded) <= 1  # eight boards of this version, one decoding
+        with app.app_context():
+            game = digital.get_game(table.slug)
+            assert game is not None
+            assert live.shared_state(game).to_json() == load_state(game).to_json()
         turn = current_player(state)
         assert turn is not None
         assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200

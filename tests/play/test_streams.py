@@ -3,7 +3,8 @@ per seat (a newer one ends the older: the seat's stream number is in the databas
 this holds whichever process serves each), a cap of open streams per process answered
 503 with ``Retry-After``, and a removed seat's stream ends as soon as its process's
 listener wakes it (issue 27); the stream refuses a version that is not a whole number
-with a 400 (item 8).
+with a 400 (item 8). Each version event brings the board from the stream's seat, the
+same as ``board.json`` answers it, never another seat's cards (issue 27, item 3).
 
 On SQLite the process's shared check runs every few milliseconds here (on PostgreSQL a
 NOTIFY wakes the streams) and the streams last ten minutes, so a stream ends in a test
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -24,14 +26,20 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
+from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
 from tests.conftest import make_app
-from tests.play.test_table import Table
+from tests.play.test_table import Table, _hidden_from
 
 WAIT = 120.0
 """Seconds a read of a stream waits at most: a bound against a hang, never a measure."""
 QUICK = {"PLAY_POLL_SECONDS": 0.002, "PLAY_STREAM_SECONDS": 600, "PLAY_GRACE_SECONDS": 600}
 """Streams that poll at once and never end by themselves within a test."""
+
+
+def _hand(board: str) -> list[str]:
+    """The cards of the hand in a board's HTML (the ``hcard`` slots), as texts."""
+    return re.findall(r'<span class="hcard" data-card="([^"]+)"', board)
 
 
 def _events(chunk: bytes) -> Iterator[tuple[str, Any]]:
@@ -78,6 +86,13 @@ class Listening:
         event = self._get()
         assert event is not None, "the stream ended"
         return event  # type: ignore[no-any-return]
+
+    def told(self) -> int:
+        """The next event is a version (with the seat's board, on a seat's stream): the
+        version it tells."""
+        name, data = self.next()
+        assert name == "version", (name, data)
+        return int(data["version"])
 
     def moved(self, at_least: int) -> int:
         """The next event is a version of at least ``at_least`` (a bot given a seat may
@@ -132,11 +147,11 @@ def _give_seat(table: Table, seat: int, make: str) -> None:
 def test_a_new_stream_of_a_seat_ends_the_older_one(stream_app) -> None:
     table = Table(stream_app)
     first = Listening(table.join(1), table.slug)
-    assert first.status == 200 and first.next() == ("version", {"version": 1})
+    assert first.status == 200 and first.told() == 1
     second_phone = stream_app.test_client()  # the seat's link opened on another phone
     assert second_phone.get(table.link(1)).status_code == 303
     second = Listening(second_phone, table.slug)
-    assert second.status == 200 and second.next() == ("version", {"version": 1})
+    assert second.status == 200 and second.told() == 1
     assert first.end() == "replaced"
     _give_seat(table, 2, "strong")  # the game moves on: the newer stream still tells
     second.moved(2)
@@ -154,7 +169,7 @@ def test_a_removed_seats_stream_ends_at_its_next_poll(stream_app, make: str) -> 
     table = Table(stream_app)
     removed = Listening(table.join(2), table.slug)
     staying = Listening(table.join(1), table.slug)
-    assert removed.next() == staying.next() == ("version", {"version": 1})
+    assert removed.told() == staying.told() == 1
     _give_seat(table, 2, make)
     assert removed.end() == "removed"
     staying.moved(2)
@@ -167,7 +182,7 @@ def test_beyond_the_cap_a_stream_is_503_with_retry_after_and_changes_nothing(tmp
     table = Table(app)
     ivo, jun = table.join(1), table.join(2)
     open_one = Listening(ivo, table.slug)
-    assert open_one.next() == ("version", {"version": 1})
+    assert open_one.told() == 1
     for phone in (jun, ivo):  # another seat's stream, and a second one of the same seat
         refused = phone.get(f"/play/{table.slug}/events")
         assert refused.status_code == 503
@@ -218,6 +233,68 @@ def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
         db.session.remove()
     assert ivo.get(f"/play/{table.slug}/state.json").get_json()["seat"] == 1
     stream = Listening(ivo, table.slug)
-    assert stream.next() == ("version", {"version": 1})
+    assert stream.told() == 1
     _give_seat(table, 1, "basic")
+    assert stream.end() == "removed"
+
+
+def test_each_seats_stream_brings_its_own_board_and_never_another_seats_cards(
+    stream_app,
+) -> None:
+    """Issue 27, item 3: four people at the table, each phone's stream open; at each
+    version (the first and three moves') each event holds the board from its own seat:
+    its own hand's cards, none of another seat's, the very body ``board.json`` answers
+    that seat at that version."""
+    table = Table(stream_app, seat_2="person", who_2="Kim")
+    for seat in (1, 2, 3):
+        table.join(seat)
+    streams = {seat: Listening(phone, table.slug) for seat, phone in table.phones.items()}
+    for _move in range(4):
+        state, version = table.state(), table.version()
+        for seat, stream in streams.items():
+            name, told = stream.next()
+            assert name == "version" and told["version"] == version, (seat, name)
+            assert sorted(_hand(told["board"])) == sorted(c.text for c in state.hands[seat])
+            assert not any(word in told["board"] for word in _hidden_from(state, seat))
+            asked = table.phones[seat].get(f"/play/{table.slug}/board.json").get_json()
+            assert told == asked
+        turn = current_player(state)
+        assert turn is not None
+        assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+    for seat in (1, 2, 3):  # every stream read to its end before the test ends
+        _give_seat(table, seat, "basic")
+        assert streams[seat].end() == "removed"
+    stream_app.config["PLAY_STREAM_SECONDS"] = 0  # the host's newer stream ends at once
+    assert Listening(table.host, table.slug, f"?since={table.version()}").end() is None
+    assert streams[0].end() == "replaced"
+
+
+def test_the_board_an_event_brings_carries_a_csrf_token_the_session_holds(tmp_path) -> None:
+    """The board in a stream's event is rendered after the stream's headers were sent:
+    the token its forms carry is put in the phone's session when the stream opens, so a
+    tap sent with it is let through (a token made only while streaming would be lost
+    with the session never sent again: the tap refused as a forgery)."""
+    app = make_app(str(tmp_path / "csrf.sqlite3"), **QUICK)
+    table = Table(app, seat_2="person", who_2="Kim")
+    for seat in (1, 2, 3):
+        table.join(seat)  # fresh phones: no CSRF token in their sessions yet
+    state = table.state()
+    while current_player(state) == 0:  # on to the turn of a phone with no token yet
+        assert table.act(0, legal_actions(state)[0].to_json()).status_code == 200
+        state = table.state()
+    turn = current_player(state)
+    assert turn is not None and turn != 0
+    app.config["WTF_CSRF_ENABLED"] = True
+    phone = table.phones[turn]
+    stream = Listening(phone, table.slug)
+    name, told = stream.next()
+    assert name == "version"
+    token = told["board"].split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
+    body = {"version": told["version"], "do": legal_actions(state)[0].to_json()}
+    headers = {"X-CSRFToken": token}
+    sent = phone.post(f"/play/{table.slug}/tap", json=body, headers=headers)
+    assert sent.status_code == 200, sent.get_data(as_text=True)[:300]
+    assert sent.get_json()["version"] == told["version"] + 1
+    app.config["WTF_CSRF_ENABLED"] = False
+    _give_seat(table, turn, "basic")
     assert stream.end() == "removed"

@@ -225,7 +225,7 @@ def test_the_stream_sends_the_version_when_it_changes(tmp_path) -> None:
     table = Table(app)
     phone = table.join(1)
     body = phone.get(f"/play/{table.slug}/events?since=0").get_data(as_text=True)
-    assert body.startswith("retry: 1000") and 'event: version\ndata: {"version": 1}' in body
+    assert body.startswith("retry: 1000") and 'id: 1\nevent: version\ndata: {"board": ' in body
     quiet = phone.get(f"/play/{table.slug}/events?since=1").get_data(as_text=True)
     assert "event: version" not in quiet
     tag = phone.get(f"/play/{table.slug}/version").headers["ETag"]
