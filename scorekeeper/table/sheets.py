@@ -19,9 +19,7 @@ from sqlalchemy import (
     bindparam,
     cast,
     func,
-    literal,
     select,
-    true,
 )
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
@@ -150,9 +148,7 @@ def page_rounds(game: Game, limit: int | None) -> tuple[list[ShownRound], int]:
 
 def _shown(rows: Sequence[Sequence[Any]]) -> list[ShownRound]:
     """The rounds of ``rows`` (``id, position, mode, version`` and the summary's JSON
-    text, oldest first; a row of nulls, no round, is left out), their summaries read in
-    one go."""
-    rows = [row for row in rows if row[0] is not None]
+    text, oldest first), their summaries read in one go."""
     summaries = json.loads(f"[{','.join(row[4] or 'null' for row in rows)}]")
     return [
         ShownRound(row[0], row[1], row[2], row[3], summary)
@@ -221,36 +217,36 @@ class Tail:
 
 
 @cache
-def _tail_query() -> Select[Any]:
-    """The statement of :func:`tail`, built once (parameters ``game`` and ``limit``): the
-    last deleted round's position beside each of the latest live rounds as
-    :func:`page_rounds` reads them (one row of nulls beside it when no round counts),
-    each down the index on (game, deleted, position), whatever the length of the game."""
+def _tail_query(latest: bool) -> Select[Any]:
+    """The statements of :func:`tail`, built once (parameter ``game``): the last deleted
+    round's position beside each of the latest live rounds as :func:`page_rounds` reads
+    them (parameter ``limit``) or, when ``latest`` is False, alone; each down the index on
+    (game, deleted, position), whatever the length of the game."""
     rounds = Round.__table__
     game: BindParameter[int] = bindparam("game", type_=Integer)
     deleted = (rounds.c.game_id == game) & rounds.c.deleted.is_(True)
     deleted_top = (
         select(rounds.c.position).where(deleted).order_by(rounds.c.position.desc()).limit(1)
     ).scalar_subquery()
-    latest = _page_query(True).subquery()
-    always = select(literal(1).label("one")).subquery()
-    return (
-        select(deleted_top, *latest.c)
-        .select_from(always.outerjoin(latest, true()))
-        .order_by(latest.c.position)
-    )
+    if not latest:
+        return select(deleted_top)
+    page = _page_query(True)
+    return page.with_only_columns(deleted_top, *page.selected_columns)
 
 
 def tail(game: Game, shown: int = 1) -> Tail:
     """The game's :class:`Tail` with its ``shown`` latest live rounds (at least the last
-    one), in one query (:func:`_tail_query`): the count is the last round's number
-    (:attr:`Round.summary`; counted by a query only for a last round stored before
-    summaries held it)."""
+    one), in one query (:func:`_tail_query`; a second, one step down the index, only
+    when no round counts): the count is the last round's number (:attr:`Round.summary`;
+    counted by a query only for a last round stored before summaries held it)."""
+    connection = db.session.connection()
     params = {"game": game.id, "limit": max(shown, 1)}
-    found = db.session.connection().execute(_tail_query(), params).all()
-    latest = _shown([row[1:] for row in found])
-    top = max(found[0][0] or 0, latest[-1].position if latest else 0)
-    return Tail(_count(game, latest), top, latest)
+    found = connection.execute(_tail_query(True), params).all()
+    if not found:
+        deleted_top = connection.execute(_tail_query(False), {"game": game.id}).scalar()
+        return Tail(0, deleted_top or 0, [])
+    latest = _shown([row[1:] for row in reversed(found)])
+    return Tail(_count(game, latest), max(found[0][0] or 0, latest[-1].position), latest)
 
 
 def last_figures(game: Game) -> dict[str, Any]:
