@@ -100,9 +100,10 @@ def saved_message(round_: sheet.Saved) -> str:
 
 def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
     """201: the round stored, with what the game page shows of it: the parts of its
-    changing part that a new round changes (:func:`.page.parts`), or its whole changing
-    part (``live``) when the page's layout changes (the first round, the game over);
-    each rendered from the page's own templates; ``message`` (:func:`saved_message`)."""
+    changing part that a new round changes (:func:`.page.parts`, of the latest rounds
+    read to save it), or its whole changing part (``live``) when the page's layout
+    changes (the first round, the game over); each rendered from the page's own
+    templates; ``message`` (:func:`saved_message`)."""
     body: dict[str, Any] = {
         "number": round_.number,
         "version": round_.version,
@@ -114,7 +115,7 @@ def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
     if round_.over or round_.number == 1:
         body["live"] = render_template("table/_live.html", **page.page(game))
     else:
-        body["parts"] = page.parts(game)
+        body["parts"] = page.parts(game, round_.latest, round_.number)
     return answer(201, **body)
 
 

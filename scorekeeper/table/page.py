@@ -184,13 +184,13 @@ def page(game: Game, entry: bool = False) -> dict[str, Any]:
     }
 
 
-def parts(game: Game) -> dict[str, str]:
+def parts(game: Game, rounds: Sequence[ShownRound], count: int) -> dict[str, str]:
     """The parts of the game page's changing part that a new round changes, rendered by
     the page's own macros (table/_parts.html, the chart of _macros.html) for the game as
-    it is now: ``standings``, ``dealer``, ``older`` (empty while every round is shown),
-    ``row`` (the last round's) and ``chart``. The rounds are read as :func:`page` reads
-    them; only the last one's row is built."""
-    rounds, count = sheet.page_rounds(game, SHOWN)
+    it is now, whose latest :data:`SHOWN` live rounds are ``rounds`` (oldest first, as
+    :func:`page` reads them) of ``count``: ``standings``, ``dealer``, ``older`` (empty
+    while every round is shown), ``row`` (the last round's) and ``chart``. Only the
+    last round's row is built."""
     st = standings(game, rounds)
     part: Any = module("table/_parts.html")
     macros: Any = module("_macros.html")

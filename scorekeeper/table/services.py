@@ -50,9 +50,9 @@ from .round_scores import ENTRY_MODES as ENTRY_MODES
 from .round_scores import MODES as MODES
 from .round_scores import score_input as score_input
 from .round_scores import summary_of
+from .sheets import ShownRound, last_figures, previous_round, state_of, tail
 from .sheets import game_version as game_version
 from .sheets import get_game as get_game
-from .sheets import last_figures, previous_round, state_of, tail
 from .sheets import latest_rounds as latest_rounds
 from .sheets import live_count as live_count
 from .sheets import live_rounds as live_rounds
@@ -188,8 +188,9 @@ def _existing(game: Game, nonce: str) -> Round | None:
 class Saved:
     """A round just stored: its ``id``, its ``number`` among the live rounds, its
     ``mode``, the id of its ``change`` in the history (for Undo), its ``summary``
-    (:attr:`Round.summary`); the game's new ``version`` and whether this round ended
-    the game (``over``)."""
+    (:attr:`Round.summary`); the game's new ``version``, whether this round ended the
+    game (``over``) and the ``latest`` live rounds as the game page lists them, this one
+    last (as many as :func:`record_round` was asked to show)."""
 
     id: int
     number: int
@@ -198,14 +199,19 @@ class Saved:
     summary: dict[str, Any]
     version: int
     over: bool
+    latest: tuple[ShownRound, ...]
 
 
-def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int) -> Saved:
+def record_round(
+    game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int, shown: int = 1
+) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
-    ``entry_mode``. Reads one query (:func:`.sheets.tail`: the last live round's summary,
-    flat in rounds), then writes the round, its history entry and the game's next
-    version; ``game`` is kept current.
+    ``entry_mode``. Reads one query (:func:`.sheets.tail`: the ``shown`` latest live
+    rounds' summaries, flat in rounds), then writes the round, its history entry and the
+    game's next version; ``game`` is kept current. The saved answer's ``latest`` rounds
+    are those read with this one added: the game page's, as no other change can have
+    come between (it would have taken the version first).
 
     Raises :class:`AlreadySaved` when ``nonce`` was used before, :class:`StaleVersion`
     when ``version`` is not current, :class:`ScoresheetError` for bad input."""
@@ -214,12 +220,13 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
         if earlier is not None:
             raise AlreadySaved(earlier)
         raise ScoresheetError([("game", "the game is over: correct a round or play again")])
-    before = tail(game)
+    before = tail(game, shown)
     number, last = before.count + 1, before.last
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
     dealer = last["dealer"] if last is not None else game.first_dealer
     summary = summary_of(game, data, figures, dealer, number)
-    row = {"position": before.top + 1, "mode": mode, "input": dict(data), "nonce": nonce}
+    position = before.top + 1
+    row = {"position": position, "mode": mode, "input": dict(data), "nonce": nonce}
     row |= {"figures": figures, "summary": summary}
     try:
         with saving():
@@ -230,7 +237,10 @@ def record_round(game: Game, mode: str, data: Mapping[str, Any], nonce: str, ver
         if earlier is not None:
             raise AlreadySaved(earlier) from None
         raise StaleVersion() from None
-    return Saved(round_id, number, mode, change_id, summary, version + 1, figures["game_over"])
+    latest = (*before.latest, ShownRound(round_id, position, mode, 1, summary))[-shown:]
+    return Saved(
+        round_id, number, mode, change_id, summary, version + 1, figures["game_over"], latest
+    )
 
 
 def _totals_before(game: Game, last: dict[str, Any] | None) -> dict[str, int]:

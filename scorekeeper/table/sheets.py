@@ -5,11 +5,22 @@ number of small queries, whatever the length of the game)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from sqlalchemy import BindParameter, Integer, Select, String, Text, bindparam, cast, func, select
+from sqlalchemy import (
+    BindParameter,
+    Integer,
+    Select,
+    String,
+    Text,
+    bindparam,
+    cast,
+    func,
+    select,
+)
 from sqlalchemy.orm import joinedload, load_only, selectinload
 
 from ..engine import RuleSet, ruleset
@@ -127,18 +138,32 @@ def page_rounds(game: Game, limit: int | None) -> tuple[list[ShownRound], int]:
     it); once the game is over, the last round's figures too."""
     params = {"game": game.id} if limit is None else {"game": game.id, "limit": limit}
     found = db.session.connection().execute(_page_query(limit is not None), params).all()
-    rows = list(reversed(found))
-    summaries = json.loads(f"[{','.join(row[4] or 'null' for row in rows)}]")
-    shown = [
-        ShownRound(row[0], row[1], row[2], row[3], summary)
-        for row, summary in zip(rows, summaries, strict=True)
-    ]
+    shown = _shown(list(reversed(found)))
     if shown and game.winner:
         shown[-1] = replace(shown[-1], figures=last_figures(game))
     if limit is None or len(shown) < limit:
         return shown, len(shown)
-    last = summaries[-1] or {}
-    return shown, int(last["number"]) if "number" in last else count_live(game.id)
+    return shown, _count(game, shown)
+
+
+def _shown(rows: Sequence[Sequence[Any]]) -> list[ShownRound]:
+    """The rounds of ``rows`` (``id, position, mode, version`` and the summary's JSON
+    text, oldest first), their summaries read in one go."""
+    summaries = json.loads(f"[{','.join(row[4] or 'null' for row in rows)}]")
+    return [
+        ShownRound(row[0], row[1], row[2], row[3], summary)
+        for row, summary in zip(rows, summaries, strict=True)
+    ]
+
+
+def _count(game: Game, latest: Sequence[ShownRound]) -> int:
+    """How many rounds count, given the ``latest`` live rounds (oldest first): the last
+    one's number in its summary (counted by a query for a round stored before summaries
+    held it); 0 when none."""
+    if not latest:
+        return 0
+    last = latest[-1].summary or {}
+    return int(last["number"]) if "number" in last else count_live(game.id)
 
 
 def count_live(game_id: int) -> int:
@@ -177,42 +202,51 @@ def state_of(round_: Round | None) -> dict[str, Any] | None:
 @dataclass(frozen=True)
 class Tail:
     """What saving a round reads of a game: ``count``, the rounds that count; ``top``,
-    the highest position of any round (deleted ones too, 0 when none); ``last``, the
-    :attr:`Round.summary` of the last live round (None before the first round)."""
+    the highest position of any round (deleted ones too, 0 when none); ``latest``, the
+    last live rounds as the game page lists them (oldest first, at most as many as
+    asked; none before the first round)."""
 
     count: int
     top: int
-    last: dict[str, Any] | None
+    latest: list[ShownRound]
+
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """The :attr:`Round.summary` of the last live round (None before the first)."""
+        return self.latest[-1].summary if self.latest else None
 
 
 @cache
-def _tail_query() -> Select[Any]:
-    """The statement of :func:`tail`, built once (parameter ``game``): the last live
-    round's summary and position and the last deleted round's position, each one step
-    down the index on (game, deleted, position), whatever the length of the game."""
+def _tail_query(latest: bool) -> Select[Any]:
+    """The statements of :func:`tail`, built once (parameter ``game``): the last deleted
+    round's position beside each of the latest live rounds as :func:`page_rounds` reads
+    them (parameter ``limit``) or, when ``latest`` is False, alone; each down the index on
+    (game, deleted, position), whatever the length of the game."""
     rounds = Round.__table__
     game: BindParameter[int] = bindparam("game", type_=Integer)
+    deleted = (rounds.c.game_id == game) & rounds.c.deleted.is_(True)
+    deleted_top = (
+        select(rounds.c.position).where(deleted).order_by(rounds.c.position.desc()).limit(1)
+    ).scalar_subquery()
+    if not latest:
+        return select(deleted_top)
+    page = _page_query(True)
+    return page.with_only_columns(deleted_top, *page.selected_columns)
 
-    def last(column: Any, deleted: bool) -> Any:
-        kept = (rounds.c.game_id == game) & (rounds.c.deleted.is_(deleted))
-        query = select(column).where(kept).order_by(rounds.c.position.desc()).limit(1)
-        return query.scalar_subquery()
 
-    summary, position = rounds.c.summary, rounds.c.position
-    return select(last(summary, False), last(position, False), last(position, True))
-
-
-def tail(game: Game) -> Tail:
-    """The game's :class:`Tail`, in one query (:func:`_tail_query`): the count is the last
-    round's number (:attr:`Round.summary`; counted by a query only for a last round
-    stored before summaries held it)."""
-    found = db.session.connection().execute(_tail_query(), {"game": game.id}).one()
-    last, live_top, deleted_top = found
-    top = max(live_top or 0, deleted_top or 0)
-    if last is None:
-        return Tail(0, top, None)
-    count = last["number"] if "number" in last else count_live(game.id)
-    return Tail(int(count), top, last)
+def tail(game: Game, shown: int = 1) -> Tail:
+    """The game's :class:`Tail` with its ``shown`` latest live rounds (at least the last
+    one), in one query (:func:`_tail_query`; a second, one step down the index, only
+    when no round counts): the count is the last round's number (:attr:`Round.summary`;
+    counted by a query only for a last round stored before summaries held it)."""
+    connection = db.session.connection()
+    params = {"game": game.id, "limit": max(shown, 1)}
+    found = connection.execute(_tail_query(True), params).all()
+    if not found:
+        deleted_top = connection.execute(_tail_query(False), {"game": game.id}).scalar()
+        return Tail(0, deleted_top or 0, [])
+    latest = _shown([row[1:] for row in reversed(found)])
+    return Tail(_count(game, latest), max(found[0][0] or 0, latest[-1].position), latest)
 
 
 def last_figures(game: Game) -> dict[str, Any]:

@@ -318,7 +318,7 @@ def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> 
         sheet.record_round(game, mode, data, nonce, version)
         flash("Round saved.", "success")
         return 303
-    saved = sheet.record_round(game, mode, data, nonce, version)
+    saved = sheet.record_round(game, mode, data, nonce, version, shown=page.SHOWN)
     undo = url_for("table.undo", slug=game.view_token, change_id=saved.change)
     return entry.saved(game, saved, undo)
 

@@ -256,7 +256,8 @@ def test_a_save_from_the_game_page_reads_the_game_and_its_tail_and_writes_three_
     answer = _save_net(client, slug, hidden, first["version"], seen)
     assert answer["number"] == 32
     verbs = [s.split()[0] for s in seen]
-    assert verbs == ["SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "SELECT"], seen
+    # the answer's parts come from the latest rounds read to save: nothing read after the write
+    assert verbs == ["SELECT", "SELECT", "INSERT", "INSERT", "UPDATE"], seen
     assert "FROM games" in seen[0] and "JOIN players" in seen[0]
     assert "FROM rounds" in seen[1] and "count(" not in seen[1] and "max(" not in seen[1]
-    assert "LIMIT" in seen[5] and "count(" not in seen[5]  # the page's latest rounds
+    assert "LIMIT" in seen[1]  # the page's latest rounds

@@ -334,6 +334,27 @@ def test_preview_tells_who_went_out_as_the_server_infers_it(games):
     _nothing_written(games)
 
 
+def test_a_save_past_the_rounds_shown_answers_every_part_as_the_page_then_shows_it(games):
+    """The answer's parts are built from the latest rounds read to save (no read after
+    the write): past :data:`page.SHOWN` rounds, with a deleted one among them, each part
+    is the page's own, the chart over the same 20 rounds."""
+    games.start(NAMES)
+    for n in range(23):
+        assert _net(games, [5 * (n % 5), 0, 10 - 5 * (n % 4), 5]).status_code == 201
+    with games.app.app_context():
+        second = sheet.live_rounds(sheet.get_game(games.slug))[1]
+    delete = {"version": str(games.game().version)}
+    path = f"/games/{games.slug}/rounds/{second.id}/delete"
+    assert games.client.post(path, data=delete).status_code in (302, 303)
+    body = _net(games, [15, -15, 0, 40]).get_json()
+    assert body["number"] == 23
+    page = games.client.get(f"/games/{games.slug}/live").get_data(as_text=True)
+    for name, part in body["parts"].items():
+        assert part.strip() and part.strip() in page, name
+    assert "Rounds 4 to 23 of 23" in body["parts"]["older"]
+    assert body["parts"]["chart"].count(",") == 4 * 21  # 20 rounds and the totals before
+
+
 @pytest.mark.parametrize("which", [0, 2])
 def test_the_next_number_follows_a_deleted_round_and_its_undo(games, which):
     games.start(NAMES)

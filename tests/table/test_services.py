@@ -60,6 +60,19 @@ def test_record_round_bumps_version_and_logs(ctx):
     assert game.rounds[0].figures["players"]["Ann"]["total"] == 40
 
 
+def test_a_round_after_every_round_was_deleted_is_placed_after_them(ctx):
+    """No live round left: the new one is round 1, placed after the deleted ones (which
+    keep their places, so undoing their deletion puts them back in order)."""
+    game = sheet.start_game(ABC, "standard", {})
+    sheet.record_round(game, "totals", totals(), "nonce-1", 1)
+    sheet.record_round(fresh(game.id), "totals", totals(), "nonce-2", 2)
+    for round_ in fresh(game.id).rounds:
+        sheet.delete_round(fresh(game.id), round_, fresh(game.id).version)
+    saved = sheet.record_round(fresh(game.id), "totals", totals(), "nonce-3", 5, shown=20)
+    assert saved.number == 1 and [r.id for r in saved.latest] == [saved.id]
+    assert [r.position for r in fresh(game.id).rounds] == [1, 2, 3]
+
+
 def test_stale_version_changes_nothing(ctx):
     game = sheet.start_game(ABC, "standard", {})
     sheet.record_round(game, "totals", totals(), "nonce-1", 1)
