@@ -27,6 +27,13 @@ Glossary:
 
 A process's own commits also wake its streams at once, and a listener that (re)connects
 wakes every stream it holds, so a notice sent while it was away is not lost unread.
+
+- sweep: beside its listener, each process runs ONE sweep every :func:`check_every`
+  seconds (30) for all the streams it holds, instead of a check per stream: the
+  :attr:`Wakeups.sweep` the play blueprint gives it (:func:`.play.shared_seats.sweep`:
+  one UPDATE stamps the contact of every seat a stream of the process holds, one query
+  finds the held games where a stand-in bot is due, and only those catch up). A quiet
+  stream itself only sends a keep-alive comment.
 """
 
 from __future__ import annotations
@@ -64,6 +71,14 @@ RECONNECT_SECONDS = 1.0
 
 log = logging.getLogger(__name__)
 
+Contact = tuple[int, int, int]
+"""A seat a stream holds: its digital game's id, the seat (0-based) and the stream's
+number (:attr:`~scorekeeper.models.DigitalSeat.stream`: an older stream of the seat,
+replaced, stamps no contact)."""
+Sweep = Callable[[list[Contact], list[str]], object]
+"""The sweep: called with the contacts of the process's streams and the keys of the
+games they hold, in an app context (see the module)."""
+
 
 def bus_of(config: Any) -> str:
     """The bus an app with ``config`` uses: ``redis`` (``REDIS_URL`` set), else
@@ -79,27 +94,38 @@ class Wakeups:
     ["wakeups"]``): :meth:`hold` a game while a stream serves it, :meth:`let_go`
     when the stream ends. The listener runs on a thread of its own (a greenlet under
     gevent), started with the first stream, and stops when no game is held (the SQLite
-    check at once, a PostgreSQL or Redis listener within :data:`LISTEN_SECONDS`)."""
+    check at once, a PostgreSQL or Redis listener within :data:`LISTEN_SECONDS`); so
+    does the sweeper (:meth:`sweep_now` every :func:`check_every`) when :attr:`sweep`
+    is set."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.bus = bus_of(app.config)
+        self.sweep: Sweep | None = None
         self._lock = threading.Lock()
         self._held: dict[str, set[threading.Event]] = {}
+        self._contacts: dict[threading.Event, Contact] = {}
         self._listener: threading.Thread | None = None
+        self._sweeper: threading.Thread | None = None
         self._redis: Any = None
 
-    def hold(self, key: str) -> threading.Event:
+    def hold(self, key: str, contact: Contact | None = None) -> threading.Event:
         """A new event, set each time the game of ``key`` (:func:`play_key`,
-        :func:`table_key`) may have changed."""
+        :func:`table_key`) may have changed; ``contact`` the seat the stream serves
+        (stamped by each sweep while it is held)."""
         woken = threading.Event()
         with self._lock:
             self._held.setdefault(key, set()).add(woken)
+            if contact is not None:
+                self._contacts[woken] = contact
             if self._listener is None:
                 listen = {"redis": self._listen_redis, "postgresql": self._listen_postgresql}
                 target = listen.get(self.bus, self._check_sqlite)
                 self._listener = threading.Thread(target=target, name="wakeups", daemon=True)
                 self._listener.start()
+            if self._sweeper is None and self.sweep is not None:
+                self._sweeper = threading.Thread(target=self._sweeping, name="sweep", daemon=True)
+                self._sweeper.start()
         return woken
 
     def let_go(self, key: str, woken: threading.Event) -> None:
@@ -107,8 +133,38 @@ class Wakeups:
         with self._lock:
             events = self._held.get(key, set())
             events.discard(woken)
+            self._contacts.pop(woken, None)
             if not events:
                 self._held.pop(key, None)
+
+    def contacts(self) -> list[Contact]:
+        """The seats this process's streams serve now."""
+        with self._lock:
+            return list(self._contacts.values())
+
+    def sweep_now(self) -> None:
+        """One sweep (:attr:`sweep`) of the streams held now, in an app context; an error
+        is logged (the next sweep tries again)."""
+        if self.sweep is None:
+            return
+        with self.app.app_context():
+            try:
+                self.sweep(self.contacts(), self.held())
+            except Exception:  # the database unreachable a moment: the streams go on
+                log.warning("the sweep of the open streams failed", exc_info=True)
+                db.session.rollback()
+
+    def _sweeping(self) -> None:
+        """:meth:`sweep_now` every :func:`check_every` seconds while a game is held."""
+        with self.app.app_context():
+            every = check_every()
+        while True:
+            time.sleep(every)
+            with self._lock:
+                if not self._held:
+                    self._sweeper = None
+                    return
+            self.sweep_now()
 
     def held(self) -> list[str]:
         """The keys of the games this process's streams serve now."""
@@ -354,28 +410,34 @@ class OpenStreams:
 
 
 def check_every() -> float:
-    """Seconds a quiet stream waits before its keep-alive: ``PLAY_CHECK_SECONDS`` (30
-    unless configured), at most half the grace period (``PLAY_GRACE_SECONDS``, 60) so a
-    phone in touch is never taken for away (its contact, stamped then, is never older)."""
+    """Seconds between two sweeps of a process (see the module), and a quiet stream's
+    wait before its keep-alive: ``PLAY_CHECK_SECONDS`` (30 unless configured), at most
+    half the grace period (``PLAY_GRACE_SECONDS``, 60) so a phone in touch is never
+    taken for away (its contact, stamped by each sweep, is never older)."""
     config = current_app.config
     grace = float(config.get("PLAY_GRACE_SECONDS", 60))
     return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)
 
 
 def version_events(
-    key: str, standing: Standing, since: int | None, quiet: Callable[[], None]
+    key: str,
+    standing: Standing,
+    since: int | None,
+    quiet: Callable[[], None] = lambda: None,
+    contact: Contact | None = None,
 ) -> Iterator[str]:
     """An event stream's lines (server-sent events) for the game of ``key``: its
     ``standing`` read when it opens and each time this process's listener wakes it,
     ``event: version`` when the version is not the last told (``since`` at first),
     ``event: end`` with the reason when it must end; after :func:`check_every` of quiet,
-    ``quiet()`` and a keep-alive comment, nothing read (the listener wakes every stream
-    when it reconnects, so no notice is lost unread). Ends after ``PLAY_STREAM_SECONDS``
-    (300)."""
+    ``quiet()`` (nothing unless given) and a keep-alive comment, nothing read (the
+    listener wakes every stream when it reconnects, so no notice is lost unread; the
+    process's sweep stamps ``contact``, the seat it serves, and lets due bots move).
+    Ends after ``PLAY_STREAM_SECONDS`` (300)."""
     wakeups: Wakeups = current_app.extensions["wakeups"]
     every = check_every()
     end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 300))
-    woken = wakeups.hold(key)
+    woken = wakeups.hold(key, contact)
     try:
         yield "retry: 1000\n\n"
         last = since

@@ -13,8 +13,9 @@ Glossary:
 - grace: ``PLAY_GRACE_SECONDS`` (60 unless configured). A person whose turn has waited
   that long with no contact from their phone is *away*: a stand-in bot
   (:data:`STANDIN`) plays their turns until the phone is back. Nothing runs in the
-  background: whichever request comes next (any phone's poll or stream) makes the
-  stand-in's moves (:func:`catch_up`), so a game never stalls on a missing phone.
+  background but each process's sweep of its open streams (:func:`sweep`, every 30 s):
+  it, or whichever request comes next (any phone's page, poll or stream opened), makes
+  the stand-in's moves (:func:`catch_up`), so a game never stalls on a missing phone.
 - partners: under partnership rules (P1) seats 0 and 2 play 1 and 3, so partners sit
   opposite each other around the table.
 """
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, session
-from sqlalchemy import func, update
+from sqlalchemy import func, tuple_, update
 
 from .. import wakeups
 from ..engine import BOTS, GameSetupError, GameState, RulesError, current_player, new_game
@@ -273,6 +274,50 @@ def catch_up(game: DigitalGame) -> bool:
             row.away = True
             db.session.commit()
     return services.let_bots_play(game, playing_bots(game, rows))
+
+
+def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
+    """The games among ``game_ids`` where :func:`catch_up` may have a move to make, in
+    one query: a table game in play that has not moved for the grace period, with a
+    person's seat away (a stand-in's turn left unmade) or with no contact for the grace
+    period (a person who may be taken for away). A game that moved within the grace
+    period has nothing due: every move lets the stand-ins due after it play at once."""
+    if not game_ids:
+        return []
+    cutoff = _now() - grace()
+    late = DigitalSeat.away | (func.coalesce(DigitalSeat.last_seen, 0) <= cutoff)
+    query = db.select(DigitalGame).where(
+        DigitalGame.id.in_(sorted(set(game_ids))),
+        DigitalGame.host_token.is_not(None),
+        DigitalGame.paused.is_(False),
+        DigitalGame.finished.is_(False),
+        DigitalGame.moved_at <= cutoff,
+        DigitalGame.id.in_(db.select(DigitalSeat.game_id).where(late)),
+    )
+    return list(db.session.execute(query).scalars())
+
+
+def sweep(contacts: Sequence[wakeups.Contact], keys: Sequence[str]) -> list[int]:
+    """A process's sweep of its open streams (:class:`scorekeeper.wakeups.Wakeups`, every
+    :func:`~scorekeeper.wakeups.check_every`): the contact of every seat in ``contacts``
+    (game id, seat, stream number: a replaced stream's seat is not stamped) stamped in
+    one UPDATE, committed, so a phone in touch is never taken for away; then
+    :func:`catch_up` for the games of ``keys`` (the streams' games) where
+    :func:`due_games` finds something due. The ids of the games that moved."""
+    if contacts:
+        now = _now()
+        held = tuple_(DigitalSeat.game_id, DigitalSeat.seat, DigitalSeat.stream)
+        db.session.execute(
+            update(DigitalSeat)
+            .where(held.in_(sorted(set(contacts))))
+            .values(last_seen=now, away=False, joined_at=func.coalesce(DigitalSeat.joined_at, now))
+            .execution_options(synchronize_session=False)
+        )
+        db.session.commit()
+    ids = [int(k.split(":")[1]) for k in keys if k.startswith("play:")]
+    moved = [game.id for game in due_games(ids) if catch_up(game)]
+    db.session.rollback()
+    return moved
 
 
 # ---- the host ----------------------------------------------------------------------

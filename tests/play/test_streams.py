@@ -24,9 +24,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
+from scorekeeper.engine import current_player
 from scorekeeper.extensions import db
 from tests.conftest import make_app
-from tests.play.test_table import Table
+from tests.play.test_table import Table, _play_to_a_person, grace_passes
 
 WAIT = 120.0
 """Seconds a read of a stream waits at most: a bound against a hang, never a measure."""
@@ -221,3 +222,49 @@ def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
     assert stream.next() == ("version", {"version": 1})
     _give_seat(table, 1, "basic")
     assert stream.end() == "removed"
+
+
+def _sweep(app: Flask) -> None:
+    """The process's one sweep of its open streams, run now (no clock: the test drives
+    it instead of waiting ``check_every``)."""
+    app.extensions["wakeups"].sweep_now()
+
+
+def test_a_phone_in_touch_is_not_taken_for_away_after_a_sweep(stream_app, monkeypatch) -> None:
+    """Issue 27: the process's sweep stamps the contact of every seat its streams hold
+    (one UPDATE) before it looks for stand-ins due, so a quiet phone whose stream is
+    open keeps its turn however long it thinks."""
+    table = Table(stream_app)
+    table.join(1), table.join(2)
+    seat = _play_to_a_person(table)
+    thinking = Listening(table.phones[seat], table.slug)
+    version = thinking.moved(1)
+    grace_passes(monkeypatch, stream_app)  # no request from that phone, only its stream
+    _sweep(stream_app)
+    assert table.version() == version and current_player(table.state()) == seat
+    status = table.host.get(f"/play/{table.slug}/board.json").get_json()
+    assert "A bot is playing" not in status["text"]
+    _give_seat(table, seat, "basic")
+    assert thinking.end() == "removed"
+
+
+def test_a_seat_whose_phone_left_gets_its_stand_in_through_the_sweep(
+    stream_app, monkeypatch
+) -> None:
+    """The sweep finds the held game where a stand-in is due (one query) and lets it play
+    (the stand-in for a person away at their turn): the other streams hear the move."""
+    table = Table(stream_app)
+    table.join(1), table.join(2)
+    seat = _play_to_a_person(table)
+    other = 3 - seat  # the other person, whose phone keeps its stream open
+    staying = Listening(table.phones[other], table.slug)
+    version = staying.moved(1)
+    name = table.state().players[seat]
+    grace_passes(monkeypatch, stream_app)  # the phone of ``seat`` is gone
+    _sweep(stream_app)
+    assert staying.moved(version + 1) > version
+    assert current_player(table.state()) != seat
+    status = table.phones[other].get(f"/play/{table.slug}/board.json").get_json()
+    assert f"A bot is playing for {name}." in status["text"]
+    _give_seat(table, other, "basic")
+    assert staying.end() == "removed"
