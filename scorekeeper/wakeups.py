@@ -387,13 +387,28 @@ Standing = Callable[[], tuple[int, str | None]]
 ``"removed"``, ``"gone"``) or None, in a transaction of its own."""
 
 
+OPENING_AT_ONCE = 8
+"""Streams of one process doing their opening's database work (the seat's contact, a
+catch-up, the seat's stream number written) at once. An open stream holds no database
+connection between its reads, but opening holds one from its first query to its
+commit: with thousands of phones arriving together, so many openings would take every
+connection of the process's pool (``pool_size`` 10 + ``max_overflow`` 22, app.py) and
+pages and moves would wait for one. Eight leave 24 for pages, moves and the streams'
+reads."""
+OPENING_WAIT = 10.0
+"""Seconds a stream waits for its turn to open before it is answered 503 (its page
+polls and asks again after ``Retry-After``)."""
+
+
 class OpenStreams:
     """How many event streams this process holds open, for the cap
-    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game)."""
+    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game), and the
+    gate of their openings (:data:`OPENING_AT_ONCE`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.count = 0
+        self.opening = threading.BoundedSemaphore(OPENING_AT_ONCE)
 
     def take(self, cap: int) -> bool:
         """Count one more open stream; False, and nothing counted, when ``cap`` are."""
@@ -478,15 +493,22 @@ def _busy() -> Response:
 def open_stream(opened: Callable[[], Iterator[str]]) -> Response:
     """An event stream's response, counted against the process's cap (503 with
     ``Retry-After`` beyond it, before any database work); ``opened()`` checks the
-    request (it may abort with a 4xx) and gives the stream's lines."""
+    request (it may abort with a 4xx) and gives the stream's lines, at most
+    :data:`OPENING_AT_ONCE` at once (503 after :data:`OPENING_WAIT` seconds of waiting
+    for a turn)."""
     counted: OpenStreams = current_app.extensions["play_streams"]
     if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
+        return _busy()
+    if not counted.opening.acquire(timeout=OPENING_WAIT):
+        counted.give_back()
         return _busy()
     try:
         lines = opened()
     except BaseException:
         counted.give_back()
         raise
+    finally:
+        counted.opening.release()
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     response = Response(stream_with_context(lines), mimetype="text/event-stream", headers=headers)
     response.call_on_close(counted.give_back)

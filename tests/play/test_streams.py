@@ -23,9 +23,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app
+from scorekeeper import create_app, wakeups
 from scorekeeper.engine import current_player
 from scorekeeper.extensions import db
+from scorekeeper.models import DigitalSeat
 from tests.conftest import make_app
 from tests.play.test_table import Table, _play_to_a_person, grace_passes
 
@@ -268,3 +269,27 @@ def test_a_seat_whose_phone_left_gets_its_stand_in_through_the_sweep(
     assert f"A bot is playing for {name}." in status["text"]
     _give_seat(table, other, "basic")
     assert staying.end() == "removed"
+
+
+def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypatch) -> None:
+    """Issue 27: thousands of phones arriving at once cannot take the process's database
+    pool: at most ``OPENING_AT_ONCE`` streams do their opening's database work at once,
+    and one that finds no turn within ``OPENING_WAIT`` is answered 503 (its page polls),
+    its seat's stream number unchanged."""
+    app = make_app(str(tmp_path / "g.sqlite3"), **QUICK)
+    table = Table(app)
+    phone = table.join(1)
+    monkeypatch.setattr(wakeups, "OPENING_WAIT", 0.0)
+    gate = app.extensions["play_streams"].opening
+    taken = [gate.acquire(blocking=False) for _ in range(wakeups.OPENING_AT_ONCE)]
+    assert all(taken) and not gate.acquire(blocking=False)  # every opening busy
+    refused = phone.get(f"/play/{table.slug}/events")
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    with app.app_context():
+        assert db.session.execute(db.select(DigitalSeat.stream)).scalars().all() == [0, 0, 0]
+    gate.release()
+    opened = Listening(phone, table.slug)
+    assert opened.status == 200 and opened.next() == ("version", {"version": 1})
+    _give_seat(table, 1, "basic")
+    assert opened.end() == "removed"
+    assert app.extensions["play_streams"].count == 0
