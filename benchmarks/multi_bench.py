@@ -573,8 +573,8 @@ async def one_move(server: Server, table: Table, phones: list[Phone]) -> Any:
     the game is over, "failed" when a request of the move failed or was refused."""
     try:
         prepared = await server.prepare(server, table, phones)
-    except (OSError, ConnectionError, TimeoutError, ValueError, KeyError, TypeError):
-        return "failed"
+    except (OSError, ConnectionError, TimeoutError, ValueError, LookupError, TypeError):
+        return "failed"  # LookupError: no legal move for the mover (a stand-in plays)
     if prepared is None:
         return None
     mover, path, body, headers = prepared

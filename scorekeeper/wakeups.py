@@ -4,14 +4,17 @@ instead of every stream asking the database for its game's version a few times a
 
 Glossary:
 - key: a game's kind and id as text, ``play:12`` (a digital game: a table's phones, the
-  spectator board) or ``table:7`` (a scoresheet game: the TV view).
+  spectator board) or ``table:7`` (a scoresheet game: the TV view); a seat's key,
+  ``seat:12.3`` (:func:`seat_key`), wakes only the streams of that seat of a digital
+  game.
 - held game: a game (its key) that at least one event stream of this process is serving;
   the listener's only state is which of its streams wait on which game (an
   :class:`threading.Event` each), nothing of any game, so any process still serves any
   phone and a stream woken reads its game's standing from the database.
 - a move's notice (:func:`moved`): every change a stream must hear of (a saved move, a
-  seat given to a bot or a new link, a newer stream of a seat, a scoresheet game's new
-  version) names its game's key.
+  seat given to a bot or a new link, a scoresheet game's new version) names its game's
+  key; a newer stream of a seat names the seat's key (only the seat's older stream must
+  hear of it, not the table's other phones).
 - bus: how a notice reaches every process's listener:
 
   - ``redis``: Redis pub/sub on channel :data:`CHANNEL` when ``REDIS_URL`` is set (the
@@ -75,9 +78,10 @@ Contact = tuple[int, int, int]
 """A seat a stream holds: its digital game's id, the seat (0-based) and the stream's
 number (:attr:`~scorekeeper.models.DigitalSeat.stream`: an older stream of the seat,
 replaced, stamps no contact)."""
-Sweep = Callable[[list[Contact], list[str]], object]
-"""The sweep: called with the contacts of the process's streams and the keys of the
-games they hold, in an app context (see the module)."""
+Sweep = Callable[[list[Contact], list[str], float], object]
+"""The sweep: called with the contacts of the process's streams, the keys of the games
+they hold and when (``time.monotonic``) the next sweep is due, in an app context (see
+the module)."""
 
 
 def bus_of(config: Any) -> str:
@@ -105,6 +109,7 @@ class Wakeups:
         self._lock = threading.Lock()
         self._held: dict[str, set[threading.Event]] = {}
         self._contacts: dict[threading.Event, Contact] = {}
+        self._seats: dict[str, set[threading.Event]] = {}
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         self._redis: Any = None
@@ -118,6 +123,7 @@ class Wakeups:
             self._held.setdefault(key, set()).add(woken)
             if contact is not None:
                 self._contacts[woken] = contact
+                self._seats.setdefault(seat_key(contact[0], contact[1]), set()).add(woken)
             if self._listener is None:
                 listen = {"redis": self._listen_redis, "postgresql": self._listen_postgresql}
                 target = listen.get(self.bus, self._check_sqlite)
@@ -133,38 +139,48 @@ class Wakeups:
         with self._lock:
             events = self._held.get(key, set())
             events.discard(woken)
-            self._contacts.pop(woken, None)
             if not events:
                 self._held.pop(key, None)
+            contact = self._contacts.pop(woken, None)
+            if contact is not None:
+                seat = seat_key(contact[0], contact[1])
+                self._seats.get(seat, set()).discard(woken)
+                if not self._seats.get(seat):
+                    self._seats.pop(seat, None)
 
     def contacts(self) -> list[Contact]:
         """The seats this process's streams serve now."""
         with self._lock:
             return list(self._contacts.values())
 
-    def sweep_now(self) -> None:
-        """One sweep (:attr:`sweep`) of the streams held now, in an app context; an error
-        is logged (the next sweep tries again)."""
+    def sweep_now(self, due: float | None = None) -> None:
+        """One sweep (:attr:`sweep`) of the streams held now, in an app context, to be
+        done by ``due`` (``time.monotonic``; :func:`check_every` from now unless given);
+        an error is logged (the next sweep tries again)."""
         if self.sweep is None:
             return
         with self.app.app_context():
+            due = time.monotonic() + check_every() if due is None else due
             try:
-                self.sweep(self.contacts(), self.held())
+                self.sweep(self.contacts(), self.held(), due)
             except Exception:  # the database unreachable a moment: the streams go on
                 log.warning("the sweep of the open streams failed", exc_info=True)
                 db.session.rollback()
 
     def _sweeping(self) -> None:
-        """:meth:`sweep_now` every :func:`check_every` seconds while a game is held."""
+        """:meth:`sweep_now` every :func:`check_every` seconds while a game is held, on a
+        fixed beat: a long sweep never delays the next one's contact stamps."""
         with self.app.app_context():
             every = check_every()
+        due = time.monotonic() + every
         while True:
-            time.sleep(every)
+            time.sleep(max(0.0, due - time.monotonic()))
             with self._lock:
                 if not self._held:
                     self._sweeper = None
                     return
-            self.sweep_now()
+            due = max(due + every, time.monotonic())
+            self.sweep_now(due)
 
     def held(self) -> list[str]:
         """The keys of the games this process's streams serve now."""
@@ -172,10 +188,11 @@ class Wakeups:
             return list(self._held)
 
     def wake(self, keys: Iterable[str]) -> None:
-        """Wake every stream of the games of ``keys`` (unknown keys are ignored)."""
+        """Wake every stream of the games or seats of ``keys`` (unknown keys are
+        ignored)."""
         with self._lock:
             for key in keys:
-                for woken in self._held.get(key, ()):
+                for woken in (*self._held.get(key, ()), *self._seats.get(key, ())):
                     woken.set()
 
     def wake_all(self) -> None:
@@ -291,6 +308,13 @@ def play_key(game_id: int) -> str:
     return f"play:{game_id}"
 
 
+def seat_key(game_id: int, seat: int) -> str:
+    """The key of the streams of seat ``seat`` (0-based) of a digital game
+    (``seat:12.3``), also a notice's payload: a newer stream of the seat wakes only the
+    seat's older one."""
+    return f"seat:{game_id}.{seat}"
+
+
 def table_key(game_id: int) -> str:
     """The key of a scoresheet game's streams (``table:7``: the TV view)."""
     return f"table:{game_id}"
@@ -338,10 +362,14 @@ def _data_version(connection: Any) -> int | None:
 
 
 def _keys(payload: Any) -> list[str]:
-    """The key a notice carries; none for a payload that is not one."""
+    """The key a notice carries (a game's or a seat's); none for a payload that is not
+    one."""
     given = payload.decode() if isinstance(payload, bytes) else str(payload)
     kind, _, number = given.partition(":")
-    return [given] if kind in KINDS and number.isdecimal() and len(number) < 19 else []
+    parts = number.split(".")
+    if len(parts) != (2 if kind == "seat" else 1) or kind not in (*KINDS, "seat"):
+        return []
+    return [given] if all(p.isdecimal() and len(p) < 19 for p in parts) else []
 
 
 def moved(key: str) -> None:

@@ -219,9 +219,9 @@ def touch(game: DigitalGame, seat: int) -> None:
 
 def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
     """Count a new event stream of ``seat``: its number (the seat's newest, so any older
-    stream of the seat ends) and the seat's token (a stream ends when the seat is given
-    a new link); None when the seat has no person's row (given to a bot meanwhile). One
-    UPDATE, committed."""
+    stream of the seat, woken by the seat's notice, ends) and the seat's token (a stream
+    ends when the seat is given a new link); None when the seat has no person's row
+    (given to a bot meanwhile). One UPDATE, committed."""
     where = (DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
     db.session.execute(
         update(DigitalSeat)
@@ -231,7 +231,7 @@ def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
     )
     row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
     found = row.one_or_none()
-    wakeups.moved(wakeups.play_key(game.id))
+    wakeups.moved(wakeups.seat_key(game.id, seat))
     db.session.commit()
     return None if found is None else (found.stream, found.token)
 
@@ -297,13 +297,15 @@ def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
     return list(db.session.execute(query).scalars())
 
 
-def sweep(contacts: Sequence[wakeups.Contact], keys: Sequence[str]) -> list[int]:
+def sweep(contacts: Sequence[wakeups.Contact], keys: Sequence[str], due: float) -> list[int]:
     """A process's sweep of its open streams (:class:`scorekeeper.wakeups.Wakeups`, every
     :func:`~scorekeeper.wakeups.check_every`): the contact of every seat in ``contacts``
     (game id, seat, stream number: a replaced stream's seat is not stamped) stamped in
     one UPDATE, committed, so a phone in touch is never taken for away; then
     :func:`catch_up` for the games of ``keys`` (the streams' games) where
-    :func:`due_games` finds something due. The ids of the games that moved."""
+    :func:`due_games` finds something due, until ``due`` (``time.monotonic``: the next
+    sweep's time; the games left catch up then, or at their phones' next request). The
+    ids of the games that moved."""
     if contacts:
         now = _now()
         held = tuple_(DigitalSeat.game_id, DigitalSeat.seat, DigitalSeat.stream)
@@ -315,7 +317,12 @@ def sweep(contacts: Sequence[wakeups.Contact], keys: Sequence[str]) -> list[int]
         )
         db.session.commit()
     ids = [int(k.split(":")[1]) for k in keys if k.startswith("play:")]
-    moved = [game.id for game in due_games(ids) if catch_up(game)]
+    moved = []
+    for game in due_games(ids):
+        if time.monotonic() >= due:
+            break
+        if catch_up(game):
+            moved.append(game.id)
     db.session.rollback()
     return moved
 
