@@ -38,8 +38,8 @@ STREAMS_PER_PROCESS = 6000
 """Event streams (``/play/<slug>/events``) one process holds open at most unless
 ``PLAY_STREAMS_PER_PROCESS`` says otherwise; one more is answered 503 with
 ``Retry-After`` and its page polls instead. An open stream holds no thread (``serve``
-runs gevent workers), only a socket, a greenlet and 35-60 KiB (benchmarks/idle_bench.py),
-so 6,000 cost a worker 210-360 MiB: ``serve``'s 2 workers hold 1,000 tables of 8 phones
+runs gevent workers), only a socket, a greenlet and 26-60 KiB (benchmarks/idle_bench.py),
+so 6,000 cost a worker 160-360 MiB: ``serve``'s 2 workers hold 1,000 tables of 8 phones
 (8,000 streams) with room for the two getting unequal shares. ``serve`` gives each
 worker this many connections plus ``PAGE_CONNECTIONS`` (:mod:`scorekeeper.__main__`),
 so streams never take every connection a worker has, and raises its open files limit
