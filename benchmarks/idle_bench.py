@@ -13,7 +13,10 @@ heard), and once every stream has told its first version:
 - memory: the resident memory of the server's processes before the streams and with
   them open, per stream;
 - idle CPU: the server's processes' CPU time (user + system, every process of its
-  session, from /proc) over ``--seconds`` of wall time, as a share of one core.
+  session, from /proc) over ``--seconds`` of wall time, as a share of one core, first
+  with no stream open, then as long with the tables' streams open; the tables' cost is
+  the difference (both raw figures printed: the first is the server's own timers,
+  gunicorn's heartbeats and the like, which the tables do not cost).
 Printed with the machine's load average. Everything is bounded and stops by itself; the
 server is killed at the end.
 
@@ -138,7 +141,8 @@ def resident_kib(leader: int) -> int:
 
 async def measure(port: int, server: int, tables: list[Any], args: Any) -> dict[str, float]:
     """Open every phone's stream, wait until each has told a version, then measure."""
-    until = time.monotonic() + args.seconds + 120
+    until = time.monotonic() + 2 * args.seconds + 120
+    no_stream = await cpu_share(server, args.seconds)
     before = resident_kib(server)
     told = [asyncio.Event() for slug, phones in tables for _ in phones]
     pairs = [(slug, phone) for slug, phones in tables for phone in phones]
@@ -149,17 +153,25 @@ async def measure(port: int, server: int, tables: list[Any], args: Any) -> dict[
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in told)), timeout=120)
     await asyncio.sleep(2)
     with_streams = resident_kib(server)
-    cpu, wall = cpu_seconds(server), time.monotonic()
-    await asyncio.sleep(args.seconds)
-    used, took = cpu_seconds(server) - cpu, time.monotonic() - wall
+    with_tables = await cpu_share(server, args.seconds)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
         "streams": len(pairs),
-        "cpu": 100 * used / took,
+        "cpu": with_tables - no_stream,
+        "cpu_raw": with_tables,
+        "cpu_base": no_stream,
         "kib_per_stream": (with_streams - before) / len(pairs),
     }
+
+
+async def cpu_share(server: int, seconds: float) -> float:
+    """The CPU of the server's processes over the next ``seconds`` of wall time, as a
+    percentage of one core."""
+    cpu, wall = cpu_seconds(server), time.monotonic()
+    await asyncio.sleep(seconds)
+    return 100 * (cpu_seconds(server) - cpu) / (time.monotonic() - wall)
 
 
 def run(args: Any, folder: Path) -> None:
@@ -172,7 +184,8 @@ def run(args: Any, folder: Path) -> None:
         load = os.getloadavg()
         print(
             f"{args.tables} table(s), {got['streams']:.0f} open streams, idle "
-            f"{args.seconds:.0f} s: {got['cpu']:.3f}% of a core; "
+            f"{args.seconds:.0f} s: {got['cpu']:.3f}% of a core (with the streams "
+            f"{got['cpu_raw']:.3f}%, minus {got['cpu_base']:.3f}% with none open); "
             f"{got['kib_per_stream']:.0f} KiB per stream; load average {load[0]:.2f}"
         )
     finally:

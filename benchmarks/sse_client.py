@@ -14,7 +14,8 @@ reconnects after the stream's ``retry``. A stream ended with ``"removed"`` or
 Run as a script, it is the listening tables' phones of ``multi_bench``: it reads
 ``{"port", "seconds", "phones": [[sit link or "", events path, board path, poll path],
 ...]}`` on standard input, sits each phone down (its seat's link gives its session
-cookie), opens every stream (a bounded number at a time), prints ``ready`` and the
+cookie) and opens its stream, the phones arriving at :data:`ARRIVALS` a second (100:
+8,000 phones in 80 s, people do not all arrive in the same second), prints ``ready`` and the
 counts as one JSON line, then listens until standard input closes or ``seconds`` pass,
 and prints the final counts as one JSON line. Everything is bounded in time.
 """
@@ -36,8 +37,11 @@ TIMEOUT = 30.0
 POLL_SECONDS = 2.0
 """seats.js's POLL_MS: a phone refused a stream polls the version this often."""
 OPENING = 64
-"""Streams being opened (or seats sat down) at once, so the server's listen backlog and
-the loopback never drop a connection while thousands open."""
+"""Seats being sat down at once at most, so the server's listen backlog and the loopback
+never drop a connection while thousands arrive."""
+ARRIVALS = 100.0
+"""Phones arriving per second: each sits down (its seat's link), then opens its stream,
+at this rate (8,000 phones in 80 s); people do not all arrive in the same second."""
 
 
 def raise_open_files() -> int:
@@ -308,14 +312,30 @@ async def stop_listening(phones: list[Phone], tasks: list[asyncio.Task[None]]) -
         await asyncio.wait(tasks, timeout=10)
 
 
+async def arriving(coroutines: list[Coroutine[Any, Any, None]]) -> list[asyncio.Task[None]]:
+    """Start ``coroutines`` at :data:`ARRIVALS` a second, at most :data:`OPENING` of them
+    unfinished at once; their tasks (still running)."""
+    gate = asyncio.Semaphore(OPENING)
+
+    async def one(coroutine: Coroutine[Any, Any, None]) -> None:
+        async with gate:
+            await coroutine
+
+    tasks, began = [], time.monotonic()
+    for number, coroutine in enumerate(coroutines):
+        await asyncio.sleep(max(0.0, began + number / ARRIVALS - time.monotonic()))
+        tasks.append(asyncio.create_task(one(coroutine)))
+    return tasks
+
+
 async def open_streams(phones: list[Phone], until: float, wait: float) -> list[asyncio.Task[None]]:
-    """Start every phone listening (a ramp of :data:`OPENING` at a time) and wait, at most
-    ``wait`` seconds, until each stream has had its first answer (200, 503 or a failure)."""
-    tasks = []
-    for phone in phones:
+    """Start every phone listening, arriving at :data:`ARRIVALS` a second, and wait, at
+    most ``wait`` seconds after the last, until each stream has had its first answer
+    (200, 503 or a failure)."""
+    tasks, began = [], time.monotonic()
+    for number, phone in enumerate(phones):
+        await asyncio.sleep(max(0.0, began + number / ARRIVALS - time.monotonic()))
         tasks.append(asyncio.create_task(phone.listen(until)))
-        if len(tasks) % OPENING == 0:
-            await asyncio.sleep(0.05)  # a ramp, not a flood of connections
     try:
         await asyncio.wait_for(asyncio.gather(*(p.answered.wait() for p in phones)), wait)
     except TimeoutError:
@@ -337,7 +357,8 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     phones = [Phone(port, events, board, poll) for _link, events, board, poll in rows]
     links = [row[0] for row in rows]
     began = time.monotonic()
-    await at_most([p.sit(link) for p, link in zip(phones, links, strict=True) if link], OPENING)
+    sitting = [p.sit(link) for p, link in zip(phones, links, strict=True) if link]
+    await asyncio.gather(*await arriving(sitting))
     sat = time.monotonic()
     until = sat + seconds
     tasks = await open_streams(phones, until, min(seconds, 120.0))

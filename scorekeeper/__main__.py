@@ -51,7 +51,7 @@ PAGE_CONNECTIONS = 200
 """Connections of each worker that event streams never take: ``serve`` runs gevent
 workers (an open event stream, ``/play/<slug>/events``, waits in a greenlet on its
 process's one listener, holding no thread and costing no CPU while the game is quiet)
-with the app's cap of open streams (``PLAY_STREAMS_PER_PROCESS``, 2,000 unless
+with the app's cap of open streams (``PLAY_STREAMS_PER_PROCESS``, 6,000 unless
 configured) plus these; a stream beyond the cap is answered 503 at once (the page polls
 instead), so these connections are always left for pages and moves. Gevent was chosen
 by measuring (README, "A group that outgrows one machine"): beside threaded workers it
@@ -99,6 +99,22 @@ def gunicorn_command(
     ]
 
 
+def raise_open_files(needed: int) -> int:
+    """Raise this process's soft limit of open files towards ``needed`` (at most to its
+    hard limit; the workers ``serve`` starts inherit it: each open stream is a socket);
+    the soft limit now. Nothing changes where limits are not Unix's."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return needed
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return wanted
+    return soft
+
+
 def _serve(host: str, port: int, workers: int, https: bool) -> int:
     import os
     from pathlib import Path
@@ -113,6 +129,7 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
         announce_authority(url + "ca")
     announce(url)
     streams = int(app.config["PLAY_STREAMS_PER_PROCESS"])
+    raise_open_files(streams + PAGE_CONNECTIONS + 100)  # and the database's, the logs'
     os.execv(sys.executable, gunicorn_command(host, port, workers, streams, tls))
     return 0  # pragma: no cover - execv does not return
 

@@ -34,13 +34,18 @@ CSP = {
 never framed by another site (no clickjacking of delete, undo or play again); media from
 ``data:`` for NoSleep.js's silent video (scorekeeper/static/awake.js, where the Wake Lock API is
 missing)."""
-STREAMS_PER_PROCESS = 2000
+STREAMS_PER_PROCESS = 6000
 """Event streams (``/play/<slug>/events``) one process holds open at most unless
 ``PLAY_STREAMS_PER_PROCESS`` says otherwise; one more is answered 503 with
 ``Retry-After`` and its page polls instead. An open stream holds no thread (``serve``
-runs gevent workers), only a socket and a few kilobytes, so the cap is high; ``serve``
-gives each worker this many connections plus ``PAGE_CONNECTIONS``
-(:mod:`scorekeeper.__main__`), so streams never take every connection a worker has."""
+runs gevent workers), only a socket, a greenlet and 26-60 KiB (benchmarks/idle_bench.py),
+so 6,000 cost a worker 160-360 MiB: ``serve``'s 2 workers hold 1,000 tables of 8 phones
+(8,000 streams) with room for the two getting unequal shares. ``serve`` gives each
+worker this many connections plus ``PAGE_CONNECTIONS`` (:mod:`scorekeeper.__main__`),
+so streams never take every connection a worker has, and raises its open files limit
+to match. The database pool (``pool_size`` 10 + ``max_overflow`` 22 per process) is
+never taken by streams: an open stream holds no connection between its reads and at
+most :data:`scorekeeper.wakeups.OPENING_AT_ONCE` open at once."""
 TOKEN_ARGS = frozenset({"slug", "token"})
 """URL parts that hold a secret: pages with them send no Referer at all."""
 

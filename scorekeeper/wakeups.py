@@ -4,14 +4,17 @@ instead of every stream asking the database for its game's version a few times a
 
 Glossary:
 - key: a game's kind and id as text, ``play:12`` (a digital game: a table's phones, the
-  spectator board) or ``table:7`` (a scoresheet game: the TV view).
+  spectator board) or ``table:7`` (a scoresheet game: the TV view); a seat's key,
+  ``seat:12.3`` (:func:`seat_key`), wakes only the streams of that seat of a digital
+  game.
 - held game: a game (its key) that at least one event stream of this process is serving;
   the listener's only state is which of its streams wait on which game (an
   :class:`threading.Event` each), nothing of any game, so any process still serves any
   phone and a stream woken reads its game's standing from the database.
 - a move's notice (:func:`moved`): every change a stream must hear of (a saved move, a
-  seat given to a bot or a new link, a newer stream of a seat, a scoresheet game's new
-  version) names its game's key.
+  seat given to a bot or a new link, a scoresheet game's new version) names its game's
+  key; a newer stream of a seat names the seat's key (only the seat's older stream must
+  hear of it, not the table's other phones).
 - bus: how a notice reaches every process's listener:
 
   - ``redis``: Redis pub/sub on channel :data:`CHANNEL` when ``REDIS_URL`` is set (the
@@ -27,6 +30,13 @@ Glossary:
 
 A process's own commits also wake its streams at once, and a listener that (re)connects
 wakes every stream it holds, so a notice sent while it was away is not lost unread.
+
+- sweep: beside its listener, each process runs ONE sweep every :func:`check_every`
+  seconds (30) for all the streams it holds, instead of a check per stream: the
+  :attr:`Wakeups.sweep` the play blueprint gives it (:func:`.play.shared_seats.sweep`:
+  one UPDATE stamps the contact of every seat a stream of the process holds, one query
+  finds the held games where a stand-in bot is due, and only those catch up). A quiet
+  stream itself only sends a keep-alive comment.
 """
 
 from __future__ import annotations
@@ -64,6 +74,15 @@ RECONNECT_SECONDS = 1.0
 
 log = logging.getLogger(__name__)
 
+Contact = tuple[int, int, int]
+"""A seat a stream holds: its digital game's id, the seat (0-based) and the stream's
+number (:attr:`~scorekeeper.models.DigitalSeat.stream`: an older stream of the seat,
+replaced, stamps no contact)."""
+Sweep = Callable[[list[Contact], list[str], float], object]
+"""The sweep: called with the contacts of the process's streams, the keys of the games
+they hold and when (``time.monotonic``) the next sweep is due, in an app context (see
+the module)."""
+
 
 def bus_of(config: Any) -> str:
     """The bus an app with ``config`` uses: ``redis`` (``REDIS_URL`` set), else
@@ -79,27 +98,40 @@ class Wakeups:
     ["wakeups"]``): :meth:`hold` a game while a stream serves it, :meth:`let_go`
     when the stream ends. The listener runs on a thread of its own (a greenlet under
     gevent), started with the first stream, and stops when no game is held (the SQLite
-    check at once, a PostgreSQL or Redis listener within :data:`LISTEN_SECONDS`)."""
+    check at once, a PostgreSQL or Redis listener within :data:`LISTEN_SECONDS`); so
+    does the sweeper (:meth:`sweep_now` every :func:`check_every`) when :attr:`sweep`
+    is set."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.bus = bus_of(app.config)
+        self.sweep: Sweep | None = None
         self._lock = threading.Lock()
         self._held: dict[str, set[threading.Event]] = {}
+        self._contacts: dict[threading.Event, Contact] = {}
+        self._seats: dict[str, set[threading.Event]] = {}
         self._listener: threading.Thread | None = None
+        self._sweeper: threading.Thread | None = None
         self._redis: Any = None
 
-    def hold(self, key: str) -> threading.Event:
+    def hold(self, key: str, contact: Contact | None = None) -> threading.Event:
         """A new event, set each time the game of ``key`` (:func:`play_key`,
-        :func:`table_key`) may have changed."""
+        :func:`table_key`) may have changed; ``contact`` the seat the stream serves
+        (stamped by each sweep while it is held)."""
         woken = threading.Event()
         with self._lock:
             self._held.setdefault(key, set()).add(woken)
+            if contact is not None:
+                self._contacts[woken] = contact
+                self._seats.setdefault(seat_key(contact[0], contact[1]), set()).add(woken)
             if self._listener is None:
                 listen = {"redis": self._listen_redis, "postgresql": self._listen_postgresql}
                 target = listen.get(self.bus, self._check_sqlite)
                 self._listener = threading.Thread(target=target, name="wakeups", daemon=True)
                 self._listener.start()
+            if self._sweeper is None and self.sweep is not None:
+                self._sweeper = threading.Thread(target=self._sweeping, name="sweep", daemon=True)
+                self._sweeper.start()
         return woken
 
     def let_go(self, key: str, woken: threading.Event) -> None:
@@ -109,6 +141,46 @@ class Wakeups:
             events.discard(woken)
             if not events:
                 self._held.pop(key, None)
+            contact = self._contacts.pop(woken, None)
+            if contact is not None:
+                seat = seat_key(contact[0], contact[1])
+                self._seats.get(seat, set()).discard(woken)
+                if not self._seats.get(seat):
+                    self._seats.pop(seat, None)
+
+    def contacts(self) -> list[Contact]:
+        """The seats this process's streams serve now."""
+        with self._lock:
+            return list(self._contacts.values())
+
+    def sweep_now(self, due: float | None = None) -> None:
+        """One sweep (:attr:`sweep`) of the streams held now, in an app context, to be
+        done by ``due`` (``time.monotonic``; :func:`check_every` from now unless given);
+        an error is logged (the next sweep tries again)."""
+        if self.sweep is None:
+            return
+        with self.app.app_context():
+            due = time.monotonic() + check_every() if due is None else due
+            try:
+                self.sweep(self.contacts(), self.held(), due)
+            except Exception:  # the database unreachable a moment: the streams go on
+                log.warning("the sweep of the open streams failed", exc_info=True)
+                db.session.rollback()
+
+    def _sweeping(self) -> None:
+        """:meth:`sweep_now` every :func:`check_every` seconds while a game is held, on a
+        fixed beat: a long sweep never delays the next one's contact stamps."""
+        with self.app.app_context():
+            every = check_every()
+        due = time.monotonic() + every
+        while True:
+            time.sleep(max(0.0, due - time.monotonic()))
+            with self._lock:
+                if not self._held:
+                    self._sweeper = None
+                    return
+            due = max(due + every, time.monotonic())
+            self.sweep_now(due)
 
     def held(self) -> list[str]:
         """The keys of the games this process's streams serve now."""
@@ -116,10 +188,11 @@ class Wakeups:
             return list(self._held)
 
     def wake(self, keys: Iterable[str]) -> None:
-        """Wake every stream of the games of ``keys`` (unknown keys are ignored)."""
+        """Wake every stream of the games or seats of ``keys`` (unknown keys are
+        ignored)."""
         with self._lock:
             for key in keys:
-                for woken in self._held.get(key, ()):
+                for woken in (*self._held.get(key, ()), *self._seats.get(key, ())):
                     woken.set()
 
     def wake_all(self) -> None:
@@ -235,6 +308,13 @@ def play_key(game_id: int) -> str:
     return f"play:{game_id}"
 
 
+def seat_key(game_id: int, seat: int) -> str:
+    """The key of the streams of seat ``seat`` (0-based) of a digital game
+    (``seat:12.3``), also a notice's payload: a newer stream of the seat wakes only the
+    seat's older one."""
+    return f"seat:{game_id}.{seat}"
+
+
 def table_key(game_id: int) -> str:
     """The key of a scoresheet game's streams (``table:7``: the TV view)."""
     return f"table:{game_id}"
@@ -282,10 +362,14 @@ def _data_version(connection: Any) -> int | None:
 
 
 def _keys(payload: Any) -> list[str]:
-    """The key a notice carries; none for a payload that is not one."""
+    """The key a notice carries (a game's or a seat's); none for a payload that is not
+    one."""
     given = payload.decode() if isinstance(payload, bytes) else str(payload)
     kind, _, number = given.partition(":")
-    return [given] if kind in KINDS and number.isdecimal() and len(number) < 19 else []
+    parts = number.split(".")
+    if len(parts) != (2 if kind == "seat" else 1) or kind not in (*KINDS, "seat"):
+        return []
+    return [given] if all(p.isdecimal() and len(p) < 19 for p in parts) else []
 
 
 def moved(key: str) -> None:
@@ -335,13 +419,28 @@ Told = Callable[[int], dict[str, Any] | None]
 """A version event's data for the version read (see :func:`version_events`)."""
 
 
+OPENING_AT_ONCE = 8
+"""Streams of one process doing their opening's database work (the seat's contact, a
+catch-up, the seat's stream number written) at once. An open stream holds no database
+connection between its reads, but opening holds one from its first query to its
+commit: with thousands of phones arriving together, so many openings would take every
+connection of the process's pool (``pool_size`` 10 + ``max_overflow`` 22, app.py) and
+pages and moves would wait for one. Eight leave 24 for pages, moves and the streams'
+reads."""
+OPENING_WAIT = 10.0
+"""Seconds a stream waits for its turn to open before it is answered 503 (its page
+polls and asks again after ``Retry-After``)."""
+
+
 class OpenStreams:
     """How many event streams this process holds open, for the cap
-    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game)."""
+    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game), and the
+    gate of their openings (:data:`OPENING_AT_ONCE`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.count = 0
+        self.opening = threading.BoundedSemaphore(OPENING_AT_ONCE)
 
     def take(self, cap: int) -> bool:
         """Count one more open stream; False, and nothing counted, when ``cap`` are."""
@@ -358,9 +457,10 @@ class OpenStreams:
 
 
 def check_every() -> float:
-    """Seconds a quiet stream waits before its keep-alive: ``PLAY_CHECK_SECONDS`` (30
-    unless configured), at most half the grace period (``PLAY_GRACE_SECONDS``, 60) so a
-    phone in touch is never taken for away (its contact, stamped then, is never older)."""
+    """Seconds between two sweeps of a process (see the module), and a quiet stream's
+    wait before its keep-alive: ``PLAY_CHECK_SECONDS`` (30 unless configured), at most
+    half the grace period (``PLAY_GRACE_SECONDS``, 60) so a phone in touch is never
+    taken for away (its contact, stamped by each sweep, is never older)."""
     config = current_app.config
     grace = float(config.get("PLAY_GRACE_SECONDS", 60))
     return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)
@@ -375,8 +475,8 @@ def version_events(
     key: str,
     standing: Standing,
     since: int | None,
-    quiet: Callable[[], None],
     tell: Told = version_only,
+    contact: Contact | None = None,
 ) -> Iterator[str]:
     """An event stream's lines (server-sent events) for the game of ``key``: its
     ``standing`` read when it opens and each time this process's listener wakes it,
@@ -384,13 +484,14 @@ def version_events(
     data ``tell(version)`` (``{"version": 7, ...}``: the version it tells, which may be
     newer than the one read; None when the standing changed meanwhile, read again),
     ``event: end`` with the reason when it must end; after :func:`check_every` of quiet,
-    ``quiet()`` and a keep-alive comment, nothing read (the listener wakes every stream
-    when it reconnects, so no notice is lost unread). Ends after ``PLAY_STREAM_SECONDS``
-    (300)."""
+    a keep-alive comment, nothing read (the
+    listener wakes every stream when it reconnects, so no notice is lost unread; the
+    process's sweep stamps ``contact``, the seat it serves, and lets due bots move).
+    Ends after ``PLAY_STREAM_SECONDS`` (300)."""
     wakeups: Wakeups = current_app.extensions["wakeups"]
     every = check_every()
     end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 300))
-    woken = wakeups.hold(key)
+    woken = wakeups.hold(key, contact)
     try:
         yield "retry: 1000\n\n"
         last = since
@@ -409,7 +510,6 @@ def version_events(
             while not woken.wait(max(0.0, min(end - time.monotonic(), every))):
                 if time.monotonic() >= end:
                     return
-                quiet()
                 yield ": still here\n\n"
     finally:
         wakeups.let_go(key, woken)
@@ -434,15 +534,22 @@ def _busy() -> Response:
 def open_stream(opened: Callable[[], Iterator[str]]) -> Response:
     """An event stream's response, counted against the process's cap (503 with
     ``Retry-After`` beyond it, before any database work); ``opened()`` checks the
-    request (it may abort with a 4xx) and gives the stream's lines."""
+    request (it may abort with a 4xx) and gives the stream's lines, at most
+    :data:`OPENING_AT_ONCE` at once (503 after :data:`OPENING_WAIT` seconds of waiting
+    for a turn)."""
     counted: OpenStreams = current_app.extensions["play_streams"]
     if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
+        return _busy()
+    if not counted.opening.acquire(timeout=OPENING_WAIT):
+        counted.give_back()
         return _busy()
     try:
         lines = opened()
     except BaseException:
         counted.give_back()
         raise
+    finally:
+        counted.opening.release()
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     response = Response(stream_with_context(lines), mimetype="text/event-stream", headers=headers)
     response.call_on_close(counted.give_back)

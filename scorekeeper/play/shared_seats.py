@@ -13,8 +13,9 @@ Glossary:
 - grace: ``PLAY_GRACE_SECONDS`` (60 unless configured). A person whose turn has waited
   that long with no contact from their phone is *away*: a stand-in bot
   (:data:`STANDIN`) plays their turns until the phone is back. Nothing runs in the
-  background: whichever request comes next (any phone's poll or stream) makes the
-  stand-in's moves (:func:`catch_up`), so a game never stalls on a missing phone.
+  background but each process's sweep of its open streams (:func:`sweep`, every 30 s):
+  it, or whichever request comes next (any phone's page, poll or stream opened), makes
+  the stand-in's moves (:func:`catch_up`), so a game never stalls on a missing phone.
 - partners: under partnership rules (P1) seats 0 and 2 play 1 and 3, so partners sit
   opposite each other around the table.
 """
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, session
-from sqlalchemy import func, update
+from sqlalchemy import func, tuple_, update
 
 from .. import wakeups
 from ..engine import BOTS, GameSetupError, GameState, RulesError, current_player, new_game
@@ -227,9 +228,9 @@ def touch(game: DigitalGame, seat: int) -> None:
 
 def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
     """Count a new event stream of ``seat``: its number (the seat's newest, so any older
-    stream of the seat ends) and the seat's token (a stream ends when the seat is given
-    a new link); None when the seat has no person's row (given to a bot meanwhile). One
-    UPDATE, committed."""
+    stream of the seat, woken by the seat's notice, ends) and the seat's token (a stream
+    ends when the seat is given a new link); None when the seat has no person's row
+    (given to a bot meanwhile). One UPDATE, committed."""
     where = (DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
     db.session.execute(
         update(DigitalSeat)
@@ -239,7 +240,7 @@ def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
     )
     row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
     found = row.one_or_none()
-    wakeups.moved(wakeups.play_key(game.id))
+    wakeups.moved(wakeups.seat_key(game.id, seat))
     db.session.commit()
     return None if found is None else (found.stream, found.token)
 
@@ -282,6 +283,57 @@ def catch_up(game: DigitalGame) -> bool:
             row.away = True
             db.session.commit()
     return services.let_bots_play(game, playing_bots(game, rows))
+
+
+def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
+    """The games among ``game_ids`` where :func:`catch_up` may have a move to make, in
+    one query: a table game in play that has not moved for the grace period, with a
+    person's seat away (a stand-in's turn left unmade) or with no contact for the grace
+    period (a person who may be taken for away). A game that moved within the grace
+    period has nothing due: every move lets the stand-ins due after it play at once."""
+    if not game_ids:
+        return []
+    cutoff = _now() - grace()
+    late = DigitalSeat.away | (func.coalesce(DigitalSeat.last_seen, 0) <= cutoff)
+    query = db.select(DigitalGame).where(
+        DigitalGame.id.in_(sorted(set(game_ids))),
+        DigitalGame.host_token.is_not(None),
+        DigitalGame.paused.is_(False),
+        DigitalGame.finished.is_(False),
+        DigitalGame.moved_at <= cutoff,
+        DigitalGame.id.in_(db.select(DigitalSeat.game_id).where(late)),
+    )
+    return list(db.session.execute(query).scalars())
+
+
+def sweep(contacts: Sequence[wakeups.Contact], keys: Sequence[str], due: float) -> list[int]:
+    """A process's sweep of its open streams (:class:`scorekeeper.wakeups.Wakeups`, every
+    :func:`~scorekeeper.wakeups.check_every`): the contact of every seat in ``contacts``
+    (game id, seat, stream number: a replaced stream's seat is not stamped) stamped in
+    one UPDATE, committed, so a phone in touch is never taken for away; then
+    :func:`catch_up` for the games of ``keys`` (the streams' games) where
+    :func:`due_games` finds something due, until ``due`` (``time.monotonic``: the next
+    sweep's time; the games left catch up then, or at their phones' next request). The
+    ids of the games that moved."""
+    if contacts:
+        now = _now()
+        held = tuple_(DigitalSeat.game_id, DigitalSeat.seat, DigitalSeat.stream)
+        db.session.execute(
+            update(DigitalSeat)
+            .where(held.in_(sorted(set(contacts))))
+            .values(last_seen=now, away=False, joined_at=func.coalesce(DigitalSeat.joined_at, now))
+            .execution_options(synchronize_session=False)
+        )
+        db.session.commit()
+    ids = [int(k.split(":")[1]) for k in keys if k.startswith("play:")]
+    moved = []
+    for game in due_games(ids):
+        if time.monotonic() >= due:
+            break
+        if catch_up(game):
+            moved.append(game.id)
+    db.session.rollback()
+    return moved
 
 
 # ---- the host ----------------------------------------------------------------------

@@ -9,10 +9,11 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   its data (:func:`seat_board`: the same body as ``board.json``, so the phone makes no
   request of its own; rendered under the stream's request, whose CSRF token is put in
   the session when the stream opens, before its headers are sent); after
-  :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it also stamps the seat's
-  contact, lets any due bot move
-  (:func:`.shared_seats.catch_up`: stand-ins for people who are away) and sends a
-  keep-alive comment. An open stream holds no thread (``serve`` runs
+  :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it sends a keep-alive
+  comment, nothing read. Meanwhile its process's ONE sweep
+  (:func:`.shared_seats.sweep`, every 30 s for all the streams the process holds)
+  stamps the seat's contact and lets any due bot move (stand-ins for people who are
+  away). An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after
   ``PLAY_STREAM_SECONDS`` (300 s) and the browser reconnects by itself (``retry``). A
   table game's only: a one-person game changes only when its person moves (404).
@@ -75,6 +76,7 @@ class Stream:
 
 def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["play_streams"] = OpenStreams()
+    state.app.extensions["wakeups"].sweep = shared_seats.sweep
 
 
 def _sitting_at(slug: str) -> tuple[DigitalGame, shared_seats.Sitting]:
@@ -114,15 +116,6 @@ def _standing(stream: Stream) -> tuple[int, str | None]:
     return row.version, None if row.stream == stream.number else "replaced"
 
 
-def _check(slug: str) -> None:
-    """A contact from this phone's seat, and any bot moves now due."""
-    game = services.get_game(slug)
-    if game is not None:
-        shared_seats.sitting(game)
-        shared_seats.catch_up(game)
-    db.session.rollback()
-
-
 def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, Any]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
@@ -152,14 +145,14 @@ def _told(stream: Stream) -> dict[str, Any] | None:
 
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
     """The seat's stream: :func:`scorekeeper.wakeups.version_events` on its standing,
-    each version event with the seat's board (:func:`_told`), with a contact and a
-    catch-up when quiet."""
+    each version event with the seat's board (:func:`_told`), its seat's contact
+    stamped by the process's sweep."""
     return version_events(
         play_key(stream.game_id),
         lambda: _standing(stream),
         since,
-        lambda: _check(stream.slug),
-        lambda _version: _told(stream),
+        tell=lambda _version: _told(stream),
+        contact=(stream.game_id, stream.seat, stream.number),
     )
 
 
@@ -209,8 +202,9 @@ def board_json(slug: str) -> tuple[Response, int]:
 
 
 def register(bp: Blueprint) -> None:
-    """Add these routes to the ``play`` blueprint (:mod:`.views` calls it), and the count
-    of open streams to each app it is registered on."""
+    """Add these routes to the ``play`` blueprint (:mod:`.views` calls it), and to each
+    app it is registered on the count of open streams and the sweep of its listener
+    (:func:`.shared_seats.sweep`)."""
     bp.record_once(_count_streams)
     bp.add_url_rule("/<slug>/events", view_func=events)
     bp.add_url_rule("/<slug>/version", view_func=version)

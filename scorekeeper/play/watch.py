@@ -140,22 +140,12 @@ def _version_of(game_id: int) -> tuple[int, str | None]:
     return (0, "gone") if found is None else (found, None)
 
 
-def _catch_up(slug: str) -> None:
-    """Any bot moves now due, as every phone's request makes them."""
-    game = services.get_game(slug)
-    if game is not None:
-        shared_seats.catch_up(game)
-    db.session.rollback()
-
-
 def _watch_lines(slug: str, token: str) -> Iterator[str]:
     game = _watched(slug, token)
     shared_seats.catch_up(game)
     since, game_id = since_asked(), game.id
     db.session.rollback()
-    return version_events(
-        play_key(game_id), lambda: _version_of(game_id), since, lambda: _catch_up(slug)
-    )
+    return version_events(play_key(game_id), lambda: _version_of(game_id), since)
 
 
 def watch_events(slug: str, token: str) -> Response:

@@ -93,7 +93,7 @@ def _tv_lines(slug: str) -> Iterator[str]:
     game = _view(slug)
     since, key = since_asked(), table_key(game.id)
     db.session.rollback()
-    return version_events(key, lambda: _version_of(slug), since, lambda: None)
+    return version_events(key, lambda: _version_of(slug), since)
 
 
 def tv_events(slug: str) -> Response:

@@ -25,11 +25,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app
+from scorekeeper import create_app, wakeups
 from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
+from scorekeeper.models import DigitalSeat
 from tests.conftest import make_app
-from tests.play.test_table import Table, _hidden_from
+from tests.play.test_table import Table, _hidden_from, _play_to_a_person, grace_passes
 
 WAIT = 120.0
 """Seconds a read of a stream waits at most: a bound against a hang, never a measure."""
@@ -298,3 +299,73 @@ def test_the_board_an_event_brings_carries_a_csrf_token_the_session_holds(tmp_pa
     app.config["WTF_CSRF_ENABLED"] = False
     _give_seat(table, turn, "basic")
     assert stream.end() == "removed"
+
+
+def _sweep(app: Flask) -> None:
+    """The process's one sweep of its open streams, run now (no clock: the test drives
+    it instead of waiting ``check_every``)."""
+    app.extensions["wakeups"].sweep_now()
+
+
+def test_a_phone_in_touch_is_not_taken_for_away_after_a_sweep(stream_app, monkeypatch) -> None:
+    """Issue 27: the process's sweep stamps the contact of every seat its streams hold
+    (one UPDATE) before it looks for stand-ins due, so a quiet phone whose stream is
+    open keeps its turn however long it thinks."""
+    table = Table(stream_app)
+    table.join(1), table.join(2)
+    seat = _play_to_a_person(table)
+    thinking = Listening(table.phones[seat], table.slug)
+    version = thinking.moved(1)
+    grace_passes(monkeypatch, stream_app)  # no request from that phone, only its stream
+    _sweep(stream_app)
+    assert table.version() == version and current_player(table.state()) == seat
+    status = table.host.get(f"/play/{table.slug}/board.json").get_json()
+    assert "A bot is playing" not in status["text"]
+    _give_seat(table, seat, "basic")
+    assert thinking.end() == "removed"
+
+
+def test_a_seat_whose_phone_left_gets_its_stand_in_through_the_sweep(
+    stream_app, monkeypatch
+) -> None:
+    """The sweep finds the held game where a stand-in is due (one query) and lets it play
+    (the stand-in for a person away at their turn): the other streams hear the move."""
+    table = Table(stream_app)
+    table.join(1), table.join(2)
+    seat = _play_to_a_person(table)
+    other = 3 - seat  # the other person, whose phone keeps its stream open
+    staying = Listening(table.phones[other], table.slug)
+    version = staying.moved(1)
+    name = table.state().players[seat]
+    grace_passes(monkeypatch, stream_app)  # the phone of ``seat`` is gone
+    _sweep(stream_app)
+    assert staying.moved(version + 1) > version
+    assert current_player(table.state()) != seat
+    status = table.phones[other].get(f"/play/{table.slug}/board.json").get_json()
+    assert f"A bot is playing for {name}." in status["text"]
+    _give_seat(table, other, "basic")
+    assert staying.end() == "removed"
+
+
+def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypatch) -> None:
+    """Issue 27: thousands of phones arriving at once cannot take the process's database
+    pool: at most ``OPENING_AT_ONCE`` streams do their opening's database work at once,
+    and one that finds no turn within ``OPENING_WAIT`` is answered 503 (its page polls),
+    its seat's stream number unchanged."""
+    app = make_app(str(tmp_path / "g.sqlite3"), **QUICK)
+    table = Table(app)
+    phone = table.join(1)
+    monkeypatch.setattr(wakeups, "OPENING_WAIT", 0.0)
+    gate = app.extensions["play_streams"].opening
+    taken = [gate.acquire(blocking=False) for _ in range(wakeups.OPENING_AT_ONCE)]
+    assert all(taken) and not gate.acquire(blocking=False)  # every opening busy
+    refused = phone.get(f"/play/{table.slug}/events")
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    with app.app_context():
+        assert db.session.execute(db.select(DigitalSeat.stream)).scalars().all() == [0, 0, 0]
+    gate.release()
+    opened = Listening(phone, table.slug)
+    assert opened.status == 200 and opened.told() == 1
+    _give_seat(table, 1, "basic")
+    assert opened.end() == "removed"
+    assert app.extensions["play_streams"].count == 0
