@@ -4,10 +4,10 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 - ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
   one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
-  its own) and then reads the game's version (one small SELECT); when it changed, and
-  the seat is still the stream's, it sends ``event: version`` with the seat's board in
-  its data (:func:`seat_board`: the same body as ``board.json``, so the phone makes no
-  request of its own; rendered under the stream's request, whose CSRF token is put in
+  its own) and then reads the game and its seats once (:class:`_Reading`, two SELECTs);
+  when the version changed, and the seat is still the stream's, it sends ``event:
+  version`` with the seat's board in its data (:func:`seat_board`: the same body as
+  ``board.json``, so the phone makes no request of its own; rendered under the stream's request, whose CSRF token is put in
   the session when the stream opens, before its headers are sent); after
   :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it sends a keep-alive
   comment, nothing read. Meanwhile its process's ONE sweep
@@ -96,26 +96,6 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     return game, sitting.seat
 
 
-def _standing(stream: Stream) -> tuple[int, str | None]:
-    """The stored version of the game and why ``stream`` must end now (``"replaced"``,
-    ``"removed"``, ``"gone"``: see the module) or None, read in a transaction of its
-    own (one SELECT)."""
-    seat_row = (DigitalSeat.game_id == DigitalGame.id) & (DigitalSeat.seat == stream.seat)
-    query = (
-        db.select(DigitalGame.version, DigitalSeat.stream, DigitalSeat.token)
-        .select_from(DigitalGame)
-        .outerjoin(DigitalSeat, seat_row)
-        .where(DigitalGame.id == stream.game_id)
-    )
-    row = db.session.execute(query).one_or_none()
-    db.session.rollback()
-    if row is None:
-        return 0, "gone"
-    if row.token is None or not same_token(stream.token, row.token):
-        return row.version, "removed"
-    return row.version, None if row.stream == stream.number else "replaced"
-
-
 def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, Any]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
@@ -127,31 +107,60 @@ def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, An
     return {"board": board, **shared_seats.table_status(game, state, sitting)}
 
 
-def _told(stream: Stream) -> dict[str, Any] | None:
-    """The version event of ``stream``'s seat: its board at the game's version now
-    (:func:`seat_board`), rendered only while the seat is still the stream's (its token
-    and stream number read with the board's seats); None when it no longer is, or the
-    game is gone (the stream reads its standing again and ends)."""
-    query = db.select(DigitalGame).where(DigitalGame.id == stream.game_id)
-    game = db.session.execute(query.execution_options(populate_existing=True)).scalar()
-    rows = shared_seats.seat_rows(game) if game is not None else []
-    mine = [r for r in rows if r.seat == stream.seat and r.stream == stream.number]
-    told = None
-    if game is not None and mine and same_token(stream.token, mine[0].token):
-        told = seat_board(game, shared_seats.seated(game, rows, stream.seat))
-    db.session.rollback()
-    return told
+class _Reading:
+    """What one seat's stream reads at each wake-up: ONE read of the game and its seats
+    (two SELECTs, in a transaction of its own) gives the standing (the version, and why
+    the stream must end: ``"replaced"``, ``"removed"``, ``"gone"``, see the module) and,
+    only when the version is not the last one told, the seat's board
+    (:func:`seat_board`), rendered while the seat is still the stream's (its token and
+    stream number checked first). Nothing of the game is kept between wake-ups but the
+    last version told and the board read for the next event."""
+
+    def __init__(self, stream: Stream, since: int | None) -> None:
+        self.stream = stream
+        self.last = since
+        self.board: dict[str, Any] | None = None
+
+    def standing(self) -> tuple[int, str | None]:
+        """The game's version now and why the stream must end (or None); the seat's
+        board kept for :meth:`tell` when the version is new to the phone."""
+        stream = self.stream
+        query = db.select(DigitalGame).where(DigitalGame.id == stream.game_id)
+        game = db.session.execute(query.execution_options(populate_existing=True)).scalar()
+        try:
+            if game is None:
+                return 0, "gone"
+            rows = shared_seats.seat_rows(game)
+            mine = next((r for r in rows if r.seat == stream.seat), None)
+            if mine is None or not same_token(stream.token, mine.token):
+                return game.version, "removed"
+            if mine.stream != stream.number:
+                return game.version, "replaced"
+            if game.version != self.last:
+                self.board = seat_board(game, shared_seats.seated(game, rows, stream.seat))
+            return game.version, None
+        finally:
+            db.session.rollback()
+
+    def tell(self, _version: int) -> dict[str, Any] | None:
+        """The version event's data: the board :meth:`standing` read (None when it read
+        none: the stream reads its standing again)."""
+        told, self.board = self.board, None
+        if told is not None:
+            self.last = told["version"]
+        return told
 
 
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
     """The seat's stream: :func:`scorekeeper.wakeups.version_events` on its standing,
-    each version event with the seat's board (:func:`_told`), its seat's contact
-    stamped by the process's sweep."""
+    each version event with the seat's board (:class:`_Reading`: one read a wake-up),
+    its seat's contact stamped by the process's sweep."""
+    reading = _Reading(stream, since)
     return version_events(
         play_key(stream.game_id),
-        lambda: _standing(stream),
+        reading.standing,
         since,
-        tell=lambda _version: _told(stream),
+        tell=reading.tell,
         contact=(stream.game_id, stream.seat, stream.number),
     )
 
