@@ -164,8 +164,10 @@ def _tap(body: Any) -> tuple[int, str, list[str]]:
 
 
 def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = None) -> Answer:
-    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show;
-    ``seat`` and ``bots`` as in :func:`.services.play_move` (a table of several phones)."""
+    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show:
+    the board at the new version rendered from its state decoded once in this process
+    (:func:`shared_state`, as this process's streams render theirs); ``seat`` and
+    ``bots`` as in :func:`.services.play_move` (a table of several phones)."""
     try:
         version, do, cards = _tap(body)
         kind, number, raw = parse_do(do)
@@ -194,7 +196,7 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         return refusal(refused.message, refused.rule, 422)
     return {
         "version": game.version,
-        "board": render_board(game, services.load_state(game), seat),
+        "board": render_board(game, shared_state(game), seat),
         "frames": frames.frames,
         "paused": game.paused,
         "finished": game.finished,
