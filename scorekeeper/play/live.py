@@ -18,6 +18,7 @@ Glossary:
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -120,6 +121,24 @@ def latest_moves(game: DigitalGame) -> Markup:
     return shared_parts.get(
         game, "moves", lambda: Markup(render_template("play/_moves.html", moves=game.moves))
     )
+
+
+HAND_CARDS = 8192
+"""Hand cards (a card, its place and marks) whose markup one process keeps."""
+
+
+def hand_card(card: dict[str, Any]) -> Markup:
+    """A card of a seat's hand as its board shows it (``play/_hand_card.html``; ``card``
+    as :func:`.board.board`'s ``hand`` lists it: the card, its places by suit and by
+    rank, ``must`` and ``keep``), rendered once per process for each such card
+    (:func:`_hand_card`): a seat's hand changes only when it moves. A template global
+    of the play pages (:mod:`.views`)."""
+    return _hand_card(tuple(sorted(card.items())))
+
+
+@functools.lru_cache(maxsize=HAND_CARDS)
+def _hand_card(card: tuple[tuple[str, Any], ...]) -> Markup:
+    return Markup(render_template("play/_hand_card.html", c=dict(card)))
 
 
 def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:

@@ -42,6 +42,7 @@ shared_views.register(bp)  # a game on several phones: the new table, its seats
 stream.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
 bp.add_app_template_global(live.latest_moves, "latest_moves")  # shared by every seat
+bp.add_app_template_global(live.hand_card, "hand_card")  # each hand card made once
 
 
 def _game(slug: str) -> DigitalGame:
