@@ -18,6 +18,7 @@ Glossary:
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -33,7 +34,7 @@ from ..requests import MAX_VERSION, is_int
 from . import hints, services
 from .board import board, public
 from .ending import ending
-from .forms import MoveForm, parse_do
+from .forms import parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
 
 Answer = tuple[dict[str, Any], int]
@@ -122,6 +123,24 @@ def latest_moves(game: DigitalGame) -> Markup:
     )
 
 
+HAND_CARDS = 8192
+"""Hand cards (a card, its place and marks) whose markup one process keeps."""
+
+
+def hand_card(card: dict[str, Any]) -> Markup:
+    """A card of a seat's hand as its board shows it (``play/_hand_card.html``; ``card``
+    as :func:`.board.board`'s ``hand`` lists it: the card, its places by suit and by
+    rank, ``must`` and ``keep``), rendered once per process for each such card
+    (:func:`_hand_card`): a seat's hand changes only when it moves. A template global
+    of the play pages (:mod:`.views`)."""
+    return _hand_card(tuple(sorted(card.items())))
+
+
+@functools.lru_cache(maxsize=HAND_CARDS)
+def _hand_card(card: tuple[tuple[str, Any], ...]) -> Markup:
+    return Markup(render_template("play/_hand_card.html", c=dict(card)))
+
+
 def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:
     """The swappable part of the play page (``play/_board.html``) of ``game`` (its
     ``state``, as :func:`.services.load_state` or :func:`shared_state` gives it, only
@@ -129,11 +148,10 @@ def render_board(game: DigitalGame, state: GameState, seat: int | None = None, *
     its own hand and buttons rendered for it, the stock, pile and melds shared with
     every seat that has no move on them (:func:`shared_table`), the latest moves with
     every seat (:func:`latest_moves`)."""
-    form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
     if not (b["can"]["draw"] or b["can"]["lay_off"]):
         extra.setdefault("shared_table", shared_table(game, state))
-    return render_template("play/_board.html", game=game, b=b, form=form, **extra)
+    return render_template("play/_board.html", game=game, b=b, **extra)
 
 
 class Frames:
@@ -165,8 +183,10 @@ def _tap(body: Any) -> tuple[int, str, list[str]]:
 
 
 def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = None) -> Answer:
-    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show;
-    ``seat`` and ``bots`` as in :func:`.services.play_move` (a table of several phones)."""
+    """Make the tap ``body`` on ``game`` (then the bots' moves) and say what to show:
+    the board at the new version rendered from its state decoded once in this process
+    (:func:`shared_state`, as this process's streams render theirs); ``seat`` and
+    ``bots`` as in :func:`.services.play_move` (a table of several phones)."""
     try:
         version, do, cards = _tap(body)
         kind, number, raw = parse_do(do)
@@ -195,7 +215,7 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         return refusal(refused.message, refused.rule, 422)
     return {
         "version": game.version,
-        "board": render_board(game, services.load_state(game), seat),
+        "board": render_board(game, shared_state(game), seat),
         "frames": frames.frames,
         "paused": game.paused,
         "finished": game.finished,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from flask import current_app, session
 from sqlalchemy import func, tuple_, update
@@ -45,6 +45,17 @@ TOUCH_EVERY = 2.0
 a quarter of the grace period when that is shorter)."""
 KEEP_SEATS = 12
 """Seats (and host rights) remembered per phone, newest kept."""
+
+
+class SeatRow(Protocol):
+    """What :func:`playing_bots` and :func:`seated` read of a person's seat: a
+    :class:`DigitalSeat`, or its ``seat`` and ``away`` read alone."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def away(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -170,7 +181,7 @@ def seat_rows(game: DigitalGame) -> list[DigitalSeat]:
     return list(db.session.execute(query).scalars())
 
 
-def playing_bots(game: DigitalGame, rows: Sequence[DigitalSeat]) -> list[str | None]:
+def playing_bots(game: DigitalGame, rows: Sequence[SeatRow]) -> list[str | None]:
     """Who a bot plays for now: the bot seats' levels, and :data:`STANDIN` for each person
     who is away; None for a person at the table."""
     away = {r.seat for r in rows if r.away}
@@ -204,7 +215,7 @@ def sitting(game: DigitalGame) -> Sitting:
 
 
 def seated(
-    game: DigitalGame, rows: Sequence[DigitalSeat], seat: int | None, host: bool = False
+    game: DigitalGame, rows: Sequence[SeatRow], seat: int | None, host: bool = False
 ) -> Sitting:
     """The phone at ``seat`` (None: no seat) of the table game ``game`` whose person
     seats are ``rows`` (:func:`seat_rows`), the host's phone when ``host``: who a bot

@@ -4,11 +4,12 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 - ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
   one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
-  its own) and then reads the game's version (one small SELECT); when it changed, and
-  the seat is still the stream's, it sends ``event: version`` with the seat's board in
-  its data (:func:`seat_board`: the same body as ``board.json``, so the phone makes no
-  request of its own; rendered under the stream's request, whose CSRF token is put in
-  the session when the stream opens, before its headers are sent); after
+  its own) and then reads the game and its seats once (:class:`_Reading`, one SELECT);
+  when the version changed, and the seat is still the stream's, it sends ``event:
+  version`` with the seat's board in its data (:func:`seat_board`: the same body as
+  ``board.json``, so the phone makes no request of its own; rendered under the
+  stream's request, whose CSRF token is put in the session when the stream opens,
+  before its headers are sent); after
   :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it sends a keep-alive
   comment, nothing read. Meanwhile its process's ONE sweep
   (:func:`.shared_seats.sweep`, every 30 s for all the streams the process holds)
@@ -42,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import (
     Blueprint,
@@ -53,7 +54,10 @@ from flask import (
 )
 from flask.sansio.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
+from sqlalchemy import Select, bindparam, case, func, select
+from sqlalchemy.orm import aliased
 
+from ..engine import OPTIONS
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
 from ..wakeups import OpenStreams, open_stream, play_key, since_asked, version_events
@@ -96,26 +100,6 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     return game, sitting.seat
 
 
-def _standing(stream: Stream) -> tuple[int, str | None]:
-    """The stored version of the game and why ``stream`` must end now (``"replaced"``,
-    ``"removed"``, ``"gone"``: see the module) or None, read in a transaction of its
-    own (one SELECT)."""
-    seat_row = (DigitalSeat.game_id == DigitalGame.id) & (DigitalSeat.seat == stream.seat)
-    query = (
-        db.select(DigitalGame.version, DigitalSeat.stream, DigitalSeat.token)
-        .select_from(DigitalGame)
-        .outerjoin(DigitalSeat, seat_row)
-        .where(DigitalGame.id == stream.game_id)
-    )
-    row = db.session.execute(query).one_or_none()
-    db.session.rollback()
-    if row is None:
-        return 0, "gone"
-    if row.token is None or not same_token(stream.token, row.token):
-        return row.version, "removed"
-    return row.version, None if row.stream == stream.number else "replaced"
-
-
 def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, Any]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
@@ -127,31 +111,96 @@ def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, An
     return {"board": board, **shared_seats.table_status(game, state, sitting)}
 
 
-def _told(stream: Stream) -> dict[str, Any] | None:
-    """The version event of ``stream``'s seat: its board at the game's version now
-    (:func:`seat_board`), rendered only while the seat is still the stream's (its token
-    and stream number read with the board's seats); None when it no longer is, or the
-    game is gone (the stream reads its standing again and ends)."""
-    query = db.select(DigitalGame).where(DigitalGame.id == stream.game_id)
-    game = db.session.execute(query.execution_options(populate_existing=True)).scalar()
-    rows = shared_seats.seat_rows(game) if game is not None else []
-    mine = [r for r in rows if r.seat == stream.seat and r.stream == stream.number]
-    told = None
-    if game is not None and mine and same_token(stream.token, mine[0].token):
-        told = seat_board(game, shared_seats.seated(game, rows, stream.seat))
-    db.session.rollback()
-    return told
+SEATS = OPTIONS["max_players"].maximum or 8
+"""Seats at a table at most (D1: 2 to 8 players)."""
+
+
+class _Away(NamedTuple):
+    """A person's seat a stand-in plays for (what :func:`.shared_seats.seated` reads)."""
+
+    seat: int
+    away: bool = True
+
+
+def _reading_query() -> Select[DigitalGame, str | None, int | None, int]:
+    """ONE statement for a stream's wake-up, made once (its parameters ``game_id`` and
+    ``seat``): the game (every column read afresh), the token and stream number of the
+    stream's seat (None when it has no person's row) and the seats a stand-in plays for
+    as bits (seat ``n`` away: bit ``n``)."""
+    mine = aliased(DigitalSeat)
+    bit = case(*((DigitalSeat.seat == n, 1 << n) for n in range(SEATS)), else_=0)
+    away = (
+        select(func.coalesce(func.sum(bit), 0))
+        .where(DigitalSeat.game_id == DigitalGame.id, DigitalSeat.away.is_(True))
+        .scalar_subquery()
+    )
+    seat_row = (mine.game_id == DigitalGame.id) & (mine.seat == bindparam("seat"))
+    return (
+        select(DigitalGame, mine.token, mine.stream, away)
+        .outerjoin(mine, seat_row)
+        .where(DigitalGame.id == bindparam("game_id"))
+        .execution_options(populate_existing=True)
+    )
+
+
+READING = _reading_query()
+"""The statement of every stream's wake-up (:func:`_reading_query`)."""
+
+
+class _Reading:
+    """What one seat's stream reads at each wake-up: ONE statement
+    (:data:`READING`, in a transaction of its own) gives the standing (the
+    version, and why the stream must end: ``"replaced"``, ``"removed"``, ``"gone"``, see
+    the module) and, only when the version is not the last one told, the seat's board
+    (:func:`seat_board`), rendered while the seat is still the stream's (its token and
+    stream number checked first). Nothing of the game is kept between wake-ups but the
+    last version told and the board read for the next event."""
+
+    def __init__(self, stream: Stream, since: int | None) -> None:
+        self.stream = stream
+        self.last = since
+        self.board: dict[str, Any] | None = None
+
+    def standing(self) -> tuple[int, str | None]:
+        """The game's version now and why the stream must end (or None); the seat's
+        board kept for :meth:`tell` when the version is new to the phone."""
+        stream = self.stream
+        given = {"game_id": stream.game_id, "seat": stream.seat}
+        row = db.session.execute(READING, given).one_or_none()
+        try:
+            if row is None:
+                return 0, "gone"
+            game, token, number, away = row
+            if token is None or not same_token(stream.token, token):
+                return game.version, "removed"
+            if number != stream.number:
+                return game.version, "replaced"
+            if game.version != self.last:
+                rows = [_Away(n) for n in range(SEATS) if int(away) >> n & 1]
+                self.board = seat_board(game, shared_seats.seated(game, rows, stream.seat))
+            return game.version, None
+        finally:
+            db.session.rollback()
+
+    def tell(self, _version: int) -> dict[str, Any] | None:
+        """The version event's data: the board :meth:`standing` read (None when it read
+        none: the stream reads its standing again)."""
+        told, self.board = self.board, None
+        if told is not None:
+            self.last = told["version"]
+        return told
 
 
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
     """The seat's stream: :func:`scorekeeper.wakeups.version_events` on its standing,
-    each version event with the seat's board (:func:`_told`), its seat's contact
-    stamped by the process's sweep."""
+    each version event with the seat's board (:class:`_Reading`: one read a wake-up),
+    its seat's contact stamped by the process's sweep."""
+    reading = _Reading(stream, since)
     return version_events(
         play_key(stream.game_id),
-        lambda: _standing(stream),
+        reading.standing,
         since,
-        tell=lambda _version: _told(stream),
+        tell=reading.tell,
         contact=(stream.game_id, stream.seat, stream.number),
     )
 

@@ -42,6 +42,7 @@ shared_views.register(bp)  # a game on several phones: the new table, its seats
 stream.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
 bp.add_app_template_global(live.latest_moves, "latest_moves")  # shared by every seat
+bp.add_app_template_global(live.hand_card, "hand_card")  # each hand card made once
 
 
 def _game(slug: str) -> DigitalGame:
@@ -132,7 +133,6 @@ def _page(
         "sitting": sitting,
         "status": shared_seats.table_status(game, state, sitting) if sitting else None,
         "b": live.page_board(game, state, sitting.seat if sitting else None),
-        "form": MoveForm(version=game.version, formdata=None),
         "error": error,
         "choices": choices,
     }
@@ -194,19 +194,23 @@ def _refuse(
     return render_template("play/game.html", **_page(game, error, None, sitting)), status
 
 
-def _json_move(slug: str) -> tuple[DigitalGame, Any] | tuple[None, tuple[Response, int]]:
-    """A move's JSON request read: ``(game, body)``, or ``(None, error answer)`` when it
-    is not JSON (415) or breaks the JSON limits (400/413); a link to no game (404) or a
-    phone with no seat at a table game (403) aborts (:func:`_json_seat`)."""
+JsonMove = tuple[DigitalGame, shared_seats.Sitting, Any] | tuple[None, None, tuple[Response, int]]
+"""A move's JSON request read (:func:`_json_move`)."""
+
+
+def _json_move(slug: str) -> JsonMove:
+    """A move's JSON request read: ``(game, sitting, body)`` (the phone's seat read once
+    for the request), or ``(None, None, error answer)`` when it is not JSON (415) or
+    breaks the JSON limits (400/413); a link to no game (404) or a phone with no seat at
+    a table game (403) aborts (:func:`_json_sitting`)."""
     if not request.is_json:
-        return None, _json_error(
-            "send the move as JSON (Content-Type: application/json)", None, 415
-        )
-    game, _ = _json_seat(slug, "play at")
+        message = "send the move as JSON (Content-Type: application/json)"
+        return None, None, _json_error(message, None, 415)
+    game, sitting = _json_sitting(slug, "play at")
     try:
-        return game, load_json(request.get_data())
+        return game, sitting, load_json(request.get_data())
     except HTTPException as error:
-        return None, _json_error(str(error.description), None, error.code or 400)
+        return None, None, _json_error(str(error.description), None, error.code or 400)
 
 
 @bp.post("/<slug>/tap")
@@ -215,10 +219,9 @@ def tap(slug: str) -> tuple[Response, int]:
     then the bots'; answers with the board to swap in and the bots' moves as frames, or
     the refusal with its rule (:mod:`.live`)."""
     read = _json_move(slug)
-    if not isinstance(read[0], DigitalGame):
-        return read[1]
-    game, body = read
-    sitting = shared_seats.sitting(game)
+    if read[0] is None:
+        return read[2]
+    game, sitting, body = read
     answer, status = live.answer(game, body, sitting.seat, sitting.bots)
     response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
@@ -233,10 +236,9 @@ def move_json(slug: str) -> tuple[Response, int]:
     ``{"error", "rule"}`` with 400, 404, 409, 415 or 422. Only a JSON body is read (a
     cross-site form cannot send one), so no CSRF token is needed."""
     read = _json_move(slug)
-    if not isinstance(read[0], DigitalGame):
-        return read[1]
-    game, body = read
-    sitting = shared_seats.sitting(game)
+    if read[0] is None:
+        return read[2]
+    game, sitting, body = read
     if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     state = services.load_state(game)
@@ -284,17 +286,25 @@ def state_json(slug: str) -> tuple[Response, int]:
 
 
 def _json_seat(slug: str, doing: str) -> tuple[DigitalGame, int]:
-    """This phone's game and seat for a JSON route; aborts with the JSON refusal when the
-    link names no game (404) or the phone has no seat in it (403: "open your seat's link
-    to ``doing`` this table"), as :func:`_game` and :func:`_seated` do for the pages."""
+    """This phone's game and seat for a JSON route (:func:`_json_sitting`)."""
+    game, sitting = _json_sitting(slug, doing)
+    assert sitting.seat is not None
+    return game, sitting.seat
+
+
+def _json_sitting(slug: str, doing: str) -> tuple[DigitalGame, shared_seats.Sitting]:
+    """This phone's game and who it is there (a seat's) for a JSON route; aborts with the
+    JSON refusal when the link names no game (404) or the phone has no seat in it (403:
+    "open your seat's link to ``doing`` this table"), as :func:`_game` and
+    :func:`_seated` do for the pages."""
     game = services.get_game(slug)
     if game is None:
         abort(make_response(*_json_error("there is no game at this link", None, 404)))
-    seat = shared_seats.sitting(game).seat
-    if seat is None:
+    sitting = shared_seats.sitting(game)
+    if sitting.seat is None:
         refusal = f"open your seat's link to {doing} this table"
         abort(make_response(*_json_error(refusal, None, 403)))
-    return game, seat
+    return game, sitting
 
 
 def _json_error(message: str, rule: str | None, status: int) -> tuple[Response, int]:
