@@ -2,14 +2,18 @@
 per connection, ``Connection: close``; a chunked body's framing undone), so one process
 holds thousands of event streams.
 
-A :class:`Phone` behaves as static/play's seats.js does: it holds its seat's event
-stream; on each ``version`` event it holds the new board at once when the event carries
-one (``"board"`` in the event's data), else it fetches its board (one fetch at a time:
-events heard meanwhile are read after it and fetch again only when newer). When the
-stream is refused (503) it polls the version every ``POLL_SECONDS`` (ETag) and reopens
-the stream after the answer's ``Retry-After``; when the server ends a stream it
-reconnects after the stream's ``retry``. A stream ended with ``"removed"`` or
-``"gone"`` stops the phone (its seat is no longer a phone's).
+A :class:`Phone` behaves as static/play's seats.js in a browser does, never more eagerly:
+it holds its seat's event stream, waiting for its answer as long as it listens (an
+EventSource sets no time limit on it); on each ``version`` event it holds the new board
+at once when the event carries one (``"board"`` in the event's data), else it fetches
+its board (one fetch at a time: events heard meanwhile are read after it and fetch
+again only when newer). When the stream is refused (503) it polls the version every
+``POLL_SECONDS`` (ETag) and reopens the stream after the answer's ``Retry-After``; when
+a newer stream of its seat ends it (``"replaced"``) it polls the same way and reopens it
+after ``REOPEN_SECONDS``; when the server ends a stream, or the connection fails, it
+reconnects after the streams' ``retry`` (a failure also polls once, as seats.js does
+while its EventSource reconnects). A stream ended with ``"removed"`` or ``"gone"`` stops
+the phone (its seat is no longer a phone's).
 
 Run as a script, it is the listening tables' phones of ``multi_bench``: it reads
 ``{"port", "seconds", "phones": [[sit link or "", events path, board path, poll path],
@@ -36,6 +40,9 @@ TIMEOUT = 30.0
 """Seconds an ordinary request (not a stream) may take before it counts as failed."""
 POLL_SECONDS = 2.0
 """seats.js's POLL_MS: a phone refused a stream polls the version this often."""
+REOPEN_SECONDS = 15.0
+"""seats.js's REOPEN_MS: a phone polling (its stream refused without ``Retry-After``, or
+ended by a newer one of its seat) opens its stream again after this long."""
 OPENING = 64
 """Seats being sat down at once at most, so the server's listen backlog and the loopback
 never drop a connection while thousands arrive."""
@@ -138,7 +145,9 @@ async def request(
 class Phone:
     """One phone at a table: its seat's session ``cookie`` (none at an anchor), the
     paths of its event stream, its board and its version poll; the newest board it
-    holds (``version``) and when it first held each version (``held``, monotonic)."""
+    holds (``version``) and when it first held each version (``held``, monotonic); the
+    seconds its EventSource waits before it reconnects (``retry``, as the streams' last
+    ``retry:`` line said)."""
 
     port: int
     events: str
@@ -152,6 +161,7 @@ class Phone:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     streaming: bool = False
     stopped: bool = False
+    retry: float = 1.0
 
     def headers(self) -> dict[str, str]:
         """The phone's cookie header, if it has a session."""
@@ -212,30 +222,35 @@ class Phone:
     async def listen(self, until: float) -> None:
         """Hold the stream until ``until`` (monotonic) or :attr:`stopped`, as seats.js does
         (see the module)."""
-        retry = 1.0
         while time.monotonic() < until and not self.stopped:
             try:
                 outcome = await self._one_stream(until)
-            except (OSError, EOFError, TimeoutError, ValueError, LookupError):
-                self.fates["stream failed"] += 1
+            except (OSError, EOFError, ValueError, LookupError) as error:
+                self.fates[f"stream failed ({type(error).__name__})"] += 1
                 self.answered.set()
-                outcome = retry
+                await self._poll_once("")  # seats.js polls once while EventSource retries
+                outcome = self.retry
             if outcome is None:
                 return
             await asyncio.sleep(min(outcome, max(0.0, until - time.monotonic())))
 
     async def _one_stream(self, until: float) -> float | None:
-        """One stream: seconds to wait before the next, or None to stop for good."""
+        """One stream: seconds to wait before the next, or None to stop for good. Its
+        answer is awaited as long as the phone listens (an EventSource sets no time
+        limit on it)."""
         since = f"?since={self.version}" if self.version >= 0 else ""
         headers = self.headers() | {"Accept": "text/event-stream"}
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         try:
             writer.write(_request_bytes("GET", self.events + since, headers, b""))
-            status, head = await asyncio.wait_for(_head(reader), TIMEOUT)
+            try:
+                status, head = await asyncio.wait_for(_head(reader), until - time.monotonic())
+            except TimeoutError:
+                return 0.0
             self.answered.set()
             if status == 503:
                 self.fates["refused 503"] += 1
-                return await self._poll(until, float(head.get("retry-after", "15")))
+                return await self._poll(until, float(head.get("retry-after", REOPEN_SECONDS)))
             if status != 200:
                 self.fates[f"stream {status}"] += 1
                 return None
@@ -248,7 +263,7 @@ class Phone:
             writer.close()
 
     async def _read_events(self, lines: AsyncIterator[bytes], until: float) -> float | None:
-        kind, data, retry = "message", "", 1.0
+        kind, data = "message", ""
         while (left := until - time.monotonic()) > 0 and not self.stopped:
             try:
                 raw = await asyncio.wait_for(anext(lines, b""), left)
@@ -256,28 +271,36 @@ class Phone:
                 return 0.0
             if not raw:
                 self.fates["ended by the server"] += 1
-                return retry
+                return self.retry
             line = raw.decode().rstrip("\r\n")
             if line.startswith("retry:"):
-                retry = int(line[6:]) / 1000
+                self.retry = int(line[6:]) / 1000
             elif line.startswith("event:"):
                 kind = line[6:].strip()
             elif line.startswith("data:"):
                 data = line[5:].strip()
             elif not line and data:
                 if kind == "end":
-                    self.fates[f"end {json.loads(data).get('reason')}"] += 1
-                    return None if json.loads(data).get("reason") in ("removed", "gone") else retry
+                    return await self._ended(str(json.loads(data).get("reason")), until)
                 if kind == "version":
                     await self.heard(data)
                 kind, data = "message", ""
         return 0.0
 
-    async def _poll(self, until: float, retry_after: float) -> float:
-        """seats.js's fallback: poll the version until the stream may be asked again."""
-        reopen, etag = time.monotonic() + retry_after, ""
-        while time.monotonic() < min(reopen, until) and not self.stopped:
-            headers = self.headers() | ({"If-None-Match": etag} if etag else {})
+    async def _ended(self, reason: str, until: float) -> float | None:
+        """An ``end`` event's ``reason``: stop for good when the seat is no longer this
+        phone's (``removed``, ``gone``: seats.js reloads the page); else (``replaced``)
+        poll, and open the stream again after :data:`REOPEN_SECONDS`."""
+        self.fates[f"end {reason}"] += 1
+        if reason in ("removed", "gone"):
+            return None
+        return await self._poll(until, REOPEN_SECONDS)
+
+    async def _poll_once(self, etag: str) -> str:
+        """One poll of the version (``etag`` the last one's), fetching the board when it
+        is newer than the one held; the poll's ETag (a failed poll is counted)."""
+        headers = self.headers() | ({"If-None-Match": etag} if etag else {})
+        try:
             answer = await request(self.port, "GET", self.poll, headers)
             self.fates[f"poll {answer.status}"] += 1
             if answer.status == 200:
@@ -285,6 +308,15 @@ class Phone:
                 found = answer.json()
                 if int(found["version"]) > self.version:  # type: ignore[index]
                     await self.fetch_board()
+        except (OSError, ConnectionError, TimeoutError, ValueError, LookupError):
+            self.fates["poll failed"] += 1
+        return etag
+
+    async def _poll(self, until: float, retry_after: float) -> float:
+        """seats.js's fallback: poll the version until the stream may be asked again."""
+        reopen, etag = time.monotonic() + retry_after, ""
+        while time.monotonic() < min(reopen, until) and not self.stopped:
+            etag = await self._poll_once(etag)
             await asyncio.sleep(POLL_SECONDS)
         return 0.0
 
