@@ -15,7 +15,7 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   stamps the seat's contact and lets any due bot move (stand-ins for people who are
   away). An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after
-  ``PLAY_STREAM_SECONDS`` (300 s) and the browser reconnects by itself (``retry``). A
+  ``PLAY_STREAM_SECONDS`` (an hour) and the browser reconnects by itself (``retry``). A
   table game's only: a one-person game changes only when its person moves (404).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
   (:func:`.shared_seats.new_stream`, a notice to every process) and every read gets it

@@ -373,15 +373,18 @@ def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypat
 
 
 class Statements:
-    """The SQL statements ``app``'s database is sent while the ``with`` block runs (each
-    one's text, lower case)."""
+    """The SQL statements ``app``'s database is sent from this thread (the test client's
+    requests run on it; the process's listener, on a thread of its own, is left out)
+    while the ``with`` block runs: each one's text, lower case."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.sent: list[str] = []
+        self.thread = threading.get_ident()
 
     def _sent(self, _conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        self.sent.append(statement.lower())
+        if threading.get_ident() == self.thread:
+            self.sent.append(statement.lower())
 
     def __enter__(self) -> Statements:
         with self.app.app_context():
