@@ -17,8 +17,8 @@ the phone (its seat is no longer a phone's).
 
 Run as a script, it is the listening tables' phones of ``multi_bench``: it reads
 ``{"port", "seconds", "phones": [[sit link or "", events path, board path, poll path],
-...]}`` on standard input, sits each phone down (its seat's link gives its session
-cookie) and opens its stream, the phones arriving at :data:`ARRIVALS` a second (100:
+...]}`` on standard input; each phone sits down (its seat's link gives its session
+cookie) and at once opens its stream, the phones arriving at :data:`ARRIVALS` a second (100:
 8,000 phones in 80 s, people do not all arrive in the same second), prints ``ready`` and the
 counts as one JSON line, then listens until standard input closes or ``seconds`` pass,
 and prints the final counts as one JSON line. Everything is bounded in time.
@@ -344,30 +344,28 @@ async def stop_listening(phones: list[Phone], tasks: list[asyncio.Task[None]]) -
         await asyncio.wait(tasks, timeout=10)
 
 
-async def arriving(coroutines: list[Coroutine[Any, Any, None]]) -> list[asyncio.Task[None]]:
-    """Start ``coroutines`` at :data:`ARRIVALS` a second, at most :data:`OPENING` of them
-    unfinished at once; their tasks (still running)."""
+async def open_streams(
+    phones: list[Phone], until: float, wait: float, links: list[str] | None = None
+) -> list[asyncio.Task[None]]:
+    """Every phone arriving at :data:`ARRIVALS` a second: it sits down (its seat's link
+    in ``links``, if given: at most :data:`OPENING` sitting at once), then at once opens
+    its stream, as a phone that opened its link shows the page and opens its stream
+    (never silent for longer than the grace period in between, so no stand-in is due);
+    it listens until ``until``. Waits, at most ``wait`` seconds after the last arrival,
+    until each stream has had its first answer (200, 503 or a failure)."""
     gate = asyncio.Semaphore(OPENING)
 
-    async def one(coroutine: Coroutine[Any, Any, None]) -> None:
-        async with gate:
-            await coroutine
+    async def arrive(phone: Phone, link: str) -> None:
+        if link:
+            async with gate:
+                await phone.sit(link)
+        await phone.listen(until)
 
-    tasks, began = [], time.monotonic()
-    for number, coroutine in enumerate(coroutines):
-        await asyncio.sleep(max(0.0, began + number / ARRIVALS - time.monotonic()))
-        tasks.append(asyncio.create_task(one(coroutine)))
-    return tasks
-
-
-async def open_streams(phones: list[Phone], until: float, wait: float) -> list[asyncio.Task[None]]:
-    """Start every phone listening, arriving at :data:`ARRIVALS` a second, and wait, at
-    most ``wait`` seconds after the last, until each stream has had its first answer
-    (200, 503 or a failure)."""
     tasks, began = [], time.monotonic()
     for number, phone in enumerate(phones):
         await asyncio.sleep(max(0.0, began + number / ARRIVALS - time.monotonic()))
-        tasks.append(asyncio.create_task(phone.listen(until)))
+        link = links[number] if links else ""
+        tasks.append(asyncio.create_task(arrive(phone, link)))
     try:
         await asyncio.wait_for(asyncio.gather(*(p.answered.wait() for p in phones)), wait)
     except TimeoutError:
@@ -389,12 +387,8 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     phones = [Phone(port, events, board, poll) for _link, events, board, poll in rows]
     links = [row[0] for row in rows]
     began = time.monotonic()
-    sitting = [p.sit(link) for p, link in zip(phones, links, strict=True) if link]
-    await asyncio.gather(*await arriving(sitting))
-    sat = time.monotonic()
-    until = sat + seconds
-    tasks = await open_streams(phones, until, min(seconds, 120.0))
-    took = f"{sat - began:.0f} s to sit down, {time.monotonic() - sat:.0f} s to open the streams"
+    tasks = await open_streams(phones, began + seconds, min(seconds, 120.0), links)
+    took = f"{time.monotonic() - began:.0f} s to arrive (sit down, open the stream)"
     print(f"  {len(phones)} listening phones: {took}", file=sys.stderr, flush=True)
     print(json.dumps({"ready": counts(phones)}), flush=True)
     stdin = asyncio.StreamReader()
