@@ -2,19 +2,23 @@
 per connection, ``Connection: close``; a chunked body's framing undone), so one process
 holds thousands of event streams.
 
-A :class:`Phone` behaves as static/play's seats.js does: it holds its seat's event
-stream; on each ``version`` event it holds the new board at once when the event carries
-one (``"board"`` in the event's data), else it fetches its board (one fetch at a time:
-events heard meanwhile are read after it and fetch again only when newer). When the
-stream is refused (503) it polls the version every ``POLL_SECONDS`` (ETag) and reopens
-the stream after the answer's ``Retry-After``; when the server ends a stream it
-reconnects after the stream's ``retry``. A stream ended with ``"removed"`` or
-``"gone"`` stops the phone (its seat is no longer a phone's).
+A :class:`Phone` behaves as static/play's seats.js in a browser does, never more eagerly:
+it holds its seat's event stream, waiting for its answer as long as it listens (an
+EventSource sets no time limit on it); on each ``version`` event it holds the new board
+at once when the event carries one (``"board"`` in the event's data), else it fetches
+its board (one fetch at a time: events heard meanwhile are read after it and fetch
+again only when newer). When the stream is refused (503) it polls the version every
+``POLL_SECONDS`` (ETag) and reopens the stream after the answer's ``Retry-After``; when
+a newer stream of its seat ends it (``"replaced"``) it polls the same way and reopens it
+after ``REOPEN_SECONDS``; when the server ends a stream, or the connection fails, it
+reconnects after the streams' ``retry`` (a failure also polls once, as seats.js does
+while its EventSource reconnects). A stream ended with ``"removed"`` or ``"gone"`` stops
+the phone (its seat is no longer a phone's).
 
 Run as a script, it is the listening tables' phones of ``multi_bench``: it reads
 ``{"port", "seconds", "phones": [[sit link or "", events path, board path, poll path],
-...]}`` on standard input, sits each phone down (its seat's link gives its session
-cookie) and opens its stream, the phones arriving at :data:`ARRIVALS` a second (100:
+...]}`` on standard input; each phone sits down (its seat's link gives its session
+cookie) and at once opens its stream, the phones arriving at :data:`ARRIVALS` a second (100:
 8,000 phones in 80 s, people do not all arrive in the same second), prints ``ready`` and the
 counts as one JSON line, then listens until standard input closes or ``seconds`` pass,
 and prints the final counts as one JSON line. Everything is bounded in time.
@@ -36,6 +40,9 @@ TIMEOUT = 30.0
 """Seconds an ordinary request (not a stream) may take before it counts as failed."""
 POLL_SECONDS = 2.0
 """seats.js's POLL_MS: a phone refused a stream polls the version this often."""
+REOPEN_SECONDS = 15.0
+"""seats.js's REOPEN_MS: a phone polling (its stream refused without ``Retry-After``, or
+ended by a newer one of its seat) opens its stream again after this long."""
 OPENING = 64
 """Seats being sat down at once at most, so the server's listen backlog and the loopback
 never drop a connection while thousands arrive."""
@@ -138,7 +145,9 @@ async def request(
 class Phone:
     """One phone at a table: its seat's session ``cookie`` (none at an anchor), the
     paths of its event stream, its board and its version poll; the newest board it
-    holds (``version``) and when it first held each version (``held``, monotonic)."""
+    holds (``version``) and when it first held each version (``held``, monotonic); the
+    seconds its EventSource waits before it reconnects (``retry``, as the streams' last
+    ``retry:`` line said)."""
 
     port: int
     events: str
@@ -152,6 +161,7 @@ class Phone:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     streaming: bool = False
     stopped: bool = False
+    retry: float = 1.0
 
     def headers(self) -> dict[str, str]:
         """The phone's cookie header, if it has a session."""
@@ -212,30 +222,35 @@ class Phone:
     async def listen(self, until: float) -> None:
         """Hold the stream until ``until`` (monotonic) or :attr:`stopped`, as seats.js does
         (see the module)."""
-        retry = 1.0
         while time.monotonic() < until and not self.stopped:
             try:
                 outcome = await self._one_stream(until)
-            except (OSError, EOFError, TimeoutError, ValueError, LookupError):
-                self.fates["stream failed"] += 1
+            except (OSError, EOFError, ValueError, LookupError) as error:
+                self.fates[f"stream failed ({type(error).__name__})"] += 1
                 self.answered.set()
-                outcome = retry
+                await self._poll_once("")  # seats.js polls once while EventSource retries
+                outcome = self.retry
             if outcome is None:
                 return
             await asyncio.sleep(min(outcome, max(0.0, until - time.monotonic())))
 
     async def _one_stream(self, until: float) -> float | None:
-        """One stream: seconds to wait before the next, or None to stop for good."""
+        """One stream: seconds to wait before the next, or None to stop for good. Its
+        answer is awaited as long as the phone listens (an EventSource sets no time
+        limit on it)."""
         since = f"?since={self.version}" if self.version >= 0 else ""
         headers = self.headers() | {"Accept": "text/event-stream"}
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         try:
             writer.write(_request_bytes("GET", self.events + since, headers, b""))
-            status, head = await asyncio.wait_for(_head(reader), TIMEOUT)
+            try:
+                status, head = await asyncio.wait_for(_head(reader), until - time.monotonic())
+            except TimeoutError:
+                return 0.0
             self.answered.set()
             if status == 503:
                 self.fates["refused 503"] += 1
-                return await self._poll(until, float(head.get("retry-after", "15")))
+                return await self._poll(until, float(head.get("retry-after", REOPEN_SECONDS)))
             if status != 200:
                 self.fates[f"stream {status}"] += 1
                 return None
@@ -248,7 +263,7 @@ class Phone:
             writer.close()
 
     async def _read_events(self, lines: AsyncIterator[bytes], until: float) -> float | None:
-        kind, data, retry = "message", "", 1.0
+        kind, data = "message", ""
         while (left := until - time.monotonic()) > 0 and not self.stopped:
             try:
                 raw = await asyncio.wait_for(anext(lines, b""), left)
@@ -256,28 +271,36 @@ class Phone:
                 return 0.0
             if not raw:
                 self.fates["ended by the server"] += 1
-                return retry
+                return self.retry
             line = raw.decode().rstrip("\r\n")
             if line.startswith("retry:"):
-                retry = int(line[6:]) / 1000
+                self.retry = int(line[6:]) / 1000
             elif line.startswith("event:"):
                 kind = line[6:].strip()
             elif line.startswith("data:"):
                 data = line[5:].strip()
             elif not line and data:
                 if kind == "end":
-                    self.fates[f"end {json.loads(data).get('reason')}"] += 1
-                    return None if json.loads(data).get("reason") in ("removed", "gone") else retry
+                    return await self._ended(str(json.loads(data).get("reason")), until)
                 if kind == "version":
                     await self.heard(data)
                 kind, data = "message", ""
         return 0.0
 
-    async def _poll(self, until: float, retry_after: float) -> float:
-        """seats.js's fallback: poll the version until the stream may be asked again."""
-        reopen, etag = time.monotonic() + retry_after, ""
-        while time.monotonic() < min(reopen, until) and not self.stopped:
-            headers = self.headers() | ({"If-None-Match": etag} if etag else {})
+    async def _ended(self, reason: str, until: float) -> float | None:
+        """An ``end`` event's ``reason``: stop for good when the seat is no longer this
+        phone's (``removed``, ``gone``: seats.js reloads the page); else (``replaced``)
+        poll, and open the stream again after :data:`REOPEN_SECONDS`."""
+        self.fates[f"end {reason}"] += 1
+        if reason in ("removed", "gone"):
+            return None
+        return await self._poll(until, REOPEN_SECONDS)
+
+    async def _poll_once(self, etag: str) -> str:
+        """One poll of the version (``etag`` the last one's), fetching the board when it
+        is newer than the one held; the poll's ETag (a failed poll is counted)."""
+        headers = self.headers() | ({"If-None-Match": etag} if etag else {})
+        try:
             answer = await request(self.port, "GET", self.poll, headers)
             self.fates[f"poll {answer.status}"] += 1
             if answer.status == 200:
@@ -285,6 +308,15 @@ class Phone:
                 found = answer.json()
                 if int(found["version"]) > self.version:  # type: ignore[index]
                     await self.fetch_board()
+        except (OSError, ConnectionError, TimeoutError, ValueError, LookupError):
+            self.fates["poll failed"] += 1
+        return etag
+
+    async def _poll(self, until: float, retry_after: float) -> float:
+        """seats.js's fallback: poll the version until the stream may be asked again."""
+        reopen, etag = time.monotonic() + retry_after, ""
+        while time.monotonic() < min(reopen, until) and not self.stopped:
+            etag = await self._poll_once(etag)
             await asyncio.sleep(POLL_SECONDS)
         return 0.0
 
@@ -312,30 +344,28 @@ async def stop_listening(phones: list[Phone], tasks: list[asyncio.Task[None]]) -
         await asyncio.wait(tasks, timeout=10)
 
 
-async def arriving(coroutines: list[Coroutine[Any, Any, None]]) -> list[asyncio.Task[None]]:
-    """Start ``coroutines`` at :data:`ARRIVALS` a second, at most :data:`OPENING` of them
-    unfinished at once; their tasks (still running)."""
+async def open_streams(
+    phones: list[Phone], until: float, wait: float, links: list[str] | None = None
+) -> list[asyncio.Task[None]]:
+    """Every phone arriving at :data:`ARRIVALS` a second: it sits down (its seat's link
+    in ``links``, if given: at most :data:`OPENING` sitting at once), then at once opens
+    its stream, as a phone that opened its link shows the page and opens its stream
+    (never silent for longer than the grace period in between, so no stand-in is due);
+    it listens until ``until``. Waits, at most ``wait`` seconds after the last arrival,
+    until each stream has had its first answer (200, 503 or a failure)."""
     gate = asyncio.Semaphore(OPENING)
 
-    async def one(coroutine: Coroutine[Any, Any, None]) -> None:
-        async with gate:
-            await coroutine
+    async def arrive(phone: Phone, link: str) -> None:
+        if link:
+            async with gate:
+                await phone.sit(link)
+        await phone.listen(until)
 
-    tasks, began = [], time.monotonic()
-    for number, coroutine in enumerate(coroutines):
-        await asyncio.sleep(max(0.0, began + number / ARRIVALS - time.monotonic()))
-        tasks.append(asyncio.create_task(one(coroutine)))
-    return tasks
-
-
-async def open_streams(phones: list[Phone], until: float, wait: float) -> list[asyncio.Task[None]]:
-    """Start every phone listening, arriving at :data:`ARRIVALS` a second, and wait, at
-    most ``wait`` seconds after the last, until each stream has had its first answer
-    (200, 503 or a failure)."""
     tasks, began = [], time.monotonic()
     for number, phone in enumerate(phones):
         await asyncio.sleep(max(0.0, began + number / ARRIVALS - time.monotonic()))
-        tasks.append(asyncio.create_task(phone.listen(until)))
+        link = links[number] if links else ""
+        tasks.append(asyncio.create_task(arrive(phone, link)))
     try:
         await asyncio.wait_for(asyncio.gather(*(p.answered.wait() for p in phones)), wait)
     except TimeoutError:
@@ -357,12 +387,8 @@ async def _listen_many(spec: dict[str, Any]) -> None:
     phones = [Phone(port, events, board, poll) for _link, events, board, poll in rows]
     links = [row[0] for row in rows]
     began = time.monotonic()
-    sitting = [p.sit(link) for p, link in zip(phones, links, strict=True) if link]
-    await asyncio.gather(*await arriving(sitting))
-    sat = time.monotonic()
-    until = sat + seconds
-    tasks = await open_streams(phones, until, min(seconds, 120.0))
-    took = f"{sat - began:.0f} s to sit down, {time.monotonic() - sat:.0f} s to open the streams"
+    tasks = await open_streams(phones, began + seconds, min(seconds, 120.0), links)
+    took = f"{time.monotonic() - began:.0f} s to arrive (sit down, open the stream)"
     print(f"  {len(phones)} listening phones: {took}", file=sys.stderr, flush=True)
     print(json.dumps({"ready": counts(phones)}), flush=True)
     stdin = asyncio.StreamReader()

@@ -487,10 +487,10 @@ def version_events(
     a keep-alive comment, nothing read (the
     listener wakes every stream when it reconnects, so no notice is lost unread; the
     process's sweep stamps ``contact``, the seat it serves, and lets due bots move).
-    Ends after ``PLAY_STREAM_SECONDS`` (300)."""
+    Ends after ``PLAY_STREAM_SECONDS`` (3600)."""
     wakeups: Wakeups = current_app.extensions["wakeups"]
     every = check_every()
-    end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 300))
+    end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 3600))
     woken = wakeups.hold(key, contact)
     try:
         yield "retry: 1000\n\n"

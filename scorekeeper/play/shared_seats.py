@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from flask import current_app, session
-from sqlalchemy import func, tuple_, update
+from sqlalchemy import ColumnElement, and_, exists, func, tuple_, update
+from sqlalchemy.orm import aliased
 
 from .. import wakeups
 from ..engine import BOTS, GameSetupError, GameState, RulesError, current_player, new_game
@@ -188,8 +189,9 @@ def playing_bots(game: DigitalGame, rows: Sequence[SeatRow]) -> list[str | None]
     return [STANDIN if seat in away else level for seat, level in enumerate(game.bots)]
 
 
-def _token_seat(rows: Sequence[DigitalSeat], given: object) -> int | None:
-    """The seat whose token is ``given`` (every row compared, in constant time each)."""
+def _token_seat(rows: Sequence[Any], given: object) -> int | None:
+    """The seat whose token is ``given`` among ``rows`` (seat rows, or rows of a query
+    with their ``seat`` and ``token``; every row compared, in constant time each)."""
     found = None
     for row in rows:
         if same_token(given, row.token):
@@ -224,6 +226,12 @@ def seated(
     return Sitting(seat, playing_bots(game, rows), host, True, away)
 
 
+def _contact(now: float) -> dict[str, Any]:
+    """The values of a seat row that a contact at ``now`` stamps: ``last_seen``, the
+    person back (no longer away), ``joined_at`` the first time."""
+    return {"last_seen": now, "away": False, "joined_at": func.coalesce(DigitalSeat.joined_at, now)}
+
+
 def touch(game: DigitalGame, seat: int) -> None:
     """Stamp a contact from ``seat``'s phone: ``last_seen`` now, the person back (no
     longer away), and ``joined_at`` the first time. One UPDATE, committed."""
@@ -231,29 +239,81 @@ def touch(game: DigitalGame, seat: int) -> None:
     db.session.execute(
         update(DigitalSeat)
         .where(DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
-        .values(last_seen=now, away=False, joined_at=func.coalesce(DigitalSeat.joined_at, now))
+        .values(**_contact(now))
         .execution_options(synchronize_session=False)
     )
     db.session.commit()
 
 
-def new_stream(game: DigitalGame, seat: int) -> tuple[int, str] | None:
-    """Count a new event stream of ``seat``: its number (the seat's newest, so any older
-    stream of the seat, woken by the seat's notice, ends) and the seat's token (a stream
-    ends when the seat is given a new link); None when the seat has no person's row
-    (given to a bot meanwhile). One UPDATE, committed."""
-    where = (DigitalSeat.game_id == game.id, DigitalSeat.seat == seat)
-    db.session.execute(
+@dataclass(frozen=True)
+class Opening:
+    """What a phone opening its seat's event stream needs of a game, read in one query
+    (:func:`opening`): ``game_id``; ``table`` (False: a game of one person); the phone's
+    ``seat`` (None: no seat here) and that seat's ``token``; ``due`` True when a stand-in
+    may have a move to make (:func:`due_games`' test, :func:`_due`)."""
+
+    game_id: int
+    table: bool
+    seat: int | None
+    token: str
+    due: bool
+
+
+def opening(slug: str) -> Opening | None:
+    """The game at ``slug`` as a phone opening its seat's stream sees it (None: no such
+    game), in ONE query of the few columns it needs (no state, no board): the game's
+    id, whether it is a table game and a stand-in may be due, and its person seats'
+    tokens, the phone's seat found from its signed session (constant-time compares)."""
+    cutoff = _now() - grace()
+    query = (
+        db.select(
+            DigitalGame.id,
+            DigitalGame.host_token,
+            _due(cutoff).label("due"),
+            DigitalSeat.seat,
+            DigitalSeat.token,
+        )
+        .outerjoin(DigitalSeat, DigitalSeat.game_id == DigitalGame.id)
+        .where(DigitalGame.slug == slug)
+    )
+    rows = db.session.execute(query).all()
+    if not rows:
+        return None
+    people = [r for r in rows if r.token is not None]
+    seat = _token_seat(people, dict(session.get("seats") or {}).get(slug))
+    token = next((r.token for r in people if r.seat == seat), "")
+    first = rows[0]
+    return Opening(first.id, first.host_token is not None, seat, token, bool(first.due))
+
+
+def new_stream(found: Opening) -> int | None:
+    """Count a new event stream of ``found``'s seat and stamp its contact (as
+    :func:`touch`) in ONE ``UPDATE ... RETURNING``, committed with the seat's notice (so
+    any older stream of the seat, in whichever process, ends: ``replaced``); then, only
+    when a stand-in may be due (``found.due``), :func:`catch_up`. The stream's number
+    (the seat's newest); None, nothing written, when the seat is no longer ``found``'s
+    (given to a bot or a new link meanwhile). Ends the transaction."""
+    assert found.seat is not None
+    now = _now()
+    numbered = db.session.execute(
         update(DigitalSeat)
-        .where(*where)
-        .values(stream=DigitalSeat.stream + 1)
+        .where(
+            DigitalSeat.game_id == found.game_id,
+            DigitalSeat.seat == found.seat,
+            DigitalSeat.token == found.token,
+        )
+        .values(stream=DigitalSeat.stream + 1, **_contact(now))
+        .returning(DigitalSeat.stream)
         .execution_options(synchronize_session=False)
-    )
-    row = db.session.execute(db.select(DigitalSeat.stream, DigitalSeat.token).where(*where))
-    found = row.one_or_none()
-    wakeups.moved(wakeups.seat_key(game.id, seat))
-    db.session.commit()
-    return None if found is None else (found.stream, found.token)
+    ).scalar_one_or_none()
+    if numbered is not None:
+        wakeups.moved(wakeups.seat_key(found.game_id, found.seat))
+        db.session.commit()
+        game = db.session.get(DigitalGame, found.game_id) if found.due else None
+        if game is not None:
+            catch_up(game)
+    db.session.rollback()
+    return numbered
 
 
 def sit_down(game: DigitalGame, seat: int, token: str) -> bool:
@@ -296,6 +356,24 @@ def catch_up(game: DigitalGame) -> bool:
     return services.let_bots_play(game, playing_bots(game, rows))
 
 
+def _due(cutoff: float) -> ColumnElement[bool]:
+    """The SQL test of a game where :func:`catch_up` may have a move to make (see
+    :func:`due_games`), ``cutoff`` the grace period's start (seconds since the epoch):
+    a table game in play, not moved since ``cutoff``, with a person's seat away or with
+    no contact since ``cutoff`` (one lookup of its own seats)."""
+    late = aliased(DigitalSeat)
+    return and_(
+        DigitalGame.host_token.is_not(None),
+        DigitalGame.paused.is_(False),
+        DigitalGame.finished.is_(False),
+        DigitalGame.moved_at <= cutoff,
+        exists().where(
+            late.game_id == DigitalGame.id,
+            late.away | (func.coalesce(late.last_seen, 0) <= cutoff),
+        ),
+    )
+
+
 def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
     """The games among ``game_ids`` where :func:`catch_up` may have a move to make, in
     one query: a table game in play that has not moved for the grace period, with a
@@ -304,15 +382,8 @@ def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
     period has nothing due: every move lets the stand-ins due after it play at once."""
     if not game_ids:
         return []
-    cutoff = _now() - grace()
-    late = DigitalSeat.away | (func.coalesce(DigitalSeat.last_seen, 0) <= cutoff)
     query = db.select(DigitalGame).where(
-        DigitalGame.id.in_(sorted(set(game_ids))),
-        DigitalGame.host_token.is_not(None),
-        DigitalGame.paused.is_(False),
-        DigitalGame.finished.is_(False),
-        DigitalGame.moved_at <= cutoff,
-        DigitalGame.id.in_(db.select(DigitalSeat.game_id).where(late)),
+        DigitalGame.id.in_(sorted(set(game_ids))), _due(_now() - grace())
     )
     return list(db.session.execute(query).scalars())
 
@@ -332,7 +403,7 @@ def sweep(contacts: Sequence[wakeups.Contact], keys: Sequence[str], due: float) 
         db.session.execute(
             update(DigitalSeat)
             .where(held.in_(sorted(set(contacts))))
-            .values(last_seen=now, away=False, joined_at=func.coalesce(DigitalSeat.joined_at, now))
+            .values(**_contact(now))
             .execution_options(synchronize_session=False)
         )
         db.session.commit()

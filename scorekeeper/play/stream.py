@@ -16,7 +16,7 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   stamps the seat's contact and lets any due bot move (stand-ins for people who are
   away). An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after
-  ``PLAY_STREAM_SECONDS`` (300 s) and the browser reconnects by itself (``retry``). A
+  ``PLAY_STREAM_SECONDS`` (an hour) and the browser reconnects by itself (``retry``). A
   table game's only: a one-person game changes only when its person moves (404).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
   (:func:`.shared_seats.new_stream`, a notice to every process) and every read gets it
@@ -206,21 +206,28 @@ def _events(stream: Stream, since: int | None) -> Iterator[str]:
 
 
 def _open(slug: str) -> tuple[Stream, int | None]:
-    """A new stream of this phone's seat (any older one of the seat ends), after any bot
-    moves due, and the version the phone last heard
-    (:func:`~scorekeeper.wakeups.since_asked`). Aborts with 404
-    (no such game, or a game of one person), 403 (no seat here, or the seat given to a
-    bot meanwhile) or 400 (:func:`~scorekeeper.wakeups.since_asked`)."""
-    game, seat = _seated_game(slug)
-    if game.host_token is None:
-        abort(404, description="A game of one person has no live updates: it moves when you do.")
+    """A new stream of this phone's seat (any older one of the seat ends) and the
+    version the phone last heard (:func:`~scorekeeper.wakeups.since_asked`), in as few
+    round trips as it takes: the version asked checked first, then ONE query of the
+    game's few columns (:func:`.shared_seats.opening`: no state), ONE
+    ``UPDATE ... RETURNING`` of the seat's stream number and contact
+    (:func:`.shared_seats.new_stream`), and a catch-up only where a stand-in may be due.
+    Aborts with 400 (:func:`~scorekeeper.wakeups.since_asked`), 404 (no such game, or a
+    game of one person) or 403 (no seat here, or the seat given to a bot or a new link
+    meanwhile), nothing written."""
     since = since_asked()
-    shared_seats.catch_up(game)
-    numbered = shared_seats.new_stream(game, seat)
-    if numbered is None:
+    found = shared_seats.opening(slug)
+    if found is None:
+        abort(404, description="There is no game at this link.")
+    if not found.table:
+        abort(404, description="A game of one person has no live updates: it moves when you do.")
+    if found.seat is None:
+        abort(403, description="This is a table of several phones: open your seat's link.")
+    number = shared_seats.new_stream(found)
+    if number is None:
         abort(403, description="This seat is no longer yours: open your seat's link.")
     generate_csrf()  # the boards' forms carry it: kept in the session before it is sent
-    return Stream(game.slug, game.id, seat, numbered[1], numbered[0]), since
+    return Stream(slug, found.game_id, found.seat, found.token, number), since
 
 
 def events(slug: str) -> Response:

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from scorekeeper import create_app, wakeups
 from scorekeeper.engine import current_player, legal_actions
@@ -371,3 +372,85 @@ def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypat
     _give_seat(table, 1, "basic")
     assert opened.end() == "removed"
     assert app.extensions["play_streams"].count == 0
+
+
+class Statements:
+    """The SQL statements ``app``'s database is sent from this thread (the test client's
+    requests run on it; the process's listener, on a thread of its own, is left out)
+    while the ``with`` block runs: each one's text, lower case."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.sent: list[str] = []
+        self.thread = threading.get_ident()
+
+    def _sent(self, _conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if threading.get_ident() == self.thread:
+            self.sent.append(statement.lower())
+
+    def __enter__(self) -> Statements:
+        with self.app.app_context():
+            self.engine = db.engine
+        event.listen(self.engine, "before_cursor_execute", self._sent)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._sent)
+
+
+def _numbers(app: Flask) -> dict[int, int]:
+    """Each person seat's stream number, by seat."""
+    with app.app_context():
+        rows = db.session.execute(db.select(DigitalSeat.seat, DigitalSeat.stream)).all()
+        return {seat: number for seat, number in rows}
+
+
+def test_a_streams_opening_reads_no_state_and_writes_the_seat_once(tmp_path) -> None:
+    """Issue 27: thousands of phones open streams, so an opening is light: the version
+    asked checked, ONE query of the game's few columns (not its state), ONE UPDATE that
+    counts the seat's stream number up and stamps its contact; no catch-up query when no
+    stand-in may be due. The stream then works as ever (its board, ``removed``)."""
+    app = make_app(str(tmp_path / "light.sqlite3"), **QUICK)
+    table = Table(app)
+    phone = table.join(1)
+    with Statements(app) as seen:
+        with phone.get(f"/play/{table.slug}/events", buffered=False) as answer:
+            assert answer.status_code == 200  # opened: its lines not read yet
+    writes = [s for s in seen.sent if not s.startswith("select")]
+    reads = [s for s in seen.sent if s.startswith("select")]
+    assert len(reads) == 1 and "state" not in reads[0].split("from")[0], reads
+    assert len(writes) == 1 and writes[0].startswith("update digital_seats"), writes
+    assert _numbers(app)[1] == 1
+    stream = Listening(phone, table.slug)
+    assert stream.told() == 1 and _numbers(app) == {0: 0, 1: 2, 2: 0}
+    _give_seat(table, 1, "basic")
+    assert stream.end() == "removed"
+
+
+def test_a_stand_in_due_moves_when_a_stream_opens(stream_app, monkeypatch) -> None:
+    """The opening's catch-up, only where the sweep's test says a stand-in may be due: a
+    person silent at their turn past the grace period gets a stand-in when another
+    phone's stream opens, which then tells the move."""
+    table = Table(stream_app)
+    table.join(1), table.join(2)
+    seat = _play_to_a_person(table)
+    version = table.version()
+    grace_passes(monkeypatch, stream_app)
+    staying = Listening(table.phones[3 - seat], table.slug)
+    assert staying.moved(version + 1) > version
+    assert current_player(table.state()) != seat
+    _give_seat(table, 3 - seat, "basic")
+    assert staying.end() == "removed"
+
+
+def test_a_stream_of_a_seat_relinked_before_it_opens_is_403_and_writes_nothing(tmp_path) -> None:
+    """The seat's number is written only while the token the phone holds is still the
+    seat's: a phone holding an old link is refused (403), the new link's seat
+    untouched."""
+    app = make_app(str(tmp_path / "relink.sqlite3"), **QUICK)
+    table = Table(app)
+    old = table.join(2)
+    _give_seat(table, 2, "person")
+    refused = old.get(f"/play/{table.slug}/events")
+    assert refused.status_code == 403
+    assert _numbers(app) == {0: 0, 1: 0, 2: 0}
