@@ -921,7 +921,9 @@ def big_summary(app: list[dict[str, Any]], count: int) -> None:
     300 ms, a page under 100 ms p99 (beside the page with no stream open)."""
     held = med(app, count, "ready", "open now") + PHONES
     at_end = med(app, count, "done", "open now") + PHONES
-    refused = med(app, count, "ready", "refused 503")
+    refused = statistics.median(  # a phase with none refused counts no "refused 503"
+        run.get(count, {}).get("ready", {}).get("refused 503", 0) for run in app
+    )
     push, page = med(app, count, "p99"), med(app, count, "page_p99")
     made, failed = med(app, count, "moves"), med(app, count, "failed")
     cpu = med(app, count, "cpu_share") * 100

@@ -187,7 +187,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_blueprints(app)
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)
+    if not app.testing:
+        compile_templates(app)
     return app
+
+
+def compile_templates(app: Flask) -> None:
+    """Compile every page template of ``app`` now, as it starts (in each worker process
+    ``serve`` runs), so that no phone's first page, move or board waits for Jinja to
+    compile the templates it renders; Jinja keeps them compiled (its cache holds 400, more
+    than the app has). Apps made by the tests compile theirs when first rendered."""
+    env = app.jinja_env
+    for name in env.list_templates(extensions=["html"]):
+        env.get_template(name)
 
 
 def _secure(app: Flask) -> None:

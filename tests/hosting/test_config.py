@@ -136,3 +136,18 @@ def test_the_review_in_play_is_an_on_off_setting(environment, variables, reviewi
     for name, value in variables.items():
         environment.setenv(name, value)
     assert create_app().config["PLAY_REVIEW"] is reviewing
+
+
+def _compiled(app) -> set[str]:
+    """The names of the templates Jinja holds compiled for ``app``."""
+    return {name for _loader, name in app.jinja_env.cache.keys()}
+
+
+def test_an_app_that_serves_compiles_every_template_as_it_starts(environment, tmp_path):
+    """No phone's first page, move or board waits for a template to compile: each worker
+    ``serve`` starts compiles them all in ``create_app``; an app of the tests (TESTING)
+    leaves them to their first render."""
+    pages = set(create_app().jinja_env.list_templates(extensions=["html"]))
+    assert "play/_board.html" in pages and "table/show.html" in pages
+    assert pages <= _compiled(create_app())
+    assert not pages & _compiled(make_app(str(tmp_path / "t.sqlite3")))
