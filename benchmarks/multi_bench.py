@@ -466,7 +466,7 @@ async def app_move(server: Server, table: Table, phones: list[Phone]) -> Any:
     assert isinstance(board, dict)
     body: dict[str, Any] = {"version": board["version"]}
     if board["turn"] is None:
-        if "over" in board.get("text", ""):
+        if "game is over" in board.get("text", ""):  # not "The round is over": next round
             return None
         mover, body["do"] = host, "next_round"
     else:
