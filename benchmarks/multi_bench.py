@@ -90,6 +90,7 @@ from benchmarks.sse_client import (  # noqa: E402
     request,
     stop_listening,
 )
+from benchmarks.web_bench import with_sqlite_settings  # noqa: E402
 
 PHONES = 8
 """Phones at each table (the aims' tables of 8)."""
@@ -104,14 +105,7 @@ ANCHOR_APP = textwrap.dedent(
     from sqlalchemy import event, text
     from sqlalchemy.engine import Engine
 
-    @event.listens_for(Engine, "connect")
-    def _sqlite_like_the_scorekeeper(connection, _record):
-        if isinstance(connection, sqlite3.Connection):
-            cursor = connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.close()
+    SQLITE_LIKE_THE_SCOREKEEPER
 
     URL, MODE, BUS = (os.environ[k] for k in ("ANCHOR_URL", "ANCHOR_MODE", "ANCHOR_BUS"))
     app = Flask(__name__)
@@ -789,7 +783,7 @@ def prepare_place(args: Any, stack: ExitStack) -> dict[str, Any]:
         url, pid = stack.enter_context(redis_server(folder))
         place["db_pids"].append(pid)
         app_env["REDIS_URL"] = anchor_env["REDIS_URL"] = url
-    (folder / "anchor_app.py").write_text(ANCHOR_APP)
+    (folder / "anchor_app.py").write_text(with_sqlite_settings(ANCHOR_APP))
     count = args.repeat + max(args.tables_list) - 1
     place |= {"app_env": app_env, "anchor_env": anchor_env}
     place["app_tables"] = make_tables(app_env, count)
