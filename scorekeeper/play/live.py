@@ -34,7 +34,7 @@ from ..requests import MAX_VERSION, is_int
 from . import hints, services
 from .board import board, public
 from .ending import ending
-from .forms import parse_do
+from .forms import MoveForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
 
 Answer = tuple[dict[str, Any], int]
@@ -148,10 +148,11 @@ def render_board(game: DigitalGame, state: GameState, seat: int | None = None, *
     its own hand and buttons rendered for it, the stock, pile and melds shared with
     every seat that has no move on them (:func:`shared_table`), the latest moves with
     every seat (:func:`latest_moves`)."""
+    form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
     if not (b["can"]["draw"] or b["can"]["lay_off"]):
         extra.setdefault("shared_table", shared_table(game, state))
-    return render_template("play/_board.html", game=game, b=b, **extra)
+    return render_template("play/_board.html", game=game, b=b, form=form, **extra)
 
 
 class Frames:

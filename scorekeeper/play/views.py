@@ -133,6 +133,7 @@ def _page(
         "sitting": sitting,
         "status": shared_seats.table_status(game, state, sitting) if sitting else None,
         "b": live.page_board(game, state, sitting.seat if sitting else None),
+        "form": MoveForm(version=game.version, formdata=None),
         "error": error,
         "choices": choices,
     }
