@@ -90,7 +90,6 @@ from benchmarks.sse_client import (  # noqa: E402
     request,
     stop_listening,
 )
-from benchmarks.web_bench import with_sqlite_settings  # noqa: E402
 
 PHONES = 8
 """Phones at each table (the aims' tables of 8)."""
@@ -99,13 +98,13 @@ UPDATE_WAIT = 10.0
 
 ANCHOR_APP = textwrap.dedent(
     """
-    import json, os, sqlite3, threading, time
+    import json, os, threading, time
     from flask import Flask, Response, jsonify, stream_with_context
     from flask_sqlalchemy import SQLAlchemy
-    from sqlalchemy import event, text
-    from sqlalchemy.engine import Engine
+    from sqlalchemy import text
 
-    SQLITE_LIKE_THE_SCOREKEEPER
+    # the scorekeeper's own SQLite settings (WAL, synchronous NORMAL, busy timeout 5 s):
+    import scorekeeper.extensions  # noqa: F401  its "connect" listener
 
     URL, MODE, BUS = (os.environ[k] for k in ("ANCHOR_URL", "ANCHOR_MODE", "ANCHOR_BUS"))
     app = Flask(__name__)
@@ -783,7 +782,7 @@ def prepare_place(args: Any, stack: ExitStack) -> dict[str, Any]:
         url, pid = stack.enter_context(redis_server(folder))
         place["db_pids"].append(pid)
         app_env["REDIS_URL"] = anchor_env["REDIS_URL"] = url
-    (folder / "anchor_app.py").write_text(with_sqlite_settings(ANCHOR_APP))
+    (folder / "anchor_app.py").write_text(ANCHOR_APP)
     count = args.repeat + max(args.tables_list) - 1
     place |= {"app_env": app_env, "anchor_env": anchor_env}
     place["app_tables"] = make_tables(app_env, count)

@@ -54,40 +54,15 @@ sys.path.insert(0, str(ROOT))
 
 NAMES = ["Ann", "Bob", "Cat", "Dee"]
 
-SQLITE_LIKE_THE_SCOREKEEPER = textwrap.dedent(
-    """
-    @event.listens_for(Engine, "connect")
-    def _sqlite_like_the_scorekeeper(connection, _record):
-        if isinstance(connection, sqlite3.Connection):
-            cursor = connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.close()
-    """
-)
-"""The anchor apps' SQLite settings, the scorekeeper's own (scorekeeper/extensions.py), as
-the source line ``SQLITE_LIKE_THE_SCOREKEEPER`` in an anchor app's text is replaced by;
-the app imports ``sqlite3``, ``event`` and ``Engine``."""
-
-
-def with_sqlite_settings(source: str) -> str:
-    """An anchor app's ``source`` with its line ``SQLITE_LIKE_THE_SCOREKEEPER`` replaced by
-    :data:`SQLITE_LIKE_THE_SCOREKEEPER`."""
-    return source.replace("SQLITE_LIKE_THE_SCOREKEEPER\n", SQLITE_LIKE_THE_SCOREKEEPER)
-
-
 MINIMAL_APP = textwrap.dedent(
     """
     import os
-    import sqlite3
     from flask import Flask, render_template, request
     from flask_sqlalchemy import SQLAlchemy
-    from sqlalchemy import event
-    from sqlalchemy.engine import Engine
     from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-    SQLITE_LIKE_THE_SCOREKEEPER
+    # the scorekeeper's own SQLite settings (WAL, synchronous NORMAL, busy timeout 5 s):
+    import scorekeeper.extensions  # noqa: F401  its "connect" listener
 
     class Base(DeclarativeBase):
         pass
@@ -194,7 +169,7 @@ def setup_scorekeeper(database: str, games: int, rounds: int) -> list[tuple[str,
 
 
 def setup_minimal(directory: Path, database: str) -> None:
-    (directory / "minimal_app.py").write_text(with_sqlite_settings(MINIMAL_APP))
+    (directory / "minimal_app.py").write_text(MINIMAL_APP)
     (directory / "templates").mkdir(exist_ok=True)
     (directory / "templates" / "rows.html").write_text(MINIMAL_TEMPLATE)
     code = (
