@@ -110,6 +110,8 @@ class Wakeups:
         self._held: dict[str, set[threading.Event]] = {}
         self._contacts: dict[threading.Event, Contact] = {}
         self._seats: dict[str, set[threading.Event]] = {}
+        self._wakes = 0
+        self._woken: dict[str, int] = {}
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         self._redis: Any = None
@@ -121,6 +123,7 @@ class Wakeups:
         woken = threading.Event()
         with self._lock:
             self._held.setdefault(key, set()).add(woken)
+            self._count_wake(key)
             if contact is not None:
                 self._contacts[woken] = contact
                 self._seats.setdefault(seat_key(contact[0], contact[1]), set()).add(woken)
@@ -141,6 +144,7 @@ class Wakeups:
             events.discard(woken)
             if not events:
                 self._held.pop(key, None)
+                self._woken.pop(key, None)
             contact = self._contacts.pop(woken, None)
             if contact is not None:
                 seat = seat_key(contact[0], contact[1])
@@ -189,11 +193,26 @@ class Wakeups:
 
     def wake(self, keys: Iterable[str]) -> None:
         """Wake every stream of the games or seats of ``keys`` (unknown keys are
-        ignored)."""
+        ignored), each held game's wake counted (:meth:`wakes`)."""
         with self._lock:
             for key in keys:
+                self._count_wake(game_of(key))
                 for woken in (*self._held.get(key, ()), *self._seats.get(key, ())):
                     woken.set()
+
+    def _count_wake(self, key: str) -> None:
+        if key in self._held:
+            self._wakes += 1
+            self._woken[key] = self._wakes
+
+    def wakes(self, key: str) -> int:
+        """The number of the latest wake of the game of ``key`` in this process (a
+        move's notice, a notice of one of its seats, a stream of it opened): a read of
+        the game begun after this number was asked sees every change notified until
+        then, so the streams woken together may share one read (:mod:`.play.stream`).
+        Numbers only grow while the process lives."""
+        with self._lock:
+            return self._woken.get(key, 0)
 
     def wake_all(self) -> None:
         """Wake every stream (the listener (re)connected: a notice may have been missed)."""
@@ -313,6 +332,13 @@ def seat_key(game_id: int, seat: int) -> str:
     (``seat:12.3``), also a notice's payload: a newer stream of the seat wakes only the
     seat's older one."""
     return f"seat:{game_id}.{seat}"
+
+
+def game_of(key: str) -> str:
+    """The key of the game a key names: a seat's key (``seat:12.3``) names its digital
+    game's (``play:12``); a game's key names itself."""
+    kind, _, number = key.partition(":")
+    return play_key(int(number.split(".")[0])) if kind == "seat" else key
 
 
 def table_key(game_id: int) -> str:

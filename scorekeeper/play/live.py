@@ -47,16 +47,28 @@ def refusal(message: str, rule: str | None, status: int) -> Answer:
 
 def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
     """The board of ``game`` seen from ``seat`` (the person's unless given) with the last
-    round's end while the game pauses after it (or is over), with the review of the
-    person's moves in it (:func:`.hints.reviews`)."""
-    shown = None
-    if game.paused or game.finished:
-        last = services.last_round(game)
-        if last is not None:
-            number, record, scored = last
-            shown = ending(number, record, scored, state.players)
-            shown["review"] = hints.reviews(game, number)
-    return board(game, state, shown, seat)
+    round's end while the game pauses after it (or is over, :func:`round_end`)."""
+    return board(game, state, round_end(game, state), seat)
+
+
+def round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+    """The last round's end (:func:`.ending.ending`) with the review of the person's
+    moves in it (:func:`.hints.reviews`) while ``game`` pauses after a round or is over,
+    else None: the same for every seat, read and made once per version in this process
+    (:data:`shared_parts`); only read."""
+    if not (game.paused or game.finished):
+        return None
+    return shared_parts.get(game, "ending", lambda: _round_end(game, state))
+
+
+def _round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+    last = services.last_round(game)
+    if last is None:
+        return None
+    number, record, scored = last
+    shown = ending(number, record, scored, state.players)
+    shown["review"] = hints.reviews(game, number)
+    return shown
 
 
 SHARED_PARTS = 1024
