@@ -211,7 +211,7 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         if kind == "next_round":
             services.next_round(game, version, frames, bots)
         else:
-            state = services.load_state(game)
+            state = shared_state(game)  # only read: play_move loads its own
             action = action_for(state, kind, cards, number, raw)
             services.play_move(game, version, action, frames, seat, bots)
     except Ambiguous as many:
