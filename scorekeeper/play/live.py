@@ -158,13 +158,26 @@ def render_board(game: DigitalGame, state: GameState, seat: int | None = None, *
     ``state``, as :func:`.services.load_state` or :func:`shared_state` gives it, only
     read) seen from ``seat``:
     its own hand and buttons rendered for it, the stock, pile and melds shared with
-    every seat that has no move on them (:func:`shared_table`), the latest moves with
-    every seat (:func:`latest_moves`)."""
+    every seat that has no move on them (:func:`shared_table`), a round's scores at its
+    end (:func:`round_scores`) and the latest moves with every seat
+    (:func:`latest_moves`)."""
     form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
     if not (b["can"]["draw"] or b["can"]["lay_off"]):
         extra.setdefault("shared_table", shared_table(game, state))
+    if b["ending"]:
+        extra.setdefault("shared_scores", round_scores(game, b["ending"]))
     return render_template("play/_board.html", game=game, b=b, form=form, **extra)
+
+
+def round_scores(game: DigitalGame, shown: dict[str, Any]) -> Markup:
+    """The scores of the round ``shown`` ended (:func:`round_end`) of ``game`` at its
+    version, the same for every seat (``play/_round_scores.html``)."""
+    return shared_parts.get(
+        game,
+        "scores",
+        lambda: Markup(render_template("play/_round_scores.html", e=shown, game=game)),
+    )
 
 
 class Frames:
