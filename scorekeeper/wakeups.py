@@ -28,8 +28,9 @@ Glossary:
     was committed since; only then ONE query reads the standing (version, seats' stream
     numbers) of every held game, and the streams of the games that changed are woken.
 
-A process's own commits also wake its streams at once, and a listener that (re)connects
-wakes every stream it holds, so a notice sent while it was away is not lost unread.
+A process's own commits wake its streams through the same bus as every other process's
+(on SQLite at once), and a listener that (re)connects wakes every stream it holds, so a
+notice sent while it was away is not lost unread.
 
 - sweep: beside its listener, each process runs ONE sweep every :func:`check_every`
   seconds (30) for all the streams it holds, instead of a check per stream: the
@@ -219,11 +220,16 @@ class Wakeups:
         self.wake(self.held())
 
     def publish(self, keys: set[str]) -> None:
-        """After a commit that changed the games of ``keys``: wake this process's streams
-        of them and, on Redis, every other process's (a Redis error is logged: the other
-        processes' listeners, which lost Redis too, wake all their streams when they
-        reconnect)."""
-        self.wake(keys)
+        """After a commit that changed the games of ``keys``: wake the streams of them,
+        this process's too, ONCE each: on SQLite this process's at once (the others'
+        shared checks see the commit); on PostgreSQL the ``NOTIFY`` sent in the
+        transaction reaches every process's listener, this one's as well; on Redis the
+        notice published now does (a Redis error is logged, and this process's streams
+        woken at once: the other processes' listeners, which lost Redis too, wake all
+        their streams when they reconnect). Woken here and again by the bus, a process
+        would read each game twice a move."""
+        if self.bus == "sqlite":
+            self.wake(keys)
         if self.bus != "redis":
             return
         try:
@@ -231,6 +237,7 @@ class Wakeups:
                 self._client().publish(CHANNEL, key)
         except Exception:  # redis.RedisError or OSError: the move itself is saved
             log.warning("could not publish a move on Redis", exc_info=True)
+            self.wake(keys)
 
     def _client(self) -> Any:
         import redis
