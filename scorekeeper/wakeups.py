@@ -493,7 +493,16 @@ def check_every() -> float:
     """Seconds between two sweeps of a process (see the module), and a quiet stream's
     wait before its keep-alive: ``PLAY_CHECK_SECONDS`` (30 unless configured), at most
     half the grace period (``PLAY_GRACE_SECONDS``, 60) so a phone in touch is never
-    taken for away (its contact, stamped by each sweep, is never older)."""
+    taken for away (its contact, stamped by each sweep, is never older).
+
+    30 s also keeps a quiet stream through what stands between it and the phone: a
+    proxy ends a response silent for longer than its read timeout (nginx's
+    ``proxy_read_timeout``: 60 s unless set, 120 s in our nginx.conf; hosted load
+    balancers close connections idle for 55-60 s, e.g. Heroku's router 55 s, an AWS
+    load balancer 60 s by default), and a phone's network forgets idle connections
+    after a few minutes. A longer wait would save little: a keep-alive is one short
+    write of an open socket (tens of microseconds), so a table's 8 cost less CPU than
+    its share of one sweep."""
     config = current_app.config
     grace = float(config.get("PLAY_GRACE_SECONDS", 60))
     return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)
