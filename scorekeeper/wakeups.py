@@ -28,8 +28,9 @@ Glossary:
     was committed since; only then ONE query reads the standing (version, seats' stream
     numbers) of every held game, and the streams of the games that changed are woken.
 
-A process's own commits also wake its streams at once, and a listener that (re)connects
-wakes every stream it holds, so a notice sent while it was away is not lost unread.
+A process's own commits wake its streams through the same bus as every other process's
+(on SQLite at once), and a listener that (re)connects wakes every stream it holds, so a
+notice sent while it was away is not lost unread.
 
 - sweep: beside its listener, each process runs ONE sweep every :func:`check_every`
   seconds (30) for all the streams it holds, instead of a check per stream: the
@@ -110,6 +111,8 @@ class Wakeups:
         self._held: dict[str, set[threading.Event]] = {}
         self._contacts: dict[threading.Event, Contact] = {}
         self._seats: dict[str, set[threading.Event]] = {}
+        self._wakes = 0
+        self._woken: dict[str, int] = {}
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         self._redis: Any = None
@@ -121,6 +124,7 @@ class Wakeups:
         woken = threading.Event()
         with self._lock:
             self._held.setdefault(key, set()).add(woken)
+            self._count_wake(key)
             if contact is not None:
                 self._contacts[woken] = contact
                 self._seats.setdefault(seat_key(contact[0], contact[1]), set()).add(woken)
@@ -141,6 +145,7 @@ class Wakeups:
             events.discard(woken)
             if not events:
                 self._held.pop(key, None)
+                self._woken.pop(key, None)
             contact = self._contacts.pop(woken, None)
             if contact is not None:
                 seat = seat_key(contact[0], contact[1])
@@ -189,22 +194,42 @@ class Wakeups:
 
     def wake(self, keys: Iterable[str]) -> None:
         """Wake every stream of the games or seats of ``keys`` (unknown keys are
-        ignored)."""
+        ignored), each held game's wake counted (:meth:`wakes`)."""
         with self._lock:
             for key in keys:
+                self._count_wake(game_of(key))
                 for woken in (*self._held.get(key, ()), *self._seats.get(key, ())):
                     woken.set()
+
+    def _count_wake(self, key: str) -> None:
+        if key in self._held:
+            self._wakes += 1
+            self._woken[key] = self._wakes
+
+    def wakes(self, key: str) -> int:
+        """The number of the latest wake of the game of ``key`` in this process (a
+        move's notice, a notice of one of its seats, a stream of it opened): a read of
+        the game begun after this number was asked sees every change notified until
+        then, so the streams woken together may share one read (:mod:`.play.stream`).
+        Numbers only grow while the process lives."""
+        with self._lock:
+            return self._woken.get(key, 0)
 
     def wake_all(self) -> None:
         """Wake every stream (the listener (re)connected: a notice may have been missed)."""
         self.wake(self.held())
 
     def publish(self, keys: set[str]) -> None:
-        """After a commit that changed the games of ``keys``: wake this process's streams
-        of them and, on Redis, every other process's (a Redis error is logged: the other
-        processes' listeners, which lost Redis too, wake all their streams when they
-        reconnect)."""
-        self.wake(keys)
+        """After a commit that changed the games of ``keys``: wake the streams of them,
+        this process's too, ONCE each: on SQLite this process's at once (the others'
+        shared checks see the commit); on PostgreSQL the ``NOTIFY`` sent in the
+        transaction reaches every process's listener, this one's as well; on Redis the
+        notice published now does (a Redis error is logged, and this process's streams
+        woken at once: the other processes' listeners, which lost Redis too, wake all
+        their streams when they reconnect). Woken here and again by the bus, a process
+        would read each game twice a move."""
+        if self.bus == "sqlite":
+            self.wake(keys)
         if self.bus != "redis":
             return
         try:
@@ -212,6 +237,7 @@ class Wakeups:
                 self._client().publish(CHANNEL, key)
         except Exception:  # redis.RedisError or OSError: the move itself is saved
             log.warning("could not publish a move on Redis", exc_info=True)
+            self.wake(keys)
 
     def _client(self) -> Any:
         import redis
@@ -313,6 +339,13 @@ def seat_key(game_id: int, seat: int) -> str:
     (``seat:12.3``), also a notice's payload: a newer stream of the seat wakes only the
     seat's older one."""
     return f"seat:{game_id}.{seat}"
+
+
+def game_of(key: str) -> str:
+    """The key of the game a key names: a seat's key (``seat:12.3``) names its digital
+    game's (``play:12``); a game's key names itself."""
+    kind, _, number = key.partition(":")
+    return play_key(int(number.split(".")[0])) if kind == "seat" else key
 
 
 def table_key(game_id: int) -> str:
@@ -460,7 +493,16 @@ def check_every() -> float:
     """Seconds between two sweeps of a process (see the module), and a quiet stream's
     wait before its keep-alive: ``PLAY_CHECK_SECONDS`` (30 unless configured), at most
     half the grace period (``PLAY_GRACE_SECONDS``, 60) so a phone in touch is never
-    taken for away (its contact, stamped by each sweep, is never older)."""
+    taken for away (its contact, stamped by each sweep, is never older).
+
+    30 s also keeps a quiet stream through what stands between it and the phone: a
+    proxy ends a response silent for longer than its read timeout (nginx's
+    ``proxy_read_timeout``: 60 s unless set, 120 s in our nginx.conf; hosted load
+    balancers close connections idle for 55-60 s, e.g. Heroku's router 55 s, an AWS
+    load balancer 60 s by default), and a phone's network forgets idle connections
+    after a few minutes. A longer wait would save little: a keep-alive is one short
+    write of an open socket (tens of microseconds), so a table's 8 cost less CPU than
+    its share of one sweep."""
     config = current_app.config
     grace = float(config.get("PLAY_GRACE_SECONDS", 60))
     return min(float(config.get("PLAY_CHECK_SECONDS", 30)), grace / 2)

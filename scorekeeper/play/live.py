@@ -47,16 +47,28 @@ def refusal(message: str, rule: str | None, status: int) -> Answer:
 
 def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
     """The board of ``game`` seen from ``seat`` (the person's unless given) with the last
-    round's end while the game pauses after it (or is over), with the review of the
-    person's moves in it (:func:`.hints.reviews`)."""
-    shown = None
-    if game.paused or game.finished:
-        last = services.last_round(game)
-        if last is not None:
-            number, record, scored = last
-            shown = ending(number, record, scored, state.players)
-            shown["review"] = hints.reviews(game, number)
-    return board(game, state, shown, seat)
+    round's end while the game pauses after it (or is over, :func:`round_end`)."""
+    return board(game, state, round_end(game, state), seat)
+
+
+def round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+    """The last round's end (:func:`.ending.ending`) with the review of the person's
+    moves in it (:func:`.hints.reviews`) while ``game`` pauses after a round or is over,
+    else None: the same for every seat, read and made once per version in this process
+    (:data:`shared_parts`); only read."""
+    if not (game.paused or game.finished):
+        return None
+    return shared_parts.get(game, "ending", lambda: _round_end(game, state))
+
+
+def _round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+    last = services.last_round(game)
+    if last is None:
+        return None
+    number, record, scored = last
+    shown = ending(number, record, scored, state.players)
+    shown["review"] = hints.reviews(game, number)
+    return shown
 
 
 SHARED_PARTS = 1024
@@ -146,13 +158,26 @@ def render_board(game: DigitalGame, state: GameState, seat: int | None = None, *
     ``state``, as :func:`.services.load_state` or :func:`shared_state` gives it, only
     read) seen from ``seat``:
     its own hand and buttons rendered for it, the stock, pile and melds shared with
-    every seat that has no move on them (:func:`shared_table`), the latest moves with
-    every seat (:func:`latest_moves`)."""
+    every seat that has no move on them (:func:`shared_table`), a round's scores at its
+    end (:func:`round_scores`) and the latest moves with every seat
+    (:func:`latest_moves`)."""
     form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
     if not (b["can"]["draw"] or b["can"]["lay_off"]):
         extra.setdefault("shared_table", shared_table(game, state))
+    if b["ending"]:
+        extra.setdefault("shared_scores", round_scores(game, b["ending"]))
     return render_template("play/_board.html", game=game, b=b, form=form, **extra)
+
+
+def round_scores(game: DigitalGame, shown: dict[str, Any]) -> Markup:
+    """The scores of the round ``shown`` ended (:func:`round_end`) of ``game`` at its
+    version, the same for every seat (``play/_round_scores.html``)."""
+    return shared_parts.get(
+        game,
+        "scores",
+        lambda: Markup(render_template("play/_round_scores.html", e=shown, game=game)),
+    )
 
 
 class Frames:
@@ -199,7 +224,7 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         if kind == "next_round":
             services.next_round(game, version, frames, bots)
         else:
-            state = services.load_state(game)
+            state = shared_state(game)  # only read: play_move loads its own
             action = action_for(state, kind, cards, number, raw)
             services.play_move(game, version, action, frames, seat, bots)
     except Ambiguous as many:

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import CursorResult, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import wakeups
 from ..engine import (
@@ -327,7 +328,7 @@ def _save(
 ) -> None:
     """Write the round in play as ``version + 1`` only if the stored version is still
     ``version`` (one UPDATE, so two posts at once cannot both win), and append the rounds
-    finished to the log."""
+    finished to the log; ``game`` then holds the values written (not read again)."""
     values = {
         "state": store.current_json(state),
         "moves": steps,
@@ -350,4 +351,5 @@ def _save(
     store.append_rounds(game, store.fresh_rounds(state), scored)
     wakeups.moved(wakeups.play_key(game.id))
     db.session.commit()
-    db.session.refresh(game)
+    for key, value in values.items():  # the row as written: no second read of it
+        set_committed_value(game, key, value)

@@ -4,12 +4,13 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 - ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
   one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
-  its own) and then reads the game and its seats once (:class:`_Reading`, one SELECT);
-  when the version changed, and the seat is still the stream's, it sends ``event:
-  version`` with the seat's board in its data (:func:`seat_board`: the same body as
-  ``board.json``, so the phone makes no request of its own; rendered under the
-  stream's request, whose CSRF token is put in the session when the stream opens,
-  before its headers are sent); after
+  its own) and then takes the game and its seats as read once for every stream of
+  the game that wake-up woke in the process (:class:`SharedReads`: one SELECT a
+  process, not one a stream); when the version changed, and the seat is still the
+  stream's, it sends ``event: version`` with the seat's board in its data
+  (:func:`seat_board`: the same body as ``board.json``, so the phone makes no request
+  of its own; rendered under the stream's request, whose CSRF token is put in the
+  session when the stream opens, before its headers are sent); after
   :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it sends a keep-alive
   comment, nothing read. Meanwhile its process's ONE sweep
   (:func:`.shared_seats.sweep`, every 30 s for all the streams the process holds)
@@ -41,6 +42,8 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -49,18 +52,17 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     jsonify,
     request,
 )
 from flask.sansio.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy import Select, bindparam, case, func, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import Select, String, bindparam, case, cast, func, select
 
-from ..engine import OPTIONS
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
-from ..wakeups import OpenStreams, open_stream, play_key, since_asked, version_events
+from ..wakeups import OpenStreams, Wakeups, open_stream, play_key, since_asked, version_events
 from ..web import same_token
 from . import live, services, shared_seats
 
@@ -80,6 +82,7 @@ class Stream:
 
 def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["play_streams"] = OpenStreams()
+    state.app.extensions["play_reads"] = SharedReads()
     state.app.extensions["wakeups"].sweep = shared_seats.sweep
 
 
@@ -111,10 +114,6 @@ def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, An
     return {"board": board, **shared_seats.table_status(game, state, sitting)}
 
 
-SEATS = OPTIONS["max_players"].maximum or 8
-"""Seats at a table at most (D1: 2 to 8 players)."""
-
-
 class _Away(NamedTuple):
     """A person's seat a stand-in plays for (what :func:`.shared_seats.seated` reads)."""
 
@@ -122,36 +121,123 @@ class _Away(NamedTuple):
     away: bool = True
 
 
-def _reading_query() -> Select[DigitalGame, str | None, int | None, int]:
-    """ONE statement for a stream's wake-up, made once (its parameters ``game_id`` and
-    ``seat``): the game (every column read afresh), the token and stream number of the
-    stream's seat (None when it has no person's row) and the seats a stand-in plays for
-    as bits (seat ``n`` away: bit ``n``)."""
-    mine = aliased(DigitalSeat)
-    bit = case(*((DigitalSeat.seat == n, 1 << n) for n in range(SEATS)), else_=0)
-    away = (
-        select(func.coalesce(func.sum(bit), 0))
-        .where(DigitalSeat.game_id == DigitalGame.id, DigitalSeat.away.is_(True))
+class SeatStanding(NamedTuple):
+    """A person's seat as a wake-up reads it: its ``token``, its newest stream's
+    ``number`` and whether a stand-in plays for it (``away``)."""
+
+    token: str
+    number: int
+    away: bool
+
+
+@dataclass(frozen=True)
+class GameReading:
+    """A digital game as one wake-up of its streams in a process reads it
+    (:func:`read_game`): the ``game`` (every column read afresh, detached from any
+    session: only read) and its person ``seats`` (seat, 0-based -> :class:`SeatStanding`)."""
+
+    game: DigitalGame
+    seats: dict[int, SeatStanding]
+
+
+def _reading_query() -> Select[DigitalGame, str | None]:
+    """ONE statement for a game's wake-up, made once (its parameter ``game_id``): the
+    game and its person seats as one text, ``seat.stream.away.token`` per seat joined
+    by commas (a token is URL-safe base 64: no dot, no comma), None when it has none."""
+    seat = DigitalSeat
+    one = (
+        cast(seat.seat, String)
+        + "."
+        + cast(seat.stream, String)
+        + "."
+        + case((seat.away.is_(True), "1"), else_="0")
+        + "."
+        + seat.token
+    )
+    seats = (
+        select(func.aggregate_strings(one, ","))
+        .where(seat.game_id == DigitalGame.id)
         .scalar_subquery()
     )
-    seat_row = (mine.game_id == DigitalGame.id) & (mine.seat == bindparam("seat"))
     return (
-        select(DigitalGame, mine.token, mine.stream, away)
-        .outerjoin(mine, seat_row)
+        select(DigitalGame, seats)
         .where(DigitalGame.id == bindparam("game_id"))
         .execution_options(populate_existing=True)
     )
 
 
 READING = _reading_query()
-"""The statement of every stream's wake-up (:func:`_reading_query`)."""
+"""The statement of every wake-up's read (:func:`_reading_query`)."""
+
+
+def read_game(game_id: int) -> GameReading | None:
+    """The game ``game_id`` and its seats now (None: deleted), in ONE statement
+    (:data:`READING`) in a transaction of its own, the game detached from the session."""
+    try:
+        row = db.session.execute(READING, {"game_id": game_id}).one_or_none()
+        if row is None:
+            return None
+        game, text = row
+        db.session.expunge(game)
+    finally:
+        db.session.rollback()
+    seats = {}
+    for part in (text or "").split(","):
+        if part:
+            number, stream, away, token = part.split(".", 3)
+            seats[int(number)] = SeatStanding(token, int(stream), away == "1")
+    return GameReading(game, seats)
+
+
+READINGS = 256
+"""Games whose latest wake-up read one process keeps (:class:`SharedReads`)."""
+READ_LOCKS = 64
+"""Locks that keep two streams of one game from reading it for the same wake-up."""
+
+
+class SharedReads:
+    """The reads of games woken in this process, shared by the streams one wake-up woke
+    (``app.extensions["play_reads"]``): the first stream of a game woken reads it
+    (:func:`read_game`) and the others take that read, so a move costs each process
+    one statement, not one per stream. Each read is tagged with the game's wake number
+    asked before it began (:meth:`.Wakeups.wakes`): a stream takes a read whose tag is
+    at least the number it asked after it was woken, so it never sees the game older
+    than a read of its own would. A bounded cache (the :data:`READINGS` latest games),
+    never the truth: every new wake-up reads again."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._read: OrderedDict[int, tuple[int, GameReading | None]] = OrderedDict()
+        self._reading = [threading.Lock() for _ in range(READ_LOCKS)]
+
+    def _found(self, game_id: int, wake: int) -> tuple[int, GameReading | None] | None:
+        with self._lock:
+            found = self._read.get(game_id)
+            if found is not None and found[0] >= wake:
+                self._read.move_to_end(game_id)
+                return found
+        return None
+
+    def get(self, game_id: int, wake: int) -> GameReading | None:
+        """The game ``game_id`` read at its wake number ``wake`` or later (None:
+        deleted)."""
+        found = self._found(game_id, wake)
+        if found is None:
+            with self._reading[game_id % READ_LOCKS]:
+                found = self._found(game_id, wake) or (wake, read_game(game_id))
+                with self._lock:
+                    if self._read.get(game_id, (-1,))[0] < wake:
+                        self._read[game_id] = found
+                    while len(self._read) > READINGS:
+                        self._read.popitem(last=False)
+        return found[1]
 
 
 class _Reading:
-    """What one seat's stream reads at each wake-up: ONE statement
-    (:data:`READING`, in a transaction of its own) gives the standing (the
-    version, and why the stream must end: ``"replaced"``, ``"removed"``, ``"gone"``, see
-    the module) and, only when the version is not the last one told, the seat's board
+    """What one seat's stream reads at each wake-up: the game read once by the process
+    for that wake-up (:class:`SharedReads`) gives the standing (the version, and why the
+    stream must end: ``"replaced"``, ``"removed"``, ``"gone"``, see the module) and,
+    only when the version is not the last one told, the seat's board
     (:func:`seat_board`), rendered while the seat is still the stream's (its token and
     stream number checked first). Nothing of the game is kept between wake-ups but the
     last version told and the board read for the next event."""
@@ -165,22 +251,21 @@ class _Reading:
         """The game's version now and why the stream must end (or None); the seat's
         board kept for :meth:`tell` when the version is new to the phone."""
         stream = self.stream
-        given = {"game_id": stream.game_id, "seat": stream.seat}
-        row = db.session.execute(READING, given).one_or_none()
-        try:
-            if row is None:
-                return 0, "gone"
-            game, token, number, away = row
-            if token is None or not same_token(stream.token, token):
-                return game.version, "removed"
-            if number != stream.number:
-                return game.version, "replaced"
-            if game.version != self.last:
-                rows = [_Away(n) for n in range(SEATS) if int(away) >> n & 1]
-                self.board = seat_board(game, shared_seats.seated(game, rows, stream.seat))
-            return game.version, None
-        finally:
-            db.session.rollback()
+        wakeups: Wakeups = current_app.extensions["wakeups"]
+        wake = wakeups.wakes(play_key(stream.game_id))
+        reads: SharedReads = current_app.extensions["play_reads"]
+        reading = reads.get(stream.game_id, wake)
+        if reading is None:
+            return 0, "gone"
+        game, mine = reading.game, reading.seats.get(stream.seat)
+        if mine is None or not same_token(stream.token, mine.token):
+            return game.version, "removed"
+        if mine.number != stream.number:
+            return game.version, "replaced"
+        if game.version != self.last:
+            rows = [_Away(n) for n, seat in reading.seats.items() if seat.away]
+            self.board = seat_board(game, shared_seats.seated(game, rows, stream.seat))
+        return game.version, None
 
     def tell(self, _version: int) -> dict[str, Any] | None:
         """The version event's data: the board :meth:`standing` read (None when it read

@@ -127,7 +127,7 @@ def _page(
     choices: Any = None,
     sitting: shared_seats.Sitting | None = None,
 ) -> dict[str, Any]:
-    state = services.load_state(game)
+    state = live.shared_state(game)
     return {
         "game": game,
         "sitting": sitting,
@@ -242,11 +242,11 @@ def move_json(slug: str) -> tuple[Response, int]:
     game, sitting, body = read
     if not isinstance(body, dict) or not is_int(body.get("version")):
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
-    state = services.load_state(game)
     try:
         if body.get("do") == "next_round":
             services.next_round(game, parse_int(body["version"]), None, sitting.bots)
         else:
+            state = live.shared_state(game)  # only read: play_move loads its own
             action = action_for(state, "action", [], None, body.get("action"))
             version = parse_int(body["version"])
             services.play_move(game, version, action, None, sitting.seat, sitting.bots)

@@ -5,6 +5,8 @@ database answers at the current schema, 503 otherwise."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from flask_migrate import downgrade
 
@@ -151,3 +153,17 @@ def test_an_app_that_serves_compiles_every_template_as_it_starts(environment, tm
     assert "play/_board.html" in pages and "table/show.html" in pages
     assert pages <= _compiled(create_app())
     assert not pages & _compiled(make_app(str(tmp_path / "t.sqlite3")))
+
+
+def test_an_app_that_serves_freezes_what_it_made_out_of_the_collectors_reach(environment, tmp_path):
+    """The push's slowest updates waited for Python's full collections of everything a
+    worker holds: an app that serves freezes the objects made as it starts
+    (``gc.freeze``); an app of the tests leaves the collector as it is."""
+    gc.unfreeze()
+    try:
+        make_app(str(tmp_path / "t.sqlite3"))
+        assert gc.get_freeze_count() == 0
+        create_app()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

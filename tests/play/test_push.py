@@ -19,7 +19,8 @@ from scorekeeper.models import Game
 from scorekeeper.play import live, store
 from scorekeeper.play import services as digital
 from tests.conftest import make_app
-from tests.play.test_streams import Listening, _hand
+from tests.play.test_pages import PlayActions, _stage
+from tests.play.test_streams import Listening, Statements, _hand
 from tests.play.test_table import Table, _hidden_from
 
 EVERYONE = {"seat_2": "person", "who_2": "Kim"}
@@ -124,3 +125,60 @@ def test_the_tv_view_is_woken_by_a_round_saved(tmp_path) -> None:
     assert client.post(f"/games/{slug}/rounds/new", data=fields).status_code == 303
     assert watching.next() == ("version", {"version": 2})
     assert tv.get("/games/no-such-game/tv/events").status_code == 404
+
+
+def test_a_move_reads_the_games_row_once_and_answers_with_what_it_wrote(tmp_path) -> None:
+    """Issue 27 (CPU per move): a JSON move reads the game's row once (finding the
+    game), writes it in one UPDATE and answers from the values written, not a second
+    read of the row; the answer is the row as stored."""
+    app = make_app(str(tmp_path / "once.sqlite3"))
+    table = Table(app, **EVERYONE)
+    state = table.state()
+    turn = current_player(state)
+    assert turn is not None
+    phone = table.phones.get(turn) or table.join(turn)
+    body = {"version": table.version(), "action": legal_actions(state)[0].to_json()}
+    with Statements(app) as seen:
+        sent = phone.post(f"/play/{table.slug}/move.json", json=body)
+    assert sent.status_code == 200
+    rows = [s for s in seen.sent if s.startswith("select") and "from digital_games" in s]
+    assert len(rows) == 1, rows
+    with app.app_context():
+        game = digital.get_game(table.slug)
+        assert game is not None
+        stored = {"version": game.version, "steps": game.moves, "paused": game.paused}
+    assert sent.get_json() == stored | {"finished": game.finished}
+    assert phone.get(f"/play/{table.slug}/board.json").get_json()["version"] == game.version
+
+
+def test_a_rounds_end_is_read_and_rendered_once_per_version(app, client, monkeypatch) -> None:
+    """Issue 27 (push p99: a round's end is the heavy push): the last round's end (its
+    row, the review) is read, and its scores rendered, once per version in a process,
+    for the mover's answer and every board after it; each board still carries the
+    scores and its own "Next round" form."""
+    play = PlayActions(app, client)
+    slug = play.start()
+    _stage(play, slug, ["5H", "6H", "7H", "9C"])
+    sent = client.post(
+        f"/play/{slug}/tap",
+        json={"version": play.game(slug).version, "do": "lay_down", "cards": ["5H", "6H", "7H"]},
+    )
+    assert sent.status_code == 200
+    rendered: Counter[str] = Counter()
+    last_round = digital.last_round
+    monkeypatch.setattr(digital, "last_round", lambda g: rendered.update(["read"]) or last_round(g))
+
+    def count(sender: Any, template: Any, context: dict[str, Any], **extra: Any) -> None:
+        rendered[template.name] += 1
+
+    template_rendered.connect(count, app)
+    body = {"version": play.game(slug).version, "do": "discard", "cards": ["9C"]}
+    ended = client.post(f"/play/{slug}/tap", json=body).get_json()
+    boards = [client.get(f"/play/{slug}/board.json").get_json()["board"] for _ in range(3)]
+    template_rendered.disconnect(count, app)
+    assert ended["paused"] is True
+    for board in (ended["board"], *boards):
+        assert "Round 1 is over: Sam went out" in board and "hand left" in board
+        assert 'value="next_round"' in board
+    assert rendered["read"] == 1 and rendered["play/_round_scores.html"] == 1, rendered
+    assert rendered["play/_board.html"] == 4, rendered

@@ -454,3 +454,85 @@ def test_a_stream_of_a_seat_relinked_before_it_opens_is_403_and_writes_nothing(t
     refused = old.get(f"/play/{table.slug}/events")
     assert refused.status_code == 403
     assert _numbers(app) == {0: 0, 1: 0, 2: 0}
+
+
+class StreamReads:
+    """The reads of a digital game's row (its ``state`` among the columns) the streams
+    send, on their own threads (the test's thread, which makes the moves, left out),
+    while the ``with`` block runs."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.sent: list[str] = []
+        self.thread = threading.get_ident()
+
+    def _sent(self, _conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        said = statement.lower()
+        if threading.get_ident() != self.thread and "digital_games.state" in said:
+            self.sent.append(said)
+
+    def __enter__(self) -> StreamReads:
+        with self.app.app_context():
+            self.engine = db.engine
+        event.listen(self.engine, "before_cursor_execute", self._sent)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._sent)
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "redis"])
+def woken_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[Flask]:
+    """The app whose streams only a move's wake-up wakes: on SQLite its process's own
+    (its shared check waits 600 s), on PostgreSQL the ``NOTIFY``, with ``REDIS_URL``
+    (on SQLite) the notice its process published."""
+    quiet = QUICK | {"PLAY_POLL_SECONDS": 600}
+    if request.param != "postgresql":
+        if request.param == "redis":
+            quiet["REDIS_URL"] = request.getfixturevalue("redis_url")
+        yield make_app(str(tmp_path / "once.sqlite3"), **quiet)
+        return
+    url = request.getfixturevalue("postgres_url")
+    monkeypatch.setenv("DATABASE_URL", url)
+    config = {"TESTING": True, "SECRET_KEY": "once", "SQLALCHEMY_DATABASE_URI": url}
+    app = create_app(config | {"WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False, **quiet})
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_the_streams_one_move_wakes_in_a_process_read_the_game_once(woken_app) -> None:
+    """Issue 27 (CPU per move): a move wakes the four streams of its table held by one
+    process ONCE (on PostgreSQL or Redis through the bus alone, not also at its commit);
+    the first reads the game and its seats in ONE statement and the other three take
+    that read (each still checks its own token and stream number, and renders its own
+    seat's board)."""
+    app = woken_app
+    table = Table(app, seat_2="person", who_2="Kim")
+    for seat in (1, 2, 3):
+        table.join(seat)
+    streams = {seat: Listening(phone, table.slug) for seat, phone in table.phones.items()}
+    assert {stream.told() for stream in streams.values()} == {table.version()}
+    # a first move heard by every stream: every notice sent before it (the openings')
+    # has been heard, so the second move's wake-up is the only one while it is counted
+    for counted in (False, True):
+        state = table.state()
+        turn = current_player(state)
+        assert turn is not None
+        with StreamReads(app) as seen:
+            assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+            moved = table.state()
+            for seat, stream in streams.items():
+                name, told = stream.next()
+                assert name == "version" and told["version"] == table.version()
+                assert sorted(_hand(told["board"])) == sorted(c.text for c in moved.hands[seat])
+        assert len(seen.sent) == 1 or not counted, seen.sent
+    for seat in (1, 2, 3):
+        _give_seat(table, seat, "basic")
+        assert streams[seat].end() == "removed"
+    app.config["PLAY_STREAM_SECONDS"] = 0
+    assert Listening(table.host, table.slug, f"?since={table.version()}").end() is None
+    assert streams[0].end() == "replaced"
