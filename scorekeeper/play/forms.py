@@ -7,10 +7,14 @@ id), presets from ``PRESET_TITLES`` and bot levels from ``BOTS``.
 from __future__ import annotations
 
 import json
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, cast
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
+from markupsafe import Markup
+from wtforms import Field, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset
@@ -128,10 +132,57 @@ class NewPlayForm(NewGameForm):
     )
 
 
+HIDDEN_FIELDS = 4096
+"""Hidden fields of move forms (a kind, name and value) whose markup one process keeps."""
+
+
+class _HiddenFields:
+    """The markup of move forms' hidden fields (the ``version``, the CSRF token), made
+    once per process for each kind, id, name and value: every seat's board at a version
+    has the same version field, and a phone's event stream keeps one CSRF token for
+    all its boards (issue 27: push p99). A bounded cache (the :data:`HIDDEN_FIELDS`
+    latest), never the truth: the markup is what the field's own widget renders."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made: OrderedDict[tuple[str, str, str, str], Markup] = OrderedDict()
+
+    def get(self, field: Field, render: Callable[[], Markup]) -> Markup:
+        """``field``'s markup, ``render()``'s the first time."""
+        key = (field.type, field.id, field.name, str(field._value()))  # type: ignore[attr-defined]
+        with self._lock:
+            made = self._made.get(key)
+            if made is not None:
+                self._made.move_to_end(key)
+                return made
+        made = render()
+        with self._lock:
+            self._made[key] = made
+            while len(self._made) > HIDDEN_FIELDS:
+                self._made.popitem(last=False)
+        return made
+
+
+HIDDEN = ("HiddenField", "CSRFTokenField")
+"""The kinds of field whose markup :class:`_HiddenFields` keeps."""
+hidden_fields = _HiddenFields()
+"""This process's hidden fields of move forms."""
+
+
 class MoveForm(FlaskForm):
     """A move on the play page: the game's ``version`` it was made on, the button pressed
     (``do``: ``stock``, ``take:<pile index>``, ``lay_down``, ``lay_off:<meld index>``,
-    ``discard`` or an action as JSON) and the hand cards selected (``cards``)."""
+    ``discard`` or an action as JSON) and the hand cards selected (``cards``). Its
+    hidden fields rendered without arguments are made once per process for each value
+    (:class:`_HiddenFields`)."""
+
+    class Meta:
+        def render_field(self, field: Field, render_kw: dict[str, Any]) -> Markup:
+            """The field's own widget's markup, a hidden field's kept (see the form)."""
+            render = super().render_field  # type: ignore[misc]
+            if render_kw or field.type not in HIDDEN:
+                return cast(Markup, render(field, render_kw))
+            return hidden_fields.get(field, lambda: render(field, render_kw))
 
     version = HiddenField(validators=[InputRequired()])
     do = StringField(validators=[InputRequired(message="choose a move")])

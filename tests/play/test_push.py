@@ -12,11 +12,12 @@ from collections import Counter
 from typing import Any
 
 from flask import template_rendered
+from wtforms.widgets import HiddenInput
 
 from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.play import live, store
+from scorekeeper.play import forms, live, store
 from scorekeeper.play import services as digital
 from tests.conftest import make_app
 from tests.play.test_pages import PlayActions, _stage
@@ -218,3 +219,34 @@ def test_plain_cards_and_moves_in_words_are_rendered_once_per_process(tmp_path) 
     assert 1 <= rendered["play/_pcard.html"] <= len(faces), (rendered, len(faces))
     # six moves, no bot: six steps, each rendered once however many boards show it
     assert len(steps) <= rendered["play/_step.html"] <= 6, (rendered, len(steps))
+
+
+def test_a_versions_hidden_field_is_rendered_once_for_every_seats_board(
+    tmp_path, monkeypatch
+) -> None:
+    """Issue 27 (push p99): the move form's hidden fields are made by their own widget
+    once per process for each value (the version field the same on every seat's board
+    at a version); each board still carries its version."""
+    app = make_app(str(tmp_path / "hidden.sqlite3"))
+    table = Table(app, **EVERYONE)
+    for seat in (1, 2, 3):
+        table.join(seat)
+    monkeypatch.setattr(forms, "hidden_fields", forms._HiddenFields())
+    made: Counter[str] = Counter()
+    widget = HiddenInput.__call__
+
+    def counted(self: HiddenInput, field: Any, **kwargs: Any) -> Any:
+        made[field.name] += 1
+        return widget(self, field, **kwargs)
+
+    monkeypatch.setattr(HiddenInput, "__call__", counted)
+    for _ in range(2):
+        version = table.version()
+        for phone in table.phones.values():
+            board = phone.get(f"/play/{table.slug}/board.json").get_json()["board"]
+            assert f'name="version" type="hidden" value="{version}"' in board
+        state = table.state()
+        turn = current_player(state)
+        assert turn is not None
+        assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+    assert made["version"] == 2, made  # two versions, four boards each
