@@ -310,7 +310,6 @@ def board(
     over (``round`` is then that round's number, not the next deal's)."""
     seat = game.human_seat if seat is None else seat
     mine = current_player(state) == seat and not game.paused
-    phase = state.phase
     legal = legal_actions(state) if mine else []
     can = _buttons(state, mine, legal)
     others, hints = _extras(state, legal, can)
@@ -321,7 +320,7 @@ def board(
         "you": state.players[seat],
         "hand": _hand(view),
         "face_down": _face_down(view),
-        "phase": phase.value,
+        "phase": state.phase.value,
         "mine": mine,
         "can": can,
         "legal": _legal(legal),
@@ -339,7 +338,7 @@ def board(
         "ending": ending,
         "round": ending["number"] if ending else state.deal_number,
         "paused": game.paused,
-        "over": phase is Phase.GAME_OVER,
+        "over": state.phase is Phase.GAME_OVER,
         "winner": state.winner,
         "winner_line": wins(state.winner) if state.winner else "",
     }
