@@ -173,6 +173,24 @@ def _plain_card(colour: str, name: str, rank: str, suit: str, cls: str) -> Marku
     return Markup(render_template("play/_pcard.html", c=face, cls=cls))
 
 
+SEAT_LINES = 4096
+"""Players' lines (a player of a public board) whose markup one process keeps."""
+
+
+def seat_line(player: dict[str, Any]) -> Markup:
+    """A player's line in the list of players and scores (``play/_seat_line.html``;
+    ``player`` as :func:`.board.public` lists it), rendered once per process for each
+    (:func:`_seat_line`, keyed by the player as JSON): between two versions most lines
+    stay the same, and seven of a seat's eight are another seat's too. A template global
+    of the play pages (:mod:`.views`)."""
+    return _seat_line(json.dumps(player))
+
+
+@functools.lru_cache(maxsize=SEAT_LINES)
+def _seat_line(player: str) -> Markup:
+    return Markup(render_template("play/_seat_line.html", p=json.loads(player)))
+
+
 STEP_LINES = 4096
 """Moves in words (a step and its cards) whose markup one process keeps."""
 
