@@ -27,6 +27,15 @@ def has_authority() -> bool:
     return _ca_path().is_file()
 
 
+class _Authority:
+    """``https_authority`` in every template: true when :func:`has_authority`, asked
+    only when a template tests it (the share pages, ``_trust.html``), so the many
+    templates that never do (each board of a live table, issue 27) look up no file."""
+
+    def __bool__(self) -> bool:
+        return has_authority()
+
+
 def ca_page() -> str:
     """The steps to trust the authority, with its download's QR code."""
     if not has_authority():
@@ -53,4 +62,5 @@ def register_trust(app: Flask) -> None:
     pages link to ``/ca`` when it is set)."""
     app.add_url_rule("/ca", "ca_page", ca_page)
     app.add_url_rule("/ca.pem", "ca_file", ca_file)
-    app.context_processor(lambda: {"https_authority": has_authority()})
+    authority = _Authority()
+    app.context_processor(lambda: {"https_authority": authority})

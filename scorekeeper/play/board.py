@@ -33,6 +33,7 @@ from ..engine import (
     GameState,
     LayDown,
     LayOff,
+    Observation,
     Phase,
     current_player,
     legal_actions,
@@ -61,8 +62,8 @@ def card_dict(card: Card, **flags: Any) -> dict[str, Any]:
     return {"text": card.text, "display": card.display, "name": card.name, **face, **flags}
 
 
-def _players(game: DigitalGame, state: GameState, seat: int) -> list[dict[str, Any]]:
-    view = observation(state, seat)
+def _players(game: DigitalGame, state: GameState, view: Observation) -> list[dict[str, Any]]:
+    seat = view.seat
     turn = current_player(state)
     return [
         {
@@ -80,8 +81,7 @@ def _players(game: DigitalGame, state: GameState, seat: int) -> list[dict[str, A
     ]
 
 
-def _table(state: GameState, seat: int) -> list[dict[str, Any]]:
-    view = observation(state, seat)
+def _table(view: Observation) -> list[dict[str, Any]]:
     return [
         {
             "index": m.index,
@@ -120,8 +120,7 @@ def _rank_key(card: Card) -> tuple[int, int]:
     return (card.rank or 99, sort_key(card)[0])
 
 
-def _hand(state: GameState, seat: int) -> list[dict[str, Any]]:
-    view = observation(state, seat)
+def _hand(view: Observation) -> list[dict[str, Any]]:
     by_suit = sorted(view.hand, key=sort_key)
     by_rank = sorted(range(len(by_suit)), key=lambda i: _rank_key(by_suit[i]))
     rank_place = {slot: place for place, slot in enumerate(by_rank)}
@@ -139,12 +138,11 @@ def _hand(state: GameState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
-def _face_down(state: GameState, seat: int) -> int:
+def _face_down(view: Observation) -> int:
     """How many of ``seat``'s cards it may not look at yet (X2, seed 002: "before any of
     the players look at their cards the dealer must nominate"): the cards in its hand that
     its view leaves out."""
-    view = observation(state, seat)
-    return view.hand_sizes[seat] - len(view.hand) if view.hand_sizes else 0
+    return view.hand_sizes[view.seat] - len(view.hand) if view.hand_sizes else 0
 
 
 def _controlled(action: Any, can: dict[str, bool]) -> bool:
@@ -277,10 +275,15 @@ def public(game: DigitalGame, state: GameState, seat: int | None = None) -> dict
     """What every seat sees: players, the discard pile, the stock, the table (grouped by
     owner too), the round and the turn, and the dealer's joker under X2; ``seat`` the
     viewer's (``game.human_seat`` unless given)."""
-    seat = game.human_seat if seat is None else seat
-    table = _table(state, seat)
+    return _public(game, state, observation(state, game.human_seat if seat is None else seat))
+
+
+def _public(game: DigitalGame, state: GameState, view: Observation) -> dict[str, Any]:
+    """:func:`public` from the seat whose ``view`` it is (its observation, made once for
+    a whole board)."""
+    table = _table(view)
     return {
-        "players": _players(game, state, seat),
+        "players": _players(game, state, view),
         "pile": [card_dict(c, index=i) for i, c in enumerate(state.pile)],
         "stock": len(state.stock),
         "table": table,
@@ -307,17 +310,17 @@ def board(
     over (``round`` is then that round's number, not the next deal's)."""
     seat = game.human_seat if seat is None else seat
     mine = current_player(state) == seat and not game.paused
-    phase = state.phase
     legal = legal_actions(state) if mine else []
     can = _buttons(state, mine, legal)
     others, hints = _extras(state, legal, can)
     takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
     said, rules = prompt(state, seat)
-    return public(game, state, seat) | {
+    view = observation(state, seat)
+    return _public(game, state, view) | {
         "you": state.players[seat],
-        "hand": _hand(state, seat),
-        "face_down": _face_down(state, seat),
-        "phase": phase.value,
+        "hand": _hand(view),
+        "face_down": _face_down(view),
+        "phase": state.phase.value,
         "mine": mine,
         "can": can,
         "legal": _legal(legal),
@@ -335,7 +338,7 @@ def board(
         "ending": ending,
         "round": ending["number"] if ending else state.deal_number,
         "paused": game.paused,
-        "over": phase is Phase.GAME_OVER,
+        "over": state.phase is Phase.GAME_OVER,
         "winner": state.winner,
         "winner_line": wins(state.winner) if state.winner else "",
     }

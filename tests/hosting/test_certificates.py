@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from cryptography import x509
 
+from scorekeeper import trust
 from scorekeeper.certificates import SERVER_DAYS, ensure_certificates
 from tests.conftest import make_app
 
@@ -63,3 +64,19 @@ def test_ca_pages_exist_only_when_served_with_https(tmp_path, monkeypatch):
     assert download.data == files.ca.read_bytes()
     assert download.mimetype == "application/x-x509-ca-cert"
     assert 'href="/ca"' in client.get(share).get_data(as_text=True)
+
+
+def test_only_a_page_that_offers_the_authority_looks_for_it(tmp_path, monkeypatch):
+    """``https_authority`` is asked only where a template tests it (issue 27: each board
+    of a live table rendered without a look at the data folder)."""
+    monkeypatch.setenv("SCOREKEEPER_DATA", str(tmp_path / "data"))
+    app = make_app(str(tmp_path / "c.db"))
+    looked: list[int] = []
+    real = trust._ca_path
+    monkeypatch.setattr(trust, "_ca_path", lambda: looked.append(1) or real())
+    client = app.test_client()
+    started = client.post("/games/new", data={"player_0": "Ann", "player_1": "Bob"})
+    game = started.location
+    assert client.get(game).status_code == 200 and not looked
+    assert 'href="/ca"' not in client.get(f"{game}/share").get_data(as_text=True)
+    assert looked

@@ -182,3 +182,44 @@ def test_a_rounds_end_is_read_and_rendered_once_per_version(app, client, monkeyp
         assert 'value="next_round"' in board
     assert rendered["read"] == 1 and rendered["play/_round_scores.html"] == 1, rendered
     assert rendered["play/_board.html"] == 4, rendered
+
+
+def test_plain_cards_players_lines_and_moves_are_rendered_once_per_process(tmp_path) -> None:
+    """Issue 27 (push p99: the shared table and the latest moves are rendered before any
+    board of a version): a card that cannot be tapped (the discard pile's, the melds')
+    is rendered once per process for each face and classes (``play/_pcard.html``), each
+    player's line in the list of players (``play/_seat_line.html``) and each move in
+    words (``play/_step.html``) once; every board of every version reuses them."""
+    app = make_app(str(tmp_path / "cards.sqlite3"))
+    table = Table(app, **EVERYONE)
+    for seat in (1, 2, 3):
+        table.join(seat)
+    live._plain_card.cache_clear()
+    live._step_line.cache_clear()
+    live._seat_line.cache_clear()
+    rendered: Counter[str] = Counter()
+
+    def count(sender: Any, template: Any, context: dict[str, Any], **extra: Any) -> None:
+        rendered[template.name] += 1
+
+    faces: set[tuple[str, str]] = set()
+    steps: set[str] = set()
+    template_rendered.connect(count, app)
+    for _ in range(6):
+        state = table.state()
+        before = rendered["play/_seat_line.html"]
+        for phone in table.phones.values():
+            board = phone.get(f"/play/{table.slug}/board.json").get_json()["board"]
+            faces |= set(re.findall(r'<span class="pcard ([^"]*)" title="([^"]*)"', board))
+            steps |= set(re.findall(r'<li class="step .*?</li>', board, re.DOTALL))
+        # four boards of four players' lines: each player's line at most twice (as the
+        # board's own seat and as another's), not once a board
+        assert rendered["play/_seat_line.html"] - before <= 2 * 4, rendered
+        turn = current_player(state)
+        assert turn is not None
+        assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
+    template_rendered.disconnect(count, app)
+    assert faces and len(steps) >= 5, "the discard pile shows its cards, the panel its moves"
+    assert 1 <= rendered["play/_pcard.html"] <= len(faces), (rendered, len(faces))
+    # six moves, no bot: six steps, each rendered once however many boards show it
+    assert len(steps) <= rendered["play/_step.html"] <= 6, (rendered, len(steps))
