@@ -22,7 +22,7 @@ import functools
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import render_template
@@ -135,79 +135,29 @@ def latest_moves(game: DigitalGame) -> Markup:
     )
 
 
-HAND_CARDS = 8192
-"""Hand cards (a card, its place and marks) whose markup one process keeps."""
+PIECES = 16384
+"""Pieces of the play pages (a template and what it shows) whose markup one process keeps."""
 
 
-def hand_card(card: dict[str, Any]) -> Markup:
-    """A card of a seat's hand as its board shows it (``play/_hand_card.html``; ``card``
-    as :func:`.board.board`'s ``hand`` lists it: the card, its places by suit and by
-    rank, ``must`` and ``keep``), rendered once per process for each such card
-    (:func:`_hand_card`): a seat's hand changes only when it moves. A template global
-    of the play pages (:mod:`.views`)."""
-    return _hand_card(tuple(sorted(card.items())))
+def render_once(template: str, **context: Any) -> Markup:
+    """``template`` rendered with ``context`` (values JSON carries), once per process for
+    each template and context (:func:`rendered_piece`, keyed by the context as JSON):
+    the pieces a board shares with the other seats' boards and with the versions before
+    it, a card of a hand (``play/_hand_card.html``: a seat's hand changes only when it
+    moves), a card that cannot be tapped (``play/_pcard.html``: the pile, the melds and a
+    round's end draw the same few cards again and again), a player's line
+    (``play/_seat_line.html``: seven of a seat's eight are another seat's too) and a move
+    in words (``play/_step.html``: the panel of a version repeats the steps before it).
+    The markup is the template's from the same data, so a board holds only what its own
+    data holds. A template global of the play pages (:mod:`.views`)."""
+    return rendered_piece(template, json.dumps(context, sort_keys=True))
 
 
-@functools.lru_cache(maxsize=HAND_CARDS)
-def _hand_card(card: tuple[tuple[str, Any], ...]) -> Markup:
-    return Markup(render_template("play/_hand_card.html", c=dict(card)))
-
-
-PLAIN_CARDS = 1024
-"""Cards that cannot be tapped (a face and its classes) whose markup one process keeps."""
-
-
-def plain_card(card: Mapping[str, Any], cls: str = "") -> Markup:
-    """A card that cannot be tapped (``play/_pcard.html``; ``card`` as
-    :func:`.board.card_dict` gives it, ``cls`` more classes such as ``top``), rendered
-    once per process for each face and classes (:func:`_plain_card`): the discard pile,
-    the melds and a round's end draw the same few cards again and again. What the
-    ``pcard`` macro of ``play/_play.html`` draws; a template global of the play pages
-    (:mod:`.views`)."""
-    return _plain_card(card["colour"], card["name"], card["rank"], card["suit"], cls)
-
-
-@functools.lru_cache(maxsize=PLAIN_CARDS)
-def _plain_card(colour: str, name: str, rank: str, suit: str, cls: str) -> Markup:
-    face = {"colour": colour, "name": name, "rank": rank, "suit": suit}
-    return Markup(render_template("play/_pcard.html", c=face, cls=cls))
-
-
-SEAT_LINES = 4096
-"""Players' lines (a player of a public board) whose markup one process keeps."""
-
-
-def seat_line(player: dict[str, Any]) -> Markup:
-    """A player's line in the list of players and scores (``play/_seat_line.html``;
-    ``player`` as :func:`.board.public` lists it), rendered once per process for each
-    (:func:`_seat_line`, keyed by the player as JSON): between two versions most lines
-    stay the same, and seven of a seat's eight are another seat's too. A template global
-    of the play pages (:mod:`.views`)."""
-    return _seat_line(json.dumps(player))
-
-
-@functools.lru_cache(maxsize=SEAT_LINES)
-def _seat_line(player: str) -> Markup:
-    return Markup(render_template("play/_seat_line.html", p=json.loads(player)))
-
-
-STEP_LINES = 4096
-"""Moves in words (a step and its cards) whose markup one process keeps."""
-
-
-def step_line(step: dict[str, Any]) -> Markup:
-    """One move of the latest moves in words (``play/_step.html``; ``step`` as the
-    game's ``moves`` keep it: ``who``, ``text``, ``kind``, ``cards``, ``groups``,
-    ``why``, ``v``), rendered once per process for each step (:func:`_step_line`, keyed
-    by the step as JSON): the panel of a version repeats the steps of the versions
-    before it. What the ``steps`` macro of ``play/_play.html`` lists; a template global
-    of the play pages (:mod:`.views`)."""
-    return _step_line(json.dumps(step))
-
-
-@functools.lru_cache(maxsize=STEP_LINES)
-def _step_line(step: str) -> Markup:
-    return Markup(render_template("play/_step.html", s=json.loads(step)))
+@functools.lru_cache(maxsize=PIECES)
+def rendered_piece(template: str, context: str) -> Markup:
+    """The markup of ``template`` rendered with ``context`` (a JSON object of its
+    variables) for :func:`render_once`."""
+    return Markup(render_template(template, **json.loads(context)))
 
 
 def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:

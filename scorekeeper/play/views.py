@@ -42,10 +42,7 @@ shared_views.register(bp)  # a game on several phones: the new table, its seats
 stream.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
 bp.add_app_template_global(live.latest_moves, "latest_moves")  # shared by every seat
-bp.add_app_template_global(live.hand_card, "hand_card")  # each hand card made once
-bp.add_app_template_global(live.plain_card, "plain_card")  # each plain card made once
-bp.add_app_template_global(live.step_line, "step_line")  # each move in words made once
-bp.add_app_template_global(live.seat_line, "seat_line")  # each player's line made once
+bp.add_app_template_global(live.render_once, "render_once")  # pieces made once
 
 
 def _game(slug: str) -> DigitalGame:

@@ -194,9 +194,7 @@ def test_plain_cards_players_lines_and_moves_are_rendered_once_per_process(tmp_p
     table = Table(app, **EVERYONE)
     for seat in (1, 2, 3):
         table.join(seat)
-    live._plain_card.cache_clear()
-    live._step_line.cache_clear()
-    live._seat_line.cache_clear()
+    live.rendered_piece.cache_clear()
     rendered: Counter[str] = Counter()
 
     def count(sender: Any, template: Any, context: dict[str, Any], **extra: Any) -> None:
