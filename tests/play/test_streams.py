@@ -19,7 +19,7 @@ import queue
 import re
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Self
 
 import pytest
 from flask import Flask
@@ -388,7 +388,7 @@ class Statements:
         if threading.get_ident() == self.thread:
             self.sent.append(statement.lower())
 
-    def __enter__(self) -> Statements:
+    def __enter__(self) -> Self:
         with self.app.app_context():
             self.engine = db.engine
         event.listen(self.engine, "before_cursor_execute", self._sent)
@@ -456,29 +456,15 @@ def test_a_stream_of_a_seat_relinked_before_it_opens_is_403_and_writes_nothing(t
     assert _numbers(app) == {0: 0, 1: 0, 2: 0}
 
 
-class StreamReads:
+class StreamReads(Statements):
     """The reads of a digital game's row (its ``state`` among the columns) the streams
     send, on their own threads (the test's thread, which makes the moves, left out),
     while the ``with`` block runs."""
-
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.sent: list[str] = []
-        self.thread = threading.get_ident()
 
     def _sent(self, _conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
         said = statement.lower()
         if threading.get_ident() != self.thread and "digital_games.state" in said:
             self.sent.append(said)
-
-    def __enter__(self) -> StreamReads:
-        with self.app.app_context():
-            self.engine = db.engine
-        event.listen(self.engine, "before_cursor_execute", self._sent)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        event.remove(self.engine, "before_cursor_execute", self._sent)
 
 
 @pytest.fixture(params=["sqlite", "postgresql", "redis"])
