@@ -114,17 +114,12 @@ def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, An
     return {"board": board, **shared_seats.table_status(game, state, sitting)}
 
 
-class _Away(NamedTuple):
-    """A person's seat a stand-in plays for (what :func:`.shared_seats.seated` reads)."""
+class SeatStanding(NamedTuple):
+    """A person's seat as a wake-up reads it: its ``seat`` (0-based), ``token``, its
+    newest stream's ``number`` and whether a stand-in plays for it (``away``); a
+    :class:`.shared_seats.SeatRow`."""
 
     seat: int
-    away: bool = True
-
-
-class SeatStanding(NamedTuple):
-    """A person's seat as a wake-up reads it: its ``token``, its newest stream's
-    ``number`` and whether a stand-in plays for it (``away``)."""
-
     token: str
     number: int
     away: bool
@@ -185,7 +180,7 @@ def read_game(game_id: int) -> GameReading | None:
     for part in (text or "").split(","):
         if part:
             number, stream, away, token = part.split(".", 3)
-            seats[int(number)] = SeatStanding(token, int(stream), away == "1")
+            seats[int(number)] = SeatStanding(int(number), token, int(stream), away == "1")
     return GameReading(game, seats)
 
 
@@ -263,8 +258,8 @@ class _Reading:
         if mine.number != stream.number:
             return game.version, "replaced"
         if game.version != self.last:
-            rows = [_Away(n) for n, seat in reading.seats.items() if seat.away]
-            self.board = seat_board(game, shared_seats.seated(game, rows, stream.seat))
+            sitting = shared_seats.seated(game, list(reading.seats.values()), stream.seat)
+            self.board = seat_board(game, sitting)
         return game.version, None
 
     def tell(self, _version: int) -> dict[str, Any] | None:
