@@ -17,7 +17,12 @@ Workloads:
   application/json``, answered 201 with the page's changing part; CSRF token and edit
   right in the session, the form's checks, a fresh nonce and the game's version each
   time; each client saves to its own game) into games of 12 rounds and of 1,000 rounds,
-  against the minimal app's one-row insert.
+  against the minimal app's one-row insert;
+- the scoring contract's API (``POST /api/v1/score``, rate limited as served, with a
+  limit no client here reaches) scoring score_bench's round (4 players, 10 melds, 6
+  lay-offs), against the minimal app answering the same JSON body with itself
+  (``jsonify(request.get_json())``: the JSON load and dump of score_bench's anchor,
+  served the same way): where the scorer decides a machine's capacity.
 Every phase runs at the same ``--clients`` (the saves into long games too: one long game
 per client), so each ratio compares like with like.
 Then the bytes (gzip-compressed) to first show the game page with its CSS and JS.
@@ -52,12 +57,14 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from score_bench import TEXT as ROUND_TEXT  # noqa: E402  the round score() is timed on
+
 NAMES = ["Ann", "Bob", "Cat", "Dee"]
 
 MINIMAL_APP = textwrap.dedent(
     """
     import os
-    from flask import Flask, render_template, request
+    from flask import Flask, jsonify, render_template, request
     from flask_sqlalchemy import SQLAlchemy
     from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -88,6 +95,10 @@ MINIMAL_APP = textwrap.dedent(
         db.session.add(Row(name=request.form["name"], points=int(request.form["points"])))
         db.session.commit()
         return "", 303, {"Location": "/"}
+
+    @app.post("/json")
+    def echo():
+        return jsonify(request.get_json())
     """
 )
 """The minimal app as Flask's tutorial writes one: its page rendered from a template
@@ -196,13 +207,17 @@ class Client:
         self.frozen = False
 
     def request(
-        self, method: str, path: str, form: dict[str, str] | None = None, accept: str = ""
+        self, method: str, path: str, form: dict[str, str] | str | None = None, accept: str = ""
     ) -> tuple[int, bytes]:
+        """``form`` a dict is sent form-encoded, a text as JSON."""
         headers = {"Cookie": self.cookie} if self.cookie else {}
         if accept:
             headers["Accept"] = accept
         body = None
-        if form is not None:
+        if isinstance(form, str):
+            body = form
+            headers["Content-Type"] = "application/json"
+        elif form is not None:
             body = urlencode(form)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         try:
@@ -326,7 +341,13 @@ def scorekeeper_work(port: int, short: list[tuple[str, str]], long: list[tuple[s
         assert clients[0].request("GET", page)[0] == 200
         return clients, lambda i, c: c.request("GET", page)[0] == 200
 
+    scorers = [Client(port) for _ in range(args.clients)]
+    assert scorers[0].request("POST", "/api/v1/score", ROUND_TEXT)[0] == 200
     return {
+        "score API": (
+            scorers,
+            lambda i, c: c.request("POST", "/api/v1/score", ROUND_TEXT)[0] == 200,
+        ),
         "game page, 12 rounds": viewers(short[0][0]),
         f"game page, {args.long} rounds": viewers(long[0][0]),
         "save round, 12 rounds": _savers(port, short[1:]),
@@ -335,10 +356,12 @@ def scorekeeper_work(port: int, short: list[tuple[str, str]], long: list[tuple[s
 
 
 def minimal_work(port: int, args):
-    """The minimal app's two workloads: its page of 8 rows and its insert."""
+    """The minimal app's three workloads: its page of 8 rows, its insert and its JSON
+    echo."""
     clients = [Client(port) for _ in range(args.clients)]
     form = {"name": "row", "points": "7"}
     return {
+        "JSON echo": (clients, lambda i, c: c.request("POST", "/json", ROUND_TEXT)[0] == 200),
         "page of 8 rows": (clients, lambda i, c: c.request("GET", "/")[0] == 200),
         "insert": (clients, lambda i, c: c.request("POST", "/rows", form)[0] == 303),
     }
@@ -417,7 +440,12 @@ def main() -> int:
         setup = time.perf_counter() - began
         setup_minimal(directory, minimal_db)
         ours_port, minimal_port = free_port(), free_port()
-        ours = serve("scorekeeper:create_app()", ours_port, {"DATABASE_URL": ours_db}, ROOT)
+        ours = serve(
+            "scorekeeper:create_app()",
+            ours_port,
+            {"DATABASE_URL": ours_db, "RATELIMIT_API": "1000000 per minute"},
+            ROOT,
+        )
         minimal = serve(
             "minimal_app:app", minimal_port, {"MINIMAL_DATABASE_URL": minimal_db}, directory
         )
@@ -432,6 +460,8 @@ def main() -> int:
                     *[(k, v) for k, v in work.items() if "page" in k],
                     ("insert", base["insert"]),
                     *[(k, v) for k, v in work.items() if "save" in k],
+                    ("JSON echo", base["JSON echo"]),
+                    ("score API", work["score API"]),
                 ]
             ]
             runs = run_all(phases, args)
@@ -451,7 +481,7 @@ def main() -> int:
     for name in work:
         report(name, figures[name])
     print("minimal Flask + Flask-SQLAlchemy app:")
-    for name in ("page of 8 rows", "insert"):
+    for name in ("page of 8 rows", "insert", "JSON echo"):
         report(name, figures[name])
     page, long_page = runs["game page, 12 rounds"], runs[f"game page, {args.long} rounds"]
     save, long_save = runs["save round, 12 rounds"], runs[f"save round, {args.long} rounds"]
@@ -465,6 +495,7 @@ def main() -> int:
     ratio(f"game page {args.long} / 12 rounds", long_page, page, "~1x (flat in rounds)")
     ratio("save round / minimal insert", save, insert, "<= 3.5x")
     ratio(f"save round {args.long} / 12 rounds", long_save, save, "~1x (flat in rounds)")
+    ratio("score API / minimal JSON echo", runs["score API"], runs["JSON echo"], "(capacity)")
     total = sum(weight.values())
     parts = ", ".join(f"{k} {v:,} B" for k, v in weight.items())
     print(
