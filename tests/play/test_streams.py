@@ -119,6 +119,14 @@ def stream_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterato
     if request.param == "sqlite":
         yield make_app(str(tmp_path / "s.sqlite3"), **QUICK)
         return
+    yield from _postgres_app(request, monkeypatch, {"PLAY_REVIEW": False, **QUICK})
+
+
+def _postgres_app(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, config: dict[str, Any]
+) -> Iterator[Flask]:
+    """The app with ``config`` on a throwaway PostgreSQL database (``DATABASE_URL`` set as
+    a server sets it), CSRF and rate limits off; its connections closed afterwards."""
     url = request.getfixturevalue("postgres_url")
     monkeypatch.setenv("DATABASE_URL", url)
     app = create_app(
@@ -128,8 +136,7 @@ def stream_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterato
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
-            "PLAY_REVIEW": False,
-            **QUICK,
+            **config,
         }
     )
     try:
@@ -478,16 +485,7 @@ def woken_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator
             quiet["REDIS_URL"] = request.getfixturevalue("redis_url")
         yield make_app(str(tmp_path / "once.sqlite3"), **quiet)
         return
-    url = request.getfixturevalue("postgres_url")
-    monkeypatch.setenv("DATABASE_URL", url)
-    config = {"TESTING": True, "SECRET_KEY": "once", "SQLALCHEMY_DATABASE_URI": url}
-    app = create_app(config | {"WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False, **quiet})
-    try:
-        yield app
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    yield from _postgres_app(request, monkeypatch, quiet)
 
 
 def test_the_streams_one_move_wakes_in_a_process_read_the_game_once(woken_app) -> None:
