@@ -95,6 +95,8 @@ def gunicorn_command(
         "-",
         "--access-logformat",
         ACCESS_LOG_FORMAT,
+        "--config",
+        "python:scorekeeper.jobs.serving",
         "scorekeeper:create_app()",
     ]
 
@@ -132,6 +134,16 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
     raise_open_files(streams + PAGE_CONNECTIONS + 100)  # and the database's, the logs'
     os.execv(sys.executable, gunicorn_command(host, port, workers, streams, tls))
     return 0  # pragma: no cover - execv does not return
+
+
+def _worker(processes: int) -> int:
+    """``scorekeeper worker``: the queue's consumer with ``processes`` worker processes
+    (:func:`scorekeeper.jobs.queue.work`), on this machine's share of the database and
+    Redis."""
+    from . import create_app
+    from .jobs.queue import work
+
+    return work(create_app(), processes)
 
 
 def _certificates(data: Any) -> tuple[str, str]:
@@ -222,6 +234,15 @@ def parser() -> argparse.ArgumentParser:
         default=setting("HTTPS", "") not in ("", "0"),
         help="serve https with this machine's own certificate authority (made once)",
     )
+    worker = sub.add_parser(
+        "worker", help="run the queue's worker processes (bots, hints, reviews, imports)"
+    )
+    worker.add_argument(
+        "--processes",
+        type=int,
+        default=int(setting("JOB_PROCESSES", "2")),
+        help="worker processes (default 2: one per core of a small machine)",
+    )
     backup = sub.add_parser("backup", help="copy the SQLite database, safe while serving")
     backup.add_argument("file", help="the new backup file")
     restore = sub.add_parser("restore", help="replace the database by a backup")
@@ -239,6 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _score(args.file)
     if args.command == "serve":
         return _serve(args.host, args.port, args.workers, args.https)
+    if args.command == "worker":
+        return _worker(args.processes)
     if args.command in ("backup", "restore"):
         return _backup(args.command, args.file)
     return 2  # pragma: no cover - argparse rejects unknown commands

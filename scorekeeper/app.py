@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 import os
 import secrets
 from pathlib import Path
@@ -102,6 +103,23 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "PLAY_EXPERT_SAMPLES": int(setting("PLAY_EXPERT_SAMPLES", "16")),
         "PLAY_HINT_SAMPLES": int(setting("PLAY_HINT_SAMPLES", "16")),
         "PLAY_REVIEW": switch("PLAY_REVIEW", True, old="PLAY_REVIEW_SAMPLES"),
+    } | _work_defaults()
+
+
+def _work_defaults() -> dict[str, Any]:
+    """The queue's settings (:mod:`scorekeeper.jobs`), the bounds on a client's work and
+    the timeouts of calls that can hang (README, "Where the work runs")."""
+    return {
+        "PLAY_THINK_SECONDS": float(setting("PLAY_THINK_SECONDS", "2")),
+        "PLAY_JOBS_PER_CLIENT": int(setting("PLAY_JOBS_PER_CLIENT", "6")),
+        "JOBS": setting("JOBS", "queue"),
+        "JOBS_STALE_SECONDS": float(setting("JOBS_STALE_SECONDS", "30")),
+        "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.1")),
+        "REDIS_TIMEOUT_SECONDS": float(setting("REDIS_TIMEOUT_SECONDS", "5")),
+        "DATABASE_CONNECT_SECONDS": float(setting("DATABASE_CONNECT_SECONDS", "3")),
+        "DATABASE_STATEMENT_SECONDS": float(setting("DATABASE_STATEMENT_SECONDS", "5")),
+        "DATABASE_LOCK_SECONDS": float(setting("DATABASE_LOCK_SECONDS", "3")),
+        "REQUEST_WAIT_SECONDS": float(setting("REQUEST_WAIT_SECONDS", "2.5")),
     }
 
 
@@ -126,10 +144,29 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config["PLAY_REVIEW"] = is_on(app.config["PLAY_REVIEW"])  # "off" as SCOREKEEPER_ sets it
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-    server = not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
-    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": server} | app.config.get(
-        "SQLALCHEMY_ENGINE_OPTIONS", {}
+    url = str(app.config["SQLALCHEMY_DATABASE_URI"])
+    server = not url.startswith("sqlite")
+    timeouts = _postgresql_timeouts(app.config) if url.startswith("postgresql") else {}
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = (
+        {"pool_pre_ping": server} | timeouts | app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
     )
+
+
+def _postgresql_timeouts(config: Any) -> dict[str, Any]:
+    """PostgreSQL's engine options so that no call waits for ever on a server that does
+    not answer: ``connect_timeout`` (``DATABASE_CONNECT_SECONDS``, 3), the server's
+    ``statement_timeout`` (``DATABASE_STATEMENT_SECONDS``, 5) and ``lock_timeout``
+    (``DATABASE_LOCK_SECONDS``, 3) for every session, and the pool's wait for a free
+    connection (as long as a connect). A server that stops answering altogether is
+    bounded in the serving loop by :mod:`scorekeeper.health`'s request deadline."""
+    connect = float(config["DATABASE_CONNECT_SECONDS"])
+    statement = int(float(config["DATABASE_STATEMENT_SECONDS"]) * 1000)
+    lock = int(float(config["DATABASE_LOCK_SECONDS"]) * 1000)
+    options = f"-c statement_timeout={statement} -c lock_timeout={lock}"
+    return {
+        "connect_args": {"connect_timeout": max(1, math.ceil(connect)), "options": options},
+        "pool_timeout": connect,
+    }
 
 
 def _register_blueprints(app: Flask) -> None:
@@ -183,6 +220,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .wakeups import Wakeups  # the models: imported with the app, not the package
 
     app.extensions["wakeups"] = Wakeups(app)
+    from .jobs.queue import attach  # Huey: imported with the app, not the package
+
+    attach(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)

@@ -1,18 +1,34 @@
 """``/healthz``: whether this app can serve, for a reverse proxy or a container's
-health check.
+health check; and the request deadline, so that no request waits for ever on a database
+(or any other server) that stopped answering.
 
 200 with ``{"status": "ok", ...}`` when the database answers and its schema is the
 code's (the database's alembic revision is the migrations' head); 503 with
 ``{"status": "unavailable", ...}`` otherwise, saying which. Never rate limited (only
 the API and imports are, :data:`scorekeeper.extensions.RATE_LIMITED`), never cached,
-and no session cookie is read or set.
+and no session cookie is read or set. It answers within ``HEALTH_SECONDS`` (1.5 s): a
+database that does not answer in time is reported ``"not answering in time"`` (503).
+
+The deadline (:class:`RequestDeadline`): under ``serve``'s gevent workers, every request
+waits at most ``REQUEST_WAIT_SECONDS`` (2.5 s; an event stream's opening 12 s), then is
+answered 503 with ``Retry-After`` and the reason, and the connection it was waiting on
+is dropped (SQLAlchemy discards a connection whose call was interrupted), so a frozen
+PostgreSQL gives 503s within about 3 s instead of hanging every page, and the next
+request after its return is served on a fresh connection. The work that computes never
+runs in a request (:mod:`scorekeeper.jobs`), so a request's time is its waits. Outside
+gevent (the development server, the tests' threads) nothing can interrupt a wait: the
+database's own timeouts (``connect_timeout``, ``statement_timeout``, ``lock_timeout``,
+:func:`scorekeeper.app._postgresql_timeouts`) still apply.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, current_app, jsonify
 from sqlalchemy.exc import SQLAlchemyError
 
 from .extensions import db
@@ -22,12 +38,16 @@ from .schema import database_revisions, head_revisions
 def healthz() -> tuple[Response, int]:
     """The health answer (see the module's docstring)."""
     head = sorted(head_revisions())
+    seconds = float(current_app.config.get("HEALTH_SECONDS", 1.5))
     try:
-        with db.engine.connect() as connection:
+        with deadline(seconds), db.engine.connect() as connection:
             current = sorted(database_revisions(connection))
     except SQLAlchemyError:
         body = {"status": "unavailable", "database": "not answering", "schema": {"head": head}}
         return _uncached(body), 503
+    except Overdue:
+        body = {"status": "unavailable", "database": "not answering in time"}
+        return _uncached(body | {"schema": {"head": head}}), 503
     schema = {"head": head, "database": current}
     if current != head:
         body = {"status": "unavailable", "database": "answering", "schema": schema}
@@ -42,5 +62,87 @@ def _uncached(body: Mapping[str, object]) -> Response:
 
 
 def register_health(app: Flask) -> None:
-    """Add ``/healthz`` to ``app``."""
+    """Add ``/healthz`` to ``app``, and the request deadline (:class:`RequestDeadline`)."""
     app.add_url_rule("/healthz", "healthz", healthz, methods=["GET", "HEAD"])
+    seconds = float(app.config.get("REQUEST_WAIT_SECONDS", 2.5))
+    app.wsgi_app = RequestDeadline(app.wsgi_app, seconds)  # type: ignore[method-assign]
+
+
+class Overdue(Exception):
+    """A wait ran past its deadline (:func:`deadline`)."""
+
+
+class _NoDeadline:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def gevent_serving() -> bool:
+    """True under ``serve``'s gevent workers (gevent has patched the standard library),
+    where a waiting request can be interrupted."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey is not None and monkey.is_module_patched("socket"))
+
+
+def deadline(seconds: float) -> Any:
+    """A context that raises :class:`Overdue` in the current greenlet when its waits
+    last more than ``seconds`` (gevent's ``Timeout``); does nothing outside gevent."""
+    if not gevent_serving():
+        return _NoDeadline()
+    import gevent
+
+    return gevent.Timeout(seconds, Overdue(f"no answer within {seconds:g} s"))
+
+
+STREAM_OPENING_SECONDS = 12.0
+"""An event stream's opening may wait this long (its gate lets 8 open at once)."""
+
+
+class RequestDeadline:
+    """WSGI middleware: each request's handling waits at most ``REQUEST_WAIT_SECONDS``
+    under gevent (see the module), else 503 with ``Retry-After: 5`` and the reason, as
+    JSON for the API and JSON routes, else a short page."""
+
+    def __init__(self, wsgi: Callable[..., Iterable[bytes]], seconds: float) -> None:
+        self.wsgi = wsgi
+        self.seconds = seconds
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if not gevent_serving():
+            return self.wsgi(environ, start_response)
+        path = str(environ.get("PATH_INFO", ""))
+        seconds = STREAM_OPENING_SECONDS if path.endswith("/events") else self.seconds
+        try:
+            with deadline(seconds):
+                return self.wsgi(environ, start_response)
+        except Overdue:
+            return _overdue(environ, start_response, seconds)
+
+
+MESSAGE = "the server is waiting for its database: try again in a few seconds"
+
+
+def _overdue(environ: dict[str, Any], start_response: Callable[..., Any], seconds: float) -> Any:
+    path = str(environ.get("PATH_INFO", ""))
+    accept = str(environ.get("HTTP_ACCEPT", ""))
+    if path.startswith("/api/") or path.endswith(".json") or "application/json" in accept:
+        body = json.dumps({"error": MESSAGE, "waited_seconds": seconds}).encode()
+        kind = "application/json"
+    else:
+        body = (
+            "<!doctype html><meta charset=utf-8><meta name=viewport "
+            'content="width=device-width,initial-scale=1"><title>Try again</title>'
+            f"<h1>Try again in a moment</h1><p>The {MESSAGE}.</p>"
+        ).encode()
+        kind = "text/html; charset=utf-8"
+    headers = [
+        ("Content-Type", kind),
+        ("Content-Length", str(len(body))),
+        ("Retry-After", "5"),
+        ("Cache-Control", "no-store"),
+    ]
+    start_response("503 Service Unavailable", headers)
+    return [body]

@@ -475,3 +475,42 @@ class PartnerTotal(db.Model):  # type: ignore[name-defined,misc]
     partner_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
     games: Mapped[int] = mapped_column(default=0)
     won: Mapped[int] = mapped_column(default=0)
+
+
+class Job(db.Model):  # type: ignore[name-defined,misc]
+    """A piece of work that computes (a bot's move, the expert's hint, the review of a
+    person's move, an import), done by a worker process of the queue
+    (:mod:`scorekeeper.jobs`), never inside a web request.
+
+    ``kind`` names its handler; ``game_id``, ``version`` and ``seat`` tie it to the
+    position it is about (one job per kind, game, version and seat: the same job asked
+    twice is the same row, and a job for a version that has passed does nothing);
+    ``args`` what the handler needs beyond them (JSON); ``client`` and ``address`` who
+    asked (a session's key and a network address: the per-client bounds);
+    ``created_at``, ``started_at`` and ``finished_at`` in seconds since the epoch
+    (``started_at`` stamped by each attempt, ``attempts`` counted, so a job whose
+    worker died is found and run again); ``result`` what it found (a hint), ``error``
+    why it failed, in words."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        UniqueConstraint("kind", "game_id", "version", "seat", name="uq_jobs_position"),
+        Index("ix_jobs_waiting", "finished_at", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("digital_games.id", ondelete="CASCADE"), default=None, index=True
+    )
+    version: Mapped[int] = mapped_column(default=0)
+    seat: Mapped[int] = mapped_column(default=0)
+    args: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    client: Mapped[str] = mapped_column(String(64), default="", index=True)
+    address: Mapped[str] = mapped_column(String(64), default="", index=True)
+    created_at: Mapped[float] = mapped_column(default=time.time)
+    started_at: Mapped[float | None] = mapped_column(default=None)
+    finished_at: Mapped[float | None] = mapped_column(default=None)
+    attempts: Mapped[int] = mapped_column(default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    error: Mapped[str | None] = mapped_column(String(400), default=None)

@@ -243,7 +243,10 @@ class Wakeups:
         import redis
 
         if self._redis is None:
-            self._redis = redis.Redis.from_url(self.app.config["REDIS_URL"])
+            timeout = float(self.app.config.get("REDIS_TIMEOUT_SECONDS", 5))
+            self._redis = redis.Redis.from_url(
+                self.app.config["REDIS_URL"], socket_timeout=timeout, socket_connect_timeout=timeout
+            )
         return self._redis
 
     def _listen_redis(self) -> None:
@@ -252,7 +255,12 @@ class Wakeups:
     def _redis_once(self) -> None:
         import redis
 
-        client: Any = redis.Redis.from_url(self.app.config["REDIS_URL"])
+        timeout = float(self.app.config.get("REDIS_TIMEOUT_SECONDS", 5))
+        client: Any = redis.Redis.from_url(
+            self.app.config["REDIS_URL"],
+            socket_connect_timeout=timeout,
+            socket_timeout=LISTEN_SECONDS + timeout,  # beyond the listener's own wait
+        )
         with client.pubsub(ignore_subscribe_messages=True) as bus:
             bus.subscribe(CHANNEL)
             self.wake_all()
@@ -269,7 +277,8 @@ class Wakeups:
 
         url = make_url(str(self.app.config["SQLALCHEMY_DATABASE_URI"]))
         dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        with psycopg.connect(dsn, autocommit=True) as connection:
+        seconds = max(1, int(float(self.app.config.get("DATABASE_CONNECT_SECONDS", 3))))
+        with psycopg.connect(dsn, autocommit=True, connect_timeout=seconds) as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.wake_all()
             while self._held_or_stop() is not None:

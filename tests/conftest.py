@@ -56,6 +56,7 @@ def make_app(db_path: str, **config: object) -> Flask:
             "RATELIMIT_ENABLED": False,
             "PLAY_REVIEW": False,
             "PLAY_EXPERT_SAMPLES": 4,
+            "JOBS": "inline",
             **config,
         }
     )

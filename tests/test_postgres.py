@@ -18,7 +18,13 @@ from tests.table.test_pages import GameActions
 def pg_app(postgres_url, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", postgres_url)
     app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False}
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "JOBS": "inline",
+        }
     )
     yield app
     with app.app_context():

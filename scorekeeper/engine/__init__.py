@@ -65,7 +65,7 @@ its scores (the scoring contract's figures, scored by the scorekeeper's own code
 from __future__ import annotations
 
 from .bots.bots import BOTS, Bot, bot_move, bot_move_why, make_bot
-from .bots.expert import Decision, advise, cost
+from .bots.expert import SAMPLES, Decision, advise, cost
 from .bots.why import to_person
 from .game.actions import (
     Action,
@@ -93,6 +93,7 @@ from .rules.ruleset import OPTIONS, PRESET_TITLES, PRESETS, RulesError, RuleSet,
 from .scoring.contract import ScoreRequestError, rules_from_request, score
 
 __all__ = [
+    "SAMPLES",
     "OPTIONS",
     "PRESETS",
     "PRESET_TITLES",

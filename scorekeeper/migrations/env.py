@@ -68,6 +68,9 @@ def run_migrations_online() -> None:
     if conf_args.get("process_revision_directives") is None:
         conf_args["process_revision_directives"] = _no_empty_revision
     with get_engine().connect() as connection:
+        if connection.dialect.name == "postgresql":  # a migration may take longer than a page
+            connection.exec_driver_sql("SET statement_timeout = 0")
+            connection.commit()  # the setting stays with the session; alembic begins anew
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
         with context.begin_transaction():
             context.run_migrations()

@@ -13,7 +13,8 @@ Glossary:
   The setting ``PLAY_REVIEW`` (on/off, default on; :func:`scorekeeper.settings.switch`,
   which still reads the older ``PLAY_REVIEW_SAMPLES``, 0 for off) turns it off.
 
-Reads only; :mod:`.services` adds the review rows and commits.
+Reads only, and only in a job of the queue (:mod:`.thinking`), which writes what it
+found.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from flask import current_app
 
 from ..engine import (
+    SAMPLES,
     Action,
     Decision,
     GameState,
@@ -36,7 +38,6 @@ from ..engine import (
 )
 from ..extensions import db
 from ..models import DigitalGame, DigitalReview
-from ..settings import is_on
 from .moves import describe
 
 MIN_COST = 1.0
@@ -49,11 +50,10 @@ def advice(game: DigitalGame, state: GameState, played: Action | None = None) ->
     """The expert's :class:`engine.Decision` for the current seat of ``state`` (its view
     only) in ``game``; ``played`` (a legal move) is weighed too, on the same sampled deals,
     so the advised move and its figures do not change with it (common random numbers)."""
-    samples = int(current_app.config.get("PLAY_HINT_SAMPLES") or 0)
+    samples = int(current_app.config.get("PLAY_HINT_SAMPLES") or 0) or SAMPLES
+    budget = float(current_app.config.get("PLAY_THINK_SECONDS") or 0) or None
     rng = random.Random(f"expert/{game.seed}/{state.deal_number}/{len(state.log)}")
-    if samples:
-        return advise(state, rng, samples, played=played)
-    return advise(state, rng, played=played)
+    return advise(state, rng, samples, played=played, budget=budget)
 
 
 RULE_IDS = re.compile(r" ?\(([A-Z][0-9]+)\)")
@@ -92,12 +92,12 @@ def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[s
 
 
 def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalReview | None:
-    """The review row of the person's ``action`` about to be made in ``state`` when it
-    differs from the expert's move by at least :data:`MIN_COST` expected points, else
-    None (and None when reviews are off, the phase is not weighed, or ``game`` is a table
-    game of several phones: its review would tell every phone what one hand held)."""
-    reviewing = is_on(current_app.config.get("PLAY_REVIEW", True))
-    if game.host_token is not None or not reviewing or state.phase not in WEIGHED:
+    """The review row of the person's ``action`` made in ``state`` (the state before it)
+    when it differs from the expert's move by at least :data:`MIN_COST` expected points,
+    else None (and None when the phase is not weighed, or ``game`` is a table game of
+    several phones: its review would tell every phone what one hand held). Computed by
+    a job (:func:`.thinking.review`), never in a request."""
+    if game.host_token is not None or state.phase not in WEIGHED:
         return None
     if state.seat != game.human_seat:
         return None

@@ -1,19 +1,18 @@
 """The play page's moves in place: a tap sent as a small JSON call, answered with the board
-to show and the bots' moves as frames, so the page never reloads between moves.
+to show at once (the bots' moves that follow are made by jobs of the queue and reach the
+page through its event stream, one version each), so the page never reloads between
+moves.
 
 Glossary:
 - tap: the JSON body the page sends (``{"version": 7, "do": "discard", "cards": ["7H"]}``,
   ``do`` as in :func:`.forms.parse_do`: ``stock``, ``take:<i>``, ``lay_down``,
   ``lay_off`` or ``lay_off:<i>``, ``discard``, ``next_round``, or an action as JSON),
   with the CSRF token in the ``X-CSRFToken`` header.
-- frame: one move as the page shows it: ``who`` and ``text`` (the move in words), ``why``
-  (a bot's reason in one sentence, else empty) and ``html``, the public board (players,
-  table, pile, stock) just after that move; the page applies each in turn, then the final
-  board.
-- answer: ``{"version", "board", "frames", "paused", "finished"}`` (200); a question
+- answer: ``{"version", "board", "paused", "finished"}`` (200); a question
   ``{"choices": [{"value", "label"}]}`` (200, nothing changed) when the tap fits several
   moves (M5 jokers, a card that lays off on several melds); a refusal ``{"error",
-  "rule"}`` with 400, 409 (stale) or 422.
+  "rule"}`` with 400, 409 (stale), 422, or 429 when this client's jobs waiting are at
+  their bound (``retry_after`` seconds).
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from typing import Any, TypeVar, cast
 from flask import render_template
 from markupsafe import Markup
 
+from .. import jobs
 from ..engine import GameState
 from ..models import DigitalGame
 from ..requests import MAX_VERSION, is_int
@@ -187,21 +187,6 @@ def round_scores(game: DigitalGame, shown: dict[str, Any]) -> Markup:
     )
 
 
-class Frames:
-    """A watch (:data:`.steps.Watch`) that draws the public board after each move."""
-
-    def __init__(self, game: DigitalGame, seat: int | None = None) -> None:
-        self.game = game
-        self.seat = seat
-        self.frames: list[dict[str, Any]] = []
-
-    def __call__(self, state: GameState, step: dict[str, Any]) -> None:
-        b = public(self.game, state, self.seat)
-        html = render_template("play/_public.html", b=b, frame=True)
-        frame = {"who": step["who"], "text": step["text"], "html": html}
-        self.frames.append(frame | {"why": step.get("why", "")})
-
-
 def _tap(body: Any) -> tuple[int, str, list[str]]:
     """``(version, do, cards)`` of a tap; raises ChoiceError for a malformed one."""
     if not isinstance(body, dict) or not is_int(body.get("version"), 0, MAX_VERSION):
@@ -226,14 +211,13 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
     except (ChoiceError, ValueError) as bad:
         message = bad.message if isinstance(bad, ChoiceError) else f"that is not a move: {bad}"
         return refusal(message, None, 400)
-    frames = Frames(game, seat)
     try:
         if kind == "next_round":
-            services.next_round(game, version, frames, bots)
+            services.next_round(game, version, bots)
         else:
             state = shared_state(game)  # only read: play_move loads its own
             action = action_for(state, kind, cards, number, raw)
-            services.play_move(game, version, action, frames, seat, bots)
+            services.play_move(game, version, action, seat, bots)
     except Ambiguous as many:
         picks = [
             {"value": json.dumps(a.to_json()), "label": button_label(state, a)}
@@ -246,10 +230,11 @@ def answer(game: DigitalGame, body: Any, seat: int | None = None, bots: Any = No
         return refusal(stale.message, None, 409)
     except services.PlayError as refused:
         return refusal(refused.message, refused.rule, 422)
+    except jobs.Refused as busy:
+        return {"error": busy.message, "rule": None, "retry_after": busy.retry_after}, 429
     return {
         "version": game.version,
         "board": render_board(game, shared_state(game), seat),
-        "frames": frames.frames,
         "paused": game.paused,
         "finished": game.finished,
     }, 200

@@ -32,10 +32,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import CursorResult, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .. import wakeups
+from .. import jobs, wakeups
 from ..engine import (
     BOTS,
     Action,
@@ -50,10 +51,10 @@ from ..engine import (
 from ..engine.game.records import seat_record
 from ..extensions import db
 from ..models import DigitalGame, now_utc
+from ..settings import is_on
 from . import store
-from .hints import review_move
 from .seats import BOT_NAMES, MAX_BOTS
-from .steps import Watch, run_bots, step
+from .steps import run_bot, step
 
 SEED_BITS = 64
 """Bits of a shuffle seed drawn by the server (:func:`drawn_seed`): far too many to search
@@ -191,25 +192,57 @@ def start_game(
         version=1,
     )
     first_moves(game, state)
+    check_share()
     db.session.commit()
+    ask_bots(game, state)
     return game
 
 
 def first_moves(game: DigitalGame, state: GameState) -> None:
-    """The bots that play before the person move; the new game is added to the session
-    with its round in play and any round they finished."""
-    steps: list[dict[str, Any]] = []
-    scored: list[dict[str, Any]] = []
-    game.paused = run_bots(state, game.bots, steps, scored)
-    for said in steps:
-        said["v"] = 1
+    """Add the new ``game`` to the session at its first deal (version 1, no move made);
+    the caller commits, then asks for the bots that play before the person
+    (:func:`ask_bots`)."""
+    game.paused = False
     game.state = store.current_json(state)
-    game.moves = steps
+    game.moves = []
     game.finished = is_terminal(state)
     game.winner = state.winner
     db.session.add(game)
     db.session.flush()
-    store.append_rounds(game, store.fresh_rounds(state), scored)
+
+
+def ask_bots(
+    game: DigitalGame,
+    state: GameState,
+    bots: Sequence[str | None] | None = None,
+    who: tuple[str, str] | None = None,
+) -> bool:
+    """Ask for the move due now in ``game`` (its ``state``) when a bot makes it (``bots``:
+    who a bot plays now, else ``game.bots``): a job of the queue at the game's version
+    (:mod:`scorekeeper.jobs`; :func:`.thinking.bot_move` makes it, and asks for the next
+    one), for ``who`` (default the request's client). True when a bot is due. The same
+    job asked twice is one job. Commits the session."""
+    if game.paused or game.finished:
+        return False
+    seat = current_player(state)
+    players = game.bots if bots is None else bots
+    if seat is None or players[seat] is None:
+        return False
+    jobs.submit("bot", game.id, game.version, seat, who=who)
+    return True
+
+
+def check_share(who: tuple[str, str] | None = None) -> None:
+    """Raise :class:`scorekeeper.jobs.Refused` when this client (``who``, default the
+    request's) has ``PLAY_JOBS_PER_CLIENT`` jobs waiting already: a move, a new game, a
+    hint is refused (429) until some are done, so one client's games cannot fill the
+    queue."""
+    client, address = who if who is not None else jobs.client_key()
+    bound = int(current_app.config.get("PLAY_JOBS_PER_CLIENT", 6))
+    if jobs.waiting(client, address) >= bound:
+        raise jobs.Refused(
+            "your games are still thinking: wait for the bots to move, then play on", 2
+        )
 
 
 # ---- moving ----------------------------------------------------------------------------
@@ -232,90 +265,120 @@ def play_move(
     game: DigitalGame,
     version: int,
     action: Action,
-    watch: Watch | None = None,
     seat: int | None = None,
     bots: Sequence[str | None] | None = None,
 ) -> DigitalGame:
-    """Make the person's ``action`` on ``game`` as it was at ``version``, then the bots'
-    moves (each told to ``watch``); save it all as the next version. ``seat``: the person's
-    (else ``game.human_seat``), ``bots``: who a bot plays now (else ``game.bots``). Raises
-    :class:`StaleGame` (the game moved on), :class:`PlayError` (game over, a round's end
-    waiting for "Next round", not the person's turn, or the engine's refusal with its
-    message and rule id); nothing is saved then. A move that differed from the expert's
-    is kept for the round's review (:func:`.hints.review_move`)."""
+    """Make the person's ``action`` on ``game`` as it was at ``version`` and save it as the
+    next version; then ask for the bots' move when one is due (:func:`ask_bots`: a job,
+    never made in this request). ``seat``: the person's (else ``game.human_seat``),
+    ``bots``: who a bot plays now (else ``game.bots``). Raises :class:`StaleGame` (the
+    game moved on), :class:`PlayError` (game over, a round's end waiting for "Next
+    round", not the person's turn, or the engine's refusal with its message and rule
+    id), :class:`scorekeeper.jobs.Refused` (this client's jobs waiting are at their
+    bound, :func:`check_share`); nothing is saved then. A move of a one-person game is
+    reviewed against the expert's by a job (:func:`.thinking.review`)."""
     state = _ready(game, version)
     turn = current_player(state)
     if turn != (game.human_seat if seat is None else seat):
         whose = f"it is {state.players[turn]}'s turn" if turn is not None else "nobody's turn"
         raise PlayError(f"it is not your turn: {whose}", "T1")
+    check_share()
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
-    noted = review_move(game, state, action)
+    before = _reviewed(game, state)
     try:
-        ended = step(state, action, steps, scored, watch)
+        ended = step(state, action, steps, scored)
     except IllegalMove as refused:
         raise PlayError(refused.message, refused.rule) from None
-    if noted is not None:
-        db.session.add(noted)
-    made = len(steps)
-    players = game.bots if bots is None else bots
-    paused = not is_terminal(state) if ended else run_bots(state, players, steps, scored, watch)
-    _save(game, state, version, _shown(game, steps, made, version), scored, paused)
+    paused = ended and not is_terminal(state)
+    _save(game, state, version, _shown(game, steps, version), scored, paused)
+    if before is not None:
+        jobs.submit("review", game.id, version, turn, {"state": before, "action": action.to_json()})
+    ask_bots(game, state, bots)
     return game
+
+
+def _reviewed(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+    """The state before the person's move, kept for its review (a job), or None when the
+    move is not reviewed: reviews off (``PLAY_REVIEW``), a table game of several phones
+    (its review would tell every phone what one hand held), a phase the expert does not
+    weigh."""
+    from .hints import WEIGHED
+
+    reviewing = is_on(current_app.config.get("PLAY_REVIEW", True))
+    if game.host_token is not None or not reviewing or state.phase not in WEIGHED:
+        return None
+    return store.current_json(state)
 
 
 def next_round(
     game: DigitalGame,
     version: int,
-    watch: Watch | None = None,
     bots: Sequence[str | None] | None = None,
 ) -> DigitalGame:
     """End the pause after a round (the person tapped "Next round"): the next deal, already
-    made, is shown and the bots that play before the person move (``bots`` as in
-    :func:`play_move`). Raises :class:`StaleGame` or :class:`PlayError` (no round is
-    waiting)."""
+    made, is shown as the next version, and the bots that play before the person are
+    asked for (``bots`` as in :func:`play_move`). Raises :class:`StaleGame` or
+    :class:`PlayError` (no round is waiting)."""
     if version == game.version and not game.paused:
         raise PlayError("there is no finished round waiting: play on", "D5")
     if version != game.version:
         raise StaleGame()
     game.paused = False
     state = _ready(game, version)
-    steps: list[dict[str, Any]] = []
-    scored: list[dict[str, Any]] = []
-    paused = run_bots(state, game.bots if bots is None else bots, steps, scored, watch)
-    _save(game, state, version, _shown(game, steps, 0, version), scored, paused)
+    _save(game, state, version, [], [], False)
+    ask_bots(game, state, bots)
     return game
 
 
-def let_bots_play(game: DigitalGame, bots: Sequence[str | None]) -> bool:
-    """Let ``bots`` (stand-ins for people away, seats given to bots) make the moves due
-    now, as the next version; False when none is due or another request made them."""
-    if game.paused or game.finished:
-        return False
-    state, version = load_state(game), game.version
+def bot_move(game: DigitalGame, state: GameState, bots: Sequence[str | None]) -> bool:
+    """The bot whose turn it is in ``game`` (its ``state``; ``bots``: who a bot plays now)
+    makes its one move, saved as the next version (the queue's job for the version,
+    :func:`.thinking.bot_move`): seeded by the game's seed and the move's place in the
+    game, so any worker process plays the same move; it says why (``step["why"]``). An
+    expert samples ``PLAY_EXPERT_SAMPLES`` deals, within ``PLAY_THINK_SECONDS`` of CPU
+    time per decision. False, nothing written, when no bot is due or the game moved on
+    meanwhile."""
+    version = game.version
     seat = current_player(state)
-    if seat is None or bots[seat] is None:
+    if game.paused or game.finished or seat is None or bots[seat] is None:
         return False
     steps: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
-    paused = run_bots(state, bots, steps, scored)
+    ended = run_bot(state, bots, steps, scored)
+    for said in steps:
+        said["bot"] = True
+    kept = game.moves if game.moves and game.moves[-1].get("bot") else game.moves[-1:]
+    paused = ended and not is_terminal(state)
     try:
-        _save(game, state, version, _shown(game, steps, 0, version), scored, paused)
+        _save(game, state, version, _shown(game, steps, version, kept), scored, paused)
     except StaleGame:
         return False
     return True
 
 
+def let_bots_play(game: DigitalGame, bots: Sequence[str | None]) -> bool:
+    """Ask for the move due now from ``bots`` (stand-ins for people away, seats given to
+    bots), a job (:func:`ask_bots`); False when none is due."""
+    if game.paused or game.finished:
+        return False
+    return ask_bots(game, load_state(game), bots)
+
+
 def _shown(
-    game: DigitalGame, steps: list[dict[str, Any]], made: int, version: int
+    game: DigitalGame,
+    steps: list[dict[str, Any]],
+    version: int,
+    kept: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The steps the page shows after this move: those made now (at ``version + 1``),
-    after the earlier ones when the person's turn goes on (no bot moved)."""
+    """The steps the page shows after this move: ``kept`` (default the game's steps so
+    far) then those made now (at ``version + 1``), the newest :data:`MAX_STEPS`. A
+    bot's move after a person's starts the list afresh from the person's last move, the
+    one that passed the turn (:func:`bot_move`)."""
     for said in steps:
         said["v"] = version + 1
-    if made and len(steps) == made:
-        return [*game.moves, *steps][-MAX_STEPS:]
-    return steps
+    earlier = game.moves if kept is None else kept
+    return [*earlier, *steps][-MAX_STEPS:]
 
 
 def _save(

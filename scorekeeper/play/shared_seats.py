@@ -146,10 +146,12 @@ def start_table(
     services.first_moves(game, state)
     rows = _person_seats(game, seats)
     db.session.add_all(rows)
+    services.check_share()
     db.session.commit()
     assert game.host_token is not None
     _keep("hosts", game.slug, game.host_token)
     _keep("seats", game.slug, rows[0].token)
+    services.ask_bots(game, state, playing_bots(game, rows))
     return game
 
 
@@ -249,7 +251,8 @@ def touch(game: DigitalGame, seat: int) -> None:
 class Opening:
     """What a phone opening its seat's event stream needs of a game, read in one query
     (:func:`opening`): ``game_id``; ``table`` (False: a game of one person); the phone's
-    ``seat`` (None: no seat here) and that seat's ``token``; ``due`` True when a stand-in
+    ``seat`` (None: no seat here; the person's at a game of one person) and that seat's
+    ``token`` (empty at a game of one person); ``due`` True when a stand-in
     may have a move to make (:func:`due_games`' test, :func:`_due`)."""
 
     game_id: int
@@ -257,6 +260,14 @@ class Opening:
     seat: int | None
     token: str
     due: bool
+
+
+def _opening_seat(human: int, table: bool, people: Sequence[Any], slug: str) -> int | None:
+    """The phone's seat as its stream opens: the person's at a one-person game (anyone
+    with the link plays it), else the seat its signed session holds a token of."""
+    if not table:
+        return human
+    return _token_seat(people, dict(session.get("seats") or {}).get(slug))
 
 
 def opening(slug: str) -> Opening | None:
@@ -269,6 +280,7 @@ def opening(slug: str) -> Opening | None:
         db.select(
             DigitalGame.id,
             DigitalGame.host_token,
+            DigitalGame.human_seat,
             _due(cutoff).label("due"),
             DigitalSeat.seat,
             DigitalSeat.token,
@@ -280,10 +292,11 @@ def opening(slug: str) -> Opening | None:
     if not rows:
         return None
     people = [r for r in rows if r.token is not None]
-    seat = _token_seat(people, dict(session.get("seats") or {}).get(slug))
-    token = next((r.token for r in people if r.seat == seat), "")
     first = rows[0]
-    return Opening(first.id, first.host_token is not None, seat, token, bool(first.due))
+    table = first.host_token is not None
+    seat = _opening_seat(first.human_seat, table, people, slug)
+    token = next((r.token for r in people if r.seat == seat), "")
+    return Opening(first.id, table, seat, token, bool(first.due))
 
 
 def new_stream(found: Opening) -> int | None:
@@ -336,11 +349,15 @@ def _since(game: DigitalGame) -> float:
 
 
 def catch_up(game: DigitalGame) -> bool:
-    """What any request does first at a table game: a person whose turn has waited the
-    grace period with no contact is marked away, and the bots due to move (stand-ins,
-    bot seats) make their moves as the next version. True when the game moved."""
-    if game.host_token is None or game.paused or game.finished:
+    """What any request does first at a game: at a table game, a person whose turn has
+    waited the grace period with no contact is marked away; at any game, the move due
+    from a bot (a stand-in, a bot seat) is asked of the queue when it has no job yet
+    (the same job asked twice is one: this finds a move whose job was never asked).
+    True when a bot is due."""
+    if game.paused or game.finished:
         return False
+    if game.host_token is None:
+        return services.let_bots_play(game, game.bots)
     rows = seat_rows(game)
     now, waited = _now(), _now() - _since(game)
     late = [
@@ -489,8 +506,12 @@ def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> dict[
         text = 'The round is over: anyone may tap "Next round".'
     elif turn is None:
         text = ""
+    elif turn == seat:
+        text = "Your turn."
+    elif not sitting.table and game.bots[turn] is not None:
+        text = f"{state.players[turn]} is thinking…"  # a job of the queue makes its move
     else:
-        text = "Your turn." if turn == seat else f"{state.players[turn]}'s turn."
+        text = f"{state.players[turn]}'s turn."
     text += "".join(f" A bot is playing for {name}." for name in standins)
     return {
         "turn": turn,

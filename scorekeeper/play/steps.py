@@ -26,10 +26,6 @@ from ..engine import (
 from . import store
 from .moves import describe
 
-MAX_BOT_STEPS = 20_000
-"""The most bot moves one request makes before the person is asked (a guard: a whole
-game of bots ends far sooner)."""
-
 Watch = Callable[[GameState, dict[str, Any]], None]
 """Told of every move as it is made: the state just after it, and the step."""
 
@@ -71,32 +67,37 @@ def _event(text: str, kind: str = "event") -> dict[str, Any]:
     return {"who": "", "kind": kind, "text": text, "cards": [], "groups": []}
 
 
-def run_bots(
+def run_bot(
     state: GameState,
     bots: Sequence[str | None],
     steps: list[dict[str, Any]],
     scored: list[dict[str, Any]],
-    watch: Watch | None = None,
 ) -> bool:
-    """Let the bots move until the person is asked, a round ends or the game is over;
-    True when they stopped at a round's end with the game going on (the pause). Each bot
-    move is seeded by the game's seed and the move's place in the game, so a replay bot
-    plays the same move in any worker process; each says why (``step["why"]``). An expert
-    bot samples ``PLAY_EXPERT_SAMPLES`` deals per decision (the app's config)."""
-    for count in range(MAX_BOT_STEPS):
-        seat = current_player(state)
-        if seat is None or bots[seat] is None:
-            return False
-        level = bots[seat]
-        assert level is not None
-        rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/{count}")
-        bot = make_bot(level, _expert_samples())
-        action, why = bot_move_why(state, bot, rng, legal_actions(state))
-        if step(state, action, steps, scored, watch, why):
-            return not is_terminal(state)
-    raise RuntimeError(f"the bots made {MAX_BOT_STEPS} moves without the person being asked")
+    """The bot whose turn it is in ``state`` (``bots[seat]`` its level) makes one move,
+    described into ``steps`` with why (``step["why"]``), its round's scoring into
+    ``scored`` when it ends one; True when it ended a round. Seeded by the game's seed
+    and the move's place in the game, so any worker process plays the same move (for
+    the same samples). An expert samples ``PLAY_EXPERT_SAMPLES`` deals per decision,
+    within ``PLAY_THINK_SECONDS`` of CPU time (the app's config)."""
+    seat = current_player(state)
+    level = bots[seat] if seat is not None else None
+    if seat is None or level is None:
+        raise ValueError("no bot is to move")
+    rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/0")
+    bot = make_bot(level, _expert_samples(), _think_seconds())
+    action, why = bot_move_why(state, bot, rng, legal_actions(state))
+    return step(state, action, steps, scored, why=why)
 
 
 def _expert_samples() -> int | None:
     """``PLAY_EXPERT_SAMPLES`` of the app's config (None outside an app: the default)."""
     return current_app.config.get("PLAY_EXPERT_SAMPLES") if has_app_context() else None
+
+
+def _think_seconds() -> float | None:
+    """``PLAY_THINK_SECONDS`` of the app's config: an expert's CPU budget per decision
+    (None outside an app: no budget)."""
+    if not has_app_context():
+        return None
+    value = current_app.config.get("PLAY_THINK_SECONDS")
+    return float(value) if value else None

@@ -12,13 +12,14 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   of its own; rendered under the stream's request, whose CSRF token is put in the
   session when the stream opens, before its headers are sent); after
   :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it sends a keep-alive
-  comment, nothing read. Meanwhile its process's ONE sweep
+  comment, nothing read. A game of one person has its stream too (its bots' moves are
+  made by jobs of the queue, each a version: :mod:`.thinking`); anyone with its link
+  plays it, so its stream checks no seat. Meanwhile its process's ONE sweep
   (:func:`.shared_seats.sweep`, every 30 s for all the streams the process holds)
   stamps the seat's contact and lets any due bot move (stand-ins for people who are
   away). An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after
-  ``PLAY_STREAM_SECONDS`` (an hour) and the browser reconnects by itself (``retry``). A
-  table game's only: a one-person game changes only when its person moves (404).
+  ``PLAY_STREAM_SECONDS`` (an hour) and the browser reconnects by itself (``retry``).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
   (:func:`.shared_seats.new_stream`, a notice to every process) and every read gets it
   with the version, so an older stream of the seat (the phone reconnecting, the link
@@ -253,6 +254,11 @@ class _Reading:
         if reading is None:
             return 0, "gone"
         game, mine = reading.game, reading.seats.get(stream.seat)
+        if game.host_token is None:  # a game of one person: its link is its only key
+            if game.version != self.last:
+                alone = shared_seats.Sitting(game.human_seat, None, False, False)
+                self.board = seat_board(game, alone)
+            return game.version, None
         if mine is None or not same_token(stream.token, mine.token):
             return game.version, "removed"
         if mine.number != stream.number:
@@ -299,8 +305,10 @@ def _open(slug: str) -> tuple[Stream, int | None]:
     found = shared_seats.opening(slug)
     if found is None:
         abort(404, description="There is no game at this link.")
-    if not found.table:
-        abort(404, description="A game of one person has no live updates: it moves when you do.")
+    if not found.table:  # the bots' moves, made by jobs, reach the person's phone
+        assert found.seat is not None
+        generate_csrf()
+        return Stream(slug, found.game_id, found.seat, "", 0), since
     if found.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     number = shared_seats.new_stream(found)

@@ -3,7 +3,7 @@
 A game lives at ``/play/<slug>``: anyone with the link plays it, from any phone or tab.
 Every move is a POST carrying the game's version: a form (without JavaScript), a tap as
 JSON from the page (``/tap``, CSRF token in a header: the board comes back and is
-swapped in place, the bots' moves as frames shown one by one, :mod:`.live`), or JSON
+swapped in place, :mod:`.live`), or JSON
 for scripts (``/move.json``); the engine decides, the page shows.
 """
 
@@ -27,11 +27,12 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from .. import jobs
 from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
-from . import hints, live, services, shared_seats, shared_views, stream, watch
+from . import live, services, shared_seats, shared_views, stream, thinking, watch
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
@@ -82,6 +83,8 @@ def index() -> Any:
             )
         except services.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
+        except jobs.Refused as busy:
+            return _busy_page(busy, form)
         else:
             shared_seats.remember(game)
             return redirect(url_for("play.show", slug=game.slug, step=game.version))
@@ -106,19 +109,47 @@ def show(slug: str) -> str:
     error = notice.get("error")
     refusal = services.PlayError(error["message"], error.get("rule")) if error else None
     page = _page(game, refusal, notice.get("choices"), sitting)
-    if request.args.get("hint"):
-        page["hint"] = hints.hint(game, services.load_state(game), sitting.seat)
+    if request.args.get("hint") and sitting.seat is not None:
+        try:
+            page["hint"] = thinking.hint_for(game, sitting.seat) or {"thinking": True}
+        except jobs.Refused as busy:
+            page["hint"] = {"error": busy.message}
     return render_template("play/game.html", **page)
 
 
 @bp.get("/<slug>/hint.json")
 def hint(slug: str) -> tuple[Response, int]:
-    """What the expert would do now in this phone's seat, and why (nothing is played)."""
+    """What the expert would do now in this phone's seat, and why (nothing is played):
+    200 with the hint; 202 ``{"thinking": true}`` with ``Retry-After`` while a worker
+    thinks (ask again); 409 when there is nothing to decide; 429 when this client has
+    too many jobs waiting."""
     game, seat = _json_seat(slug, "play at")
-    said = hints.hint(game, services.load_state(game), seat)
+    try:
+        said = thinking.hint_for(game, seat)
+    except jobs.Refused as busy:
+        return _busy_json(busy)
+    if said is None:
+        response = jsonify(thinking=True)
+        response.headers["Retry-After"] = "1"
+        response.headers["Cache-Control"] = "no-store"
+        return response, 202
     response = jsonify(said)
     response.headers["Cache-Control"] = "no-store"
     return response, 409 if "error" in said else 200
+
+
+def _busy_json(busy: jobs.Refused) -> tuple[Response, int]:
+    """429 with ``Retry-After`` and the one sentence, as JSON."""
+    response = jsonify(error=busy.message, rule=None)
+    response.headers["Retry-After"] = str(busy.retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 429
+
+
+def _busy_page(busy: jobs.Refused, form: Any = None) -> Any:
+    """429 with ``Retry-After`` and the one sentence, as a page."""
+    body = render_template("play/busy.html", message=busy.message, form=form)
+    return body, 429, {"Retry-After": str(busy.retry_after)}
 
 
 def _page(
@@ -163,6 +194,10 @@ def move(slug: str) -> Any:
     if kind == "next_round":
         return _next_round(game, parse_int(form.version.data), sitting.bots)
     try:
+        services.check_share()
+    except jobs.Refused as busy:
+        return _busy_page(busy)
+    try:
         action = action_for(state, kind, form.cards.data or [], number, raw)
     except ChoiceError as problem:
         return _back(game, error={"message": problem.message, "rule": problem.rule})
@@ -171,17 +206,19 @@ def move(slug: str) -> Any:
         return _back(game, choices=picks)
     try:
         version = parse_int(form.version.data)
-        services.play_move(game, version, action, None, sitting.seat, sitting.bots)
+        services.play_move(game, version, action, sitting.seat, sitting.bots)
     except services.StaleGame as stale:
         return render_template("play/stale.html", game=game, error=stale), 409
     except services.PlayError as refused:
         return _back(game, error={"message": refused.message, "rule": refused.rule})
+    except jobs.Refused as busy:
+        return _busy_page(busy)
     return redirect(url_for("play.show", slug=game.slug, step=game.version), 303)
 
 
 def _next_round(game: DigitalGame, version: int, bots: Any) -> Any:
     try:
-        services.next_round(game, version, None, bots)
+        services.next_round(game, version, bots)
     except services.StaleGame as stale:
         return render_template("play/stale.html", game=game, error=stale), 409
     except services.PlayError as refused:
@@ -217,7 +254,8 @@ def _json_move(slug: str) -> JsonMove:
 @bp.post("/<slug>/tap")
 def tap(slug: str) -> tuple[Response, int]:
     """A tap on the play page as JSON (CSRF token in the ``X-CSRFToken`` header): the move,
-    then the bots'; answers with the board to swap in and the bots' moves as frames, or
+    answered at once with the board to swap in (the bots' moves that follow are jobs, each
+    reaching the page through its stream), or
     the refusal with its rule (:mod:`.live`)."""
     read = _json_move(slug)
     if read[0] is None:
@@ -244,18 +282,20 @@ def move_json(slug: str) -> tuple[Response, int]:
         return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
     try:
         if body.get("do") == "next_round":
-            services.next_round(game, parse_int(body["version"]), None, sitting.bots)
+            services.next_round(game, parse_int(body["version"]), sitting.bots)
         else:
             state = live.shared_state(game)  # only read: play_move loads its own
             action = action_for(state, "action", [], None, body.get("action"))
             version = parse_int(body["version"])
-            services.play_move(game, version, action, None, sitting.seat, sitting.bots)
+            services.play_move(game, version, action, sitting.seat, sitting.bots)
     except ChoiceError as bad:
         return _json_error(bad.message, bad.rule, 400)
     except services.StaleGame as stale:
         return _json_error(stale.message, None, 409)
     except services.PlayError as refused:
         return _json_error(refused.message, refused.rule, 422)
+    except jobs.Refused as busy:
+        return _busy_json(busy)
     body = {"version": game.version, "steps": game.moves, "paused": game.paused}
     return jsonify(body | {"finished": game.finished}), 200
 

@@ -1,9 +1,13 @@
 /* The play page's Hint button (play/hints.py): asks the server what the expert bot would
    do now and why (GET, nothing is played) and shows it beside the button. Without
-   JavaScript the button is a link to the page with the hint written in. The board is
-   swapped after every move, so a hint never outlives the position it was given for. */
+   JavaScript the button is a link to the page with the hint written in. The expert thinks
+   in a worker of the server: while it does, the answer is 202 ("thinking", Retry-After)
+   and the button asks again after that many seconds (at most MAX_ASKS times); 429 says
+   this phone asked for too much at once. The board is swapped after every move, so a
+   hint never outlives the position it was given for. */
 (function () {
   "use strict";
+  var MAX_ASKS = 60;
   var show = function (box, data) {
     box.textContent = "";
     if (data.error) { box.textContent = data.error; return; }
@@ -33,13 +37,28 @@
     var box = link.parentNode.querySelector("[data-hint-text]");
     if (!box || !window.fetch) return;
     event.preventDefault();
+    if (link.getAttribute("aria-busy") === "true") return;
     box.hidden = false;
-    box.textContent = "Thinking…";
+    box.textContent = "The expert is thinking…";
     link.setAttribute("aria-busy", "true");
-    fetch(link.dataset.hint, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-      .then(function (response) { return response.json(); })
-      .then(function (data) { show(box, data); })
-      .catch(function () { box.textContent = "No hint: the server could not be reached."; })
-      .then(function () { link.removeAttribute("aria-busy"); });
+    var done = function () { link.removeAttribute("aria-busy"); };
+    var ask = function (left) {
+      fetch(link.dataset.hint, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (response) {
+          return response.json().then(function (data) { return { response: response, data: data }; });
+        })
+        .then(function (answer) {
+          if (answer.response.status === 202 && left > 0 && box.isConnected) {
+            var wait = Number(answer.response.headers.get("Retry-After")) || 1;
+            window.setTimeout(function () { ask(left - 1); }, Math.min(wait, 5) * 1000);
+            return;
+          }
+          if (answer.response.status === 202) answer.data = { error: "The expert is still thinking: tap Hint again in a moment." };
+          show(box, answer.data);
+          done();
+        })
+        .catch(function () { box.textContent = "No hint: the server could not be reached."; done(); });
+    };
+    ask(MAX_ASKS);
   });
 })();

@@ -3,14 +3,12 @@
      ({version, do, cards}, CSRF token in the X-CSRFToken header). The answer's board
      replaces #board-root; a refusal (message and rule id) or a question (which meld,
      which joker) is shown in #notice; nothing reloads.
-   - Bots' moves: the answer's frames (the public board after each move) are shown in
-     #public one after another (STEP_MS each, or #play[data-step-ms]) with the move in words in #ticker; a tap on
-     them, or any move of the person's, skips to the end. The hand and the action bar are
-     the final ones from the start, so the person's turn never waits for them.
+   - Bots' moves: made by the server's workers after the person's move, each reaches the
+     page as a new board through the event stream (static/seats.js, "play:board").
    - The hand: "By suit" / "By rank" sort it, dragging a card (SortableJS) moves it; the
      order is kept on this phone per game (localStorage) and new cards come last.
-   - A table of phones: a "play:board" event on #play ({board}, from static/seats.js)
-     swaps in the board after another phone's move.
+   - A "play:board" event on #play ({board}, from static/seats.js) swaps in the board
+     after a bot's move or another phone's.
    - Selection: buttons with data-needs="1" (discard, lay off) need exactly one card
      selected, data-needs="3" (meld) three or more; the discard button names the card. */
 (function () {
@@ -18,10 +16,8 @@
   var play = document.getElementById("play");
   var root = document.getElementById("board-root");
   if (!play || !root) return;
-  var STEP_MS = 280;
   var orderKey = "play-hand:" + play.dataset.game;
   var busy = false;
-  var anim = null;
   var lastButton = null;
 
   var all = function (selector, within) {
@@ -100,37 +96,6 @@
 
   var wire = function () { wireHand(); updateButtons(); fitDock(); };
 
-  /* ---- the bots' moves, frame by frame ---- */
-  var finish = function () {
-    if (!anim) return;
-    window.clearTimeout(anim.timer);
-    anim.pub.innerHTML = anim.final;
-    anim.pub.classList.remove("replay");
-    anim.ticker.hidden = true;
-    anim = null;
-    updateButtons();
-  };
-  var animate = function (frames) {
-    var pub = document.getElementById("public");
-    var ticker = document.getElementById("ticker");
-    if (!pub || !ticker) return;
-    anim = { pub: pub, ticker: ticker, final: pub.innerHTML, timer: null };
-    var text = ticker.querySelector("[data-ticker-text]");
-    var i = 0;
-    var next = function () {
-      if (!anim) return;
-      if (i >= frames.length) { finish(); return; }
-      pub.innerHTML = frames[i].html;
-      pub.classList.add("replay");
-      text.textContent = (frames[i].who ? frames[i].who + " " : "") + frames[i].text +
-        (frames[i].why ? " (" + frames[i].why + ")" : "");
-      ticker.hidden = false;
-      i += 1;
-      anim.timer = window.setTimeout(next, Number(play.dataset.stepMs) || STEP_MS);
-    };
-    next();
-  };
-
   /* ---- notices: a refusal with its rule, or a question ---- */
   var notice = function () { return document.getElementById("notice"); };
   var say = function (message, rule, stale) {
@@ -182,11 +147,9 @@
   var show = function (data) {
     root.innerHTML = data.board;
     wire();
-    if (data.frames && data.frames.length) animate(data.frames);
   };
   var send = function (body) {
     if (busy) return;
-    finish();
     var token = one("input[name=csrf_token]");
     var version = one("input[name=version]");
     body.version = version ? Number(version.value) : 0;
@@ -212,11 +175,6 @@
   root.addEventListener("click", function (e) {
     var button = e.target.closest ? e.target.closest("button") : null;
     if (button) lastButton = button;
-    if (anim && (e.target.closest("#public") || e.target.closest("[data-skip]"))) {
-      e.preventDefault();
-      finish();
-      return;
-    }
     var sort = e.target.closest("[data-sort]");
     if (sort) {
       arrange({ mode: sort.dataset.sort });
@@ -235,7 +193,6 @@
   /* a table of several phones: static/seats.js hands over the board after another's move */
   play.addEventListener("play:board", function (e) {
     if (busy) return;
-    finish();
     show(e.detail);
   });
   wire();

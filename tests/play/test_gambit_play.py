@@ -109,8 +109,8 @@ def test_no_card_of_the_persons_hand_is_shown_before_the_dealer_nominates(play) 
 
 
 def test_a_bot_dealers_nomination_is_told_when_next_round_is_tapped(play) -> None:
-    """The next deal's bot dealer nominates as the person taps "Next round": the page's
-    frame says so, with why, from what the table knows (a nomination was a step with no
+    """The next deal's bot dealer nominates as the person taps "Next round" (a job): the
+    latest moves say so, with why, from what the table knows (a nomination was a step with no
     words, and the tap failed)."""
     slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="strong", seed="1")
     rng, bot = random.Random(3), make_bot("basic")
@@ -125,7 +125,7 @@ def test_a_bot_dealers_nomination_is_told_when_next_round_is_tapped(play) -> Non
     body = {"version": game.version, "do": "next_round"}
     answer = play.client.post(f"/play/{slug}/tap", json=body)
     assert answer.status_code == 200
-    first = answer.get_json()["frames"][0]
+    first = next(m for m in play.game(slug).moves if m["who"] == "Bea")
     assert (first["who"], first["text"]) == ("Bea", "nominates the jokers double")
     assert first["why"].startswith("nominated the jokers double")
 

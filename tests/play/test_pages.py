@@ -123,9 +123,12 @@ def test_starting_stores_the_game_and_lets_bots_that_come_first_move(play) -> No
     state = play.state(slug)
     assert state.players == ("Sam", "Ada", "Bea", "Cy")
     assert game.bots == [None, "random", "basic", "basic"]
-    assert state.seat == game.human_seat == 0 and game.version == 1 and not game.finished
+    assert state.seat == game.human_seat == 0 and not game.finished
     bots_first = (state.dealer + 1) % 4 != 0
-    assert bool(game.moves) == bots_first
+    assert bool(game.moves) == bots_first == (game.version > 1)
+    # each bot's move was made by a job as a version of its own
+    assert all(m["bot"] for m in game.moves)
+    assert sorted({m["v"] for m in game.moves}) == list(range(2, game.version + 1))
     page = text(play.client.get(f"/play/{slug}"))
     assert "Your turn: draw from the stock" in page and "Discard pile" in page
     assert play.client.get("/play").status_code == 200
@@ -145,7 +148,8 @@ def test_a_draw_and_a_discard_pass_the_turn_to_the_bots_and_back(play) -> None:
     response = play.move(slug, "discard", (card,))
     assert response.status_code == 303
     game = play.game(slug)
-    assert game.version == 3
+    # the discard is version 3; each bot's move after it a version of its own, by a job
+    assert sorted({m["v"] for m in game.moves[1:]}) == list(range(4, game.version + 1))
     assert game.moves[0] == {
         "who": "Sam",
         "kind": "move",
@@ -157,7 +161,7 @@ def test_a_draw_and_a_discard_pass_the_turn_to_the_bots_and_back(play) -> None:
     assert [m["who"] for m in game.moves[1:3]] == ["Ada", "Ada"]
     play.move(slug, "stock")  # the person's turn goes on: the bots' moves stay listed
     moves = play.game(slug).moves
-    assert moves[: len(game.moves)] == game.moves and moves[-1]["v"] == 4
+    assert moves[: len(game.moves)] == game.moves and moves[-1]["v"] == game.version + 1
     assert moves[-1]["text"] == "draws from the stock"
     page = text(play.client.get(f"/play/{slug}"))
     assert "Latest moves (" in page and "draws from the stock" in page
@@ -284,14 +288,15 @@ def test_a_move_on_an_old_version_is_refused_and_the_player_told_to_reload(play)
 
 def test_two_workers_saving_at_once_cannot_both_win(play, app, monkeypatch) -> None:
     slug = play.start()
-    run_bots = digital.run_bots
+    step = digital.step
 
-    def another_worker_saves_meanwhile(*args: Any) -> None:
-        run_bots(*args)
+    def another_worker_saves_meanwhile(*args: Any, **kwargs: Any) -> bool:
+        ended = step(*args, **kwargs)
         with db.engine.begin() as connection:
             connection.execute(update(DigitalGame).values(version=DigitalGame.version + 1))
+        return ended
 
-    monkeypatch.setattr(digital, "run_bots", another_worker_saves_meanwhile)
+    monkeypatch.setattr(digital, "step", another_worker_saves_meanwhile)
     response = play.move(slug, "stock", version=1)
     assert response.status_code == 409 and "moved on" in text(response)
     assert play.state(slug).phase.value == "draw"
@@ -349,7 +354,11 @@ def test_with_csrf_on_forms_need_the_token_and_json_moves_do_not(csrf_app) -> No
     assert (
         client.post(f"/play/{slug}/move", data={"version": "1", "do": "stock"}).status_code == 400
     )
-    moved = client.post(f"/play/{slug}/move.json", json={"version": 1, "action": {"type": "draw"}})
+    seen = client.get(f"/play/{slug}/state.json").get_json()  # after any bots that play first
+    action = seen["legal"][0]
+    moved = client.post(
+        f"/play/{slug}/move.json", json={"version": seen["version"], "action": action}
+    )
     assert moved.status_code == 200
 
 

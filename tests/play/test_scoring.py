@@ -8,7 +8,16 @@ import pytest
 
 from scorekeeper.engine import is_terminal, new_game
 from scorekeeper.engine.rules.ruleset import PRESETS
-from scorekeeper.play.services import run_bots
+from scorekeeper.play.steps import run_bot
+
+
+def run_bots(state, bots: list, steps: list[dict], scored: list[dict]) -> bool:
+    """The bots' moves one at a time, as the queue's jobs make them, until a round ends
+    (True while the game goes on) or the game is over (False)."""
+    while not is_terminal(state):
+        if run_bot(state, bots, steps, scored):
+            return not is_terminal(state)
+    return False
 
 
 def _bots_only(preset: str, options: dict, seed: int, players: int) -> list[dict]:

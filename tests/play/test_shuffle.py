@@ -38,7 +38,7 @@ def stored_app(request, tmp_path) -> Iterator[Flask]:
         yield make_app(str(tmp_path / "s.sqlite3"), PLAY_GRACE_SECONDS=600)
         return
     url = request.getfixturevalue("postgres_url")
-    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
+    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "JOBS": "inline"}
     app = create_app(config | {"SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade()

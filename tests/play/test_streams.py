@@ -136,6 +136,7 @@ def _postgres_app(
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
+            "JOBS": "inline",
             **config,
         }
     )
@@ -178,10 +179,11 @@ def test_a_removed_seats_stream_ends_at_its_next_poll(stream_app, make: str) -> 
     table = Table(stream_app)
     removed = Listening(table.join(2), table.slug)
     staying = Listening(table.join(1), table.slug)
-    assert removed.told() == staying.told() == 1
+    start = table.version()  # after the bots that play first
+    assert removed.told() == staying.told() == start
     _give_seat(table, 2, make)
     assert removed.end() == "removed"
-    staying.moved(2)
+    staying.moved(start + 1)
     _give_seat(table, 1, "basic")
     assert staying.end() == "removed"
 
@@ -191,21 +193,22 @@ def test_beyond_the_cap_a_stream_is_503_with_retry_after_and_changes_nothing(tmp
     table = Table(app)
     ivo, jun = table.join(1), table.join(2)
     open_one = Listening(ivo, table.slug)
-    assert open_one.told() == 1
+    start = table.version()  # after the bots that play first
+    assert open_one.told() == start
     for phone in (jun, ivo):  # another seat's stream, and a second one of the same seat
         refused = phone.get(f"/play/{table.slug}/events")
         assert refused.status_code == 503
         assert int(refused.headers["Retry-After"]) > 0
         assert "try again" in refused.get_data(as_text=True)
-        assert phone.get(f"/play/{table.slug}/version").get_json() == {"version": 1}
+        assert phone.get(f"/play/{table.slug}/version").get_json() == {"version": start}
     _give_seat(table, 2, "strong")  # the open stream was not replaced by the refused one
-    open_one.moved(2)
+    open_one.moved(start + 1)
     _give_seat(table, 1, "basic")
     assert open_one.end() == "removed"  # closed: its place is free again
     _give_seat(table, 2, "person")
     again = Listening(table.join(2), table.slug)
     assert again.status == 200
-    again.moved(4)
+    again.moved(start + 3)
     _give_seat(table, 2, "basic")
     assert again.end() == "removed"
 
@@ -223,11 +226,28 @@ def test_an_odd_version_on_the_stream_is_a_400(tmp_path, given: str) -> None:
         assert "version" in answer.get_data(as_text=True)
 
 
-def test_a_one_person_game_has_no_stream(tmp_path) -> None:
+def test_a_one_person_games_stream_tells_each_bot_move_with_the_persons_board(tmp_path) -> None:
+    """Issue 34: the bots' moves of a game of one person are made by jobs, each a
+    version, and reach the person's phone through its stream, with the board from the
+    person's seat (its hand only)."""
     client = make_app(str(tmp_path / "o.sqlite3"), **QUICK).test_client()
     made = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
     slug = made.headers["Location"].split("?")[0].rsplit("/", 1)[1]
-    assert client.get(f"/play/{slug}/events").status_code == 404
+    seen = client.get(f"/play/{slug}/state.json").get_json()
+    stream = Listening(client, slug)
+    assert stream.told() == seen["version"]
+    for action in seen["legal"][:1]:  # the draw; then a discard passes the turn
+        client.post(f"/play/{slug}/move.json", json={"version": seen["version"], "action": action})
+    now = client.get(f"/play/{slug}/state.json").get_json()
+    discard = next(a for a in now["legal"] if a["type"] == "discard")
+    client.post(f"/play/{slug}/move.json", json={"version": now["version"], "action": discard})
+    after = client.get(f"/play/{slug}/state.json").get_json()
+    assert after["version"] > now["version"] + 1  # the discard, then the bot's moves
+    name, data = stream.next()
+    while data["version"] < after["version"]:
+        assert name == "version" and "hcard" in data["board"]
+        name, data = stream.next()
+    assert data["version"] == after["version"] and data["mine"]
 
 
 def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
@@ -242,7 +262,7 @@ def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
         db.session.remove()
     assert ivo.get(f"/play/{table.slug}/state.json").get_json()["seat"] == 1
     stream = Listening(ivo, table.slug)
-    assert stream.told() == 1
+    assert stream.told() == table.version()
     _give_seat(table, 1, "basic")
     assert stream.end() == "removed"
 

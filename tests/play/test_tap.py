@@ -33,22 +33,22 @@ def tap(play: PlayActions, slug: str, version: int | None = None, **body: Any):
     return play.client.post(f"/play/{slug}/tap", json={"version": version, **body})
 
 
-def test_a_tap_answers_with_the_board_and_the_bots_moves_as_frames(play) -> None:
+def test_a_tap_answers_with_the_board_and_the_bots_moves_follow_as_versions(play) -> None:
     slug = play.start()
     drawn = tap(play, slug, do="stock")
     assert drawn.status_code == 200 and drawn.headers["Cache-Control"] == "no-store"
     answer = drawn.get_json()
     assert answer["version"] == 2 and answer["paused"] is False
     assert 'class="dock"' in answer["board"] and 'value="discard"' in answer["board"]
-    assert [f["text"] for f in answer["frames"]] == ["draws from the stock"]
+    assert "frames" not in answer  # the bots' moves come through the stream, one a version
     card = play.state(slug).hands[0][0].text
     answer = tap(play, slug, do="discard", cards=[card]).get_json()
-    assert answer["version"] == 3
-    whos = [f["who"] for f in answer["frames"]]
+    game = play.game(slug)
+    assert answer["version"] == game.version > 3  # the jobs (inline here) made the bots' moves
+    whos = [m["who"] for m in game.moves]
     assert whos[0] == "Sam" and "Ada" in whos  # the person's discard, then the bot's moves
-    assert all(
-        'class="seats"' in f["html"] and "<button" not in f["html"] for f in answer["frames"]
-    )
+    assert all(m["bot"] for m in game.moves[1:])
+    assert [m["v"] for m in game.moves][:2] == [3, 4]
     assert 'class="legal"' in answer["board"]  # Draw is highlighted: the person's turn again
 
 
@@ -149,6 +149,7 @@ def test_the_migration_moves_existing_games_rounds_into_rows(tmp_path) -> None:
             "TESTING": True,
             "SECRET_KEY": "t",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/m.db",
+            "JOBS": "inline",
         }
     )
     state = new_game(["Sam", "Ada"], preset="standard", seed=4)

@@ -46,7 +46,7 @@ from tests.players.test_pages import (  # noqa: F401 (collected again, on Postgr
 @pytest.fixture
 def night(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Night]:
     monkeypatch.setenv("DATABASE_URL", postgres_url)
-    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
+    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "JOBS": "inline"}
     app: Flask = create_app(config | {"RATELIMIT_ENABLED": False})
     yield Night(app, app.test_client())
     with app.app_context():

@@ -37,7 +37,7 @@ from ..game.actions import (
 )
 from ..game.state import GameState, Observation, Phase, observation
 from ..scoring.score_round import card_points
-from .expert import ExpertBot
+from .expert import SAMPLES, ExpertBot
 from .gambit_bots import GambitSense
 from .strategy import StrongBot, idle_take
 from .why import explain
@@ -160,14 +160,15 @@ BOTS: dict[str, type] = {
 """Bot classes by level name."""
 
 
-def make_bot(level: str, samples: int | None = None) -> Bot:
+def make_bot(level: str, samples: int | None = None, budget: float | None = None) -> Bot:
     """A bot of ``level`` (a key of :data:`BOTS`). Raises ``ValueError`` for another.
     The basic and strong bots come wrapped in :class:`gambit_bots.GambitSense`, which
     plays dealer's gambit's moves (X2) and changes nothing else; the expert plays them
     itself, with ``samples`` sampled deals per decision (default
-    :data:`expert.SAMPLES`)."""
+    :data:`expert.SAMPLES`), within ``budget`` seconds of CPU time per decision (None: no
+    budget; see :class:`expert.ExpertBot`)."""
     if level == "expert":
-        return ExpertBot(samples) if samples else ExpertBot()
+        return ExpertBot(samples or SAMPLES, budget=budget)
     try:
         bot: Bot = BOTS[level]()
     except KeyError:

@@ -25,6 +25,7 @@ from it (:mod:`hidden`) and never reads a real one. ``samples`` sets the work pe
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -79,13 +80,19 @@ class Decision:
 class ExpertBot:
     """Plays by Monte Carlo over the hidden cards: see the module docstring. ``samples``
     deals per decision; ``horizon`` turns played on after the move (default: one turn of
-    each seat and one more of its own)."""
+    each seat and one more of its own); ``budget`` seconds of CPU time per decision
+    (``time.process_time``; None: none): past it the expert decides on the deals it has
+    sampled (at least one), so no think is unbounded: a slower or busier machine weighs
+    fewer deals, never waits longer."""
 
     name = "expert"
 
-    def __init__(self, samples: int = SAMPLES, horizon: int | None = None) -> None:
+    def __init__(
+        self, samples: int = SAMPLES, horizon: int | None = None, budget: float | None = None
+    ) -> None:
         self.samples = max(1, samples)
         self.horizon = horizon
+        self.budget = budget
         self.policy = GambitSense(StrongBot())
 
     def choose(self, view: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -125,7 +132,10 @@ class ExpertBot:
     def _weigh(self, view: Observation, found: list[Action], rng: random.Random) -> Decision:
         totals = [0.0] * len(found)
         done = 0
+        stop = None if self.budget is None else time.process_time() + self.budget
         for _ in range(self.samples):
+            if stop is not None and done and time.process_time() >= stop:
+                break  # over its budget: decide on the deals sampled so far
             seed = rng.randrange(2**62)
             try:
                 for i, action in enumerate(found):
@@ -236,12 +246,14 @@ def advise(
     rng: random.Random,
     samples: int = SAMPLES,
     played: Action | None = None,
+    budget: float | None = None,
 ) -> Decision:
     """What the expert would do for the current seat of ``state`` (from that seat's view
     only), without making it; ``played`` (a legal move) is weighed too, so
     ``decision.values`` says what it was expected to be worth."""
     view = observation(state, state.seat)
-    return ExpertBot(samples).decide(view, legal_actions(state), rng, also=played)
+    bot = ExpertBot(samples, budget=budget)
+    return bot.decide(view, legal_actions(state), rng, also=played)
 
 
 def cost(decision: Decision, played: Action) -> float | None:

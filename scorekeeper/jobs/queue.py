@@ -1,0 +1,161 @@
+"""The queue of jobs and its worker processes: Huey (a well-kept task queue), its
+storage a SQLite file in the data folder (``jobs.sqlite3``) by default, Redis when
+``REDIS_URL`` is set (a sorted set: the clients' turns as priorities, and the workers
+woken at once by a blocking read).
+
+Huey was chosen by measuring beside the alternatives (README, "Where the work runs"):
+RQ and Dramatiq need a Redis (or RabbitMQ) server even on the laptop at the table; a
+plain process pool per web process keeps its queue in that process's memory (lost with
+the process, invisible to the others, no recovery); Huey keeps its queue in a file on
+one machine and in Redis on several, with a consumer of processes.
+
+- ``scorekeeper serve`` starts a consumer beside the web workers (gunicorn's hooks,
+  :func:`start_beside`); ``scorekeeper worker`` runs one on another machine beside the
+  database and Redis (:func:`work`).
+- The queue holds only job ids (:mod:`scorekeeper.jobs`): the job's row says the rest.
+- Each worker process builds its app once and runs each job in an app context of its
+  own; the database's connections are renewed after the fork.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from huey import PriorityRedisHuey, SqliteHuey, crontab
+from huey.api import Huey
+
+from ..extensions import db
+
+log = logging.getLogger(__name__)
+
+QUEUE_FILE = "jobs.sqlite3"
+"""The queue's SQLite file in the data folder (no ``REDIS_URL``)."""
+
+
+def make_huey(app: Flask) -> Huey:
+    """The app's Huey: on Redis when ``REDIS_URL`` is set (socket timeouts of
+    ``REDIS_TIMEOUT_SECONDS``), else on ``jobs.sqlite3`` in the data folder; no result
+    store (a job keeps its result on its row); ``JOBS_QUEUE_PATH`` names another file. Its one task, ``work``, runs a job by id
+    in an app context (:func:`scorekeeper.jobs.run`); its periodic task, every minute,
+    queues again the jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
+    redis_url = str(app.config.get("REDIS_URL") or "")
+    name = str(app.config.get("JOBS_QUEUE_NAME", "scorekeeper"))
+    huey: Huey
+    if redis_url:
+        timeout = float(app.config.get("REDIS_TIMEOUT_SECONDS", 5))
+        huey = PriorityRedisHuey(
+            name,
+            url=redis_url,
+            results=False,
+            socket_timeout=timeout + 2,  # beyond the blocking read's 1 s
+            socket_connect_timeout=timeout,
+        )
+    else:
+        path = Path(app.config.get("JOBS_QUEUE_PATH") or Path(app.instance_path) / QUEUE_FILE)
+        huey = SqliteHuey(name, filename=str(path), results=False, timeout=30)
+
+    from . import recover, run  # the jobs' functions; this module is imported by them
+
+    @huey.task(name="work")  # type: ignore[untyped-decorator]
+    def _work(job_id: int) -> None:
+        with app.app_context():
+            run(job_id)
+
+    @huey.periodic_task(crontab(), name="recover")  # type: ignore[untyped-decorator]
+    def _recover() -> None:
+        with app.app_context():
+            again = recover()
+            if again:
+                log.warning("queued again %d jobs whose worker stopped: %s", len(again), again)
+
+    @huey.on_startup()  # type: ignore[untyped-decorator]
+    def _fresh_connections() -> None:
+        with app.app_context():
+            db.engine.dispose(close=False)  # the parent's connections stay the parent's
+
+    app.extensions["huey_work"] = _work
+    return huey
+
+
+class Queued:
+    """The queue of the app (``JOBS = "queue"``, the default): a job id sent to Huey's
+    ``work`` task with its priority; the consumer's workers run it."""
+
+    def __init__(self, huey: Huey, work: Any) -> None:
+        self.huey = huey
+        self.work = work
+
+    def enqueue(self, job_id: int, priority: int) -> None:
+        """Queue ``job_id``; a higher ``priority`` runs first."""
+        self.work(job_id, priority=priority)
+
+
+def attach(app: Flask) -> None:
+    """Give ``app`` its queue (``app.extensions["jobs"]``) as ``JOBS`` says: ``"queue"``
+    (Huey, see the module) or ``"inline"`` (the tests: each job run where it is asked)."""
+    from . import Inline
+
+    if app.config.get("JOBS", "queue") == "inline":
+        app.extensions["jobs"] = Inline()
+        return
+    huey = make_huey(app)
+    app.extensions["jobs"] = Queued(huey, app.extensions.pop("huey_work"))
+    app.extensions["huey"] = huey
+
+
+def work(app: Flask, processes: int) -> int:
+    """Run the consumer of ``app``'s queue with ``processes`` worker processes until
+    SIGTERM or SIGINT (``scorekeeper worker``); its exit status. Idle workers look at
+    the queue every ``JOBS_POLL_SECONDS`` at most (SQLite; Redis wakes them at once)."""
+    huey: Huey | None = app.extensions.get("huey")
+    if huey is None:
+        log.error("JOBS is inline: this app runs its jobs where they are asked")
+        return 2
+    poll = float(app.config.get("JOBS_POLL_SECONDS", 0.1))
+    consumer = huey.create_consumer(
+        workers=max(1, processes),
+        worker_type="process",
+        initial_delay=min(0.05, poll),
+        backoff=1.15,
+        max_delay=poll,
+        periodic=True,
+        check_worker_health=True,
+        health_check_interval=5,
+    )
+    with app.app_context():
+        db.engine.dispose()  # no connection of the parent's shared with the workers
+    consumer.run()
+    return 0
+
+
+class Beside:
+    """The consumer ``serve`` starts beside its web workers: ``scorekeeper worker`` as a
+    child process, started when gunicorn is ready and stopped when it exits."""
+
+    process: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def start(cls, processes: int) -> None:
+        """Start the consumer (``processes`` worker processes)."""
+        command = [sys.executable, "-m", "scorekeeper", "worker", "--processes", str(processes)]
+        cls.process = subprocess.Popen(command, env=os.environ.copy())
+
+    @classmethod
+    def stop(cls) -> None:
+        """Stop the consumer: SIGINT (it finishes its running jobs), then wait."""
+        process, cls.process = cls.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

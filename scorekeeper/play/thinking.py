@@ -1,0 +1,108 @@
+"""The digital game's work that computes, as jobs of the queue (:mod:`scorekeeper.jobs`),
+done by its worker processes, never in a web request:
+
+- ``bot``: the move of the bot whose turn it is (:func:`bot_move`), one job a move, tied
+  to the game's version: it makes that one move as the next version, which reaches every
+  phone through the wake-ups and streams as it is made, then asks for the next bot's
+  move when one is due. A job for a version that has passed does nothing.
+- ``hint``: the expert's hint for one seat at one version (:func:`hint`), kept as the
+  job's result; ``hint.json`` answers 202 (thinking) until it is there
+  (:func:`hint_for`).
+- ``review``: the review of one of the person's moves against the expert's
+  (:func:`review`), from the state before it kept with the job; the row is shown at the
+  round's end.
+
+Each reads the game from the database and writes it back; nothing of a game lives in a
+worker's memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import jobs
+from ..engine import GameState, action_from_json, current_player
+from ..extensions import db
+from ..models import DigitalGame, Job
+from . import hints, services, shared_seats
+
+
+def _game(job: Job) -> DigitalGame | None:
+    """The job's game read afresh, or None when it is gone."""
+    if job.game_id is None:
+        return None
+    return db.session.get(DigitalGame, job.game_id, populate_existing=True)
+
+
+def bots_now(game: DigitalGame) -> list[str | None]:
+    """Who a bot plays now at ``game``: its bot seats, and at a table of several phones
+    the stand-ins for people away (:func:`.shared_seats.playing_bots`)."""
+    if game.host_token is None:
+        return list(game.bots)
+    return shared_seats.playing_bots(game, shared_seats.seat_rows(game))
+
+
+@jobs.handler("bot")
+def bot_move(job: Job) -> dict[str, Any] | None:
+    """A ``bot`` job: when the game is still at the job's version and a bot is due, that
+    bot's one move as the next version (:func:`.services.bot_move`, written only if the
+    version is still the job's), then the next bot's move asked for, with the same
+    client. ``{"version"}`` written, or None when nothing was due."""
+    game = _game(job)
+    if game is None or game.version != job.version:
+        return None
+    state = services.load_state(game)
+    bots = bots_now(game)
+    if not services.bot_move(game, state, bots):
+        return None
+    services.ask_bots(game, state, bots, who=(job.client, job.address))
+    return {"version": game.version}
+
+
+@jobs.handler("hint")
+def hint(job: Job) -> dict[str, Any] | None:
+    """A ``hint`` job: the expert's hint for the job's seat at its version
+    (:func:`.hints.hint`), or ``{"error"}`` when the game has moved on."""
+    game = _game(job)
+    if game is None or game.version != job.version:
+        return {"error": "the game has moved on: ask again"}
+    return hints.hint(game, services.load_state(game), job.seat)
+
+
+@jobs.handler("review")
+def review(job: Job) -> dict[str, Any] | None:
+    """A ``review`` job: the person's move (``args["action"]``) weighed against the
+    expert's in the state before it (``args["state"]``); the review row added when the
+    move gave up at least :data:`.hints.MIN_COST` expected points. ``{"cost"}`` or
+    None."""
+    game = _game(job)
+    if game is None:
+        return None
+    state = GameState.from_json({**job.args["state"], "rounds": []})
+    action = action_from_json(job.args["action"])
+    noted = hints.review_move(game, state, action)
+    if noted is None:
+        return None
+    db.session.add(noted)
+    db.session.commit()
+    return {"cost": noted.cost}
+
+
+def hint_for(game: DigitalGame, seat: int) -> dict[str, Any] | None:
+    """The hint for ``seat`` at ``game``'s version: the hint (as :func:`.hints.hint`) or
+    ``{"error"}`` when there is nothing to decide, or None while the expert thinks (its
+    job asked for now when it was not). Raises :class:`scorekeeper.jobs.Refused` when
+    this client has too many jobs waiting (``PLAY_JOBS_PER_CLIENT``)."""
+    state = services.load_state(game)
+    if game.finished or game.paused or current_player(state) != seat:
+        return {"error": "there is nothing for you to decide now"}
+    job = jobs.find("hint", game.id, game.version, seat)
+    if job is None:
+        services.check_share()
+        job = jobs.submit("hint", game.id, game.version, seat)
+        job = db.session.get(Job, job.id, populate_existing=True)  # done when inline
+    if job is None or job.finished_at is None:
+        return None
+    if job.result is None:
+        return {"error": "the expert could not find a hint: ask again"}
+    return dict(job.result)
