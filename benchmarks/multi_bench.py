@@ -767,7 +767,12 @@ def prepare_place(args: Any, stack: ExitStack) -> dict[str, Any]:
     if args.logs:
         place["logs"] = Path(args.logs)
         place["logs"].mkdir(parents=True, exist_ok=True)
-    app_env = {"SCOREKEEPER_DATA": str(folder / "data"), "SECRET_KEY": "multi-bench"}
+    app_env = {
+        "SCOREKEEPER_DATA": str(folder / "data"),
+        "SECRET_KEY": "multi-bench",
+        # every phone here comes from 127.0.0.1: lift the cap of streams per address
+        "SCOREKEEPER_PLAY_STREAMS_PER_ADDRESS": "1000000",
+    }
     anchor_env = {"PYTHONPATH": str(folder)}
     if args.database == "postgresql":
         sockets, pid = stack.enter_context(postgresql(folder))

@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -96,7 +97,7 @@ def gunicorn_command(
         "--access-logformat",
         ACCESS_LOG_FORMAT,
         "--config",
-        "python:scorekeeper.jobs.serving",
+        str(Path(__file__).parent / "jobs" / "serving.py"),
         "scorekeeper:create_app()",
     ]
 

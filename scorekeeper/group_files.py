@@ -21,24 +21,38 @@ was played.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
+from . import jobs
 from .engine import RulesError, ruleset
 from .extensions import db, limiter
-from .groups import can_add, grant_group, group_by_slug, link_players
-from .models import Game, Group, Member, now_utc
+from .game_facts import store_new_facts
+from .groups import can_add, grant_group, group_by_slug, point_seats
+from .models import Game, Group, Job, Member, now_utc
 from .players.forms import NewGroupForm
 from .players.services import MAX_MEMBERS, GroupError, new_member_name
 from .requests import BadJson, load_json
 from .table.errors import ScoresheetError
 from .table.exchange import BadExport, export_json, read_export
 from .table.forms import ImportForm
-from .table.games import add_imported_game
+from .table.games import imported_game
+from .web import same_token
 
 FORMAT = "500rum-group/1"
 MAX_GAMES = 500
@@ -128,28 +142,75 @@ def read_group(doc: Any) -> dict[str, Any]:
     }
 
 
-def import_group(parts: Mapping[str, Any]) -> Group:
-    """A new group from :func:`read_group`'s parts: its players, then every game (scored
-    by the engine, its seats matched to the players by name), in one transaction;
-    nothing is stored when anything is refused (:class:`ScoresheetError`)."""
+def checked_games(parts: Mapping[str, Any], told: Told | None = None) -> list[Game]:
+    """Every game of :func:`read_group`'s parts built and scored in memory
+    (:func:`~scorekeeper.table.games.imported_game`), before any transaction: raises
+    :class:`ScoresheetError` naming the game and round refused, nothing written.
+    ``told(checked, of)`` hears how far it got, every :data:`TELL_EVERY` games."""
+    games = []
+    total = len(parts["games"])
+    for number, (archived, game_parts) in enumerate(parts["games"], start=1):
+        try:
+            game = imported_game(game_parts)
+        except ScoresheetError as error:
+            found = [(w, f"game {number}: {m}") for w, m in error.problems]
+            raise ScoresheetError(found) from None
+        game.archived_at = now_utc() if archived else None
+        games.append(game)
+        if told is not None and number % TELL_EVERY == 0:
+            told(number, total)
+    return games
+
+
+Told = Callable[[int, int], None]
+"""Told how far a group's check got: ``(games checked, games in all)``."""
+TELL_EVERY = 25
+"""Games checked between two words of progress."""
+
+
+def import_group(parts: Mapping[str, Any], told: Told | None = None) -> Group:
+    """A new group from :func:`read_group`'s parts: every game checked and scored first
+    (:func:`checked_games`, no transaction open: nothing is stored when anything is
+    refused, :class:`ScoresheetError`), then the group, its players and every game
+    written in one short transaction, in bulk (one flush, its seats pointed at the
+    players by name, :func:`~scorekeeper.groups.point_seats`), and the games' stored
+    facts computed in bulk (:func:`~scorekeeper.game_facts.store_new_facts`)."""
+    games = checked_games(parts, told)
     try:
         group = Group(name=parts["name"], preset=parts["preset"], options=parts["options"])
         group.members.extend(Member(name=n) for n in parts["players"])
         db.session.add(group)
         db.session.flush()
-        for number, (archived, game_parts) in enumerate(parts["games"], start=1):
-            try:
-                game = add_imported_game(game_parts)
-            except ScoresheetError as error:
-                found = [(w, f"game {number}: {m}") for w, m in error.problems]
-                raise ScoresheetError(found) from None
-            game.archived_at = now_utc() if archived else None
-            link_players(game, group)
+        for game in games:
+            game.group_id = group.id
+            point_seats(game, group)
+        db.session.add_all(games)
+        db.session.flush()
+        store_new_facts(db.session.connection(), [game.id for game in games])
         db.session.commit()
     except Exception:
         db.session.rollback()
         raise
     return group
+
+
+@jobs.handler("import")
+def import_job(job: Job) -> dict[str, Any]:
+    """An ``import`` job: the group's document (``args["doc"]``) checked, each game
+    scored, then written (:func:`import_group`), its progress kept on the job's row as it
+    goes (``{"checked", "of"}``). ``{"group": id}``, or ``{"problems": [...]}`` (at most
+    20 sentences) when anything is refused, nothing written then."""
+
+    def told(checked: int, total: int) -> None:
+        jobs.progress(job.id, {"checked": checked, "of": total})
+
+    try:
+        group = import_group(read_group(job.args["doc"]), told)
+    except (BadExport, ScoresheetError) as error:
+        return {"problems": [m for _, m in error.problems][:20]}
+    except GroupError as error:
+        return {"problems": [str(error)]}
+    return {"group": group.id}
 
 
 @bp.get("/<slug>/export.json")
@@ -175,23 +236,85 @@ def _import_limit() -> str:
 @bp.route("/import", methods=["GET", "POST"])
 @limiter.limit(_import_limit, methods=["POST"])
 def import_file() -> Any:
-    """Import a group's file as a new group (this phone may then add to it)."""
+    """Import a group's file as a new group (this phone may then add to it): the file is
+    read here, then checked, scored and written by a job (:func:`import_job`), whose
+    progress page this phone is sent to (at once to the group, or the problems, when the
+    job is already done)."""
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
         upload = request.files.get("file")
         text = (upload.read() if upload else b"") or (form.text.data or "").encode("utf-8")
         try:
-            group = import_group(read_group(load_json(text, MAX_BYTES)))
-        except (BadExport, ScoresheetError) as error:
-            problems = [m for _, m in error.problems][:20]
+            doc = load_json(text, MAX_BYTES)
+            if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
+                raise GroupError(f"this is not a group exported by 500 Rum ({FORMAT})")
+            job = _import(doc)
         except (GroupError, BadJson) as error:
             problems = [str(getattr(error, "description", None) or error)]
         except ValueError as error:
             problems = [f"That is not valid JSON: {error}"]
+        except jobs.Refused as busy:
+            page = render_template("players/import.html", form=form, problems=[busy.message])
+            return page, 429, {"Retry-After": str(busy.retry_after)}
         else:
+            return _import_answer(job, form)
+    status = 422 if form.is_submitted() else 200
+    return render_template("players/import.html", form=form, problems=problems), status
+
+
+def _import(doc: Mapping[str, Any]) -> Job:
+    """Ask for the import job of ``doc`` (a client with too many jobs waiting is
+    refused, :class:`scorekeeper.jobs.Refused`); the job's row as it stands after."""
+    bound = int(current_app.config.get("PLAY_JOBS_PER_CLIENT", 6))
+    token = secrets.token_urlsafe(16)
+    job = jobs.submit(
+        "import",
+        None,
+        0,
+        0,
+        {"doc": dict(doc), "token": token},
+        bound=bound,
+        refusal="this phone is importing already: wait until that import is done",
+    )
+    found = db.session.get(Job, job.id, populate_existing=True)  # done already when inline
+    assert found is not None
+    return found
+
+
+def _import_answer(job: Job, form: Any = None) -> Any:
+    """Where an import stands: not done, its progress page (it reloads itself); done,
+    the group (this phone given the right to add to it) or the problems (422)."""
+    result = job.result or {}
+    if job.finished_at is None:
+        if request.method == "POST":
+            return redirect(_progress_url(job), 303)
+        body = render_template("players/importing.html", job=job, progress=result)
+        return body, 200, {"Refresh": "1", "Cache-Control": "no-store"}
+    if "group" in result:
+        group = db.session.get(Group, result["group"])
+        if group is not None:
             grant_group(group)
             flash("Group imported.", "success")
             return redirect(url_for("players.show", slug=group.view_token), 303)
-    status = 422 if form.is_submitted() else 200
-    return render_template("players/import.html", form=form, problems=problems), status
+    problems = list(result.get("problems") or ["the import stopped: try again"])
+    page = render_template("players/import.html", form=form or ImportForm(), problems=problems)
+    return page, 422
+
+
+def _progress_url(job: Job) -> str:
+    return url_for("group_files.importing", job_id=job.id, token=job.args["token"])
+
+
+@bp.get("/import/<int:job_id>/<token>")
+def importing(job_id: int, token: str) -> Any:
+    """An import's progress page (the phone that sent the file holds its link): games
+    checked so far, then the group, or what was refused."""
+    job = db.session.get(Job, job_id)
+    if (
+        job is None
+        or job.kind != "import"
+        or not same_token(token, str(job.args.get("token") or ""))
+    ):
+        abort(404, description="There is no import at this link.")
+    return _import_answer(job)

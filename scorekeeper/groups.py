@@ -104,15 +104,22 @@ def link_players(game: Game | DigitalGame, group: Group, names: Iterable[str] = 
             group.members.append(Member(name=name))
     db.session.flush()
     game.group_id = group.id
+    point_seats(game, group)
+    refresh(game)
+
+
+def point_seats(game: Game | DigitalGame, group: Group) -> None:
+    """Each seat of a game at the table, or the person of a digital game, pointed at the
+    member of ``group`` of the same name (none when there is none); the members have
+    their ids (flushed). Nothing written."""
     if isinstance(game, DigitalGame):
         person = game.state["players"][game.human_seat]
         found = member_by_name(group, person)
         game.member_id = found.id if found else None
-    else:
-        for player in game.players:
-            found = member_by_name(group, player.name)
-            player.member_id = found.id if found else None
-    refresh(game)
+        return
+    for player in game.players:
+        found = member_by_name(group, player.name)
+        player.member_id = found.id if found else None
 
 
 def start_in_group(game: Game, group: Group) -> None:

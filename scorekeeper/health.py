@@ -68,8 +68,11 @@ def register_health(app: Flask) -> None:
     app.wsgi_app = RequestDeadline(app.wsgi_app, seconds)  # type: ignore[method-assign]
 
 
-class Overdue(Exception):
-    """A wait ran past its deadline (:func:`deadline`)."""
+class Overdue(BaseException):
+    """A wait ran past its deadline (:func:`deadline`). Like gevent's own ``Timeout``, not
+    an ``Exception``: SQLAlchemy then drops the connection it interrupted instead of
+    resetting it (a reset would wait on the same silent server), and no handler meant
+    for errors swallows it before the deadline's own answer."""
 
 
 class _NoDeadline:

@@ -42,11 +42,13 @@ notice sent while it was away is not lost unread.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import select
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -474,28 +476,65 @@ OPENING_WAIT = 10.0
 polls and asks again after ``Retry-After``)."""
 
 
+Shares = tuple[tuple[str, int], ...]
+"""A stream's shares: each ``(key, cap)`` it counts against besides the process's cap (its
+link, its client's session, its client's address: :func:`stream_shares`)."""
+
+
 class OpenStreams:
     """How many event streams this process holds open, for the cap
-    ``PLAY_STREAMS_PER_PROCESS`` (a count under a lock; nothing of any game), and the
-    gate of their openings (:data:`OPENING_AT_ONCE`)."""
+    ``PLAY_STREAMS_PER_PROCESS``, and how many of them each link, session and address
+    holds, for their caps (:func:`stream_shares`: counts under a lock, keyed by a hash;
+    nothing of any game), and the gate of their openings (:data:`OPENING_AT_ONCE`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.count = 0
+        self.held: Counter[str] = Counter()
         self.opening = threading.BoundedSemaphore(OPENING_AT_ONCE)
 
-    def take(self, cap: int) -> bool:
-        """Count one more open stream; False, and nothing counted, when ``cap`` are."""
+    def take(self, cap: int, shares: Shares = ()) -> bool:
+        """Count one more open stream, and one more of each of its ``shares``; False, and
+        nothing counted, when ``cap`` are open or any share is at its own cap."""
         with self._lock:
-            if self.count >= cap:
+            if self.count >= cap or any(self.held[key] >= most for key, most in shares):
                 return False
             self.count += 1
+            for key, _most in shares:
+                self.held[key] += 1
             return True
 
-    def give_back(self) -> None:
-        """A counted stream has closed."""
+    def give_back(self, shares: Shares = ()) -> None:
+        """A counted stream (of ``shares``) has closed."""
         with self._lock:
             self.count -= 1
+            for key, _most in shares:
+                self.held[key] -= 1
+                if self.held[key] <= 0:
+                    del self.held[key]
+
+
+def stream_shares() -> Shares:
+    """The shares of the stream being opened: its link (the address without
+    ``/events``: a seat's, a view link's, a TV's), ``PLAY_STREAMS_PER_LINK`` (8) at
+    most; its client's session (:func:`scorekeeper.jobs.client_key`),
+    ``PLAY_STREAMS_PER_CLIENT`` (16); its client's network address,
+    ``PLAY_STREAMS_PER_ADDRESS`` (512: a game night's phones behind one router). So the
+    TVs on one view link, or one client's many tabs, cannot take the streams a seat
+    needs. Keys are hashes: no link's token is kept."""
+    from .jobs import client_key
+
+    client, address = client_key()
+    config = current_app.config
+    parts = (
+        ("link", request.path, int(config.get("PLAY_STREAMS_PER_LINK", 8))),
+        ("client", client, int(config.get("PLAY_STREAMS_PER_CLIENT", 16))),
+        ("address", address, int(config.get("PLAY_STREAMS_PER_ADDRESS", 512))),
+    )
+    return tuple(
+        (kind + ":" + hashlib.sha256(value.encode()).hexdigest()[:20], most)
+        for kind, value, most in parts
+    )
 
 
 def check_every() -> float:
@@ -583,25 +622,27 @@ def _busy() -> Response:
 
 
 def open_stream(opened: Callable[[], Iterator[str]]) -> Response:
-    """An event stream's response, counted against the process's cap (503 with
-    ``Retry-After`` beyond it, before any database work); ``opened()`` checks the
+    """An event stream's response, counted against the process's cap and its link's,
+    session's and address's (:func:`stream_shares`; 503 with ``Retry-After`` beyond any,
+    before any database work); ``opened()`` checks the
     request (it may abort with a 4xx) and gives the stream's lines, at most
     :data:`OPENING_AT_ONCE` at once (503 after :data:`OPENING_WAIT` seconds of waiting
     for a turn)."""
     counted: OpenStreams = current_app.extensions["play_streams"]
-    if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"])):
+    shares = stream_shares()
+    if not counted.take(int(current_app.config["PLAY_STREAMS_PER_PROCESS"]), shares):
         return _busy()
     if not counted.opening.acquire(timeout=OPENING_WAIT):
-        counted.give_back()
+        counted.give_back(shares)
         return _busy()
     try:
         lines = opened()
     except BaseException:
-        counted.give_back()
+        counted.give_back(shares)
         raise
     finally:
         counted.opening.release()
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     response = Response(stream_with_context(lines), mimetype="text/event-stream", headers=headers)
-    response.call_on_close(counted.give_back)
+    response.call_on_close(lambda: counted.give_back(shares))
     return response

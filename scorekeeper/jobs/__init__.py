@@ -204,6 +204,16 @@ def run(job_id: int, now: float | None = None) -> bool:
     return True
 
 
+def progress(job_id: int, said: dict[str, Any]) -> None:
+    """Keep how far the job ``job_id`` has got as its ``result`` while it runs (its page
+    shows it), in a short transaction of its own: the session's work in hand is not
+    touched (a separate connection)."""
+    with db.engine.begin() as connection:
+        connection.execute(
+            update(Job).where(Job.id == job_id, Job.finished_at.is_(None)).values(result=said)
+        )
+
+
 def recover(now: float | None = None) -> list[int]:
     """Queue again every job whose worker died (started more than ``JOBS_STALE_SECONDS``
     ago and not finished) or that the queue lost (asked that long ago and never

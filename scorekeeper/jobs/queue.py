@@ -10,7 +10,7 @@ the process, invisible to the others, no recovery); Huey keeps its queue in a fi
 one machine and in Redis on several, with a consumer of processes.
 
 - ``scorekeeper serve`` starts a consumer beside the web workers (gunicorn's hooks,
-  :func:`start_beside`); ``scorekeeper worker`` runs one on another machine beside the
+  ``serving.py``); ``scorekeeper worker`` runs one on another machine beside the
   database and Redis (:func:`work`).
 - The queue holds only job ids (:mod:`scorekeeper.jobs`): the job's row says the rest.
 - Each worker process builds its app once and runs each job in an app context of its
@@ -20,10 +20,6 @@ one machine and in Redis on several, with a consumer of processes.
 from __future__ import annotations
 
 import logging
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,21 +38,23 @@ QUEUE_FILE = "jobs.sqlite3"
 def make_huey(app: Flask) -> Huey:
     """The app's Huey: on Redis when ``REDIS_URL`` is set (socket timeouts of
     ``REDIS_TIMEOUT_SECONDS``), else on ``jobs.sqlite3`` in the data folder; no result
-    store (a job keeps its result on its row); ``JOBS_QUEUE_PATH`` names another file. Its one task, ``work``, runs a job by id
-    in an app context (:func:`scorekeeper.jobs.run`); its periodic task, every minute,
-    queues again the jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
+    store (a job keeps its result on its row); ``JOBS_QUEUE_PATH`` names another file.
+    Its one task, ``work``, runs a job by id in an app context
+    (:func:`scorekeeper.jobs.run`); its periodic task, every minute, queues again the
+    jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
     redis_url = str(app.config.get("REDIS_URL") or "")
     name = str(app.config.get("JOBS_QUEUE_NAME", "scorekeeper"))
     huey: Huey
     if redis_url:
+        import redis
+
         timeout = float(app.config.get("REDIS_TIMEOUT_SECONDS", 5))
-        huey = PriorityRedisHuey(
-            name,
-            url=redis_url,
-            results=False,
+        pool = redis.ConnectionPool.from_url(
+            redis_url,
             socket_timeout=timeout + 2,  # beyond the blocking read's 1 s
             socket_connect_timeout=timeout,
         )
+        huey = PriorityRedisHuey(name, connection_pool=pool, results=False)
     else:
         path = Path(app.config.get("JOBS_QUEUE_PATH") or Path(app.instance_path) / QUEUE_FILE)
         huey = SqliteHuey(name, filename=str(path), results=False, timeout=30)
@@ -133,29 +131,3 @@ def work(app: Flask, processes: int) -> int:
         db.engine.dispose()  # no connection of the parent's shared with the workers
     consumer.run()
     return 0
-
-
-class Beside:
-    """The consumer ``serve`` starts beside its web workers: ``scorekeeper worker`` as a
-    child process, started when gunicorn is ready and stopped when it exits."""
-
-    process: subprocess.Popen[bytes] | None = None
-
-    @classmethod
-    def start(cls, processes: int) -> None:
-        """Start the consumer (``processes`` worker processes)."""
-        command = [sys.executable, "-m", "scorekeeper", "worker", "--processes", str(processes)]
-        cls.process = subprocess.Popen(command, env=os.environ.copy())
-
-    @classmethod
-    def stop(cls) -> None:
-        """Stop the consumer: SIGINT (it finishes its running jobs), then wait."""
-        process, cls.process = cls.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

@@ -54,7 +54,6 @@ def _new_game(
     for seat, name in enumerate(names):
         side = sides[seat] if rules.partnership and sides else None
         game.players.append(Player(seat=seat, name=name, side=side))
-    db.session.add(game)
     return game
 
 
@@ -75,6 +74,7 @@ def start_game(
         sides = [0, 1, 0, 1]
     with saving():
         game = _new_game(names, preset, options, first_dealer, stake, sides, title)
+        db.session.add(game)
         db.session.commit()
     return game
 
@@ -104,24 +104,23 @@ def play_again(game: Game) -> Game:
 
 
 def import_game(parts: Mapping[str, Any]) -> Game:
-    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`
-    (:func:`add_imported_game`), all in one transaction (nothing is stored when any round
-    is refused; problems name the round)."""
-    try:
-        with saving():
-            game = add_imported_game(parts)
-            db.session.commit()
-    except ScoresheetError:
-        db.session.rollback()
-        raise
+    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`:
+    every round checked and scored first (:func:`imported_game`, no transaction open:
+    a refused round stores nothing; problems name the round), then the game written in
+    one short transaction."""
+    game = imported_game(parts)
+    with saving():
+        db.session.add(game)
+        db.session.commit()
     return game
 
 
-def add_imported_game(parts: Mapping[str, Any]) -> Game:
-    """The game of an export read by :func:`scorekeeper.table.exchange.read_export`, added
-    to the session, not committed (a group's import adds several in one transaction):
-    every round scored by the engine once, in order, chaining the running totals (linear
-    in the rounds). Raises :class:`ScoresheetError` naming the refused round."""
+def imported_game(parts: Mapping[str, Any]) -> Game:
+    """The game of an export read by :func:`scorekeeper.table.exchange.read_export`, built
+    in memory, in no session (the caller adds it: a group's import adds several at once,
+    after every one is checked): every round scored by the engine once, in order,
+    chaining the running totals (linear in the rounds). Raises
+    :class:`ScoresheetError` naming the refused round."""
     game = _new_game(
         parts["names"],
         parts["preset"],

@@ -8,6 +8,8 @@ game's version, a job's row), never on a clock."""
 
 from __future__ import annotations
 
+import copy
+import io
 import json
 import os
 import signal
@@ -24,9 +26,10 @@ from flask import Flask
 from scorekeeper import create_app, jobs
 from scorekeeper.engine import current_player
 from scorekeeper.extensions import db
-from scorekeeper.models import DigitalGame, Job
+from scorekeeper.models import DigitalGame, Game, Group, Job, SeatFact
 from scorekeeper.play import services as digital
 from tests.conftest import make_app
+from tests.hosting.test_group_files import exported  # noqa: F401 (a fixture)
 from tests.play.test_streams import Listening
 
 TRIES = 2400
@@ -205,7 +208,7 @@ def test_a_workers_bot_moves_reach_every_phone_of_a_table(shared) -> None:
         asked = table.version()
         done = _until(app, lambda: current_player(table.state()) != 3 and table.version())
         assert done > asked  # the worker made the bot's moves
-        for seat, stream in streams.items():
+        for stream in streams.values():
             told = 0
             while told < done:  # every version reaches every phone, in order
                 name, data = stream.next()
@@ -343,3 +346,72 @@ def test_a_hint_is_thinking_until_the_worker_is_done_then_the_same_hint(tmp_path
     assert hint.status_code == 200 and hint.get_json()["move"] and hint.get_json()["why"]
     assert "The expert&#39;s move:" in client.get(f"/play/{slug}?hint=1").get_data(as_text=True)
     assert len(_jobs(app, "hint")) == 1  # asked three times, thought once
+
+
+# ---- imports -------------------------------------------------------------------------------
+
+
+def _group_file(document: dict, games: int) -> dict:
+    """The exported group ``document`` with its games repeated to ``games`` games."""
+    document = copy.deepcopy(document)
+    document.pop("_season", None)
+    document["games"] = [copy.deepcopy(document["games"][i % 2]) for i in range(games)]
+    return document
+
+
+def _upload(client: Any, document: dict) -> Any:
+    upload = {"file": (io.BytesIO(json.dumps(document).encode()), "group.json")}
+    return client.post("/groups/import", data=upload, content_type="multipart/form-data")
+
+
+def _counts(app: Flask) -> tuple[int, int, int]:
+    with app.app_context():
+        return tuple(  # type: ignore[return-value]
+            db.session.scalar(db.select(db.func.count()).select_from(table))
+            for table in (Group, Game, SeatFact)
+        )
+
+
+def test_a_group_import_is_a_job_with_a_progress_page_then_the_group(
+    tmp_path,
+    exported,  # noqa: F811 (the fixture)
+) -> None:
+    app = _queued_app(tmp_path)
+    client = app.test_client()
+    sent = _upload(client, _group_file(exported, 60))
+    assert sent.status_code == 303 and "/groups/import/" in sent.headers["Location"]
+    progress = client.get(sent.headers["Location"])
+    assert progress.status_code == 200 and progress.headers["Refresh"] == "1"
+    assert "waiting its turn" in progress.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0)  # nothing written before the worker checks it all
+    assert app.test_client().get(sent.headers["Location"] + "x").status_code == 404
+    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", _queued_config(tmp_path))
+    try:
+        _until(app, lambda: all(j.finished_at for j in _jobs(app, "import")))
+    finally:
+        worker.stop()
+    done = client.get(sent.headers["Location"])
+    assert done.status_code == 303 and "/groups/" in done.headers["Location"]
+    groups, games, seats = _counts(app)
+    assert (groups, games) == (1, 60) and seats > 0  # the facts computed in bulk
+    group_page = client.get(done.headers["Location"])
+    assert group_page.status_code == 200 and "Group imported." in group_page.get_data(as_text=True)
+
+
+def test_an_import_refused_at_its_last_game_writes_nothing(
+    tmp_path,
+    exported,  # noqa: F811 (the fixture)
+) -> None:
+    app = _queued_app(tmp_path)
+    client = app.test_client()
+    document = _group_file(exported, 40)
+    document["games"][39]["game"]["rounds"][0]["input"]["shown"] = {"Bob": -40, "Cat": 70}
+    sent = _upload(client, document)
+    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", _queued_config(tmp_path))
+    try:
+        _until(app, lambda: all(j.finished_at for j in _jobs(app, "import")))
+    finally:
+        worker.stop()
+    answer = client.get(sent.headers["Location"])
+    assert answer.status_code == 422 and "game 40" in answer.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0)

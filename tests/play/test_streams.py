@@ -157,15 +157,16 @@ def _give_seat(table: Table, seat: int, make: str) -> None:
 def test_a_new_stream_of_a_seat_ends_the_older_one(stream_app) -> None:
     table = Table(stream_app)
     first = Listening(table.join(1), table.slug)
-    assert first.status == 200 and first.told() == 1
+    start = table.version()  # after the bots that play first
+    assert first.status == 200 and first.told() == start
     second_phone = stream_app.test_client()  # the seat's link opened on another phone
     assert second_phone.get(table.link(1)).status_code == 303
     second = Listening(second_phone, table.slug)
-    assert second.status == 200 and second.told() == 1
+    assert second.status == 200 and second.told() == start
     assert first.end() == "replaced"
     _give_seat(table, 2, "strong")  # the game moves on: the newer stream still tells
-    second.moved(2)
-    third = Listening(second_phone, table.slug, "?since=2")  # the same phone reconnecting
+    heard = second.moved(start + 1)
+    third = Listening(second_phone, table.slug, f"?since={heard}")  # the phone reconnecting
     assert third.status == 200
     assert second.end() == "replaced"
     _give_seat(table, 1, "basic")
@@ -395,10 +396,11 @@ def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypat
         assert db.session.execute(db.select(DigitalSeat.stream)).scalars().all() == [0, 0, 0]
     gate.release()
     opened = Listening(phone, table.slug)
-    assert opened.status == 200 and opened.told() == 1
+    assert opened.status == 200 and opened.told() == table.version()
     _give_seat(table, 1, "basic")
     assert opened.end() == "removed"
     assert app.extensions["play_streams"].count == 0
+    assert not app.extensions["play_streams"].held  # every share given back
 
 
 class Statements:
@@ -540,3 +542,24 @@ def test_the_streams_one_move_wakes_in_a_process_read_the_game_once(woken_app) -
     app.config["PLAY_STREAM_SECONDS"] = 0
     assert Listening(table.host, table.slug, f"?since={table.version()}").end() is None
     assert streams[0].end() == "replaced"
+
+
+def test_the_tvs_of_one_view_link_cannot_take_a_seats_stream(tmp_path) -> None:
+    """Issue 34: streams are capped per link and per client as well as per process: the
+    TVs following one view link fill only their link's share, and a seat's phone still
+    opens its stream."""
+    app = make_app(
+        str(tmp_path / "tv.sqlite3"), PLAY_STREAMS_PER_PROCESS=6, PLAY_STREAMS_PER_LINK=3, **QUICK
+    )
+    table = Table(app)
+    page = table.host.get(f"/play/{table.slug}/seats").get_data(as_text=True)
+    start = page.index(f"/play/{table.slug}/watch/")
+    watch = page[start : page.index('"', start)]
+    tvs = [Listening(app.test_client(), table.slug, path=f"{watch}/events") for _ in range(3)]
+    assert [tv.status for tv in tvs] == [200, 200, 200]
+    refused = app.test_client().get(f"{watch}/events")  # a fourth TV on the same link
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    seat = Listening(table.join(1), table.slug)
+    assert seat.status == 200 and seat.told() == table.version()
+    _give_seat(table, 1, "basic")
+    assert seat.end() == "removed"
