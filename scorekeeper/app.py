@@ -112,6 +112,7 @@ def _work_defaults() -> dict[str, Any]:
     return {
         "PLAY_THINK_SECONDS": float(setting("PLAY_THINK_SECONDS", "2")),
         "PLAY_JOBS_PER_CLIENT": int(setting("PLAY_JOBS_PER_CLIENT", "6")),
+        "PLAY_JOBS_PER_ADDRESS": int(setting("PLAY_JOBS_PER_ADDRESS", "24")),
         "JOBS": setting("JOBS", "queue"),
         "JOBS_STALE_SECONDS": float(setting("JOBS_STALE_SECONDS", "30")),
         "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.1")),

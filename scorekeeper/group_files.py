@@ -228,7 +228,6 @@ def export(slug: str) -> Response:
 
 
 def _import_limit() -> str:
-    from flask import current_app
 
     return str(current_app.config["RATELIMIT_IMPORT"])
 
@@ -266,7 +265,6 @@ def import_file() -> Any:
 def _import(doc: Mapping[str, Any]) -> Job:
     """Ask for the import job of ``doc`` (a client with too many jobs waiting is
     refused, :class:`scorekeeper.jobs.Refused`); the job's row as it stands after."""
-    bound = int(current_app.config.get("PLAY_JOBS_PER_CLIENT", 6))
     token = secrets.token_urlsafe(16)
     job = jobs.submit(
         "import",
@@ -274,7 +272,7 @@ def _import(doc: Mapping[str, Any]) -> Job:
         0,
         0,
         {"doc": dict(doc), "token": token},
-        bound=bound,
+        bounded=True,
         refusal="this phone is importing already: wait until that import is done",
     )
     found = db.session.get(Job, job.id, populate_existing=True)  # done already when inline

@@ -98,19 +98,31 @@ def _fresh(now: float) -> Any:
     return (Job.finished_at.is_(None)) & (Job.created_at > now - 10 * stale)
 
 
-def waiting(client: str, address: str, kinds: tuple[str, ...] | None = None) -> int:
-    """Jobs of ``client`` (or, separately, of ``address``: the larger count) waiting or
-    running now, of ``kinds`` (every kind when None)."""
+def waiting(client: str, address: str, kinds: tuple[str, ...] | None = None) -> tuple[int, int]:
+    """Jobs waiting or running now, of ``kinds`` (every kind when None): ``(of the
+    client's session, of the client's address)`` (0 for an empty key)."""
     now = _now()
     counts = []
     for column, value in ((Job.client, client), (Job.address, address)):
         if not value:
+            counts.append(0)
             continue
         query = select(func.count()).where(column == value, _fresh(now))
         if kinds is not None:
             query = query.where(Job.kind.in_(kinds))
         counts.append(int(db.session.execute(query).scalar_one()))
-    return max(counts, default=0)
+    return counts[0], counts[1]
+
+
+def over_bound(client: str, address: str) -> bool:
+    """True when the client's session has ``PLAY_JOBS_PER_CLIENT`` jobs waiting (6), or
+    its address ``PLAY_JOBS_PER_ADDRESS`` (24: a game night's phones behind one
+    router)."""
+    config = current_app.config
+    mine, theirs = waiting(client, address)
+    return mine >= int(config.get("PLAY_JOBS_PER_CLIENT", 6)) or theirs >= int(
+        config.get("PLAY_JOBS_PER_ADDRESS", 24)
+    )
 
 
 def find(kind: str, game_id: int | None, version: int, seat: int = 0) -> Job | None:
@@ -129,23 +141,23 @@ def submit(
     args: dict[str, Any] | None = None,
     *,
     who: tuple[str, str] | None = None,
-    bound: int | None = None,
+    bounded: bool = False,
     refusal: str = "",
 ) -> Job:
     """Ask for a job of ``kind`` (see :data:`HANDLERS`) about ``game_id`` at ``version``
     for ``seat``, with ``args``, for ``who`` (``(client, address)``, default the
     request's, :func:`client_key`): the row is written and committed, then queued with
     its client's turn as priority (see the module). The same job asked again is the row
-    already there, not queued again. ``bound``: the most jobs this client may have
-    waiting; beyond it raises :class:`Refused` (``refusal``, one sentence), nothing
-    written. Commits the session."""
+    already there, not queued again. ``bounded``: refused when this client has as many
+    jobs waiting as its bounds allow (:func:`over_bound`): raises :class:`Refused`
+    (``refusal``, one sentence), nothing written. Commits the session."""
     found = find(kind, game_id, version, seat)
     if found is not None:
         return found
     client, address = who if who is not None else client_key()
-    ahead = waiting(client, address)
-    if bound is not None and ahead >= bound:
+    if bounded and over_bound(client, address):
         raise Refused(refusal or "you have asked for a lot at once: wait a moment and try again")
+    ahead = waiting(client, address)[0]
     job = Job(
         kind=kind,
         game_id=game_id,

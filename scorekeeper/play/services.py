@@ -234,12 +234,12 @@ def ask_bots(
 
 def check_share(who: tuple[str, str] | None = None) -> None:
     """Raise :class:`scorekeeper.jobs.Refused` when this client (``who``, default the
-    request's) has ``PLAY_JOBS_PER_CLIENT`` jobs waiting already: a move, a new game, a
-    hint is refused (429) until some are done, so one client's games cannot fill the
-    queue."""
+    request's) has as many jobs waiting as its bounds allow (``PLAY_JOBS_PER_CLIENT``
+    for its session, ``PLAY_JOBS_PER_ADDRESS`` for its address,
+    :func:`scorekeeper.jobs.over_bound`): a move, a new game, a hint is refused (429)
+    until some are done, so one client's games cannot fill the queue."""
     client, address = who if who is not None else jobs.client_key()
-    bound = int(current_app.config.get("PLAY_JOBS_PER_CLIENT", 6))
-    if jobs.waiting(client, address) >= bound:
+    if jobs.over_bound(client, address):
         raise jobs.Refused(
             "your games are still thinking: wait for the bots to move, then play on", 2
         )
