@@ -52,6 +52,26 @@ BLOCKED = "appears to be blocked"
 """gevent's monitor's words for a block of a worker's loop (its report in the log)."""
 
 
+def blocks(text: str) -> Counter[str]:
+    """gevent's monitor's reports in a server's log ``text``, by where the worker's main
+    thread was (its deepest frames of the app or a library, gevent's own left out); a
+    worker's start (building the app, before it serves) left out."""
+    found: Counter[str] = Counter()
+    for report in text.split(BLOCKED)[1:]:
+        report = report.split("=" * 80)[0]
+        threads = report.split("Thread 0x")[1:]
+        main = next((t for t in threads if "gunicorn/" in t), "")
+        if not main or "load_wsgi" in main:
+            continue
+        frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', main)
+        ours = [f for f in frames if "gevent/" not in f[0] and "gunicorn/" not in f[0]]
+        app = [f for f in ours if "/scorekeeper/" in f[0]]
+        picked = ours[-1:] + app[-2:][::-1]
+        where = " < ".join(f"{Path(f).name}:{n} {fn}" for f, n, fn in picked)
+        found[where or "gevent or gunicorn itself"] += 1
+    return found
+
+
 class Solo:
     """One client playing a game of one person as fast as answers come (see the module):
     its session cookie, its game, its discard-to-board times (s) and answers counted."""
@@ -206,7 +226,7 @@ async def phase(server: mb.Server, args: Any, clients: int, log: Path) -> dict[s
     listening = [asyncio.create_task(s.listen(stop)) for s in solos]
     playing = [asyncio.create_task(s.play(stop)) for s in solos]
     await asyncio.sleep(args.settle)
-    blocked = log.read_text(errors="replace").count(BLOCKED)
+    seen = len(log.read_text(errors="replace"))
     table = server.tables[0]
     figures = await mb.play(server, table, server.figures["phones"], args, probe=True)
     stop.set()
@@ -215,9 +235,11 @@ async def phase(server: mb.Server, args: Any, clients: int, log: Path) -> dict[s
     for solo in solos:
         answers.update(solo.answers)
     times = [t for s in solos for t in s.times]
+    where = blocks(log.read_text(errors="replace")[seen:])
     return figures | {
         "clients": clients,
-        "blocked": log.read_text(errors="replace").count(BLOCKED) - blocked,
+        "blocked": sum(where.values()),
+        "where": dict(where.most_common(5)),
         "discard_to_board": statistics.median(times) if times else float("nan"),
         "discards": len(times),
         "answers": dict(answers),
@@ -241,6 +263,8 @@ async def measure(server: mb.Server, args: Any, log: Path) -> list[dict[str, Any
             f" moves {found['moves']} (failed {found['failed']}), load {found['load']}",
             flush=True,
         )
+        for where, count in found["where"].items():
+            print(f"    blocked {count}x at {where}", flush=True)
         results.append(found)
     await stop_listening(phones, streams)
     return results
