@@ -196,6 +196,89 @@ class Solo:
                 await asyncio.sleep(0.5)
 
 
+def group_file(most: int = 1024 * 1024) -> bytes:
+    """A group's file (``500rum-group/1``) of as many games of 20 rounds (2 players, each
+    round by totals) as fit in ``most`` bytes (the app's limit), 460 at most."""
+    entered = {"went_out": None, "shown": {"Ann": 0, "Bob": 0}, "in_hand": {"Ann": 1, "Bob": 1}}
+    game = {
+        "format": "500rum-scoresheet/1",
+        "title": "",
+        "rules": {"preset": "standard", "options": {}},
+        "players": ["Ann", "Bob"],
+        "first_dealer": 0,
+        "rounds": [{"mode": "totals", "input": entered | {"adjust": {}}}] * 20,
+    }
+    doc: dict[str, Any] = {"format": "500rum-group/1", "name": "Import bench"}
+    doc |= {"rules": {"preset": "standard", "options": {}}, "players": ["Ann", "Bob"]}
+    for count in range(460, 0, -10):
+        doc["games"] = [{"archived": False, "game": game}] * count
+        raw = json.dumps(doc, separators=(",", ":")).encode()
+        if len(raw) <= most - 2048:  # the form's other fields
+            return raw
+    raise ValueError("no group file fits")
+
+
+async def upload(port: int, raw: bytes) -> tuple[str, str]:
+    """Send a group's file through the import form (its CSRF token from the form's page):
+    the progress page's path and the session cookie."""
+    page = await request(port, "GET", "/groups/import")
+    cookie = page.headers.get("set-cookie", "").split(";", 1)[0]
+    found = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page.body)
+    assert found is not None, "no CSRF token on /groups/import"
+    boundary = "----stallbench"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'.encode()
+        + found.group(1)
+        + b"\r\n",
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="g.json"\r\n'
+        "Content-Type: application/json\r\n\r\n".encode()
+        + raw
+        + b"\r\n",
+        f"--{boundary}--\r\n".encode(),
+    ]
+    headers = {"Cookie": cookie, "Content-Type": f"multipart/form-data; boundary={boundary}"}
+    answer = await request(port, "POST", "/groups/import", headers, b"".join(parts))
+    assert answer.status == 303, (answer.status, answer.body[:300])
+    return answer.headers["location"], cookie
+
+
+async def importing(port: int, stop: asyncio.Event) -> dict[str, Any]:
+    """One group's file imported while the table plays: how long from sending it to its
+    group, and the games in it."""
+    raw = group_file()
+    games = len(json.loads(raw)["games"])
+    began = time.monotonic()
+    progress, cookie = await upload(port, raw)
+    while not stop.is_set():
+        answer = await request(port, "GET", progress, {"Cookie": cookie})
+        if answer.status != 200:
+            return {
+                "games": games,
+                "bytes": len(raw),
+                "seconds": time.monotonic() - began,
+                "status": answer.status,
+            }
+        await asyncio.sleep(0.2)
+    return {"games": games, "bytes": len(raw), "seconds": float("nan"), "status": 0}
+
+
+async def import_phase(server: mb.Server, args: Any, log: Path) -> dict[str, Any]:
+    """The table's moves and pages while one group's file of about 1 MiB is imported."""
+    stop = asyncio.Event()
+    seen = len(log.read_text(errors="replace"))
+    task = asyncio.create_task(importing(server.port, stop))
+    figures = await mb.play(server, server.tables[0], server.figures["phones"], args, probe=True)
+    done = await asyncio.wait_for(task, 600) if not task.done() else task.result()
+    stop.set()
+    where = blocks(log.read_text(errors="replace")[seen:])
+    return figures | {
+        "import": done,
+        "blocked": sum(where.values()),
+        "where": dict(where.most_common(5)),
+        "load": mb.load(),
+    }
+
+
 def serve_command(port: int, workers: int) -> list[str]:
     return [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"] + [
         "--port",
@@ -266,6 +349,20 @@ async def measure(server: mb.Server, args: Any, log: Path) -> list[dict[str, Any
         for where, count in found["where"].items():
             print(f"    blocked {count}x at {where}", flush=True)
         results.append(found)
+    if args.imports:
+        found = await import_phase(server, args, log)
+        print(
+            f"  import of {found['import']['games']} games ({found['import']['bytes']} bytes)"
+            f" in {found['import']['seconds']:.1f} s (answer {found['import']['status']}):"
+            f" push p99 {found['p99']:.0f} ms, page p99 {found['page_p99']:.0f} ms, moves"
+            f" {found['moves']} (failed {found['failed']}), pages failed"
+            f" {found['page_failed']}, loop blocks > 0.1 s: {found['blocked']},"
+            f" load {found['load']}",
+            flush=True,
+        )
+        for where, count in found["where"].items():
+            print(f"    blocked {count}x at {where}", flush=True)
+        results.append(found | {"clients": "import"})
     await stop_listening(phones, streams)
     return results
 
@@ -338,6 +435,16 @@ def med(values: list[float]) -> float:
 
 def summary(runs: list[list[dict[str, Any]]], before: list[dict[str, Any]], args: Any) -> None:
     print("\nAims (medians of the repeats; each ratio the median of the repeats' ratios):")
+    if args.imports:
+        push = med([r[-1]["p99"] / r[0]["p99"] for r in runs])
+        page = med([r[-1]["page_p99"] / r[0]["page_p99"] for r in runs])
+        failed = sum(r[-1]["failed"] for r in runs)
+        took = med([r[-1]["import"]["seconds"] for r in runs])
+        print(
+            f"  during an import ({runs[0][-1]['import']['games']} games, {took:.1f} s):"
+            f" page p99 {page:.2f}x and push p99 {push:.2f}x of no import (aim <= 1.5x);"
+            f" the table's saves refused: {failed}"
+        )
     for index, clients in enumerate(args.clients_list):
         if clients == 0:
             continue
@@ -376,6 +483,9 @@ def options() -> argparse.Namespace:
     parser.add_argument("--phase-seconds", type=float, default=300.0)
     parser.add_argument("--settle", type=float, default=5.0, help="seconds before the moves")
     parser.add_argument("--no-monitor", dest="monitor", action="store_false")
+    parser.add_argument(
+        "--no-imports", dest="imports", action="store_false", help="no phase with a group's import"
+    )
     args = parser.parse_args()
     args.clients_list = [int(c) for c in args.clients.split(",")]
     return args

@@ -28,9 +28,19 @@ csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address)
 """Rate limits per client address (``RATELIMIT_*`` settings; storage
 ``RATELIMIT_STORAGE_URI``, in memory by default)."""
-RATE_LIMITED = frozenset({"api", "table.import_game", "group_files.import_file"})
-"""The blueprints and endpoints that carry a rate limit (the JSON API, an import);
-every other request is let through before the limiter looks up any limit."""
+RATE_LIMITED = frozenset(
+    {"api", "table.import_game", "group_files.import_file", "play.index", "play.new_table"}
+)
+"""The blueprints and endpoints that carry a rate limit (the JSON API, an import, a new
+digital game); every other request is let through before the limiter looks up any
+limit."""
+
+
+def new_games_limit() -> str:
+    """``RATELIMIT_NEW_GAMES`` (new digital games per client address, "20 per minute")."""
+    from flask import current_app
+
+    return str(current_app.config.get("RATELIMIT_NEW_GAMES", "20 per minute"))
 
 
 @limiter.request_filter

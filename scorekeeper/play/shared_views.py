@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from ..extensions import limiter, new_games_limit
 from ..hosting import is_loopback_host, qr_svg, share_base
 from ..models import DigitalGame
 from . import services, shared_seats, watch
@@ -101,7 +102,8 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
 
 def register(bp: Blueprint) -> None:
     """Add these routes to the ``play`` blueprint (:mod:`.views` calls it)."""
-    bp.add_url_rule("/table", view_func=new_table, methods=["GET", "POST"])
+    limited = limiter.limit(new_games_limit, methods=["POST"])(new_table)
+    bp.add_url_rule("/table", view_func=limited, methods=["GET", "POST"])
     bp.add_url_rule("/<slug>/seats", view_func=table_seats_page)
     bp.add_url_rule("/<slug>/sit/<int:seat>/<token>", view_func=sit)
     bp.add_url_rule("/<slug>/seats/<int:seat>", view_func=change_seat, methods=["POST"])

@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import jobs
 from ..engine import current_player, legal_actions, observation
-from ..extensions import csrf
+from ..extensions import csrf, limiter, new_games_limit
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
 from . import live, services, shared_seats, shared_views, stream, thinking, watch
@@ -73,6 +73,7 @@ def not_found(error: Any) -> tuple[str, int]:
 
 
 @bp.route("", methods=["GET", "POST"])
+@limiter.limit(new_games_limit, methods=["POST"])
 def index() -> Any:
     """Start a game against bots (preset, house rules, bots); this phone's games."""
     form = NewPlayForm()
