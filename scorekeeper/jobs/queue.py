@@ -20,6 +20,7 @@ one machine and in Redis on several, with a consumer of processes.
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,17 @@ class Queued:
         self.work = work
 
     def enqueue(self, job_id: int, priority: int) -> None:
-        """Queue ``job_id``; a higher ``priority`` runs first."""
+        """Queue ``job_id``; a higher ``priority`` runs first. Under gevent the write
+        runs on a thread of gevent's pool, the request's greenlet waiting for it: the
+        SQLite queue's write may wait for its lock (a worker taking a job), which would
+        block every other request of the loop meanwhile."""
+        from ..health import gevent_serving
+
+        if gevent_serving():
+            import gevent
+
+            gevent.get_hub().threadpool.apply(self.work, (job_id,), {"priority": priority})
+            return
         self.work(job_id, priority=priority)
 
 
@@ -111,7 +122,10 @@ def attach(app: Flask) -> None:
 def work(app: Flask, processes: int) -> int:
     """Run the consumer of ``app``'s queue with ``processes`` worker processes until
     SIGTERM or SIGINT (``scorekeeper worker``); its exit status. Idle workers look at
-    the queue every ``JOBS_POLL_SECONDS`` at most (SQLite; Redis wakes them at once)."""
+    the queue every ``JOBS_POLL_SECONDS`` at most (SQLite; Redis wakes them at once).
+    They run ``JOBS_NICE`` (10) steps below the web workers' priority, so that on a
+    machine where both share the cores, pages, moves and streams are served first and
+    the bots think with what is left."""
     huey: Huey | None = app.extensions.get("huey")
     if huey is None:
         log.error("JOBS is inline: this app runs its jobs where they are asked")
@@ -129,5 +143,8 @@ def work(app: Flask, processes: int) -> int:
     )
     with app.app_context():
         db.engine.dispose()  # no connection of the parent's shared with the workers
+    nice = int(app.config.get("JOBS_NICE", 10))
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)  # the web workers, which only wait, come first for the cores
     consumer.run()
     return 0

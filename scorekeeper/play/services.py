@@ -217,11 +217,12 @@ def ask_bots(
     bots: Sequence[str | None] | None = None,
     who: tuple[str, str] | None = None,
 ) -> bool:
-    """Ask for the move due now in ``game`` (its ``state``) when a bot makes it (``bots``:
-    who a bot plays now, else ``game.bots``): a job of the queue at the game's version
-    (:mod:`scorekeeper.jobs`; :func:`.thinking.bot_move` makes it, and asks for the next
-    one), for ``who`` (default the request's client). True when a bot is due. The same
-    job asked twice is one job. Commits the session."""
+    """Ask for the moves due now in ``game`` (its ``state``) when a bot makes the first
+    (``bots``: who a bot plays now, else ``game.bots``): a job of the queue at the
+    game's version (:mod:`scorekeeper.jobs`; :func:`.thinking.bot_move` makes the bots'
+    moves, each a version, until a person is asked), for ``who`` (default the request's
+    client). True when a bot is due. The same job asked twice is one job. Commits the
+    session."""
     if game.paused or game.finished:
         return False
     seat = current_player(state)

@@ -1,10 +1,10 @@
 """The digital game's work that computes, as jobs of the queue (:mod:`scorekeeper.jobs`),
 done by its worker processes, never in a web request:
 
-- ``bot``: the move of the bot whose turn it is (:func:`bot_move`), one job a move, tied
-  to the game's version: it makes that one move as the next version, which reaches every
-  phone through the wake-ups and streams as it is made, then asks for the next bot's
-  move when one is due. A job for a version that has passed does nothing.
+- ``bot``: the bots' moves due after a person's (:func:`bot_move`), one job a bots'
+  turn, tied to the game's version: each move is the next version, which reaches every
+  phone through the wake-ups and streams as it is made, until a person is asked. A job
+  for a version that has passed makes no move.
 - ``hint``: the expert's hint for one seat at one version (:func:`hint`), kept as the
   job's result; ``hint.json`` answers 202 (thinking) until it is there
   (:func:`hint_for`).
@@ -44,19 +44,35 @@ def bots_now(game: DigitalGame) -> list[str | None]:
 
 @jobs.handler("bot")
 def bot_move(job: Job) -> dict[str, Any] | None:
-    """A ``bot`` job: when the game is still at the job's version and a bot is due, that
-    bot's one move as the next version (:func:`.services.bot_move`, written only if the
-    version is still the job's), then the next bot's move asked for, with the same
-    client. ``{"version"}`` written, or None when nothing was due."""
+    """A ``bot`` job: while the game is still at the version the job has got to (the
+    job's own at first) and a bot is due, that bot's one move as the next version
+    (:func:`.services.bot_move`, written only if the version is still the one read), so
+    each move reaches every phone as it is made, until the person is asked, a round ends
+    or the game is over. ``{"version", "moves"}`` written, or None when nothing was due.
+    A job whose version has passed makes no move; if a bot is still due at the game's
+    version (its worker died after some moves), it asks for that version's job (the
+    same job asked twice is one), so no game waits for a page to be reloaded."""
     game = _game(job)
-    if game is None or game.version != job.version:
+    if game is None:
         return None
-    state = services.load_state(game)
-    bots = bots_now(game)
-    if not services.bot_move(game, state, bots):
+    if game.version != job.version:
+        services.ask_bots(game, services.load_state(game), bots_now(game), who=_who(job))
         return None
-    services.ask_bots(game, state, bots, who=(job.client, job.address))
-    return {"version": game.version}
+    made = 0
+    while True:
+        state = services.load_state(game)
+        bots = bots_now(game)
+        if not services.bot_move(game, state, bots):
+            break
+        made += 1
+        game = _game(job)  # read afresh: a phone may have changed the seats meanwhile
+        if game is None or game.version != job.version + made:
+            break
+    return {"version": job.version + made, "moves": made} if made else None
+
+
+def _who(job: Job) -> tuple[str, str]:
+    return job.client, job.address
 
 
 @jobs.handler("hint")

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,16 @@ class Worker:
                 self.process.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def _worked_through(app: Flask, tmp_path: Path, kind: str) -> None:
+    """A worker on the queued app's database and queue until every job of ``kind`` is
+    finished."""
+    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", _queued_config(tmp_path))
+    try:
+        _until(app, lambda: all(j.finished_at for j in _jobs(app, kind)))
+    finally:
+        worker.stop()
 
 
 def _until(app: Flask, check: Any) -> Any:
@@ -151,11 +162,17 @@ def test_a_move_answers_at_once_and_a_worker_makes_each_bots_move_as_a_version(t
         done = _until(app, lambda: _persons_turn(g := digital.get_game(slug)) and g)
     finally:
         worker.stop()
-    made = {m["v"] for m in done.moves if m.get("bot")}
-    assert made == set(range(version + 1, done.version + 1))  # one version a bot move
-    rows = _jobs(app)
-    assert all(r.finished_at is not None and r.attempts == 1 and not r.error for r in rows)
-    assert sorted(r.version for r in rows) == list(range(version, done.version))
+    made = _moves_by_version(done)
+    assert sorted(made) == list(range(version + 1, done.version + 1))  # a version a move
+    assert set(made.values()) == {1}
+    (row,) = _jobs(app)  # one job made the bots' turn, move by move
+    assert row.finished_at is not None and row.attempts == 1 and not row.error
+    assert row.result == {"version": done.version, "moves": done.version - version}
+
+
+def _moves_by_version(game: DigitalGame) -> Counter[int]:
+    """How many bot moves each version of ``game``'s latest moves holds."""
+    return Counter(m["v"] for m in game.moves if m.get("bot") and m["kind"] == "move")
 
 
 @pytest.fixture(params=["sqlite", "postgresql+redis"])
@@ -226,9 +243,10 @@ def test_a_workers_bot_moves_reach_every_phone_of_a_table(shared) -> None:
 def test_a_worker_killed_in_the_middle_of_a_job_runs_it_again_and_the_game_moves_once(
     tmp_path,
 ) -> None:
-    """The first worker thinks for ever (a huge expert); it is killed mid-job. The job is
-    found (started, not finished) and queued again; the next worker makes the move, and
-    each bot move is one version, once."""
+    """The first worker thinks for ever (a huge expert) over the bot's discard; it is
+    killed mid-job. The job is found (started, not finished) and queued again; its
+    version has passed if the bot's draw was saved, so it asks for the job of the game's
+    version, which the next worker makes: each bot move is one version, once."""
     app = _queued_app(tmp_path)
     client = app.test_client()
     slug = _start(client, bot_0="expert")
@@ -241,7 +259,8 @@ def test_a_worker_killed_in_the_middle_of_a_job_runs_it_again_and_the_game_moves
     finally:
         first.kill()
     assert started.finished_at is None and started.attempts == 1
-    assert _game(app, slug).version == started.version  # killed before it wrote anything
+    killed_at = _game(app, slug).version  # what the job saved before: the draw, or nothing
+    assert killed_at in (version, version + 1)
     with app.app_context():
         assert jobs.recover(now=started.started_at + 10**6) == [started.id]
     second = Worker(database, _queued_config(tmp_path))
@@ -250,10 +269,12 @@ def test_a_worker_killed_in_the_middle_of_a_job_runs_it_again_and_the_game_moves
     finally:
         second.stop()
     rows = {r.version: r for r in _jobs(app)}
-    assert rows[started.version].attempts == 2 and rows[started.version].finished_at
-    assert all(r.attempts == 1 for v, r in rows.items() if v != started.version)
-    made = sorted({m["v"] for m in done.moves if m.get("bot")})
-    assert made == list(range(version + 1, done.version + 1))  # each move once, in order
+    assert rows[version].attempts == 2 and rows[version].finished_at
+    assert set(rows) == {version, killed_at}  # the game's own version asked when it passed
+    assert all(r.attempts == 1 for v, r in rows.items() if v != version)
+    made = _moves_by_version(done)
+    assert sorted(made) == list(range(version + 1, done.version + 1))  # in order
+    assert set(made.values()) == {1}  # each move once
 
 
 def _thinking() -> Job | None:
@@ -262,9 +283,10 @@ def _thinking() -> Job | None:
     query = db.select(Job).where(Job.started_at.is_not(None), Job.finished_at.is_(None))
     row = db.session.execute(query).scalar_one_or_none()
     game = db.session.get(DigitalGame, row.game_id) if row is not None else None
-    if row is None or game is None or game.version != row.version:
+    if row is None or game is None:
         return None
-    if digital.load_state(game).phase.value != "play":
+    state = digital.load_state(game)
+    if state.phase.value != "play" or current_player(state) == game.human_seat:
         return None
     if row is not None:
         db.session.expunge(row)
@@ -282,17 +304,17 @@ def test_a_job_queued_twice_plays_once_and_a_job_for_a_passed_version_does_nothi
     with app.app_context():
         again = jobs.submit("bot", job.game_id, job.version, job.seat, who=("x", "y"))
         assert again.id == job.id  # the same job asked twice is one row
-        assert jobs.run(job.id)  # the first delivery makes the move
+        assert jobs.run(job.id)  # the first delivery makes the bots' moves
         moved = _game(app, slug)
-        assert moved.version == version + 1
+        assert moved.version > version and _persons_turn(moved)
         assert not jobs.run(job.id)  # the second delivery: finished, not run again
-        assert _game(app, slug).version == version + 1
+        assert _game(app, slug).version == moved.version
         passed = jobs.submit("bot", job.game_id, version - 1, job.seat, who=("x", "y"))
         assert jobs.run(passed.id)  # run, and found the game past its version
         row = db.session.get(Job, passed.id, populate_existing=True)
         assert row is not None and row.result is None and row.finished_at is not None
     after = _game(app, slug)
-    assert after.version == version + 1 and after.state == moved.state
+    assert after.version == moved.version and after.state == moved.state
 
 
 # ---- fair shares ---------------------------------------------------------------------------
@@ -337,11 +359,7 @@ def test_a_hint_is_thinking_until_the_worker_is_done_then_the_same_hint(tmp_path
     assert asked.headers["Retry-After"] == "1"
     page = client.get(f"/play/{slug}?hint=1").get_data(as_text=True)
     assert "The expert is thinking" in page
-    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", _queued_config(tmp_path))
-    try:
-        _until(app, lambda: all(j.finished_at for j in _jobs(app, "hint")))
-    finally:
-        worker.stop()
+    _worked_through(app, tmp_path, "hint")
     hint = client.get(f"/play/{slug}/hint.json")
     assert hint.status_code == 200 and hint.get_json()["move"] and hint.get_json()["why"]
     assert "The expert&#39;s move:" in client.get(f"/play/{slug}?hint=1").get_data(as_text=True)
@@ -385,11 +403,7 @@ def test_a_group_import_is_a_job_with_a_progress_page_then_the_group(
     assert "waiting its turn" in progress.get_data(as_text=True)
     assert _counts(app) == (0, 0, 0)  # nothing written before the worker checks it all
     assert app.test_client().get(sent.headers["Location"] + "x").status_code == 404
-    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", _queued_config(tmp_path))
-    try:
-        _until(app, lambda: all(j.finished_at for j in _jobs(app, "import")))
-    finally:
-        worker.stop()
+    _worked_through(app, tmp_path, "import")
     done = client.get(sent.headers["Location"])
     assert done.status_code == 303 and "/groups/" in done.headers["Location"]
     groups, games, seats = _counts(app)
@@ -407,11 +421,7 @@ def test_an_import_refused_at_its_last_game_writes_nothing(
     document = _group_file(exported, 40)
     document["games"][39]["game"]["rounds"][0]["input"]["shown"] = {"Bob": -40, "Cat": 70}
     sent = _upload(client, document)
-    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", _queued_config(tmp_path))
-    try:
-        _until(app, lambda: all(j.finished_at for j in _jobs(app, "import")))
-    finally:
-        worker.stop()
+    _worked_through(app, tmp_path, "import")
     answer = client.get(sent.headers["Location"])
     assert answer.status_code == 422 and "game 40" in answer.get_data(as_text=True)
     assert _counts(app) == (0, 0, 0)
