@@ -279,6 +279,52 @@ async def import_phase(server: mb.Server, args: Any, log: Path) -> dict[str, Any
     }
 
 
+async def hints(port: int, games: int, asks: int) -> Counter[str]:
+    """One client (one session) with ``games`` games against :data:`BOTS` asks ``asks``
+    hints at once, spread over its games, then asks again each one answered 202 until
+    none is (the page's Hint button asks the same way): the answers counted."""
+    first = Solo(port, streams=False)
+    await first.start()
+    solos = [first]
+    for _ in range(games - 1):
+        solo = Solo(port, streams=False)
+        solo.cookie = first.cookie  # the same session: one client
+        await solo.start()
+        solos.append(solo)
+    answers: Counter[str] = Counter()
+
+    async def ask(solo: Solo) -> None:
+        for _ in range(120):
+            path = f"/play/{solo.slug}/hint.json"
+            try:
+                answer = await request(port, "GET", path, solo.headers())
+            except (OSError, ConnectionError, TimeoutError) as error:
+                answers[type(error).__name__] += 1
+                return
+            answers[str(answer.status)] += 1
+            if answer.status not in (202, 429):
+                return
+            await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+
+    await asyncio.gather(*(ask(solos[i % games]) for i in range(asks)))
+    return answers
+
+
+async def hints_phase(server: mb.Server, args: Any, log: Path) -> dict[str, Any]:
+    """The table's moves and pages while one client asks ``--hints`` hints at once."""
+    seen = len(log.read_text(errors="replace"))
+    task = asyncio.create_task(hints(server.port, 10, args.hints))
+    figures = await mb.play(server, server.tables[0], server.figures["phones"], args, probe=True)
+    answers = await asyncio.wait_for(task, 600)
+    where = blocks(log.read_text(errors="replace")[seen:])
+    return figures | {
+        "hints": dict(answers),
+        "blocked": sum(where.values()),
+        "where": dict(where.most_common(5)),
+        "load": mb.load(),
+    }
+
+
 def serve_command(port: int, workers: int) -> list[str]:
     return [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"] + [
         "--port",
@@ -295,6 +341,7 @@ def server_env(folder: Path, monitor: bool) -> dict[str, str]:
         # every client here comes from 127.0.0.1: lift the bounds per address only
         "SCOREKEEPER_PLAY_STREAMS_PER_ADDRESS": "1000000",
         "SCOREKEEPER_PLAY_JOBS_PER_ADDRESS": "1000000",
+        "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
     }
     if monitor:
         env |= {"GEVENT_MONITOR_THREAD_ENABLE": "1", "GEVENT_MAX_BLOCKING_TIME": "0.1"}
@@ -349,6 +396,15 @@ async def measure(server: mb.Server, args: Any, log: Path) -> list[dict[str, Any
         for where, count in found["where"].items():
             print(f"    blocked {count}x at {where}", flush=True)
         results.append(found)
+    if args.hints:
+        found = await hints_phase(server, args, log)
+        print(
+            f"  {args.hints} hints asked at once by one client: answers {found['hints']};"
+            f" push p99 {found['p99']:.0f} ms, page p99 {found['page_p99']:.0f} ms,"
+            f" loop blocks > 0.1 s: {found['blocked']}, load {found['load']}",
+            flush=True,
+        )
+        results.append(found | {"clients": "hints"})
     if args.imports:
         found = await import_phase(server, args, log)
         print(
@@ -435,6 +491,15 @@ def med(values: list[float]) -> float:
 
 def summary(runs: list[list[dict[str, Any]]], before: list[dict[str, Any]], args: Any) -> None:
     print("\nAims (medians of the repeats; each ratio the median of the repeats' ratios):")
+    if args.hints:
+        at = next(i for i, f in enumerate(runs[0]) if f["clients"] == "hints")
+        page = med([r[at]["page_p99"] / r[0]["page_p99"] for r in runs])
+        refused = sum(r[at]["hints"].get("429", 0) for r in runs)
+        print(
+            f"  {args.hints} hints at once: page p99 {page:.2f}x of none (aim <= 1.5x),"
+            f" {med([r[at]['page_p99'] for r in runs]):.0f} ms beside"
+            f" {med([r[0]['page_p99'] for r in runs]):.0f} ms; that client's 429s: {refused}"
+        )
     if args.imports:
         push = med([r[-1]["p99"] / r[0]["p99"] for r in runs])
         page = med([r[-1]["page_p99"] / r[0]["page_p99"] for r in runs])
@@ -446,7 +511,7 @@ def summary(runs: list[list[dict[str, Any]]], before: list[dict[str, Any]], args
             f" the table's saves refused: {failed}"
         )
     for index, clients in enumerate(args.clients_list):
-        if clients == 0:
+        if clients == 0 or index >= len(runs[0]) or runs[0][index]["clients"] != clients:
             continue
         push = med([r[index]["p99"] / r[0]["p99"] for r in runs])
         page = med([r[index]["page_p99"] / r[0]["page_p99"] for r in runs])

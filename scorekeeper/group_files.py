@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import (
     Blueprint,
@@ -51,7 +51,7 @@ from .requests import BadJson, load_json
 from .table.errors import ScoresheetError
 from .table.exchange import BadExport, export_json, read_export
 from .table.forms import ImportForm
-from .table.games import imported_game
+from .table.games import imported_game, write_games
 from .web import same_token
 
 FORMAT = "500rum-group/1"
@@ -172,9 +172,10 @@ def import_group(parts: Mapping[str, Any], told: Told | None = None) -> Group:
     """A new group from :func:`read_group`'s parts: every game checked and scored first
     (:func:`checked_games`, no transaction open: nothing is stored when anything is
     refused, :class:`ScoresheetError`), then the group, its players and every game
-    written in one short transaction, in bulk (one flush, its seats pointed at the
-    players by name, :func:`~scorekeeper.groups.point_seats`), and the games' stored
-    facts computed in bulk (:func:`~scorekeeper.game_facts.store_new_facts`)."""
+    written in one short transaction, in bulk (a multi-row INSERT a table,
+    :func:`~scorekeeper.table.games.write_games`; its seats pointed at the players by
+    name, :func:`~scorekeeper.groups.point_seats`), and the games' stored facts computed
+    in bulk (:func:`~scorekeeper.game_facts.store_new_facts`)."""
     games = checked_games(parts, told)
     try:
         group = Group(name=parts["name"], preset=parts["preset"], options=parts["options"])
@@ -184,9 +185,8 @@ def import_group(parts: Mapping[str, Any], told: Told | None = None) -> Group:
         for game in games:
             game.group_id = group.id
             point_seats(game, group)
-        db.session.add_all(games)
-        db.session.flush()
-        store_new_facts(db.session.connection(), [game.id for game in games])
+        ids = write_games(games)
+        store_new_facts(db.session.connection(), ids)
         db.session.commit()
     except Exception:
         db.session.rollback()
@@ -262,9 +262,33 @@ def import_file() -> Any:
     return render_template("players/import.html", form=form, problems=problems), status
 
 
-def _import(doc: Mapping[str, Any]) -> Job:
+class Standing(NamedTuple):
+    """Where an import stands, read without its file (the job's row but its ``args``):
+    the job's ``id``, its ``token`` (the progress page's key), ``finished`` or not, and
+    its ``result`` so far."""
+
+    id: int
+    token: str
+    finished: bool
+    result: dict[str, Any]
+
+
+def _standing(job_id: int) -> Standing | None:
+    """The import job ``job_id`` as :class:`Standing` (one row, its file left unread: a
+    progress page that decoded a 1 MiB file at each reload held its worker's loop)."""
+    token = Job.args["token"].as_string()
+    query = select(Job.id, token, Job.finished_at, Job.result).where(
+        Job.id == job_id, Job.kind == "import"
+    )
+    row = db.session.execute(query).one_or_none()
+    if row is None:
+        return None
+    return Standing(row[0], str(row[1] or ""), row[2] is not None, dict(row[3] or {}))
+
+
+def _import(doc: Mapping[str, Any]) -> Standing:
     """Ask for the import job of ``doc`` (a client with too many jobs waiting is
-    refused, :class:`scorekeeper.jobs.Refused`); the job's row as it stands after."""
+    refused, :class:`scorekeeper.jobs.Refused`); where it stands after."""
     token = secrets.token_urlsafe(16)
     job = jobs.submit(
         "import",
@@ -275,16 +299,16 @@ def _import(doc: Mapping[str, Any]) -> Job:
         bounded=True,
         refusal="this phone is importing already: wait until that import is done",
     )
-    found = db.session.get(Job, job.id, populate_existing=True)  # done already when inline
+    found = _standing(job.id)  # done already when the jobs run where they are asked
     assert found is not None
     return found
 
 
-def _import_answer(job: Job, form: Any = None) -> Any:
+def _import_answer(job: Standing, form: Any = None) -> Any:
     """Where an import stands: not done, its progress page (it reloads itself); done,
     the group (this phone given the right to add to it) or the problems (422)."""
-    result = job.result or {}
-    if job.finished_at is None:
+    result = job.result
+    if not job.finished:
         if request.method == "POST":
             return redirect(_progress_url(job), 303)
         body = render_template("players/importing.html", job=job, progress=result)
@@ -300,19 +324,15 @@ def _import_answer(job: Job, form: Any = None) -> Any:
     return page, 422
 
 
-def _progress_url(job: Job) -> str:
-    return url_for("group_files.importing", job_id=job.id, token=job.args["token"])
+def _progress_url(job: Standing) -> str:
+    return url_for("group_files.importing", job_id=job.id, token=job.token)
 
 
 @bp.get("/import/<int:job_id>/<token>")
 def importing(job_id: int, token: str) -> Any:
     """An import's progress page (the phone that sent the file holds its link): games
     checked so far, then the group, or what was refused."""
-    job = db.session.get(Job, job_id)
-    if (
-        job is None
-        or job.kind != "import"
-        or not same_token(token, str(job.args.get("token") or ""))
-    ):
+    job = _standing(job_id)
+    if job is None or not same_token(token, job.token):
         abort(404, description="There is no import at this link.")
     return _import_answer(job)

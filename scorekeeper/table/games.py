@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import insert, inspect
+
 from ..engine import RulesError, RuleSet, ruleset
 from ..extensions import db
 from ..models import Change, Game, Player, Round, new_token, now_utc
@@ -110,9 +112,66 @@ def import_game(parts: Mapping[str, Any]) -> Game:
     one short transaction."""
     game = imported_game(parts)
     with saving():
-        db.session.add(game)
+        (game_id,) = write_games([game])
         db.session.commit()
-    return game
+    stored = db.session.get(Game, game_id)
+    assert stored is not None
+    return stored
+
+
+def write_games(games: Sequence[Game]) -> list[int]:
+    """Write ``games``, built in memory (:func:`imported_game`: no session holds them),
+    with their players, rounds and history, in bulk: one multi-row INSERT a table
+    (SQLAlchemy's bulk INSERT, ids returned in order) instead of the session's unit of
+    work object by object, so a group's import holds the database's write lock for as
+    short as it can. The caller commits; the games' ids, in order."""
+    ids = _inserted(Game, [_columns(g) for g in games])
+    players, rounds = [], []
+    for game_id, game in zip(ids, games, strict=True):
+        players += [_columns(p) | {"game_id": game_id} for p in game.players]
+        rounds += [(game_id, r) for r in game.rounds]
+    if players:
+        db.session.execute(insert(Player), players)
+    round_ids = _inserted(Round, [_columns(r) | {"game_id": g} for g, r in rounds])
+    by_round = {id(r): (g, new) for (g, r), new in zip(rounds, round_ids, strict=True)}
+    changes = []
+    for game in games:
+        for change in game.changes:
+            game_id, round_id = by_round[id(change.round)]
+            changes.append(_columns(change) | {"game_id": game_id, "round_id": round_id})
+    if changes:
+        db.session.execute(insert(Change), changes)
+    return ids
+
+
+PARENTS = frozenset({"game_id", "round_id"})
+"""The columns :func:`write_games` sets itself (the new ids of a row's game and round)."""
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    """A row built in memory as its table's columns (no id, nor its game's or round's:
+    :data:`PARENTS`, set by the caller), each column's default filled in where the row
+    left it unset."""
+    values = {}
+    for column in inspect(type(row)).columns:
+        if column.primary_key or column.key in PARENTS:
+            continue
+        value = getattr(row, column.key)
+        default = column.default
+        if value is None and default is not None and getattr(default, "is_scalar", False):
+            value = default.arg
+        elif value is None and default is not None and getattr(default, "is_callable", False):
+            value = default.arg(None)
+        values[column.key] = value
+    return values
+
+
+def _inserted(model: Any, rows: list[dict[str, Any]]) -> list[int]:
+    """INSERT ``rows`` into ``model``'s table in bulk; their new ids, in order."""
+    if not rows:
+        return []
+    returning = insert(model).returning(model.id, sort_by_parameter_order=True)
+    return list(db.session.execute(returning, rows).scalars())
 
 
 def imported_game(parts: Mapping[str, Any]) -> Game:
