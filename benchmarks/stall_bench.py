@@ -22,7 +22,7 @@ the server (``--monitor``, the default), gevent reports every block of a worker'
 longer than 0.1 s in the server's log: counted per phase.
 
     python benchmarks/stall_bench.py [--clients 0,1,2,4,8] [--moves 30] [--repeat 3]
-        [--before 5423e88] [--no-monitor]
+        [--before 5423e88] [--hints 50] [--no-imports] [--no-monitor] [--redis]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -37,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -426,16 +428,22 @@ async def measure(server: mb.Server, args: Any, log: Path) -> list[dict[str, Any
 def run_app(args: Any, repeat: int, folder: Path) -> list[dict[str, Any]]:
     data = folder / f"data-{repeat}"
     env = server_env(data, args.monitor)
-    tables = mb.make_tables(env, 1)
-    port = mb.free_port()
-    log = folder / f"app-{repeat}.log"
-    process = mb.start(serve_command(port, args.workers), env, mb.ROOT, log)
-    try:
-        mb.wait_answering(process, port, "/healthz", "the app")
-        server = mb.Server("app", port, process, [process.pid], tables, mb.app_move)
-        return asyncio.run(measure(server, args, log))
-    finally:
-        mb.stop_group(process)
+    with ExitStack() as stack:
+        roots = []
+        if args.redis:  # the queue and the wake-ups on Redis: no polling of SQLite
+            url, pid = stack.enter_context(mb.redis_server(folder))
+            env["REDIS_URL"], roots = url, [pid]
+        tables = mb.make_tables(env, 1)
+        port = mb.free_port()
+        log = folder / f"app-{repeat}.log"
+        process = mb.start(serve_command(port, args.workers), env, mb.ROOT, log)
+        try:
+            mb.wait_answering(process, port, "/healthz", "the app")
+            server = mb.Server("app", port, process, [process.pid, *roots], tables, mb.app_move)
+            return asyncio.run(measure(server, args, log))
+        finally:
+            mb.stop_group(process)
+            os.environ.pop("REDIS_URL", None)  # make_tables set it in this process
 
 
 async def before_phase(port: int, args: Any) -> dict[str, Any]:
@@ -548,6 +556,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--phase-seconds", type=float, default=300.0)
     parser.add_argument("--settle", type=float, default=5.0, help="seconds before the moves")
     parser.add_argument("--no-monitor", dest="monitor", action="store_false")
+    parser.add_argument("--redis", action="store_true", help="the queue and wake-ups on Redis")
     parser.add_argument(
         "--no-imports", dest="imports", action="store_false", help="no phase with a group's import"
     )

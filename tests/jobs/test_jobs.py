@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app, jobs
+from scorekeeper import create_app, jobs, wakeups
 from scorekeeper.engine import current_player
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame, Game, Group, Job, SeatFact
@@ -234,7 +234,19 @@ def test_a_workers_bot_moves_reach_every_phone_of_a_table(shared) -> None:
                 assert "hcard" in data["board"]  # its own hand, from its own seat
     finally:
         worker.stop()
+    _gone(app, table.slug)
+    assert [stream.end() for stream in streams.values()] == ["gone"] * 3  # closed now
     assert ivo is table.phones[1]
+
+
+def _gone(app: Flask, slug: str) -> None:
+    """Delete the game: its streams end ("gone"), their connections given back."""
+    with app.app_context():
+        game = digital.get_game(slug)
+        assert game is not None
+        wakeups.moved(wakeups.play_key(game.id))
+        db.session.delete(game)
+        db.session.commit()
 
 
 # ---- at most once --------------------------------------------------------------------------
