@@ -282,17 +282,16 @@ async def import_phase(server: mb.Server, args: Any, log: Path) -> dict[str, Any
 
 
 async def hints(port: int, games: int, asks: int) -> Counter[str]:
-    """One client (one session) with ``games`` games against :data:`BOTS` asks ``asks``
-    hints at once, spread over its games, then asks again each one answered 202 until
-    none is (the page's Hint button asks the same way): the answers counted."""
-    first = Solo(port, streams=False)
-    await first.start()
-    solos = [first]
-    for _ in range(games - 1):
-        solo = Solo(port, streams=False)
-        solo.cookie = first.cookie  # the same session: one client
-        await solo.start()
-        solos.append(solo)
+    """One client (one session) asks ``asks`` hints at once, spread over ``games`` games
+    against :data:`BOTS` (started by other phones: anyone with a game's link plays it),
+    then asks again each one answered 202 until none is (the page's Hint button asks the
+    same way): the answers counted."""
+    solos = [Solo(port, streams=False) for _ in range(games)]
+    await asyncio.gather(*(s.start() for s in solos))
+    page = await request(port, "GET", "/play")
+    cookie = page.headers.get("set-cookie", "").split(";", 1)[0]
+    for solo in solos:
+        solo.cookie = cookie  # the asking client's session
     answers: Counter[str] = Counter()
 
     async def ask(solo: Solo) -> None:
@@ -315,7 +314,7 @@ async def hints(port: int, games: int, asks: int) -> Counter[str]:
 async def hints_phase(server: mb.Server, args: Any, log: Path) -> dict[str, Any]:
     """The table's moves and pages while one client asks ``--hints`` hints at once."""
     seen = len(log.read_text(errors="replace"))
-    task = asyncio.create_task(hints(server.port, 10, args.hints))
+    task = asyncio.create_task(hints(server.port, 20, args.hints))
     figures = await mb.play(server, server.tables[0], server.figures["phones"], args, probe=True)
     answers = await asyncio.wait_for(task, 600)
     where = blocks(log.read_text(errors="replace")[seen:])
@@ -557,6 +556,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--settle", type=float, default=5.0, help="seconds before the moves")
     parser.add_argument("--no-monitor", dest="monitor", action="store_false")
     parser.add_argument("--redis", action="store_true", help="the queue and wake-ups on Redis")
+    parser.add_argument("--hints", type=int, default=50, help="hints asked at once (0: none)")
     parser.add_argument(
         "--no-imports", dest="imports", action="store_false", help="no phase with a group's import"
     )
