@@ -288,6 +288,12 @@ async def hints(port: int, games: int, asks: int) -> Counter[str]:
     same way): the answers counted."""
     solos = [Solo(port, streams=False) for _ in range(games)]
     await asyncio.gather(*(s.start() for s in solos))
+    for solo in solos:  # each game at its person's turn (bots that start have moved)
+        for _ in range(100):
+            state = await solo.state()
+            if state["legal"]:
+                break
+            await asyncio.sleep(0.2)
     page = await request(port, "GET", "/play")
     cookie = page.headers.get("set-cookie", "").split(";", 1)[0]
     for solo in solos:

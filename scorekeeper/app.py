@@ -90,6 +90,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "RATELIMIT_API": setting("RATELIMIT_API", "120 per minute"),
         "RATELIMIT_IMPORT": setting("RATELIMIT_IMPORT", "10 per minute"),
         "RATELIMIT_NEW_GAMES": setting("RATELIMIT_NEW_GAMES", "20 per minute"),
+        "RATELIMIT_HINTS": setting("RATELIMIT_HINTS", "5 per second;120 per minute"),
         "TRUSTED_PROXIES": int(setting("TRUSTED_PROXIES", "0")),
         "MIGRATE_ON_START": True,
         "PUBLIC_URL": setting("PUBLIC_URL", ""),

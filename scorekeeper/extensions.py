@@ -29,11 +29,26 @@ limiter = Limiter(key_func=get_remote_address)
 """Rate limits per client address (``RATELIMIT_*`` settings; storage
 ``RATELIMIT_STORAGE_URI``, in memory by default)."""
 RATE_LIMITED = frozenset(
-    {"api", "table.import_game", "group_files.import_file", "play.index", "play.new_table"}
+    {
+        "api",
+        "table.import_game",
+        "group_files.import_file",
+        "play.index",
+        "play.new_table",
+        "play.hint",
+    }
 )
 """The blueprints and endpoints that carry a rate limit (the JSON API, an import, a new
 digital game); every other request is let through before the limiter looks up any
 limit."""
+
+
+def hints_limit() -> str:
+    """``RATELIMIT_HINTS`` (hints asked per client address, "5 per second;120 per
+    minute": the Hint button asks once a second while the expert thinks)."""
+    from flask import current_app
+
+    return str(current_app.config.get("RATELIMIT_HINTS", "5 per second;120 per minute"))
 
 
 def new_games_limit() -> str:

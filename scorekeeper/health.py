@@ -9,10 +9,10 @@ the API and imports are, :data:`scorekeeper.extensions.RATE_LIMITED`), never cac
 and no session cookie is read or set. It answers within ``HEALTH_SECONDS`` (1.5 s): a
 database that does not answer in time is reported ``"not answering in time"`` (503).
 
-The deadline (:class:`RequestDeadline`): under ``serve``'s gevent workers, every request
-waits at most ``REQUEST_WAIT_SECONDS`` (2.5 s; an event stream's opening 12 s), then is
-answered 503 with ``Retry-After`` and the reason, and the connection it was waiting on
-is dropped (SQLAlchemy discards a connection whose call was interrupted), so a frozen
+The deadline (:class:`RequestDeadline`, on a database server): under ``serve``'s gevent
+workers, every request waits at most ``REQUEST_WAIT_SECONDS`` (2.5 s; an event stream's
+opening 12 s), then is answered 503 with ``Retry-After`` and the reason, and the
+connection it was waiting on is dropped (SQLAlchemy discards a connection whose call was interrupted), so a frozen
 PostgreSQL gives 503s within about 3 s instead of hanging every page, and the next
 request after its return is served on a fresh connection. The work that computes never
 runs in a request (:mod:`scorekeeper.jobs`), so a request's time is its waits. Outside
@@ -62,8 +62,13 @@ def _uncached(body: Mapping[str, object]) -> Response:
 
 
 def register_health(app: Flask) -> None:
-    """Add ``/healthz`` to ``app``, and the request deadline (:class:`RequestDeadline`)."""
+    """Add ``/healthz`` to ``app``, and the request deadline (:class:`RequestDeadline`)
+    on a database server: a SQLite file cannot stop answering as a server can (its
+    waits are bounded by its busy timeout), and a save that waited on its lock is kept,
+    not answered 503 after it was written."""
     app.add_url_rule("/healthz", "healthz", healthz, methods=["GET", "HEAD"])
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        return
     seconds = float(app.config.get("REQUEST_WAIT_SECONDS", 2.5))
     app.wsgi_app = RequestDeadline(app.wsgi_app, seconds)  # type: ignore[method-assign]
 

@@ -29,9 +29,10 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import jobs
 from ..engine import current_player, legal_actions, observation
-from ..extensions import csrf, limiter, new_games_limit
+from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..models import DigitalGame
 from ..requests import is_int, load_json, parse_int
+from ..web import wants_json
 from . import live, services, shared_seats, shared_views, stream, thinking, watch
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
@@ -60,6 +61,14 @@ def _seated(game: DigitalGame) -> shared_seats.Sitting:
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return sitting
+
+
+@bp.errorhandler(429)
+def too_many(_error: Any) -> Any:
+    """A rate limit reached (new games, hints): 429 with ``Retry-After`` and one plain
+    sentence, as JSON for the JSON routes, else as a page; nothing was done."""
+    busy = jobs.Refused("you have asked for a lot at once: wait a moment and try again", 1)
+    return _busy_json(busy) if wants_json() else _busy_page(busy)
 
 
 @bp.errorhandler(403)
@@ -119,6 +128,7 @@ def show(slug: str) -> str:
 
 
 @bp.get("/<slug>/hint.json")
+@limiter.limit(hints_limit)
 def hint(slug: str) -> tuple[Response, int]:
     """What the expert would do now in this phone's seat, and why (nothing is played):
     200 with the hint; 202 ``{"thinking": true}`` with ``Retry-After`` while a worker
