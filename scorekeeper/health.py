@@ -12,9 +12,10 @@ database that does not answer in time is reported ``"not answering in time"`` (5
 The deadline (:class:`RequestDeadline`, on a database server): under ``serve``'s gevent
 workers, every request waits at most ``REQUEST_WAIT_SECONDS`` (2.5 s; an event stream's
 opening 12 s), then is answered 503 with ``Retry-After`` and the reason, and the
-connection it was waiting on is dropped (SQLAlchemy discards a connection whose call was interrupted), so a frozen
-PostgreSQL gives 503s within about 3 s instead of hanging every page, and the next
-request after its return is served on a fresh connection. The work that computes never
+connection it was waiting on is dropped (SQLAlchemy discards a connection whose call
+was interrupted), so a frozen PostgreSQL gives 503s within about 3 s instead of
+hanging every page, and the next request after its return is served on a fresh
+connection. The work that computes never
 runs in a request (:mod:`scorekeeper.jobs`), so a request's time is its waits. Outside
 gevent (the development server, the tests' threads) nothing can interrupt a wait: the
 database's own timeouts (``connect_timeout``, ``statement_timeout``, ``lock_timeout``,
