@@ -97,7 +97,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "PLAY_GRACE_SECONDS": float(setting("PLAY_GRACE_SECONDS", "60")),
         "PLAY_STREAM_SECONDS": float(setting("PLAY_STREAM_SECONDS", str(STREAM_SECONDS))),
         "PLAY_CHECK_SECONDS": float(setting("PLAY_CHECK_SECONDS", "30")),
-        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.2")),
+        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.05")),
         "REDIS_URL": setting("REDIS_URL", ""),
         "PLAY_STREAMS_PER_PROCESS": int(
             setting("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))
@@ -117,7 +117,7 @@ def _work_defaults() -> dict[str, Any]:
         "PLAY_JOBS_PER_ADDRESS": int(setting("PLAY_JOBS_PER_ADDRESS", "24")),
         "JOBS": setting("JOBS", "queue"),
         "JOBS_STALE_SECONDS": float(setting("JOBS_STALE_SECONDS", "30")),
-        "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.1")),
+        "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.02")),
         "REDIS_TIMEOUT_SECONDS": float(setting("REDIS_TIMEOUT_SECONDS", "5")),
         "DATABASE_CONNECT_SECONDS": float(setting("DATABASE_CONNECT_SECONDS", "3")),
         "DATABASE_STATEMENT_SECONDS": float(setting("DATABASE_STATEMENT_SECONDS", "5")),

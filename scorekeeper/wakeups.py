@@ -24,7 +24,7 @@ Glossary:
     transaction (delivered when it commits, dropped if it rolls back), heard with
     ``LISTEN`` (psycopg 3, one connection per process);
   - ``sqlite``: no server to tell, so one shared check per process: every
-    ``PLAY_POLL_SECONDS`` (0.2 s) SQLite's ``PRAGMA data_version`` says whether anything
+    ``PLAY_POLL_SECONDS`` (0.05 s) SQLite's ``PRAGMA data_version`` says whether anything
     was committed since; only then ONE query reads the standing (version, seats' stream
     numbers) of every held game, and the streams of the games that changed are woken.
 
@@ -309,7 +309,7 @@ class Wakeups:
         on a connection of its own (it changes when any other connection commits), and
         only then, or for a game newly held, one query for every held game; stops (and
         :meth:`hold` starts another) when no game is held."""
-        every = float(self.app.config.get("PLAY_POLL_SECONDS", 0.2))
+        every = float(self.app.config.get("PLAY_POLL_SECONDS", 0.05))
         last: dict[str, tuple[int, int, int]] = {}
         with self.app.app_context():
             own = db.engine.raw_connection()

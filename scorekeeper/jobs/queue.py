@@ -130,11 +130,11 @@ def work(app: Flask, processes: int) -> int:
     if huey is None:
         log.error("JOBS is inline: this app runs its jobs where they are asked")
         return 2
-    poll = float(app.config.get("JOBS_POLL_SECONDS", 0.1))
+    poll = float(app.config.get("JOBS_POLL_SECONDS", 0.02))
     consumer = huey.create_consumer(
         workers=max(1, processes),
         worker_type="process",
-        initial_delay=min(0.05, poll),
+        initial_delay=poll,
         backoff=1.15,
         max_delay=poll,
         periodic=True,
