@@ -15,6 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, limit_where_limited, limiter, migrate
 from .health import register_health
+from .loop import SqliteConnection
 from .requests import IdConverter
 from .schema import MIGRATIONS, bring_up_to_date
 from .settings import PREFIX, data_folder, is_on, setting, switch
@@ -137,7 +138,8 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     kept: without it, after PostgreSQL restarts or a network device drops idle
     connections, the request that meets a dead connection fails with a 500 (SQLAlchemy
     renews the pool only then; ``pool_recycle`` bounds a connection's age, not what
-    happened to it)."""
+    happened to it). A SQLite file's writes and commits wait for its lock off ``serve``'s
+    loop (:class:`scorekeeper.loop.SqliteConnection`)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(_defaults(app))
     if test_config is None:
@@ -149,9 +151,11 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     url = str(app.config["SQLALCHEMY_DATABASE_URI"])
     server = not url.startswith("sqlite")
-    timeouts = _postgresql_timeouts(app.config) if url.startswith("postgresql") else {}
+    options = _postgresql_timeouts(app.config) if url.startswith("postgresql") else {}
+    if url.startswith("sqlite"):  # its writes wait for the lock off the serving loop
+        options = {"connect_args": {"factory": SqliteConnection}}
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = (
-        {"pool_pre_ping": server} | timeouts | app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
+        {"pool_pre_ping": server} | options | app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
     )
 
 

@@ -25,7 +25,6 @@ database's own timeouts (``connect_timeout``, ``statement_timeout``, ``lock_time
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -33,6 +32,7 @@ from flask import Flask, Response, current_app, jsonify
 from sqlalchemy.exc import SQLAlchemyError
 
 from .extensions import db
+from .loop import gevent_serving
 from .schema import database_revisions, head_revisions
 
 
@@ -87,13 +87,6 @@ class _NoDeadline:
 
     def __exit__(self, *exc: object) -> None:
         return None
-
-
-def gevent_serving() -> bool:
-    """True under ``serve``'s gevent workers (gevent has patched the standard library),
-    where a waiting request can be interrupted."""
-    monkey = sys.modules.get("gevent.monkey")
-    return bool(monkey is not None and monkey.is_module_patched("socket"))
 
 
 def deadline(seconds: float) -> Any:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from huey import PriorityRedisHuey, SqliteHuey, crontab
 from huey.api import Huey
 
 from ..extensions import db
+from ..loop import off_the_loop
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +98,7 @@ class Queued:
         runs on a thread of gevent's pool, the request's greenlet waiting for it: the
         SQLite queue's write may wait for its lock (a worker taking a job), which would
         block every other request of the loop meanwhile."""
-        from ..health import gevent_serving
-
-        if gevent_serving():
-            import gevent
-
-            gevent.get_hub().threadpool.apply(self.work, (job_id,), {"priority": priority})
-            return
-        self.work(job_id, priority=priority)
+        off_the_loop(partial(self.work, priority=priority), job_id)
 
 
 def attach(app: Flask) -> None:
