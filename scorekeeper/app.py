@@ -98,7 +98,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
         "PLAY_GRACE_SECONDS": float(setting("PLAY_GRACE_SECONDS", "60")),
         "PLAY_STREAM_SECONDS": float(setting("PLAY_STREAM_SECONDS", str(STREAM_SECONDS))),
         "PLAY_CHECK_SECONDS": float(setting("PLAY_CHECK_SECONDS", "30")),
-        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.05")),
+        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.2")),
         "REDIS_URL": setting("REDIS_URL", ""),
         "PLAY_STREAMS_PER_PROCESS": int(
             setting("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))

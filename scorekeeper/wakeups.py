@@ -23,10 +23,14 @@ Glossary:
   - ``postgresql``: PostgreSQL's ``NOTIFY`` on :data:`CHANNEL`, sent in the move's own
     transaction (delivered when it commits, dropped if it rolls back), heard with
     ``LISTEN`` (psycopg 3, one connection per process);
-  - ``sqlite``: no server to tell, so one shared check per process: every
-    ``PLAY_POLL_SECONDS`` (0.05 s) SQLite's ``PRAGMA data_version`` says whether anything
-    was committed since; only then ONE query reads the standing (version, seats' stream
-    numbers) of every held game, and the streams of the games that changed are woken.
+  - ``sqlite``: no server to tell, so one shared check per process: SQLite's ``PRAGMA
+    data_version`` says whether anything was committed since the last check; only then
+    ONE query reads the standing (version, seats' stream numbers) of every held game,
+    and the streams of the games that changed are woken. A check runs at once when
+    another process of the machine nudges it (:class:`Nudges`: after each commit that
+    moved a game, one datagram to each checking process's socket in the data folder),
+    and every ``PLAY_POLL_SECONDS`` (0.2 s) without one (a nudge lost, a folder where
+    no socket can be made).
 
 A process's own commits wake its streams through the same bus as every other process's
 (on SQLite at once), and a listener that (re)connects wakes every stream it holds, so a
@@ -45,11 +49,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import select
+import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, has_app_context, request, stream_with_context
@@ -70,6 +77,8 @@ board) and scoresheet games (the TV view)."""
 PENDING = "scorekeeper_moved"
 """The key of a session's ``info`` holding the ids of the games changed in its open
 transaction, told to the streams when it commits."""
+NUDGES = "wakeups"
+"""The folder of the SQLite bus's sockets in the data folder (:class:`Nudges`)."""
 LISTEN_SECONDS = 10.0
 """Seconds a PostgreSQL or Redis listener waits for a notice before it waits again."""
 RECONNECT_SECONDS = 1.0
@@ -85,6 +94,83 @@ Sweep = Callable[[list[Contact], list[str], float], object]
 """The sweep: called with the contacts of the process's streams, the keys of the games
 they hold and when (``time.monotonic``) the next sweep is due, in an app context (see
 the module)."""
+
+
+class Nudges:
+    """The SQLite bus's nudges between the processes of one machine: a checking
+    process binds a Unix datagram socket in the data folder (``wakeups/<pid>.sock``);
+    any process that committed a move sends one empty datagram to each socket there
+    (never waiting: a full queue already has a nudge in it; a socket nobody holds any
+    more, its process gone, is removed). A nudge only says "check now": the check reads
+    what changed from the database. Where no socket can be made (no ``AF_UNIX``, a path
+    too long), the check runs on its beat alone."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._own: socket.socket | None = None
+        self._sender: socket.socket | None = None
+
+    def open(self) -> None:
+        """Bind this process's socket (the check starting); nothing when it cannot."""
+        path = self.folder / f"{os.getpid()}.sock"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            path.unlink(missing_ok=True)
+            own = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        except (OSError, AttributeError):
+            return
+        try:
+            own.bind(str(path))
+        except OSError:
+            own.close()
+            return
+        self._own = own
+
+    def close(self) -> None:
+        """Unbind this process's socket (the check stopping)."""
+        own, self._own = self._own, None
+        if own is not None:
+            own.close()
+            (self.folder / f"{os.getpid()}.sock").unlink(missing_ok=True)
+
+    def wait(self, seconds: float) -> None:
+        """Wait for a nudge, at most ``seconds``; every nudge waiting is taken."""
+        own = self._own
+        if own is None:
+            time.sleep(seconds)
+            return
+        own.settimeout(seconds)
+        try:
+            own.recv(16)
+            own.settimeout(0)
+            while True:
+                own.recv(16)
+        except OSError:  # TimeoutError, BlockingIOError: no more nudges waiting
+            return
+
+    def send(self) -> None:
+        """Nudge every checking process of the machine but this one."""
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError:
+            return
+        mine = f"{os.getpid()}.sock"
+        for entry in entries:
+            if not entry.name.endswith(".sock") or entry.name == mine:
+                continue
+            try:
+                self._sending().sendto(b"", entry.path)
+            except (ConnectionRefusedError, FileNotFoundError):  # its process is gone
+                Path(entry.path).unlink(missing_ok=True)
+            except OSError:  # its queue is full (a nudge is waiting there) or no AF_UNIX
+                continue
+
+    def _sending(self) -> socket.socket:
+        if self._sender is None:
+            sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            sender.setblocking(False)
+            self._sender = sender
+        return self._sender
 
 
 def bus_of(config: Any) -> str:
@@ -118,6 +204,7 @@ class Wakeups:
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         self._redis: Any = None
+        self.nudges = Nudges(Path(app.instance_path) / NUDGES)
 
     def hold(self, key: str, contact: Contact | None = None) -> threading.Event:
         """A new event, set each time the game of ``key`` (:func:`play_key`,
@@ -232,6 +319,7 @@ class Wakeups:
         would read each game twice a move."""
         if self.bus == "sqlite":
             self.wake(keys)
+            self.nudges.send()
         if self.bus != "redis":
             return
         try:
@@ -305,22 +393,25 @@ class Wakeups:
                 return
 
     def _check_sqlite(self) -> None:
-        """The shared check: each ``PLAY_POLL_SECONDS``, SQLite's ``PRAGMA data_version``
-        on a connection of its own (it changes when any other connection commits), and
-        only then, or for a game newly held, one query for every held game; stops (and
-        :meth:`hold` starts another) when no game is held."""
-        every = float(self.app.config.get("PLAY_POLL_SECONDS", 0.05))
+        """The shared check: at each nudge (:class:`Nudges`) or ``PLAY_POLL_SECONDS``
+        without one, SQLite's ``PRAGMA data_version`` on a connection of its own (it
+        changes when any other connection commits), and only then, or for a game newly
+        held, one query for every held game; stops (and :meth:`hold` starts another)
+        when no game is held."""
+        every = float(self.app.config.get("PLAY_POLL_SECONDS", 0.2))
         last: dict[str, tuple[int, int, int]] = {}
         with self.app.app_context():
             own = db.engine.raw_connection()
+            self.nudges.open()
             try:
                 seen = None
                 while (held := self._held_or_stop()) is not None:
                     now = _data_version(own)
                     if now is None or now != seen or any(k not in last for k in held):
                         seen, last = now, self._compare(held, last)
-                    time.sleep(every)
+                    self.nudges.wait(every)
             finally:
+                self.nudges.close()
                 own.close()
 
     def _compare(

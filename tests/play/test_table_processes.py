@@ -43,11 +43,13 @@ def _config(database: str) -> dict[str, Any]:
     }
 
 
-def _two_servers(database: str, **extra: Any) -> Iterator[list[str]]:
-    """Two processes serving the app on ``database`` (its config with ``extra``); yields
-    their base URLs."""
+def _two_servers(database: str, data: Path | None = None, **extra: Any) -> Iterator[list[str]]:
+    """Two processes serving the app on ``database`` (its config with ``extra``; their
+    data folder ``data`` when given); yields their base URLs."""
     root = Path(__file__).resolve().parents[2]
     env = os.environ | {"PYTHONPATH": str(root)}
+    if data is not None:
+        env["SCOREKEEPER_DATA"] = str(data)
     env.pop("DATABASE_URL", None)
     processes = [
         subprocess.Popen(
@@ -165,6 +167,17 @@ def test_a_move_wakes_a_stream_of_the_other_process_on_sqlite(tmp_path) -> None:
     path = tmp_path / "woken.sqlite3"
     make_app(str(path))
     for bases in _two_servers(f"sqlite:///{path}", **WOKEN_ONLY):
+        _a_move_pushed_across_processes(bases)
+
+
+def test_a_move_nudges_the_other_processs_sqlite_check_at_once(tmp_path) -> None:
+    """The SQLite bus's nudge (``wakeups.Nudges``): the mover's process tells the
+    other's check through its socket in the shared data folder, so the stream hears the
+    move although that check's own beat is 600 s away."""
+    path = tmp_path / "nudged.sqlite3"
+    make_app(str(path))
+    nudged = WOKEN_ONLY | {"PLAY_POLL_SECONDS": 600}
+    for bases in _two_servers(f"sqlite:///{path}", data=tmp_path / "data", **nudged):
         _a_move_pushed_across_processes(bases)
 
 
