@@ -118,7 +118,7 @@ def _work_defaults() -> dict[str, Any]:
         "PLAY_JOBS_PER_ADDRESS": int(setting("PLAY_JOBS_PER_ADDRESS", "24")),
         "JOBS": setting("JOBS", "queue"),
         "JOBS_STALE_SECONDS": float(setting("JOBS_STALE_SECONDS", "30")),
-        "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.02")),
+        "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.1")),
         "REDIS_TIMEOUT_SECONDS": float(setting("REDIS_TIMEOUT_SECONDS", "5")),
         "DATABASE_CONNECT_SECONDS": float(setting("DATABASE_CONNECT_SECONDS", "3")),
         "DATABASE_STATEMENT_SECONDS": float(setting("DATABASE_STATEMENT_SECONDS", "5")),

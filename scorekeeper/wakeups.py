@@ -27,7 +27,7 @@ Glossary:
     data_version`` says whether anything was committed since the last check; only then
     ONE query reads the standing (version, seats' stream numbers) of every held game,
     and the streams of the games that changed are woken. A check runs at once when
-    another process of the machine nudges it (:class:`Nudges`: after each commit that
+    another process of the machine nudges it (:class:`.Nudges`: after each commit that
     moved a game, one datagram to each checking process's socket in the data folder),
     and every ``PLAY_POLL_SECONDS`` (0.2 s) without one (a nudge lost, a folder where
     no socket can be made).
@@ -49,9 +49,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import select
-import socket
 import threading
 import time
 from collections import Counter
@@ -66,6 +64,7 @@ from sqlalchemy.orm import Session
 
 from .extensions import db
 from .models import DigitalGame, DigitalSeat, Game
+from .nudges import Nudges
 from .requests import MAX_VERSION, parse_int
 
 CHANNEL = "scorekeeper_games"
@@ -78,7 +77,7 @@ PENDING = "scorekeeper_moved"
 """The key of a session's ``info`` holding the ids of the games changed in its open
 transaction, told to the streams when it commits."""
 NUDGES = "wakeups"
-"""The folder of the SQLite bus's sockets in the data folder (:class:`Nudges`)."""
+"""The folder of the SQLite bus's sockets in the data folder (:class:`.Nudges`)."""
 LISTEN_SECONDS = 10.0
 """Seconds a PostgreSQL or Redis listener waits for a notice before it waits again."""
 RECONNECT_SECONDS = 1.0
@@ -94,83 +93,6 @@ Sweep = Callable[[list[Contact], list[str], float], object]
 """The sweep: called with the contacts of the process's streams, the keys of the games
 they hold and when (``time.monotonic``) the next sweep is due, in an app context (see
 the module)."""
-
-
-class Nudges:
-    """The SQLite bus's nudges between the processes of one machine: a checking
-    process binds a Unix datagram socket in the data folder (``wakeups/<pid>.sock``);
-    any process that committed a move sends one empty datagram to each socket there
-    (never waiting: a full queue already has a nudge in it; a socket nobody holds any
-    more, its process gone, is removed). A nudge only says "check now": the check reads
-    what changed from the database. Where no socket can be made (no ``AF_UNIX``, a path
-    too long), the check runs on its beat alone."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._own: socket.socket | None = None
-        self._sender: socket.socket | None = None
-
-    def open(self) -> None:
-        """Bind this process's socket (the check starting); nothing when it cannot."""
-        path = self.folder / f"{os.getpid()}.sock"
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            path.unlink(missing_ok=True)
-            own = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        except (OSError, AttributeError):
-            return
-        try:
-            own.bind(str(path))
-        except OSError:
-            own.close()
-            return
-        self._own = own
-
-    def close(self) -> None:
-        """Unbind this process's socket (the check stopping)."""
-        own, self._own = self._own, None
-        if own is not None:
-            own.close()
-            (self.folder / f"{os.getpid()}.sock").unlink(missing_ok=True)
-
-    def wait(self, seconds: float) -> None:
-        """Wait for a nudge, at most ``seconds``; every nudge waiting is taken."""
-        own = self._own
-        if own is None:
-            time.sleep(seconds)
-            return
-        own.settimeout(seconds)
-        try:
-            own.recv(16)
-            own.settimeout(0)
-            while True:
-                own.recv(16)
-        except OSError:  # TimeoutError, BlockingIOError: no more nudges waiting
-            return
-
-    def send(self) -> None:
-        """Nudge every checking process of the machine but this one."""
-        try:
-            entries = list(os.scandir(self.folder))
-        except OSError:
-            return
-        mine = f"{os.getpid()}.sock"
-        for entry in entries:
-            if not entry.name.endswith(".sock") or entry.name == mine:
-                continue
-            try:
-                self._sending().sendto(b"", entry.path)
-            except (ConnectionRefusedError, FileNotFoundError):  # its process is gone
-                Path(entry.path).unlink(missing_ok=True)
-            except OSError:  # its queue is full (a nudge is waiting there) or no AF_UNIX
-                continue
-
-    def _sending(self) -> socket.socket:
-        if self._sender is None:
-            sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            sender.setblocking(False)
-            self._sender = sender
-        return self._sender
 
 
 def bus_of(config: Any) -> str:
@@ -393,7 +315,7 @@ class Wakeups:
                 return
 
     def _check_sqlite(self) -> None:
-        """The shared check: at each nudge (:class:`Nudges`) or ``PLAY_POLL_SECONDS``
+        """The shared check: at each nudge (:class:`.Nudges`) or ``PLAY_POLL_SECONDS``
         without one, SQLite's ``PRAGMA data_version`` on a connection of its own (it
         changes when any other connection commits), and only then, or for a game newly
         held, one query for every held game; stops (and :meth:`hold` starts another)

@@ -1,7 +1,8 @@
 """The queue of jobs and its worker processes: Huey (a well-kept task queue), its
-storage a SQLite file in the data folder (``jobs.sqlite3``) by default, Redis when
-``REDIS_URL`` is set (a sorted set: the clients' turns as priorities, and the workers
-woken at once by a blocking read).
+storage a SQLite file in the data folder (``jobs.sqlite3``) by default, its idle workers
+nudged when a job is queued (:class:`NudgedSqliteStorage`), Redis when ``REDIS_URL`` is
+set (a sorted set: the clients' turns as priorities, and the workers woken at once by a
+blocking read).
 
 Huey was chosen by measuring beside the alternatives (README, "Where the work runs"):
 RQ and Dramatiq need a Redis (or RabbitMQ) server even on the laptop at the table; a
@@ -28,14 +29,55 @@ from typing import Any
 from flask import Flask
 from huey import PriorityRedisHuey, SqliteHuey, crontab
 from huey.api import Huey
+from huey.storage import SqliteStorage
 
 from ..extensions import db
 from ..loop import off_the_loop
+from ..nudges import Nudges
 
 log = logging.getLogger(__name__)
 
 QUEUE_FILE = "jobs.sqlite3"
 """The queue's SQLite file in the data folder (no ``REDIS_URL``)."""
+
+
+WORKERS = "workers"
+"""The folder of the idle workers' sockets beside the SQLite queue's file
+(:class:`NudgedSqliteStorage`)."""
+
+
+class NudgedSqliteStorage(SqliteStorage):  # type: ignore[misc]
+    """Huey's SQLite storage whose idle workers wait for a nudge (:mod:`scorekeeper.nudges`)
+    instead of polling: a job queued nudges every worker waiting in ``nudges`` (a folder),
+    so it starts at once; a worker that finds the queue empty waits for a nudge, at most
+    ``read_timeout`` seconds, then looks again (a nudge lost costs that long). A
+    blocking storage as Huey defines it (``blocking``: its consumer does not sleep
+    between looks), as its Redis storage's blocking read is."""
+
+    blocking = True
+
+    def __init__(self, name: str, nudges: str, read_timeout: float, **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        self.nudges = Nudges(Path(nudges))
+        self.read_timeout = read_timeout
+
+    def enqueue(self, data: bytes, priority: int | None = None) -> None:
+        super().enqueue(data, priority)
+        self.nudges.send()
+
+    def dequeue(self) -> bytes | None:
+        data: bytes | None = super().dequeue()
+        if data is None:
+            self.nudges.open()  # in the worker process, once
+            self.nudges.wait(self.read_timeout)
+            data = super().dequeue()
+        return data
+
+
+class NudgedSqliteHuey(SqliteHuey):  # type: ignore[misc]
+    """Huey on :class:`NudgedSqliteStorage`."""
+
+    storage_class = NudgedSqliteStorage
 
 
 def make_huey(app: Flask) -> Huey:
@@ -60,7 +102,14 @@ def make_huey(app: Flask) -> Huey:
         huey = PriorityRedisHuey(name, connection_pool=pool, results=False)
     else:
         path = Path(app.config.get("JOBS_QUEUE_PATH") or Path(app.instance_path) / QUEUE_FILE)
-        huey = SqliteHuey(name, filename=str(path), results=False, timeout=30)
+        huey = NudgedSqliteHuey(
+            name,
+            filename=str(path),
+            results=False,
+            timeout=30,
+            nudges=str(path.parent / WORKERS),
+            read_timeout=float(app.config.get("JOBS_POLL_SECONDS", 0.1)),
+        )
 
     from . import recover, run  # the jobs' functions; this module is imported by them
 
@@ -80,6 +129,11 @@ def make_huey(app: Flask) -> Huey:
     def _fresh_connections() -> None:
         with app.app_context():
             db.engine.dispose(close=False)  # the parent's connections stay the parent's
+
+    @huey.on_shutdown()  # type: ignore[untyped-decorator]
+    def _unbind() -> None:
+        if isinstance(huey.storage, NudgedSqliteStorage):
+            huey.storage.nudges.close()  # this worker waits for nudges no more
 
     app.extensions["huey_work"] = _work
     return huey
@@ -116,8 +170,9 @@ def attach(app: Flask) -> None:
 
 def work(app: Flask, processes: int) -> int:
     """Run the consumer of ``app``'s queue with ``processes`` worker processes until
-    SIGTERM or SIGINT (``scorekeeper worker``); its exit status. Idle workers look at
-    the queue every ``JOBS_POLL_SECONDS`` at most (SQLite; Redis wakes them at once).
+    SIGTERM or SIGINT (``scorekeeper worker``); its exit status. An idle worker starts a
+    job at once when it is queued (SQLite: a nudge, :class:`NudgedSqliteStorage`; Redis:
+    its blocking read), and looks at the queue every ``JOBS_POLL_SECONDS`` (0.1) anyway.
     They run ``JOBS_NICE`` (10) steps below the web workers' priority, so that on a
     machine where both share the cores, pages, moves and streams are served first and
     the bots think with what is left."""
@@ -125,11 +180,11 @@ def work(app: Flask, processes: int) -> int:
     if huey is None:
         log.error("JOBS is inline: this app runs its jobs where they are asked")
         return 2
-    poll = float(app.config.get("JOBS_POLL_SECONDS", 0.02))
+    poll = float(app.config.get("JOBS_POLL_SECONDS", 0.1))
     consumer = huey.create_consumer(
         workers=max(1, processes),
         worker_type="process",
-        initial_delay=poll,
+        initial_delay=poll,  # after an error reading the queue
         backoff=1.15,
         max_delay=poll,
         periodic=True,

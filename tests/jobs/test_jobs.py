@@ -77,8 +77,9 @@ class Worker:
         self.process.wait(timeout=60)
 
     def stop(self) -> None:
+        """As ``serve`` stops it: SIGINT (it finishes its running jobs), then wait."""
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            os.killpg(self.process.pid, signal.SIGINT)
             try:
                 self.process.wait(timeout=60)
             except subprocess.TimeoutExpired:
@@ -168,6 +169,27 @@ def test_a_move_answers_at_once_and_a_worker_makes_each_bots_move_as_a_version(t
     (row,) = _jobs(app)  # one job made the bots' turn, move by move
     assert row.finished_at is not None and row.attempts == 1 and not row.error
     assert row.result == {"version": done.version, "moves": done.version - version}
+
+
+def test_a_job_queued_nudges_the_idle_sqlite_worker_at_once(tmp_path) -> None:
+    """The SQLite queue's idle worker waits for a nudge (its socket in ``workers/``
+    beside the queue's file), not for its next look: that look is 600 s away here, so
+    only the nudge sent when the move queued the bots' job starts it within the test."""
+    config = _queued_config(tmp_path, JOBS_POLL_SECONDS=600)
+    app = make_app(str(tmp_path / "q.sqlite3"), **config)
+    client = app.test_client()
+    slug = _start(client, bot_1="strong")
+    worker = Worker(f"sqlite:///{tmp_path / 'q.sqlite3'}", config)
+    try:
+        _until(app, lambda: list((tmp_path / "workers").glob("*.sock")))  # it waits
+        version = _pass_the_turn(client, slug)
+        done = _until(app, lambda: _persons_turn(g := digital.get_game(slug)) and g)
+    finally:
+        worker.kill()  # its socket stays behind, nobody holding it
+    assert done.version > version
+    assert list((tmp_path / "workers").glob("*.sock"))
+    _pass_the_turn(client, slug)  # the next job queued finds it dead and removes it
+    assert not list((tmp_path / "workers").glob("*.sock"))
 
 
 def _moves_by_version(game: DigitalGame) -> Counter[int]:
