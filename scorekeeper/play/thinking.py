@@ -46,12 +46,15 @@ def bots_now(game: DigitalGame) -> list[str | None]:
 def bot_move(job: Job) -> dict[str, Any] | None:
     """A ``bot`` job: while the game is still at the version the job has got to (the
     job's own at first) and a bot is due, that bot's one move as the next version
-    (:func:`.services.bot_move`, written only if the version is still the one read), so
-    each move reaches every phone as it is made, until the person is asked, a round ends
-    or the game is over. ``{"version", "moves"}`` written, or None when nothing was due.
-    A job whose version has passed makes no move; if a bot is still due at the game's
-    version (its worker died after some moves), it asks for that version's job (the
-    same job asked twice is one), so no game waits for a page to be reloaded."""
+    (:func:`.services.bot_move`, written only if the stored version is still the one
+    the job got to, else the job stops), so each move reaches every phone as it is
+    made, until the person is asked, a round ends or the game is over. The state is
+    read once and carried from move to move (each save writes it); who a bot plays is
+    read afresh before each move (a phone may have changed the seats meanwhile).
+    ``{"version", "moves"}`` written, or None when nothing was due. A job whose version
+    has passed makes no move; if a bot is still due at the game's version (its worker
+    died after some moves), it asks for that version's job (the same job asked twice is
+    one), so no game waits for a page to be reloaded."""
     game = _game(job)
     if game is None:
         return None
@@ -59,15 +62,9 @@ def bot_move(job: Job) -> dict[str, Any] | None:
         services.ask_bots(game, services.load_state(game), bots_now(game), who=_who(job))
         return None
     made = 0
-    while True:
-        state = services.load_state(game)
-        bots = bots_now(game)
-        if not services.bot_move(game, state, bots):
-            break
-        made += 1
-        game = _game(job)  # read afresh: a phone may have changed the seats meanwhile
-        if game is None or game.version != job.version + made:
-            break
+    state = services.load_state(game)
+    while services.bot_move(game, state, bots_now(game)):  # seats read afresh each move
+        made += 1  # ``game`` and ``state`` now hold the version just written
     return {"version": job.version + made, "moves": made} if made else None
 
 
