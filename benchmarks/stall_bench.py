@@ -8,8 +8,9 @@ worker processes beside them) on 127.0.0.1, on SQLite in a fresh data folder. Ea
   ``--moves`` moves; each move's push latency (from sending it to each phone holding its
   board) and a page loaded over and over meanwhile (``/play/<slug>``) give the table's
   push p99 and page p99;
-- meanwhile K other clients (0, 1, 2, 4, 8: ``--clients``) each play a game of one person
-  against 3 expert bots, moving as fast as answers come (their moves as JSON; after a
+- meanwhile K other clients (0, 1, 2, 4, 8: ``--clients``; in a process of their own,
+  so their work never delays the measuring loop) each play a game of one person against
+  3 expert bots, moving as fast as answers come (their moves as JSON; after a
   discard they wait for the bots: on their game's event stream, or, on a server that
   makes the bots' moves in the request, on the answer itself). For each: "discard to
   board", from sending the discard to the bots' last move on their board (the stream's
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import re
 import statistics
@@ -355,23 +357,50 @@ def server_env(folder: Path, monitor: bool) -> dict[str, str]:
     return env
 
 
+def instant_clients(port: int, clients: int, told: Any, stop: Any) -> None:
+    """The ``clients`` instant clients of a phase, in a process of their own (so their
+    work never delays the measuring loop's readings): each starts its game, then all
+    play until ``stop`` is set; ``told`` gets ``"ready"`` once they play, then their
+    discard-to-board times and answers."""
+
+    async def playing() -> tuple[list[float], Counter[str]]:
+        solos = [Solo(port, streams=True) for _ in range(clients)]
+        await asyncio.gather(*(s.start() for s in solos))
+        done = asyncio.Event()
+        tasks = [asyncio.create_task(s.listen(done)) for s in solos]
+        tasks += [asyncio.create_task(s.play(done)) for s in solos]
+        told.put("ready")
+        await asyncio.to_thread(stop.wait)
+        done.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        answers: Counter[str] = Counter()
+        for solo in solos:
+            answers.update(solo.answers)
+        return [t for s in solos for t in s.times], answers
+
+    told.put(asyncio.run(playing()))
+
+
 async def phase(server: mb.Server, args: Any, clients: int, log: Path) -> dict[str, Any]:
-    """One phase: the table's moves and pages with ``clients`` instant clients."""
-    solos = [Solo(server.port, streams=True) for _ in range(clients)]
-    await asyncio.gather(*(s.start() for s in solos))
-    stop = asyncio.Event()
-    listening = [asyncio.create_task(s.listen(stop)) for s in solos]
-    playing = [asyncio.create_task(s.play(stop)) for s in solos]
-    await asyncio.sleep(args.settle)
-    seen = len(log.read_text(errors="replace"))
-    table = server.tables[0]
-    figures = await mb.play(server, table, server.figures["phones"], args, probe=True)
-    stop.set()
-    await asyncio.gather(*playing, *listening, return_exceptions=True)
-    answers: Counter[str] = Counter()
-    for solo in solos:
-        answers.update(solo.answers)
-    times = [t for s in solos for t in s.times]
+    """One phase: the table's moves and pages with ``clients`` instant clients (in a
+    process of their own, :func:`instant_clients`)."""
+    context = multiprocessing.get_context("spawn")
+    told, stop = context.Queue(), context.Event()
+    others = context.Process(target=instant_clients, args=(server.port, clients, told, stop))
+    others.start()
+    try:
+        assert await asyncio.to_thread(told.get, True, 120) == "ready"
+        await asyncio.sleep(args.settle)
+        seen = len(log.read_text(errors="replace"))
+        table = server.tables[0]
+        figures = await mb.play(server, table, server.figures["phones"], args, probe=True)
+        stop.set()
+        times, answers = await asyncio.to_thread(told.get, True, 120)
+    finally:
+        stop.set()
+        others.join(60)
+        if others.is_alive():
+            others.kill()
     where = blocks(log.read_text(errors="replace")[seen:])
     return figures | {
         "clients": clients,
