@@ -57,17 +57,30 @@ BLOCKED = "appears to be blocked"
 
 
 def blocks(text: str) -> Counter[str]:
-    """gevent's monitor's reports in a server's log ``text``, by where the worker's main
-    thread was (its deepest frames of the app or a library, gevent's own left out); a
-    worker's start (building the app, before it serves) left out."""
+    """gevent's monitor's reports in a server's log ``text`` of a block of a worker's
+    serving loop (its main thread, the one running gunicorn), by where it was (its
+    deepest frames of the app or a library, gevent's own left out); a worker's start
+    (building the app, before it serves) left out. The monitor also watches the hubs of
+    gevent's pool's threads: a report for one of them (a SQLite write waiting there for
+    the lock, off the loop by design) is not a block of the loop, and is left out."""
+    reports = [r.split("* Greenlets")[0] for r in text.split(BLOCKED)[1:]]
+    serving = {
+        section.split(" ", 1)[0]
+        for report in reports
+        for section in report.split("Thread 0x")[1:]
+        if "gunicorn/arbiter.py" in section
+    }
     found: Counter[str] = Counter()
-    for report in text.split(BLOCKED)[1:]:
-        report = report.split("=" * 80)[0]
-        threads = report.split("Thread 0x")[1:]
-        main = next((t for t in threads if "gunicorn/" in t), "")
-        if not main or "load_wsgi" in main:
+    for report in reports:
+        blocked = re.search(
+            r"Blocked Stack \(for thread id 0x([0-9a-f]+)\):(.*?)\n\n", report, re.S
+        )
+        if blocked is None or blocked.group(1) not in serving:
             continue
-        frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', main)
+        stack = blocked.group(2)
+        if "load_wsgi" in stack:
+            continue
+        frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', stack)
         ours = [f for f in frames if "gevent/" not in f[0] and "gunicorn/" not in f[0]]
         app = [f for f in ours if "/scorekeeper/" in f[0]]
         picked = ours[-1:] + app[-2:][::-1]

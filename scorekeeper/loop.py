@@ -47,24 +47,89 @@ def _may_wait(sql: str) -> bool:
     return head not in ("SELECT", "PRAGMA")
 
 
+TURN_SECONDS = 5.0
+"""Seconds a write waits for its process's turn (:class:`SqliteConnection`), as long as
+SQLite's own busy timeout; past it the write fails as SQLite's would ("database is
+locked"), answered 503."""
+
+_turns: dict[int, Any] = {}
+
+
+def _turn() -> Any:
+    """This process's one write turn: a semaphore of gevent's (made in the process)."""
+    import os
+
+    turn = _turns.get(os.getpid())
+    if turn is None:
+        from gevent.lock import Semaphore
+
+        turn = _turns[os.getpid()] = Semaphore(1)
+    return turn
+
+
 class SqliteCursor(sqlite3.Cursor):
-    """A cursor whose writes run :func:`off_the_loop` (see the module)."""
+    """A cursor whose writes wait for their connection's turn, then run
+    :func:`off_the_loop` (see :class:`SqliteConnection`)."""
 
     def execute(self, sql: str, parameters: Any = (), /) -> SqliteCursor:
         if _may_wait(sql):
+            self._take_turn()
             return off_the_loop(super().execute, sql, parameters)
         return super().execute(sql, parameters)
 
     def executemany(self, sql: str, parameters: Any, /) -> SqliteCursor:
+        self._take_turn()
         return off_the_loop(super().executemany, sql, parameters)
+
+    def _take_turn(self) -> None:
+        if isinstance(self.connection, SqliteConnection):
+            self.connection.take_turn()
 
 
 class SqliteConnection(sqlite3.Connection):
-    """A SQLite connection whose cursors are :class:`SqliteCursor` and whose commits
-    run :func:`off_the_loop` (a commit may checkpoint the write-ahead log: disk work)."""
+    """A SQLite connection whose writes and commits wait off the serving loop. Under
+    gevent, a transaction's first write also waits for its process's turn (one writing
+    transaction of the process at a time, greenlets served in order, each waiting
+    without holding the loop), released when it commits or rolls back: the process's
+    requests then never fight each other for SQLite's lock (whose busy handler retries
+    in no order, so among many writers one could wait past its timeout), only the other
+    processes' writers. Its cursors are :class:`SqliteCursor`; a commit may checkpoint
+    the write-ahead log (disk work), so it runs :func:`off_the_loop` too."""
+
+    _turn_held = False
 
     def cursor(self, factory: Any = None) -> Any:
         return super().cursor(factory or SqliteCursor)
 
+    def take_turn(self) -> None:
+        """Wait for this process's write turn (under gevent; at most
+        :data:`TURN_SECONDS`), unless this connection's transaction holds it already.
+        Raises :class:`sqlite3.OperationalError` ("database is locked") past it."""
+        if self._turn_held or not gevent_serving():
+            return
+        if not _turn().acquire(timeout=TURN_SECONDS):
+            raise sqlite3.OperationalError("database is locked")
+        self._turn_held = True
+
+    def _give_turn(self) -> None:
+        if self._turn_held:
+            self._turn_held = False
+            _turn().release()
+
     def commit(self) -> None:
-        off_the_loop(super().commit)
+        try:
+            off_the_loop(super().commit)
+        finally:
+            self._give_turn()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self._give_turn()
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._give_turn()
