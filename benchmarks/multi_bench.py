@@ -672,16 +672,33 @@ async def with_tables(
     """``count`` open tables (``playing`` and ``count - 1`` listening): the play's figures,
     the listening phones' counts when they were ready and at the end, and the load."""
     listening = server.tables[args.repeat : args.repeat + count - 1]
-    listeners, ready = None, {}
+    listeners, ready, opening = None, {}, {}
     if listening:
         bound = 600 + count * PHONES * 0.05 + args.phase_seconds
-        listeners, ready = await start_listeners(server, listening, bound)
+        loads: list[float] = []
+        probing = asyncio.create_task(probe_pages(server, phones[0], playing.page, loads))
+        began = time.monotonic()
+        try:
+            listeners, ready = await start_listeners(server, listening, bound)
+        finally:
+            probing.cancel()
+        took = time.monotonic() - began
+        opening = {"per_second": len(listening) * PHONES / took, "page_p99": p99(loads)}
+        opening |= {"seconds": took, "pages": len(loads)}
         await asyncio.sleep(args.settle)
     try:
         figures = await play(server, playing, phones, args, probe=bool(listening))
     finally:
         done = await stop_listeners(listeners) if listeners else {}
-    return figures | {"ready": ready, "done": done, "load": load()}
+    return figures | {"ready": ready, "done": done, "opening": opening, "load": load()}
+
+
+async def probe_pages(server: Server, phone: Phone, page: str, loads: list[float]) -> None:
+    """Load ``page`` over and over (a pause of 0.2 s between loads) until cancelled,
+    each load's time (ms) added to ``loads``: the page while the streams open."""
+    while True:
+        loads.append(await page_once(server, phone, page))
+        await asyncio.sleep(0.2)
 
 
 async def measure(server: Server, args: Any, repeat: int) -> dict[str, Any]:
@@ -821,6 +838,12 @@ def report_phase(server: Server, count: int, f: dict[str, Any]) -> None:
         refused = f["ready"].get("refused 503", 0)
         streams = f"; listening phones: {held} streams open, {refused} refused (503)"
         streams += f", at the end {json.dumps(f['done'], sort_keys=True)}"
+        opening = f["opening"]
+        streams += (
+            f"; while they opened ({opening['seconds']:.0f} s): {opening['per_second']:.0f}"
+            f" phones a second sat down and opened their stream, page p99"
+            f" {opening['page_p99']:.0f} ms ({opening['pages']} loads)"
+        )
     page = ""
     if f["pages"]:
         page = f"; page p99 {f['page_p99']:.0f} ms ({f['pages']} loads, failed {f['page_failed']})"
@@ -926,6 +949,13 @@ def big_summary(app: list[dict[str, Any]], count: int) -> None:
     made, failed = med(app, count, "moves"), med(app, count, "failed")
     cpu = med(app, count, "cpu_share") * 100
     met = min(held, at_end) >= count * PHONES and push < 300 and page < 100 and not failed
+    alone = med(app, "page_alone_p99")
+    rate, opening = med(app, count, "opening", "per_second"), med(app, count, "opening", "page_p99")
+    print(
+        f"- while the {count * PHONES - PHONES} listening phones arrived: {rate:.0f} a second sat"
+        f" down and opened their stream (aim >= 100); page p99 {opening:.0f} ms beside"
+        f" {alone:.0f} ms with no stream open: {opening / alone:.2f}x (aim <= 3x)"
+    )
     print(
         f"- {count} open tables of {PHONES} phones ({count * PHONES} streams): {held:.0f} "
         f"streams open ({at_end:.0f} at the end), {refused:.0f} refused (503); "
