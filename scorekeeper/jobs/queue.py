@@ -80,16 +80,11 @@ class NudgedSqliteHuey(SqliteHuey):  # type: ignore[misc]
     storage_class = NudgedSqliteStorage
 
 
-def make_huey(app: Flask) -> Huey:
-    """The app's Huey: on Redis when ``REDIS_URL`` is set (socket timeouts of
-    ``REDIS_TIMEOUT_SECONDS``), else on ``jobs.sqlite3`` in the data folder; no result
-    store (a job keeps its result on its row); ``JOBS_QUEUE_PATH`` names another file.
-    Its one task, ``work``, runs a job by id in an app context
-    (:func:`scorekeeper.jobs.run`); its periodic task, every minute, queues again the
-    jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
+def _storage(app: Flask) -> Huey:
+    """The app's Huey without its tasks: on Redis when ``REDIS_URL`` is set, else on its
+    SQLite file with nudged workers (see :func:`make_huey`)."""
     redis_url = str(app.config.get("REDIS_URL") or "")
     name = str(app.config.get("JOBS_QUEUE_NAME", "scorekeeper"))
-    huey: Huey
     if redis_url:
         import redis
 
@@ -99,17 +94,28 @@ def make_huey(app: Flask) -> Huey:
             socket_timeout=timeout + 2,  # beyond the blocking read's 1 s
             socket_connect_timeout=timeout,
         )
-        huey = PriorityRedisHuey(name, connection_pool=pool, results=False)
-    else:
-        path = Path(app.config.get("JOBS_QUEUE_PATH") or Path(app.instance_path) / QUEUE_FILE)
-        huey = NudgedSqliteHuey(
-            name,
-            filename=str(path),
-            results=False,
-            timeout=30,
-            nudges=str(path.parent / WORKERS),
-            read_timeout=float(app.config.get("JOBS_POLL_SECONDS", 0.1)),
-        )
+        found: Huey = PriorityRedisHuey(name, connection_pool=pool, results=False)
+        return found
+    path = Path(app.config.get("JOBS_QUEUE_PATH") or Path(app.instance_path) / QUEUE_FILE)
+    nudged: Huey = NudgedSqliteHuey(
+        name,
+        filename=str(path),
+        results=False,
+        timeout=30,
+        nudges=str(path.parent / WORKERS),
+        read_timeout=float(app.config.get("JOBS_POLL_SECONDS", 0.1)),
+    )
+    return nudged
+
+
+def make_huey(app: Flask) -> Huey:
+    """The app's Huey: on Redis when ``REDIS_URL`` is set (socket timeouts of
+    ``REDIS_TIMEOUT_SECONDS``), else on ``jobs.sqlite3`` in the data folder; no result
+    store (a job keeps its result on its row); ``JOBS_QUEUE_PATH`` names another file.
+    Its one task, ``work``, runs a job by id in an app context
+    (:func:`scorekeeper.jobs.run`); its periodic task, every minute, queues again the
+    jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
+    huey = _storage(app)
 
     from . import recover, run  # the jobs' functions; this module is imported by them
 
