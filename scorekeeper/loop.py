@@ -9,8 +9,10 @@ other web worker) writes. :class:`SqliteConnection` is the DB-API connection SQL
 opens on a SQLite file (``connect_args={"factory": ...}``, sqlite3's own hook, as
 SQLAlchemy's numeric dialect uses it): its statements that may wait for the lock and its
 commits go :func:`off_the_loop`; a read never waits for it (write-ahead logging), and
-runs in place. Outside gevent (the development server, the tests, the job workers)
-everything runs in place."""
+runs in place. A process's writing transactions take turns (one at a time, in order),
+so its own greenlets never fight each other for the lock from the pool's threads.
+Outside gevent (the development server, the tests, the job workers) everything runs in
+place, as before."""
 
 from __future__ import annotations
 
@@ -56,7 +58,8 @@ _turns: dict[int, Any] = {}
 
 
 def _turn() -> Any:
-    """This process's one write turn: a semaphore of gevent's (made in the process)."""
+    """This process's one write turn: a semaphore of gevent's, made in the process (a
+    forked worker makes its own)."""
     import os
 
     turn = _turns.get(os.getpid())
