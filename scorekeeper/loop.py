@@ -16,6 +16,7 @@ place, as before."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -60,8 +61,6 @@ _turns: dict[int, Any] = {}
 def _turn() -> Any:
     """This process's one write turn: a semaphore of gevent's, made in the process (a
     forked worker makes its own)."""
-    import os
-
     turn = _turns.get(os.getpid())
     if turn is None:
         from gevent.lock import Semaphore
