@@ -675,14 +675,16 @@ async def with_tables(
     listeners, ready, opening = None, {}, {}
     if listening:
         bound = 600 + count * PHONES * 0.05 + args.phase_seconds
-        loads: list[float] = []
-        probing = asyncio.create_task(probe_pages(server, phones[0], playing.page, loads))
+        stop, failed = asyncio.Event(), Counter[str]()
+        probing = load_pages(server, phones[0], playing.page, stop, failed)
+        probe = asyncio.create_task(probing)
         began = time.monotonic()
         try:
             listeners, ready = await start_listeners(server, listening, bound)
         finally:
-            probing.cancel()
+            stop.set()
         took = time.monotonic() - began
+        loads = await probe
         opening = {"per_second": len(listening) * PHONES / took, "page_p99": p99(loads)}
         opening |= {"seconds": took, "pages": len(loads)}
         await asyncio.sleep(args.settle)
@@ -691,14 +693,6 @@ async def with_tables(
     finally:
         done = await stop_listeners(listeners) if listeners else {}
     return figures | {"ready": ready, "done": done, "opening": opening, "load": load()}
-
-
-async def probe_pages(server: Server, phone: Phone, page: str, loads: list[float]) -> None:
-    """Load ``page`` over and over (a pause of 0.2 s between loads) until cancelled,
-    each load's time (ms) added to ``loads``: the page while the streams open."""
-    while True:
-        loads.append(await page_once(server, phone, page))
-        await asyncio.sleep(0.2)
 
 
 async def measure(server: Server, args: Any, repeat: int) -> dict[str, Any]:

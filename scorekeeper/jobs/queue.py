@@ -80,7 +80,7 @@ class NudgedSqliteHuey(SqliteHuey):  # type: ignore[misc]
     storage_class = NudgedSqliteStorage
 
 
-def _storage(app: Flask) -> Huey:
+def _huey_without_tasks(app: Flask) -> Huey:
     """The app's Huey without its tasks: on Redis when ``REDIS_URL`` is set, else on its
     SQLite file with nudged workers (see :func:`make_huey`)."""
     redis_url = str(app.config.get("REDIS_URL") or "")
@@ -115,7 +115,7 @@ def make_huey(app: Flask) -> Huey:
     Its one task, ``work``, runs a job by id in an app context
     (:func:`scorekeeper.jobs.run`); its periodic task, every minute, queues again the
     jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
-    huey = _storage(app)
+    huey = _huey_without_tasks(app)
 
     from . import recover, run  # the jobs' functions; this module is imported by them
 

@@ -9,6 +9,7 @@ import signal
 import socket
 import ssl
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -79,3 +80,20 @@ def serving(
             except subprocess.TimeoutExpired:
                 os.killpg(child.pid, signal.SIGKILL)
                 child.wait()
+
+
+@contextmanager
+def one_web_worker(tmp_path: Path, database: str = "") -> Iterator[str]:
+    """``scorekeeper serve`` with ONE gevent web worker, no queue worker and no move
+    reviews, its data folder ``tmp_path/data``, on ``database`` (its ``DATABASE_URL``;
+    SQLite in the data folder when empty): yields its base URL, stopped at the end."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    env.pop("DATABASE_URL", None)
+    env |= {"SCOREKEEPER_DATA": str(tmp_path / "data"), "SCOREKEEPER_JOB_PROCESSES": "0"}
+    env |= {"SCOREKEEPER_PLAY_REVIEW": "off"} | ({"DATABASE_URL": database} if database else {})
+    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--workers", "1"]
+    base = f"http://127.0.0.1:{port}"
+    with serving(command, base, env, tmp_path, tmp_path / "serve.log"):
+        yield base

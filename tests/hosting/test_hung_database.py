@@ -12,7 +12,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -22,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tests.hosting.servers import free_port, serving
+from tests.hosting.servers import one_web_worker
 
 ANSWER_WITHIN = 60
 """Seconds the test's client waits for an answer: far beyond the app's deadline, so a
@@ -100,14 +99,7 @@ def _state(phone: Phone, slug: str) -> dict[str, Any]:
 
 
 def test_a_frozen_postgresql_gives_503s_then_serving_again(postgres_url, tmp_path) -> None:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
-    env |= {"SCOREKEEPER_DATA": str(tmp_path / "data"), "DATABASE_URL": postgres_url}
-    env |= {"SCOREKEEPER_JOB_PROCESSES": "0", "SCOREKEEPER_PLAY_REVIEW": "off"}
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", "1"]
-    base = f"http://127.0.0.1:{port}"
-    with serving(command, base, env, tmp_path, tmp_path / "serve.log"):
+    with one_web_worker(tmp_path, postgres_url) as base:
         phone = Phone(base)
         slug = _new_game(phone)
         before = _state(phone, slug)

@@ -14,21 +14,13 @@ import subprocess
 import sys
 import threading
 
-from tests.hosting.servers import free_port, serving
+from tests.hosting.servers import one_web_worker
 from tests.hosting.test_hung_database import Phone, _new_game, _state
 
 
 def test_a_save_waiting_for_sqlites_lock_holds_no_other_request(tmp_path) -> None:
-    port = free_port()
     data = tmp_path / "data"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
-    env.pop("DATABASE_URL", None)
-    env |= {"SCOREKEEPER_DATA": str(data), "SCOREKEEPER_JOB_PROCESSES": "0"}
-    env |= {"SCOREKEEPER_PLAY_REVIEW": "off"}
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", "1"]
-    base = f"http://127.0.0.1:{port}"
-    with serving(command, base, env, tmp_path, tmp_path / "serve.log"):
+    with one_web_worker(tmp_path) as base:
         phone = Phone(base)
         slug = _new_game(phone)
         before = _state(phone, slug)
