@@ -412,7 +412,7 @@ def make_tables(env: dict[str, str], count: int) -> list[Table]:
     """``count`` tables of :data:`PHONES` people, started by the app's own
     ``start_table`` (the new-table form's service); their phones' paths."""
     from scorekeeper import create_app
-    from scorekeeper.play import shared_seats
+    from scorekeeper.play.tables import seating
 
     os.environ.update(env)
     logging.disable(logging.WARNING)  # the migrations' log lines
@@ -421,10 +421,10 @@ def make_tables(env: dict[str, str], count: int) -> list[Table]:
     tables = []
     with app.app_context(), app.test_request_context():
         for _ in range(count):
-            people = [shared_seats.SeatChoice(f"P{i}") for i in range(2, PHONES + 1)]
-            game = shared_seats.start_table("P1", "standard", {}, people)
+            people = [seating.SeatChoice(f"P{i}") for i in range(2, PHONES + 1)]
+            game = seating.start_table("P1", "standard", {}, people)
             base = f"/play/{game.slug}"
-            links = [f"{base}/sit/{r.seat}/{r.token}" for r in shared_seats.seat_rows(game)]
+            links = [f"{base}/sit/{r.seat}/{r.token}" for r in seating.seat_rows(game)]
             tables.append(
                 Table(
                     links,

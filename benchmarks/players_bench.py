@@ -59,7 +59,7 @@ def setup_groups(database: str, sizes: list[int]) -> list[tuple[str, int]]:
 
     from scorekeeper import create_app
     from scorekeeper.extensions import db
-    from scorekeeper.groups import link_players
+    from scorekeeper.groups.members import link_players
     from scorekeeper.models import Group, Member
     from scorekeeper.table import services as sheet
 

@@ -8,7 +8,7 @@ the database schema up to date (migrations) and runs the web app under gunicorn.
 [--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
 (``--json`` for JSON); the same seed plays the same games. ``backup`` and ``restore``
-copy the SQLite database with its online backup API (:mod:`scorekeeper.backup`).
+copy the SQLite database with its online backup API (:mod:`scorekeeper.hosting.backup`).
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
     from pathlib import Path
 
     from . import create_app
-    from .hosting import announce, announce_authority, serve_url
+    from .hosting.addresses import announce, announce_authority, serve_url
 
     app = create_app()  # brings the database schema up to date, or says which command to run
     tls = _certificates(Path(app.instance_path)) if https else None
@@ -149,8 +149,8 @@ def _worker(processes: int) -> int:
 
 def _certificates(data: Any) -> tuple[str, str]:
     """``serve --https``'s certificate and key files, made in the data folder if need be."""
-    from .certificates import ensure_certificates
-    from .hosting import choose_lan_address, interface_addresses
+    from .hosting.addresses import choose_lan_address, interface_addresses
+    from .hosting.certificates import ensure_certificates
 
     files = ensure_certificates(data, choose_lan_address(interface_addresses()))
     return str(files.cert), str(files.key)
@@ -160,7 +160,7 @@ def _backup(command: str, path: str) -> int:
     from pathlib import Path
 
     from . import create_app
-    from .backup import BackupError, backup, restore
+    from .hosting.backup import BackupError, backup, restore
 
     app = create_app()
     try:
@@ -179,9 +179,7 @@ def _backup(command: str, path: str) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .engine import RulesError
-    from .engine.bots.simulate import parse_option, progress_bar, simulate
-    from .engine.game.state import GameSetupError
+    from .engine import GameSetupError, RulesError, parse_option, progress_bar, simulate
 
     try:
         options = dict(parse_option(o) for o in args.option)
@@ -217,7 +215,7 @@ def _fail(where: str, message: str) -> int:
 def parser() -> argparse.ArgumentParser:
     """The command line's parser; ``serve``'s defaults come from the environment
     (``SCOREKEEPER_HOST``, ``SCOREKEEPER_PORT`` or ``PORT``, ``SCOREKEEPER_WORKERS``)."""
-    from .settings import setting
+    from .hosting.settings import setting
 
     top = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)

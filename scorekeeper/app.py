@@ -14,12 +14,12 @@ from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, limit_where_limited, limiter, migrate
-from .health import register_health
-from .loop import SqliteConnection
-from .requests import IdConverter
-from .schema import MIGRATIONS, bring_up_to_date
-from .settings import PREFIX, data_folder, is_on, setting, switch
-from .trust import register_trust
+from .hosting.health import register_health
+from .hosting.loop import SqliteConnection
+from .hosting.schema import MIGRATIONS, bring_up_to_date
+from .hosting.settings import PREFIX, data_folder, is_on, setting, switch
+from .hosting.trust import register_trust
+from .inputs import IdConverter
 from .web import TokenSafeSessions, register_unavailable
 
 CSP = {
@@ -48,7 +48,7 @@ worker this many connections plus ``PAGE_CONNECTIONS`` (:mod:`scorekeeper.__main
 so streams never take every connection a worker has, and raises its open files limit
 to match. The database pool (``pool_size`` 10 + ``max_overflow`` 22 per process) is
 never taken by streams: an open stream holds no connection between its reads and at
-most :data:`scorekeeper.wakeups.OPENING_AT_ONCE` open at once."""
+most :data:`scorekeeper.live.caps.OPENING_AT_ONCE` open at once."""
 STREAM_SECONDS = 3600
 """Seconds an event stream lasts unless ``PLAY_STREAM_SECONDS`` says otherwise; its page
 then reconnects (``retry``) and opens a new one. Each opening is a request (measured in
@@ -128,7 +128,7 @@ def _work_defaults() -> dict[str, Any]:
 
 
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
-    """Defaults (the environment's settings, :mod:`scorekeeper.settings`), then the data
+    """Defaults (the environment's settings, :mod:`scorekeeper.hosting.settings`), then the data
     folder's ``config.py``, then any ``SCOREKEEPER_<KEY>`` of the environment, then
     ``test_config``; then the secret key (generated into the data folder on first
     run). A database server's connections are checked before use (``pool_pre_ping``:
@@ -139,7 +139,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     connections, the request that meets a dead connection fails with a 500 (SQLAlchemy
     renews the pool only then; ``pool_recycle`` bounds a connection's age, not what
     happened to it). A SQLite file's writes and commits wait for its lock off ``serve``'s
-    loop (:class:`scorekeeper.loop.SqliteConnection`)."""
+    loop (:class:`scorekeeper.hosting.loop.SqliteConnection`)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(_defaults(app))
     if test_config is None:
@@ -165,7 +165,7 @@ def _postgresql_timeouts(config: Any) -> dict[str, Any]:
     ``statement_timeout`` (``DATABASE_STATEMENT_SECONDS``, 5) and ``lock_timeout``
     (``DATABASE_LOCK_SECONDS``, 3) for every session, and the pool's wait for a free
     connection (as long as a connect). A server that stops answering altogether is
-    bounded in the serving loop by :mod:`scorekeeper.health`'s request deadline."""
+    bounded in the serving loop by :mod:`scorekeeper.hosting.health`'s request deadline."""
     connect = float(config["DATABASE_CONNECT_SECONDS"])
     statement = int(float(config["DATABASE_STATEMENT_SECONDS"]) * 1000)
     lock = int(float(config["DATABASE_LOCK_SECONDS"]) * 1000)
@@ -179,7 +179,7 @@ def _postgresql_timeouts(config: Any) -> dict[str, Any]:
 def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
-    from .group_files import bp as group_files_bp
+    from .groups.archive import bp as group_files_bp
     from .play.views import bp as play_bp
     from .players.views import bp as players_bp
     from .rules.views import bp as rules_bp
@@ -200,8 +200,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ``config.py``, then ``SCOREKEEPER_<KEY>`` variables, then ``test_config``.
 
     The database is ``DATABASE_URL`` when set (any SQLAlchemy URL), else SQLite at
-    ``scorekeeper.sqlite3`` in the data folder (:func:`scorekeeper.settings.data_folder`);
-    its schema is brought up to date here (:mod:`scorekeeper.schema`). Rate limits:
+    ``scorekeeper.sqlite3`` in the data folder (:func:`scorekeeper.hosting.settings.data_folder`);
+    its schema is brought up to date here (:mod:`scorekeeper.hosting.schema`). Rate limits:
     ``RATELIMIT_API`` and ``RATELIMIT_IMPORT`` per client, stored at
     ``RATELIMIT_STORAGE_URI`` (``memory://`` by default; ``redis://`` for several
     servers). ``TRUSTED_PROXIES``: how many reverse proxies
@@ -224,7 +224,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = TokenSafeSessions()
 
     db.init_app(app)
-    from .wakeups import Wakeups  # the models: imported with the app, not the package
+    from .live.bus import Wakeups
 
     app.extensions["wakeups"] = Wakeups(app)
     from .jobs.queue import attach  # Huey: imported with the app, not the package

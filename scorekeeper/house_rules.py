@@ -29,7 +29,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import NumberRange, Optional
 
 from .engine import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
-from .requests import BadNumber, parse_int
+from .inputs import BadNumber, parse_int
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}

@@ -331,7 +331,7 @@ class DigitalReview(db.Model):  # type: ignore[name-defined,misc]
 
 class GameFact(db.Model):  # type: ignore[name-defined,misc]
     """The stored facts of one game of a group (at the table: ``game_id``; digital:
-    ``digital_game_id``), written by :func:`scorekeeper.game_facts.store_facts` whenever
+    ``digital_game_id``), written by :func:`scorekeeper.groups.facts.store_facts` whenever
     the game changes and never otherwise, so the group's figures are sums over these
     rows, flat in the number of games. A deleted game has no row; an archived one keeps
     its row with ``counts`` False (listed, left out of every figure). ``started_at`` is
@@ -419,7 +419,7 @@ class SeatFact(db.Model):  # type: ignore[name-defined,misc]
 class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
     """A member's figures over every counted game of one ``kind`` in their group, kept
     as running sums of their :class:`SeatFact` rows (counted: ``counts``) by
-    :func:`scorekeeper.game_facts.store_facts` (what a game's new rows add, less what
+    :func:`scorekeeper.groups.facts.store_facts` (what a game's new rows add, less what
     its old ones had), so a profile and the season since the group started read one
     row: ``games`` (in play too) and, over them, the round sums (``rounds``,
     ``went_out``, ``points``, ``left``, ``left_rounds``; ``best`` the highest round,

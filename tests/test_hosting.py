@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from scorekeeper import hosting
-from scorekeeper.hosting import (
+from scorekeeper.hosting import addresses as hosting
+from scorekeeper.hosting.addresses import (
     announce,
     choose_lan_address,
     is_loopback_host,

@@ -307,7 +307,7 @@ def test_event_streams_never_take_every_connection_of_a_worker():
 
 
 def test_a_server_database_with_pending_migrations_names_the_command(tmp_path, monkeypatch):
-    from scorekeeper import schema
+    from scorekeeper.hosting import schema
 
     monkeypatch.setattr(schema, "_dialect", lambda app: "mysql")
     uri = f"sqlite:///{tmp_path / 'server.sqlite3'}"

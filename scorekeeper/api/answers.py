@@ -17,15 +17,22 @@ from ..engine import (
     OPTIONS,
     PRESET_TITLES,
     PRESETS,
+    Card,
+    CardError,
+    IllegalMeld,
+    Meld,
     RuleSet,
     ScoreRequestError,
+    check_meld,
+    extend_with,
+    layoff_reasons,
+    meld_points,
+    meld_reasons,
+    parse_card,
     rules_from_request,
     ruleset,
     score,
 )
-from ..engine.cards import Card, CardError, parse_card
-from ..engine.checker.explain import layoff_reasons, meld_points, meld_reasons
-from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
 from ..house_rules import option_problems
 
 MAX_MELD_CARDS = 26

@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 
 from ..extensions import csrf, limiter
-from ..requests import load_json
+from ..inputs import load_json
 from . import answers
 from .openapi import openapi_document
 

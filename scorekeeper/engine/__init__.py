@@ -66,7 +66,12 @@ from __future__ import annotations
 
 from .bots.bots import BOTS, Bot, bot_move, bot_move_why, make_bot
 from .bots.expert import SAMPLES, Decision, advise, cost
+from .bots.simulate import parse_option, progress_bar, simulate
 from .bots.why import to_person
+from .cards import JOKER, Card, CardError, parse_card, parse_cards, quoted, sort_key
+from .checker.advice import PileChoice
+from .checker.advice import advise as advise_pile
+from .checker.explain import layoff_reasons, meld_points, meld_reasons
 from .game.actions import (
     Action,
     ActionError,
@@ -85,14 +90,63 @@ from .game.actions import (
     action_from_json,
 )
 from .game.deal import new_game, round_play
+from .game.hand_melds import joker_namings
 from .game.plays import IllegalMove
-from .game.state import GameSetupError, GameState, Observation, Phase, observation
+from .game.records import seat_record
+from .game.state import GameSetupError, GameState, Observation, Phase, laid_down_in, observation
 from .game.turns import apply_action, current_player, is_terminal, legal_actions
+from .melds import IllegalMeld, Meld, check_meld, extend_with
+from .rules.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
 from .rules.options import OptionInfo
 from .rules.ruleset import OPTIONS, PRESET_TITLES, PRESETS, RulesError, RuleSet, ruleset
+from .scoring.checks import RoundError, went_out_by_hand
 from .scoring.contract import ScoreRequestError, rules_from_request, score
+from .scoring.notation import score_sheet
+from .scoring.outcome import SIDE_BONUSES, settle, wins
+from .scoring.score_round import RoundScore
+from .scoring.tally import TableCount, next_dealer, tally_net, tally_round
 
 __all__ = [
+    # cards, melds and the checker's answers (cards, melds, checker/)
+    "JOKER",
+    "Card",
+    "CardError",
+    "parse_card",
+    "parse_cards",
+    "quoted",
+    "sort_key",
+    "IllegalMeld",
+    "Meld",
+    "check_meld",
+    "extend_with",
+    "layoff_reasons",
+    "meld_points",
+    "meld_reasons",
+    "PileChoice",
+    "advise_pile",
+    "NOMINATION_MEANINGS",
+    "round_rules_stated",
+    "joker_namings",
+    # scoring a round and a game (scoring/)
+    "RoundError",
+    "RoundScore",
+    "SIDE_BONUSES",
+    "TableCount",
+    "next_dealer",
+    "score_sheet",
+    "settle",
+    "tally_net",
+    "tally_round",
+    "went_out_by_hand",
+    "wins",
+    # the digital game's records (game/)
+    "laid_down_in",
+    "seat_record",
+    # many games from the command line (bots/simulate)
+    "parse_option",
+    "progress_bar",
+    "simulate",
+    # rules, the contract, the game and the bots
     "SAMPLES",
     "OPTIONS",
     "PRESETS",

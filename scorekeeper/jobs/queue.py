@@ -32,8 +32,8 @@ from huey.api import Huey
 from huey.storage import SqliteStorage
 
 from ..extensions import db
-from ..loop import off_the_loop
-from ..nudges import Nudges
+from ..hosting.loop import off_the_loop
+from ..live.nudges import Nudges
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ WORKERS = "workers"
 
 
 class NudgedSqliteStorage(SqliteStorage):  # type: ignore[misc]
-    """Huey's SQLite storage whose idle workers wait for a nudge (:mod:`scorekeeper.nudges`)
+    """Huey's SQLite storage whose idle workers wait for a nudge (:mod:`scorekeeper.live.nudges`)
     instead of polling: a job queued nudges every worker waiting in ``nudges`` (a folder),
     so it starts at once; a worker that finds the queue empty waits for a nudge, at most
     ``read_timeout`` seconds, then looks again (a nudge lost costs that long). A

@@ -27,6 +27,7 @@ from typing import Any
 from ..engine import (
     OPTIONS,
     PRESET_TITLES,
+    Card,
     Discard,
     Draw,
     DrawTwo,
@@ -38,9 +39,9 @@ from ..engine import (
     current_player,
     legal_actions,
     observation,
+    sort_key,
+    wins,
 )
-from ..engine.cards import Card, sort_key
-from ..engine.scoring.outcome import wins
 from ..models import DigitalGame
 from .moves import button_label
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.cards import CardError, parse_card
+from ..engine import CardError, parse_card
 from .board import card_dict
 
 

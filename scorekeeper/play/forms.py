@@ -13,10 +13,9 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset
-from ..engine.cards import quoted
+from ..engine import OPTIONS, PRESET_TITLES, RulesError, quoted, ruleset
 from ..house_rules import NUMERIC, option_field, select_choices
-from ..requests import (
+from ..inputs import (
     JSON_MAX_BYTES,
     JSON_MAX_DEPTH,
     MAX_VERSION,

@@ -23,9 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import (
+    NOMINATION_MEANINGS,
     Action,
     ActionError,
     Block,
+    Card,
+    CardError,
     Discard,
     Draw,
     DrawTwo,
@@ -40,11 +43,12 @@ from ..engine import (
     RummyCall,
     Split,
     action_from_json,
+    joker_namings,
     legal_actions,
+    parse_card,
+    quoted,
+    sort_key,
 )
-from ..engine.cards import Card, CardError, parse_card, quoted, sort_key
-from ..engine.game.hand_melds import joker_namings
-from ..engine.rules.dealers_joker import NOMINATION_MEANINGS
 
 CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
 

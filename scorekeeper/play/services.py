@@ -36,7 +36,7 @@ from flask import current_app
 from sqlalchemy import CursorResult, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .. import jobs, wakeups
+from .. import jobs
 from ..engine import (
     BOTS,
     Action,
@@ -47,11 +47,13 @@ from ..engine import (
     current_player,
     is_terminal,
     new_game,
+    seat_record,
 )
-from ..engine.game.records import seat_record
 from ..extensions import db
+from ..hosting.settings import is_on
+from ..live import bus
+from ..live.keys import play_key
 from ..models import DigitalGame, now_utc
-from ..settings import is_on
 from . import store
 from .seats import BOT_NAMES, MAX_BOTS
 from .steps import run_bot, step
@@ -413,7 +415,7 @@ def _save(
         db.session.rollback()
         raise StaleGame()
     store.append_rounds(game, store.fresh_rounds(state), scored)
-    wakeups.moved(wakeups.play_key(game.id))
+    bus.moved(play_key(game.id))
     db.session.commit()
     for key, value in values.items():  # the row as written: no second read of it
         set_committed_value(game, key, value)

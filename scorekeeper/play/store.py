@@ -20,10 +20,9 @@ from typing import Any
 
 from sqlalchemy import func
 
-from ..engine import GameState
-from ..engine.game.state import laid_down_in
+from ..engine import GameState, laid_down_in
 from ..extensions import db
-from ..game_facts import refresh
+from ..groups.facts import refresh
 from ..models import DigitalGame, DigitalRound
 
 Records = list[dict[str, Any]]
@@ -76,7 +75,7 @@ def rounds_finished(game: DigitalGame) -> int:
 def append_rounds(game: DigitalGame, records: Records, scored: Records) -> None:
     """Add the finished ``records`` (with their ``scored``, in step) to ``game``'s log,
     numbered after the rounds already there, and store the game's facts when it is in
-    a group (:func:`scorekeeper.game_facts.refresh`; the session is not committed here)."""
+    a group (:func:`scorekeeper.groups.facts.refresh`; the session is not committed here)."""
     if not records:
         return
     start = rounds_finished(game) + 1

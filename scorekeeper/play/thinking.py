@@ -24,7 +24,8 @@ from .. import jobs
 from ..engine import GameState, action_from_json, current_player
 from ..extensions import db
 from ..models import DigitalGame, Job
-from . import hints, services, shared_seats
+from . import hints, services
+from .tables import seating
 
 
 def _game(job: Job) -> DigitalGame | None:
@@ -36,10 +37,10 @@ def _game(job: Job) -> DigitalGame | None:
 
 def bots_now(game: DigitalGame) -> list[str | None]:
     """Who a bot plays now at ``game``: its bot seats, and at a table of several phones
-    the stand-ins for people away (:func:`.shared_seats.playing_bots`)."""
+    the stand-ins for people away (:func:`scorekeeper.play.tables.seating.playing_bots`)."""
     if game.host_token is None:
         return list(game.bots)
-    return shared_seats.playing_bots(game, shared_seats.seat_rows(game))
+    return seating.playing_bots(game, seating.seat_rows(game))
 
 
 @jobs.handler("bot")

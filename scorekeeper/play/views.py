@@ -30,21 +30,24 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from .. import jobs
 from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf, hints_limit, limiter, new_games_limit
+from ..inputs import is_int, load_json, parse_int
 from ..models import DigitalGame
-from ..requests import is_int, load_json, parse_int
 from ..web import wants_json
-from . import live, services, shared_seats, shared_views, stream, thinking, watch
+from . import services, taps, thinking
 from .board import board
 from .forms import MoveForm, NewPlayForm, parse_do
 from .moves import Ambiguous, ChoiceError, action_for, button_label
 from .seats import bot_levels
+from .tables import events, seating, watch
+from .tables import services as table_services
+from .tables import views as table_views
 
 bp = Blueprint("play", __name__, url_prefix="/play")
-shared_views.register(bp)  # a game on several phones: the new table, its seats
-stream.register(bp)  # live updates: events, version, board.json
+table_views.register(bp)  # a game on several phones: the new table, its seats
+events.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
-bp.add_app_template_global(live.latest_moves, "latest_moves")  # shared by every seat
-bp.add_app_template_global(live.render_once, "render_once")  # pieces made once
+bp.add_app_template_global(taps.latest_moves, "latest_moves")  # shared by every seat
+bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
 
 
 def _game(slug: str) -> DigitalGame:
@@ -54,10 +57,10 @@ def _game(slug: str) -> DigitalGame:
     return game
 
 
-def _seated(game: DigitalGame) -> shared_seats.Sitting:
+def _seated(game: DigitalGame) -> seating.Sitting:
     """Who this phone is at ``game``; 403 at a table game where it has no seat (another
-    seat's cards are never shown, :mod:`.shared_seats`)."""
-    sitting = shared_seats.sitting(game)
+    seat's cards are never shown, :mod:`scorekeeper.play.tables.seating`)."""
+    sitting = table_services.sitting(game)
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return sitting
@@ -96,7 +99,7 @@ def index() -> Any:
         except jobs.Refused as busy:
             return _busy_page(busy, form)
         else:
-            shared_seats.remember(game)
+            table_services.remember(game)
             return redirect(url_for("play.show", slug=game.slug, step=game.version))
     status = 422 if form.is_submitted() else 200
     games = services.games_by_slugs(session.get("played", []))
@@ -111,8 +114,8 @@ def show(slug: str) -> str:
     """The game: your hand, the pile, the stock, the table, the bots' moves, the scores."""
     game = _game(slug)
     sitting = _seated(game)
-    shared_seats.catch_up(game)
-    shared_seats.remember(game)
+    table_services.catch_up(game)
+    table_services.remember(game)
     notice = session.pop("play_notice", None)
     if not isinstance(notice, dict) or notice.get("slug") != slug:
         notice = {}
@@ -167,14 +170,14 @@ def _page(
     game: DigitalGame,
     error: services.PlayError | None = None,
     choices: Any = None,
-    sitting: shared_seats.Sitting | None = None,
+    sitting: seating.Sitting | None = None,
 ) -> dict[str, Any]:
-    state = live.shared_state(game)
+    state = taps.shared_state(game)
     return {
         "game": game,
         "sitting": sitting,
-        "status": shared_seats.table_status(game, state, sitting) if sitting else None,
-        "b": live.page_board(game, state, sitting.seat if sitting else None),
+        "status": seating.table_status(game, state, sitting) if sitting else None,
+        "b": taps.page_board(game, state, sitting.seat if sitting else None),
         "form": MoveForm(version=game.version, formdata=None),
         "error": error,
         "choices": choices,
@@ -238,12 +241,12 @@ def _next_round(game: DigitalGame, version: int, bots: Any) -> Any:
 
 
 def _refuse(
-    game: DigitalGame, error: services.PlayError, status: int, sitting: shared_seats.Sitting
+    game: DigitalGame, error: services.PlayError, status: int, sitting: seating.Sitting
 ) -> tuple[str, int]:
     return render_template("play/game.html", **_page(game, error, None, sitting)), status
 
 
-JsonMove = tuple[DigitalGame, shared_seats.Sitting, Any] | tuple[None, None, tuple[Response, int]]
+JsonMove = tuple[DigitalGame, seating.Sitting, Any] | tuple[None, None, tuple[Response, int]]
 """A move's JSON request read (:func:`_json_move`)."""
 
 
@@ -272,7 +275,7 @@ def tap(slug: str) -> tuple[Response, int]:
     if read[0] is None:
         return read[2]
     game, sitting, body = read
-    answer, status = live.answer(game, body, sitting.seat, sitting.bots)
+    answer, status = taps.answer(game, body, sitting.seat, sitting.bots)
     response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
     return response, status
@@ -295,7 +298,7 @@ def move_json(slug: str) -> tuple[Response, int]:
         if body.get("do") == "next_round":
             services.next_round(game, parse_int(body["version"]), sitting.bots)
         else:
-            state = live.shared_state(game)  # only read: play_move loads its own
+            state = taps.shared_state(game)  # only read: play_move loads its own
             action = action_for(state, "action", [], None, body.get("action"))
             version = parse_int(body["version"])
             services.play_move(game, version, action, sitting.seat, sitting.bots)
@@ -344,7 +347,7 @@ def _json_seat(slug: str, doing: str) -> tuple[DigitalGame, int]:
     return game, sitting.seat
 
 
-def _json_sitting(slug: str, doing: str) -> tuple[DigitalGame, shared_seats.Sitting]:
+def _json_sitting(slug: str, doing: str) -> tuple[DigitalGame, seating.Sitting]:
     """This phone's game and who it is there (a seat's) for a JSON route; aborts with the
     JSON refusal when the link names no game (404) or the phone has no seat in it (403:
     "open your seat's link to ``doing`` this table"), as :func:`_game` and
@@ -352,7 +355,7 @@ def _json_sitting(slug: str, doing: str) -> tuple[DigitalGame, shared_seats.Sitt
     game = services.get_game(slug)
     if game is None:
         abort(make_response(*_json_error("there is no game at this link", None, 404)))
-    sitting = shared_seats.sitting(game)
+    sitting = table_services.sitting(game)
     if sitting.seat is None:
         refusal = f"open your seat's link to {doing} this table"
         abort(make_response(*_json_error(refusal, None, 403)))

@@ -1,6 +1,6 @@
 """A group's figures as the pages show them: a player's profile, two players head to
 head, a season's league table. Summed by the database over the stored facts of the
-group's games (:mod:`scorekeeper.game_facts`, read by :mod:`.history`); the shapes here
+group's games (:mod:`scorekeeper.groups.facts`, read by :mod:`.history`); the shapes here
 and the rates derived from the sums.
 
 Glossary (points are the game's points, money the stake's currency):

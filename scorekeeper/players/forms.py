@@ -1,6 +1,6 @@
 """The forms of groups: a new group, a new player, attaching a game (a link, then the
 names confirmed), archiving a game, and a season's dates (a GET form: it changes
-nothing). Names follow :func:`scorekeeper.requests.clean_name`; HTML in a name is stored
+nothing). Names follow :func:`scorekeeper.inputs.clean_name`; HTML in a name is stored
 as text and always shown escaped.
 """
 
@@ -17,7 +17,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..engine import PRESET_TITLES
 from ..house_rules import select_choices
-from ..requests import NAME_MAX, clean_name, name_problems
+from ..inputs import NAME_MAX, clean_name, name_problems
 
 GROUP_NAME_MAX = 80
 EARLIEST = date(2000, 1, 1)

@@ -1,5 +1,5 @@
 """A group's figures read from the stored facts of its games (written by
-:func:`scorekeeper.game_facts.store_facts` whenever a game changes): a profile and the
+:func:`scorekeeper.groups.facts.store_facts` whenever a game changes): a profile and the
 season since the group started from each member's running totals
 (:class:`~scorekeeper.models.PlayerTotal`, :class:`~scorekeeper.models.PartnerTotal`:
 a row each, flat in the number of games); a season between two dates and two players

@@ -25,10 +25,10 @@ from sqlalchemy.orm import selectinload
 
 from ..engine import RulesError, ruleset
 from ..extensions import db
-from ..game_facts import refresh, touch_groups
-from ..groups import link_players, member_by_name
+from ..groups.facts import refresh, touch_groups
+from ..groups.members import link_players, member_by_name
+from ..inputs import NAME_MAX, clean_name, name_problems
 from ..models import DigitalGame, Game, GameFact, Group, Member, SeatFact, now_utc
-from ..requests import NAME_MAX, clean_name, name_problems
 from ..web import same_token
 from .figures import PAGE
 
@@ -58,10 +58,10 @@ def create_group(name: str, preset: str) -> Group:
 
 def new_member_name(raw: str, taken: Sequence[str]) -> str:
     """``raw`` as a new player's name beside the players ``taken``, cleaned
-    (:func:`scorekeeper.requests.clean_name`): the one name rule of a player added by the
+    (:func:`scorekeeper.inputs.clean_name`): the one name rule of a player added by the
     group's form or with an attached game. Raises :class:`GroupError` when nothing
     visible is left, it is too long, or it is taken but for case
-    (:func:`scorekeeper.requests.name_problems`)."""
+    (:func:`scorekeeper.inputs.name_problems`)."""
     problems = name_problems(raw, taken)
     if problems:
         raise GroupError(problems[0])

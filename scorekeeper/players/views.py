@@ -32,10 +32,10 @@ from flask import (
 )
 from markupsafe import Markup
 
-from ..groups import can_add, grant_group, group_by_slug, my_groups
-from ..hosting import is_loopback_host, qr_svg, share_base
+from ..groups.members import can_add, grant_group, group_by_slug, my_groups
+from ..hosting.addresses import is_loopback_host, qr_svg, share_base
+from ..inputs import parse_int
 from ..models import DigitalGame, Game, Group
-from ..requests import parse_int
 from ..web import same_token
 from . import figures, history, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm

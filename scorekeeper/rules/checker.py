@@ -15,13 +15,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import RuleSet, ScoreRequestError, score
-from ..engine.cards import JOKER, Card, CardError, parse_cards
-from ..engine.checker.advice import PileChoice, advise
-from ..engine.checker.explain import layoff_reasons, meld_points, meld_reasons
-from ..engine.melds import IllegalMeld, Meld, check_meld, extend_with
-from ..engine.rules.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
-from ..requests import BadNumber, parse_int
+from ..engine import (
+    JOKER,
+    NOMINATION_MEANINGS,
+    Card,
+    CardError,
+    IllegalMeld,
+    Meld,
+    PileChoice,
+    RuleSet,
+    ScoreRequestError,
+    advise_pile,
+    check_meld,
+    extend_with,
+    layoff_reasons,
+    meld_points,
+    meld_reasons,
+    parse_cards,
+    round_rules_stated,
+    score,
+)
+from ..inputs import BadNumber, parse_int
 
 TOTAL_MAX = 1_000_000
 """A running total typed into the checker, in points, either sign, at most."""
@@ -187,7 +201,7 @@ def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melde
     if copies:
         answer.error("pile", copies)
         return answer
-    choices: list[PileChoice] = advise(rules, pile, hand, table, has_melded=has_melded)
+    choices: list[PileChoice] = advise_pile(rules, pile, hand, table, has_melded=has_melded)
     answer.ok = any(c.allowed for c in choices)
     answer.extra = list(reversed(choices))
     answer.reasons = [(rule, "") for rule in sorted({r for c in choices for r in c.rules})]

@@ -1,7 +1,7 @@
 """The rules every way into a game shares: the new-game form and an imported file pass
 the very same checks on names, title and stake (one set of rules, used by both).
 
-Names follow :func:`scorekeeper.requests.clean_name` (NFC, invisible characters removed,
+Names follow :func:`scorekeeper.inputs.clean_name` (NFC, invisible characters removed,
 duplicates that differ only by case refused); the stake is money per point, a finite
 number from 0 to :data:`STAKE_MAX` with at most two decimals.
 """
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ..requests import clean_name, name_problems
+from ..inputs import clean_name, name_problems
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 TITLE_MAX = 80
@@ -22,7 +22,7 @@ CENT = Decimal("0.01")
 
 def names_problems(raw: Sequence[str]) -> list[tuple[int, str]]:
     """``(seat, message)`` for every name that cannot be stored beside the others (see
-    :func:`scorekeeper.requests.name_problems`); seat -1 for the count of players."""
+    :func:`scorekeeper.inputs.name_problems`); seat -1 for the count of players."""
     problems = [
         (seat, message)
         for seat, name in enumerate(raw)

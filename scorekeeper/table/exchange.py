@@ -24,8 +24,8 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from ..engine import RulesError, ruleset
+from ..inputs import clean_name
 from ..models import Game
-from ..requests import clean_name
 from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake
 from .forms import cards_form, net_form, totals_form

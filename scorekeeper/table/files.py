@@ -25,8 +25,8 @@ from flask import (
 )
 
 from ..extensions import limiter
+from ..inputs import BadJson, load_json
 from ..models import Game
-from ..requests import BadJson, load_json
 from . import services as sheet
 from .exchange import BadExport, export_csv, export_json, read_export
 from .forms import IMPORT_MAX_BYTES, ImportForm

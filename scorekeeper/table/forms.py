@@ -29,8 +29,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import TextInput
 
-from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset
-from ..engine.scoring.checks import went_out_by_hand
+from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset, went_out_by_hand
 from ..house_rules import (
     NUMERIC,
     option_field,
@@ -38,7 +37,7 @@ from ..house_rules import (
     preset_labels,
     select_choices,
 )
-from ..requests import MAX_VERSION, NAME_MAX, clean_name, is_int
+from ..inputs import MAX_VERSION, NAME_MAX, clean_name, is_int
 from .entries import MAX_PLAYERS, TITLE_MAX, clean_title, names_problems, stake_problem
 
 IMPORT_MAX_BYTES = 512 * 1024

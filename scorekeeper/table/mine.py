@@ -21,9 +21,10 @@ from flask import session
 from sqlalchemy import func, update
 from sqlalchemy.orm import load_only
 
-from .. import wakeups
 from ..extensions import db
-from ..game_facts import refresh
+from ..groups.facts import refresh
+from ..live import bus
+from ..live.keys import table_key
 from ..models import Game, Round, now_utc
 
 KEEP_GAMES = 40
@@ -132,7 +133,7 @@ def _mark_deleted(game: Game, when: datetime | None) -> None:
     )
     if game.group_id is not None:
         refresh(game)
-    wakeups.moved(wakeups.table_key(game.id))
+    bus.moved(table_key(game.id))
     db.session.commit()
     db.session.refresh(game)
 

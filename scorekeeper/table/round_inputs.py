@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine.scoring.outcome import SIDE_BONUSES
-from ..requests import is_int
+from ..engine import SIDE_BONUSES
+from ..inputs import is_int
 from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
 
 MOST_SLOTS = 12

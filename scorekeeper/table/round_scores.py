@@ -6,10 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine import RuleSet
-from ..engine.scoring.notation import score_sheet
-from ..engine.scoring.score_round import RoundError, RoundScore
-from ..engine.scoring.tally import TableCount, next_dealer, tally_net, tally_round
+from ..engine import (
+    RoundError,
+    RoundScore,
+    RuleSet,
+    TableCount,
+    next_dealer,
+    score_sheet,
+    tally_net,
+    tally_round,
+)
 from ..models import Game
 from .errors import ScoresheetError
 from .sheets import names_of, rules_of, teams_of

@@ -32,9 +32,10 @@ from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .. import wakeups
 from ..extensions import db
-from ..game_facts import refresh, store_facts
+from ..groups.facts import refresh, store_facts
+from ..live import bus
+from ..live.keys import table_key
 from ..models import Change, Game, Round, now_utc
 from .errors import AlreadySaved as AlreadySaved
 from .errors import SaveFailed as SaveFailed
@@ -119,7 +120,7 @@ def _bump(game: Game, version: int) -> None:
     if getattr(result, "rowcount", 0) != 1:
         db.session.rollback()
         raise StaleVersion()
-    wakeups.moved(wakeups.table_key(game.id))
+    bus.moved(table_key(game.id))
     game.version = version + 1
 
 
@@ -134,7 +135,7 @@ def _commit_change(
 ) -> Change:
     """Recompute, log the change (marking ``undoes`` as undone by it), take the game's
     next version, store its facts when it is in a group
-    (:func:`scorekeeper.game_facts.refresh`) and commit, all in one transaction; on any
+    (:func:`scorekeeper.groups.facts.refresh`) and commit, all in one transaction; on any
     problem roll everything back. The database is written only at the end, so the
     write lock is held briefly."""
     try:
@@ -299,7 +300,7 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
         raise StaleVersion()
     if game.group_id is not None:
         store_facts(connection, "table", game.id)
-    wakeups.moved(wakeups.table_key(game.id))
+    bus.moved(table_key(game.id))
     db.session.commit()
     for key, value in values.items():
         set_committed_value(game, key, value)

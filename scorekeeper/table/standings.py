@@ -12,9 +12,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from ..engine import OPTIONS
-from ..engine.scoring.outcome import wins
-from ..engine.scoring.score_round import settle
+from ..engine import OPTIONS, settle, wins
 from ..models import Game, Round
 from .sheets import ShownRound, latest_rounds, names_of, rules_of, teams_of
 

@@ -7,7 +7,7 @@ through :func:`register`.
 It needs only the view link (the view token is in its URL) and never offers a change. It
 stays live as a table's phones do: an event stream (``/games/<slug>/tv/events``, woken
 by the process's one listener when a round is saved, corrected or deleted,
-:mod:`scorekeeper.wakeups`) says the version and static/table.js swaps in
+:mod:`scorekeeper.live.bus`) says the version and static/table.js swaps in
 ``/games/<slug>/tv/live``; it polls ``/games/<slug>/version`` while the stream is down.
 """
 
@@ -19,9 +19,10 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ..extensions import db
-from ..hosting import qr_svg, share_base
+from ..hosting.addresses import qr_svg, share_base
+from ..live.keys import table_key
+from ..live.streams import open_stream, since_asked, version_events
 from ..models import Game
-from ..wakeups import open_stream, since_asked, table_key, version_events
 from . import page
 from . import services as sheet
 

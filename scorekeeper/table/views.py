@@ -24,10 +24,10 @@ from flask import (
     url_for,
 )
 
-from ..groups import group_of_new_game, start_in_group, usual_rules, with_picked
-from ..hosting import is_loopback_host, qr_svg, share_base
+from ..groups.members import group_of_new_game, start_in_group, usual_rules, with_picked
+from ..hosting.addresses import is_loopback_host, qr_svg, share_base
+from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Round
-from ..requests import MAX_VERSION, parse_int
 from ..web import same_token
 from . import entry, files, page, tv
 from . import services as sheet

@@ -105,7 +105,7 @@ def test_restore_refuses_a_file_that_is_not_a_backup(served, tmp_path, capsys, c
 
 
 def test_backup_of_a_server_database_names_pg_dump(tmp_path, monkeypatch):
-    from scorekeeper.backup import BackupError, database_file
+    from scorekeeper.hosting.backup import BackupError, database_file
 
     app = make_app(str(tmp_path / "x.db"))
     app.config["SQLALCHEMY_DATABASE_URI"] = "postgresql+psycopg://u@localhost/rum"

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 
 from cryptography import x509
 
-from scorekeeper import trust
-from scorekeeper.certificates import SERVER_DAYS, ensure_certificates
+from scorekeeper.hosting import trust
+from scorekeeper.hosting.certificates import SERVER_DAYS, ensure_certificates
 from tests.conftest import make_app
 
 

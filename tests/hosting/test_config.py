@@ -10,9 +10,10 @@ import gc
 import pytest
 from flask_migrate import downgrade
 
-from scorekeeper import create_app, hosting
+from scorekeeper import create_app
 from scorekeeper.__main__ import parser
-from scorekeeper.settings import PLAIN_NAMES, PREFIX
+from scorekeeper.hosting import addresses as hosting
+from scorekeeper.hosting.settings import PLAIN_NAMES, PREFIX
 from tests.conftest import make_app
 
 

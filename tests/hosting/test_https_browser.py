@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from scorekeeper.certificates import ensure_certificates, https_files
-from scorekeeper.hosting import choose_lan_address, interface_addresses
+from scorekeeper.hosting.addresses import choose_lan_address, interface_addresses
+from scorekeeper.hosting.certificates import ensure_certificates, https_files
 from tests.browser.conftest import CHROMIUM, PHONE
 from tests.browser.test_entry_browser import _start, _totals, _type
 from tests.hosting.servers import fetch, free_port, serving

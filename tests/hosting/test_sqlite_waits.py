@@ -1,6 +1,6 @@
 """Issue 34: the serving loop only waits. On SQLite a save waits for the database's one
 write lock while another process writes (a job's worker, the other web worker); under
-``serve``'s gevent workers that wait runs off the loop (:mod:`scorekeeper.loop`), so the
+``serve``'s gevent workers that wait runs off the loop (:mod:`scorekeeper.hosting.loop`), so the
 worker's other requests are answered meanwhile, and the save completes once the lock is
 free. The server is the real ``scorekeeper serve`` with ONE web worker; the test holds
 the lock itself and waits on answers (each bounded), never on a clock."""

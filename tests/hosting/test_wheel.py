@@ -65,7 +65,7 @@ def test_the_installed_wheel_serves_from_a_fresh_data_folder(installed, tmp_path
 def test_an_installed_wheel_keeps_its_data_in_the_users_data_folder(installed, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "XDG_"))}
     env |= {"HOME": str(tmp_path), "PYTHONPATH": ""}
-    code = "from scorekeeper.settings import data_folder; print(data_folder())"
+    code = "from scorekeeper.hosting.settings import data_folder; print(data_folder())"
     done = subprocess.run(
         [installed / "python", "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True
     )

@@ -12,7 +12,7 @@ import sys
 sys.modules["fcntl"] = None  # importing it now raises ImportError, as on Windows
 from pathlib import Path
 from scorekeeper import create_app
-from scorekeeper.schema import pending
+from scorekeeper.hosting.schema import pending
 data = Path(sys.argv[1])
 app = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{data / 'w.db'}"})
 assert not pending(app)

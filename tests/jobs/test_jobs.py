@@ -24,9 +24,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app, jobs, wakeups
+from scorekeeper import create_app, jobs
 from scorekeeper.engine import current_player
 from scorekeeper.extensions import db
+from scorekeeper.live import bus
+from scorekeeper.live.keys import play_key
 from scorekeeper.models import DigitalGame, Game, Group, Job, SeatFact
 from scorekeeper.play import services as digital
 from tests.conftest import make_app
@@ -266,7 +268,7 @@ def _gone(app: Flask, slug: str) -> None:
     with app.app_context():
         game = digital.get_game(slug)
         assert game is not None
-        wakeups.moved(wakeups.play_key(game.id))
+        bus.moved(play_key(game.id))
         db.session.delete(game)
         db.session.commit()
 

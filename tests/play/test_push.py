@@ -16,8 +16,8 @@ from flask import template_rendered
 from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.play import live, store
 from scorekeeper.play import services as digital
+from scorekeeper.play import store, taps
 from tests.conftest import make_app
 from tests.play.test_pages import PlayActions, _stage
 from tests.play.test_streams import Listening, Statements, _hand
@@ -59,7 +59,7 @@ def test_each_phone_gets_its_own_hand_and_the_shared_parts_once_per_version(
         with app.app_context():
             game = digital.get_game(table.slug)
             assert game is not None
-            assert live.shared_state(game).to_json() == load_state(game).to_json()
+            assert taps.shared_state(game).to_json() == load_state(game).to_json()
         turn = current_player(state)
         assert turn is not None
         assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
@@ -194,7 +194,7 @@ def test_plain_cards_players_lines_and_moves_are_rendered_once_per_process(tmp_p
     table = Table(app, **EVERYONE)
     for seat in (1, 2, 3):
         table.join(seat)
-    live.rendered_piece.cache_clear()
+    taps.rendered_piece.cache_clear()
     rendered: Counter[str] = Counter()
 
     def count(sender: Any, template: Any, context: dict[str, Any], **extra: Any) -> None:

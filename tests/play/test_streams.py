@@ -26,9 +26,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper import create_app, wakeups
+from scorekeeper import create_app
 from scorekeeper.engine import current_player, legal_actions
 from scorekeeper.extensions import db
+from scorekeeper.live import caps, streams
 from scorekeeper.models import DigitalSeat
 from tests.conftest import make_app
 from tests.play.test_table import Table, _hidden_from, _play_to_a_person, grace_passes
@@ -386,9 +387,9 @@ def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypat
     app = make_app(str(tmp_path / "g.sqlite3"), **QUICK)
     table = Table(app)
     phone = table.join(1)
-    monkeypatch.setattr(wakeups, "OPENING_WAIT", 0.0)
+    monkeypatch.setattr(streams, "OPENING_WAIT", 0.0)
     gate = app.extensions["play_streams"].opening
-    taken = [gate.acquire(blocking=False) for _ in range(wakeups.OPENING_AT_ONCE)]
+    taken = [gate.acquire(blocking=False) for _ in range(caps.OPENING_AT_ONCE)]
     assert all(taken) and not gate.acquire(blocking=False)  # every opening busy
     refused = phone.get(f"/play/{table.slug}/events")
     assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.requests import parse_int
+from scorekeeper.inputs import parse_int
 from scorekeeper.table.round_inputs import read_round, round_form
 
 NAMES = ("Ann", "Bob", "Cat")

@@ -3,7 +3,7 @@ the settlement, each seat's round sums), written whenever the game changes, with
 member's running totals over them (player_totals, partner_totals), so the group's
 figures read a row per player, flat in its games; groups.facts_version, counted up whenever they
 change (the pages' ETag). The upgrade fills them for every existing game of a group
-through the app's one writer (:func:`scorekeeper.game_facts.store_facts`); the games
+through the app's one writer (:func:`scorekeeper.groups.facts.store_facts`); the games
 themselves are not touched, so a downgrade drops the facts and keeps every game.
 
 Revision ID: b27e4f1a9c01
@@ -128,7 +128,7 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("facts_version", sa.Integer(), nullable=False, server_default=sa.text("0"))
         )
-    from scorekeeper.game_facts import store_facts
+    from scorekeeper.groups.facts import store_facts
 
     connection = op.get_bind()
     table = connection.execute(

@@ -10,9 +10,9 @@ from typing import Any
 from wtforms import SelectField, StringField
 from wtforms.validators import Length, Optional
 
-from ..house_rules import select_choices
-from .forms import NewGameForm
-from .seats import MAX_BOTS, bot_levels
+from ...house_rules import select_choices
+from ..forms import NewGameForm
+from ..seats import MAX_BOTS, bot_levels
 
 PERSON = "person"
 

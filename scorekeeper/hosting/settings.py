@@ -21,7 +21,7 @@ from pathlib import Path
 
 from platformdirs import user_data_path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 CHECKOUT = PACKAGE.parent
 """The git checkout's root when the package is run from one (``scripts/serve``)."""
 

@@ -8,7 +8,7 @@ Its token is derived from the host's secret (an HMAC of the game's slug under
 cannot be turned back into the host's or a seat's link. :mod:`.views` adds the routes
 to the ``play`` blueprint through :func:`register`. The page stays live as the seats'
 pages do: an event stream (``.../events``, woken by the process's one listener,
-:mod:`scorekeeper.wakeups`) says the version, and static/table.js swaps in ``.../live``;
+:mod:`scorekeeper.live.bus`) says the version, and static/table.js swaps in ``.../live``;
 it polls ``.../version`` while the stream is down.
 """
 
@@ -21,14 +21,15 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
-from ..engine import GameState, current_player
-from ..engine.scoring.outcome import wins
-from ..extensions import db
-from ..models import DigitalGame
-from ..wakeups import open_stream, play_key, since_asked, version_events
-from ..web import same_token
-from . import services, shared_seats
-from .board import public
+from ...engine import GameState, current_player, wins
+from ...extensions import db
+from ...live.keys import play_key
+from ...live.streams import open_stream, since_asked, version_events
+from ...models import DigitalGame
+from ...web import same_token
+from .. import services
+from ..board import public
+from . import services as table_services
 
 SHOWN_MOVES = 8
 """The latest moves the board lists."""
@@ -90,7 +91,7 @@ def _fresh(game: DigitalGame) -> tuple[bool, str]:
 def _page(slug: str, token: str, template: str) -> Response:
     """``template`` with the spectator board, ETag of the game's version (304 when current)."""
     game = _watched(slug, token)
-    shared_seats.catch_up(game)
+    table_services.catch_up(game)
     fresh, tag = _fresh(game)
     if fresh:
         return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
@@ -120,7 +121,7 @@ def watch_version(slug: str, token: str) -> Response:
     """``{"version": n}`` of the watched game, ETag ``"w<n>"`` (304 when unchanged); the
     request makes any bot moves due first, as every phone's does."""
     game = _watched(slug, token)
-    shared_seats.catch_up(game)
+    table_services.catch_up(game)
     fresh, tag = _fresh(game)
     if fresh:
         return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
@@ -142,7 +143,7 @@ def _version_of(game_id: int) -> tuple[int, str | None]:
 
 def _watch_lines(slug: str, token: str) -> Iterator[str]:
     game = _watched(slug, token)
-    shared_seats.catch_up(game)
+    table_services.catch_up(game)
     since, game_id = since_asked(), game.id
     db.session.rollback()
     return version_events(play_key(game_id), lambda: _version_of(game_id), since)

@@ -11,7 +11,7 @@ archived, brought back or detached; a group's file imported; a digital round
 finished), and the migration that made the tables called it on every existing game.
 It also counts the group's ``facts_version`` up (the pages' ETag).
 
-Shared by the table and the players features (like :mod:`scorekeeper.groups`): it reads
+Shared by the table and the players features (like :mod:`scorekeeper.groups.members`): it reads
 the tables through the connection it is given (SQLAlchemy Core, no ORM), so the
 migration can run it too.
 """
@@ -28,9 +28,9 @@ from sqlalchemy import Connection, Table, and_, case, delete, insert, select, up
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from .engine.scoring.outcome import settle
-from .extensions import db
-from .models import (
+from ..engine import settle
+from ..extensions import db
+from ..models import (
     DigitalGame,
     DigitalRound,
     Game,

@@ -21,13 +21,13 @@ from sqlalchemy import bindparam
 from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.datastructures import MultiDict
 
-from .engine import OPTIONS
-from .extensions import db
-from .game_facts import refresh
-from .house_rules import option_field_name
-from .models import DigitalGame, Game, Group, Member
-from .requests import MAX_VERSION, is_int, name_key
-from .web import same_token
+from ..engine import OPTIONS
+from ..extensions import db
+from ..house_rules import option_field_name
+from ..inputs import MAX_VERSION, is_int, name_key
+from ..models import DigitalGame, Game, Group, Member
+from ..web import same_token
+from .facts import refresh
 
 KEEP_GROUP_RIGHTS = 20
 """Group edit rights remembered per phone (session cookie), newest kept."""
@@ -98,7 +98,7 @@ def link_players(game: Game | DigitalGame, group: Group, names: Iterable[str] = 
     """Put ``game`` in ``group`` (not committed): each seat of a game at the table, or the
     person of a digital game, points at the member of the same name; ``names`` are added
     as members first (a confirmed attach); then the game's facts are stored
-    (:func:`scorekeeper.game_facts.refresh`)."""
+    (:func:`scorekeeper.groups.facts.refresh`)."""
     for name in names:
         if member_by_name(group, name) is None:
             group.members.append(Member(name=name))

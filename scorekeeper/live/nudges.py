@@ -1,5 +1,5 @@
 """Nudges between the processes of one machine: a process that waits for work (the
-SQLite bus's check of the open streams, :mod:`scorekeeper.wakeups`; an idle worker of
+SQLite bus's check of the open streams, :mod:`scorekeeper.live.bus`; an idle worker of
 the SQLite job queue, :mod:`scorekeeper.jobs.queue`) binds a Unix datagram socket in a
 folder of the data folder (``<folder>/<pid>.sock``) and waits on it; a process that made
 work for them (committed a move, queued a job) sends one empty datagram to each socket

@@ -1,7 +1,7 @@
 """The routes of a game on several phones (:mod:`.views` adds them to the ``play``
 blueprint through :func:`register`): the host sets the table up, every person's seat has
 a link and QR code, the host's page shows who has joined and swaps seats between people
-and bots (:mod:`.shared_seats`)."""
+and bots (:mod:`scorekeeper.play.tables.seating`)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..extensions import limiter, new_games_limit
-from ..hosting import is_loopback_host, qr_svg, share_base
-from ..models import DigitalGame
-from . import services, shared_seats, watch
-from .forms import MoveForm
-from .seats import bot_levels
-from .shared_forms import NewTableForm
+from ...extensions import limiter, new_games_limit
+from ...hosting.addresses import is_loopback_host, qr_svg, share_base
+from ...models import DigitalGame
+from .. import services
+from ..forms import MoveForm
+from ..seats import bot_levels
+from . import seating, watch
+from . import services as table_services
+from .forms import NewTableForm
 
 
 def _table_game(slug: str) -> DigitalGame:
@@ -30,15 +32,15 @@ def new_table() -> Any:
     """Set up a table for several phones: the rules, then who sits where (people, bots)."""
     form = NewTableForm()
     if form.validate_on_submit():
-        seats = [shared_seats.SeatChoice(name, level) for name, level in form.seats()]
+        seats = [seating.SeatChoice(name, level) for name, level in form.seats()]
         try:
-            game = shared_seats.start_table(
+            game = table_services.start_table(
                 form.name.data or "", form.preset.data, form.options(), seats
             )
         except services.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
         else:
-            shared_seats.remember(game)
+            table_services.remember(game)
             return redirect(url_for("play.table_seats_page", slug=game.slug))
     status = 422 if form.is_submitted() else 200
     return render_template("play/new_table.html", form=form, levels=bot_levels()), status
@@ -48,11 +50,11 @@ def table_seats_page(slug: str) -> str:
     """Who sits where and who has joined; on the host's phone each person's secret link
     with its QR code, and the buttons that swap a seat between a person and a bot."""
     game = _table_game(slug)
-    sitting = shared_seats.sitting(game)
+    sitting = table_services.sitting(game)
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     base = share_base()
-    seats = shared_seats.seat_list(game)
+    seats = seating.seat_list(game)
     for seat in seats:
         row = seat["row"]
         if sitting.host and row is not None and seat["seat"]:
@@ -77,9 +79,9 @@ def table_seats_page(slug: str) -> str:
 def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:
     """A seat's secret link: this phone sits there (kept in its session), then plays."""
     game = _table_game(slug)
-    if not shared_seats.sit_down(game, seat, token):
+    if not table_services.sit_down(game, seat, token):
         abort(403, description="This seat's link is no longer valid: ask the host for it.")
-    shared_seats.remember(game)
+    table_services.remember(game)
     return redirect(url_for("play.show", slug=slug), 303)
 
 
@@ -87,14 +89,14 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     """The host gives a seat to a bot (``make`` a level), or to a person with a new link
     (``make=person``: a bot's seat back to a person, or a person removed)."""
     game = _table_game(slug)
-    if not shared_seats.sitting(game).host:
+    if not table_services.sitting(game).host:
         abort(403, description="Only the host's phone changes the seats.")
     make = request.form.get("make", "")
     try:
         if make == "person":
-            shared_seats.seat_for_person(game, seat)
+            table_services.seat_for_person(game, seat)
         else:
-            shared_seats.seat_as_bot(game, seat, make)
+            table_services.seat_as_bot(game, seat, make)
     except services.PlayError as refused:
         abort(403, description=refused.message)
     return redirect(url_for("play.table_seats_page", slug=slug), 303)

@@ -21,9 +21,9 @@ from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import Connection, text
 
-from .extensions import db
+from ..extensions import db
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ADVISORY_LOCK = 5_000_500
 """The PostgreSQL advisory lock key held while migrating."""
 UPGRADE_COMMAND = "flask --app scorekeeper db upgrade"

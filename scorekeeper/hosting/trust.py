@@ -11,8 +11,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from flask import Flask, Response, abort, current_app, render_template, url_for
 
+from .addresses import qr_svg, share_base
 from .certificates import https_files
-from .hosting import qr_svg, share_base
 
 DOWNLOAD_NAME = "500rum-ca.crt"
 """The file name phones save the authority under (Android wants ``.crt``)."""

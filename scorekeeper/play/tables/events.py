@@ -3,7 +3,7 @@ every phone learns that the game moved from the database's ``version`` of the ga
 any worker process (and PostgreSQL or SQLite shared by several) serves any phone.
 
 - ``GET /play/<slug>/events``: server-sent events. The stream waits on its process's
-  one listener (:mod:`scorekeeper.wakeups`: woken by a move's notice, never polling on
+  one listener (:mod:`scorekeeper.live.bus`: woken by a move's notice, never polling on
   its own) and then takes the game and its seats as read once for every stream of
   the game that wake-up woke in the process (:class:`SharedReads`: one SELECT a
   process, not one a stream); when the version changed, and the seat is still the
@@ -11,24 +11,24 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   (:func:`seat_board`: the same body as ``board.json``, so the phone makes no request
   of its own; rendered under the stream's request, whose CSRF token is put in the
   session when the stream opens, before its headers are sent); after
-  :func:`~scorekeeper.wakeups.check_every` of quiet (30 s) it sends a keep-alive
+  :func:`~scorekeeper.live.bus.check_every` of quiet (30 s) it sends a keep-alive
   comment, nothing read. A game of one person has its stream too (its bots' moves are
   made by jobs of the queue, each a version: :mod:`.thinking`); anyone with its link
   plays it, so its stream checks no seat. Meanwhile its process's ONE sweep
-  (:func:`.shared_seats.sweep`, every 30 s for all the streams the process holds)
+  (:func:`scorekeeper.play.tables.services.sweep`, every 30 s for all the streams the process holds)
   stamps the seat's contact and lets any due bot move (stand-ins for people who are
   away). An open stream holds no thread (``serve`` runs
   gevent workers) and no database connection between its reads; it ends after
   ``PLAY_STREAM_SECONDS`` (an hour) and the browser reconnects by itself (``retry``).
 - One stream per seat: each stream opened counts the seat's ``stream`` number up
-  (:func:`.shared_seats.new_stream`, a notice to every process) and every read gets it
+  (:func:`.services.new_stream`, a notice to every process) and every read gets it
   with the version, so an older stream of the seat (the phone reconnecting, the link
   opened on another phone), in whichever process, ends with ``event: end`` and
   ``{"reason": "replaced"}``; a seat given to a bot or a new link ends its stream the
   same way (``"removed"``), as does a game deleted (``"gone"``).
 - At most ``PLAY_STREAMS_PER_PROCESS`` streams open in one process (the only thing
   counted in process memory besides the listener's:
-  :class:`~scorekeeper.wakeups.OpenStreams`); beyond it a stream is answered 503 with
+  :class:`~scorekeeper.live.caps.OpenStreams`); beyond it a stream is answered 503 with
   ``Retry-After`` and the page polls the version instead (static/seats.js). The cap is
   below the worker's connections (``serve``).
 - ``GET /play/<slug>/version``: the polling fallback (a phone whose stream dropped):
@@ -61,11 +61,16 @@ from flask.sansio.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Select, String, bindparam, case, cast, func, select
 
-from ..extensions import db
-from ..models import DigitalGame, DigitalSeat
-from ..wakeups import OpenStreams, Wakeups, open_stream, play_key, since_asked, version_events
-from ..web import same_token
-from . import live, services, shared_seats
+from ...extensions import db
+from ...live.bus import Wakeups
+from ...live.caps import OpenStreams
+from ...live.keys import play_key
+from ...live.streams import open_stream, since_asked, version_events
+from ...models import DigitalGame, DigitalSeat
+from ...web import same_token
+from .. import services, taps
+from . import seating
+from . import services as table_services
 
 
 @dataclass(frozen=True)
@@ -84,15 +89,15 @@ class Stream:
 def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["play_streams"] = OpenStreams()
     state.app.extensions["play_reads"] = SharedReads()
-    state.app.extensions["wakeups"].sweep = shared_seats.sweep
+    state.app.extensions["wakeups"].sweep = table_services.sweep
 
 
-def _sitting_at(slug: str) -> tuple[DigitalGame, shared_seats.Sitting]:
+def _sitting_at(slug: str) -> tuple[DigitalGame, seating.Sitting]:
     """The game at ``slug`` and this phone at it, a seat's (404: no game; 403: no seat)."""
     game = services.get_game(slug)
     if game is None:
         abort(404, description="There is no game at this link.")
-    sitting = shared_seats.sitting(game)
+    sitting = table_services.sitting(game)
     if sitting.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
     return game, sitting
@@ -104,21 +109,21 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     return game, sitting.seat
 
 
-def seat_board(game: DigitalGame, sitting: shared_seats.Sitting) -> dict[str, Any]:
+def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, Any]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
     (never another seat's cards, :func:`.live.render_board`, from the state decoded once
     per version in this process, :func:`.live.shared_state`) and the table's status line
-    (:func:`.shared_seats.table_status`, with ``version``)."""
-    state = live.shared_state(game)
-    board = live.render_board(game, state, sitting.seat)
-    return {"board": board, **shared_seats.table_status(game, state, sitting)}
+    (:func:`scorekeeper.play.tables.seating.table_status`, with ``version``)."""
+    state = taps.shared_state(game)
+    board = taps.render_board(game, state, sitting.seat)
+    return {"board": board, **seating.table_status(game, state, sitting)}
 
 
 class SeatStanding(NamedTuple):
     """A person's seat as a wake-up reads it: its ``seat`` (0-based), ``token``, its
     newest stream's ``number`` and whether a stand-in plays for it (``away``); a
-    :class:`.shared_seats.SeatRow`."""
+    :class:`scorekeeper.play.tables.seating.SeatRow`."""
 
     seat: int
     token: str
@@ -256,7 +261,7 @@ class _Reading:
         game, mine = reading.game, reading.seats.get(stream.seat)
         if game.host_token is None:  # a game of one person: its link is its only key
             if game.version != self.last:
-                alone = shared_seats.Sitting(game.human_seat, None, False, False)
+                alone = seating.Sitting(game.human_seat, None, False, False)
                 self.board = seat_board(game, alone)
             return game.version, None
         if mine is None or not same_token(stream.token, mine.token):
@@ -264,7 +269,7 @@ class _Reading:
         if mine.number != stream.number:
             return game.version, "replaced"
         if game.version != self.last:
-            sitting = shared_seats.seated(game, list(reading.seats.values()), stream.seat)
+            sitting = seating.seated(game, list(reading.seats.values()), stream.seat)
             self.board = seat_board(game, sitting)
         return game.version, None
 
@@ -278,7 +283,7 @@ class _Reading:
 
 
 def _events(stream: Stream, since: int | None) -> Iterator[str]:
-    """The seat's stream: :func:`scorekeeper.wakeups.version_events` on its standing,
+    """The seat's stream: :func:`scorekeeper.live.streams.version_events` on its standing,
     each version event with the seat's board (:class:`_Reading`: one read a wake-up),
     its seat's contact stamped by the process's sweep."""
     reading = _Reading(stream, since)
@@ -293,16 +298,16 @@ def _events(stream: Stream, since: int | None) -> Iterator[str]:
 
 def _open(slug: str) -> tuple[Stream, int | None]:
     """A new stream of this phone's seat (any older one of the seat ends) and the
-    version the phone last heard (:func:`~scorekeeper.wakeups.since_asked`), in as few
+    version the phone last heard (:func:`~scorekeeper.live.streams.since_asked`), in as few
     round trips as it takes: the version asked checked first, then ONE query of the
-    game's few columns (:func:`.shared_seats.opening`: no state), ONE
+    game's few columns (:func:`.seating.opening`: no state), ONE
     ``UPDATE ... RETURNING`` of the seat's stream number and contact
-    (:func:`.shared_seats.new_stream`), and a catch-up only where a stand-in may be due.
-    Aborts with 400 (:func:`~scorekeeper.wakeups.since_asked`), 404 (no such game, or a
+    (:func:`.services.new_stream`), and a catch-up only where a stand-in may be due.
+    Aborts with 400 (:func:`~scorekeeper.live.streams.since_asked`), 404 (no such game, or a
     game of one person) or 403 (no seat here, or the seat given to a bot or a new link
     meanwhile), nothing written."""
     since = since_asked()
-    found = shared_seats.opening(slug)
+    found = seating.opening(slug)
     if found is None:
         abort(404, description="There is no game at this link.")
     if not found.table:  # the bots' moves, made by jobs, reach the person's phone
@@ -311,7 +316,7 @@ def _open(slug: str) -> tuple[Stream, int | None]:
         return Stream(slug, found.game_id, found.seat, "", 0), since
     if found.seat is None:
         abort(403, description="This is a table of several phones: open your seat's link.")
-    number = shared_seats.new_stream(found)
+    number = table_services.new_stream(found)
     if number is None:
         abort(403, description="This seat is no longer yours: open your seat's link.")
     generate_csrf()  # the boards' forms carry it: kept in the session before it is sent
@@ -327,7 +332,7 @@ def events(slug: str) -> Response:
 def version(slug: str) -> Any:
     """The polling fallback: the game's version, ETag ``"v<version>"`` (304 if unchanged)."""
     game, _seat = _seated_game(slug)
-    shared_seats.catch_up(game)
+    table_services.catch_up(game)
     tag = f"v{game.version}"
     if request.if_none_match.contains(tag):
         return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
@@ -348,7 +353,7 @@ def board_json(slug: str) -> tuple[Response, int]:
 def register(bp: Blueprint) -> None:
     """Add these routes to the ``play`` blueprint (:mod:`.views` calls it), and to each
     app it is registered on the count of open streams and the sweep of its listener
-    (:func:`.shared_seats.sweep`)."""
+    (:func:`scorekeeper.play.tables.services.sweep`)."""
     bp.record_once(_count_streams)
     bp.add_url_rule("/<slug>/events", view_func=events)
     bp.add_url_rule("/<slug>/version", view_func=version)

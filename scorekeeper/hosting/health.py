@@ -31,7 +31,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from sqlalchemy.exc import SQLAlchemyError
 
-from .extensions import db
+from ..extensions import db
 from .loop import gevent_serving
 from .schema import database_revisions, head_revisions
 

@@ -2,7 +2,7 @@
 elsewhere as a new group, all or nothing.
 
 Where the table and the players features meet (features never import each other; this
-module, like :mod:`scorekeeper.groups`, is shared): each game goes through the table's
+module, like :mod:`scorekeeper.groups.members`, is shared): each game goes through the table's
 single-game export and import (:mod:`scorekeeper.table.exchange`, replayed by the engine,
 nothing taken on trust), the group's name through the new-group form's checks and each
 player's name through the group's name rules (:func:`new_member_name`).
@@ -39,20 +39,20 @@ from flask import (
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from . import jobs
-from .engine import RulesError, ruleset
-from .extensions import db, limiter
-from .game_facts import store_new_facts
-from .groups import can_add, grant_group, group_by_slug, point_seats
-from .models import Game, Group, Job, Member, now_utc
-from .players.forms import NewGroupForm
-from .players.services import MAX_MEMBERS, GroupError, new_member_name
-from .requests import BadJson, load_json
-from .table.errors import ScoresheetError
-from .table.exchange import BadExport, export_json, read_export
-from .table.forms import ImportForm
-from .table.games import imported_game, write_games
-from .web import same_token
+from .. import jobs
+from ..engine import RulesError, ruleset
+from ..extensions import db, limiter
+from ..inputs import BadJson, load_json
+from ..models import Game, Group, Job, Member, now_utc
+from ..players.forms import NewGroupForm
+from ..players.services import MAX_MEMBERS, GroupError, new_member_name
+from ..table.errors import ScoresheetError
+from ..table.exchange import BadExport, export_json, read_export
+from ..table.forms import ImportForm
+from ..table.games import imported_game, write_games
+from ..web import same_token
+from .facts import store_new_facts
+from .members import can_add, grant_group, group_by_slug, point_seats
 
 FORMAT = "500rum-group/1"
 MAX_GAMES = 500
@@ -174,8 +174,8 @@ def import_group(parts: Mapping[str, Any], told: Told | None = None) -> Group:
     refused, :class:`ScoresheetError`), then the group, its players and every game
     written in one short transaction, in bulk (a multi-row INSERT a table,
     :func:`~scorekeeper.table.games.write_games`; its seats pointed at the players by
-    name, :func:`~scorekeeper.groups.point_seats`), and the games' stored facts computed
-    in bulk (:func:`~scorekeeper.game_facts.store_new_facts`)."""
+    name, :func:`~scorekeeper.groups.members.point_seats`), and the games' stored facts computed
+    in bulk (:func:`~scorekeeper.groups.facts.store_new_facts`)."""
     games = checked_games(parts, told)
     try:
         group = Group(name=parts["name"], preset=parts["preset"], options=parts["options"])

@@ -29,8 +29,8 @@ from markupsafe import Markup
 
 from .. import jobs
 from ..engine import GameState
+from ..inputs import MAX_VERSION, is_int
 from ..models import DigitalGame
-from ..requests import MAX_VERSION, is_int
 from . import hints, services
 from .board import board, public
 from .ending import ending
