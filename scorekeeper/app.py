@@ -13,7 +13,7 @@ from flask import Flask, request
 from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .extensions import csrf, db, limit_where_limited, limiter, migrate
+from .extensions import csrf, db, limiter, migrate
 from .hosting.health import register_health
 from .hosting.loop import SqliteConnection
 from .hosting.schema import MIGRATIONS, bring_up_to_date
@@ -233,7 +233,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
-    limit_where_limited(app)
     _secure(app)
     register_unavailable(app)
     register_health(app)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-from flask import Flask, request
+from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -60,23 +58,9 @@ def new_games_limit() -> str:
 
 @limiter.request_filter
 def _without_limit() -> bool:
-    """True (no limit looked up) outside :data:`RATE_LIMITED`."""
+    """True (the request exempt: the limiter looks up no limit and counts nothing)
+    outside :data:`RATE_LIMITED` (flask-limiter's public request filter)."""
     return request.blueprint not in RATE_LIMITED and request.endpoint not in RATE_LIMITED
-
-
-def limit_where_limited(app: Flask) -> None:
-    """Run the limiter's check (registered by :meth:`Limiter.init_app` for every request)
-    only for :data:`RATE_LIMITED` requests: every other request carries no limit (the
-    request filter above exempts it), so it skips the limiter's lookups altogether."""
-    hooks = app.before_request_funcs.setdefault(None, [])
-    for index, hook in enumerate(hooks):
-        if hook == limiter._check_request_limit:
-            hooks[index] = partial(_check_if_limited, hook)
-
-
-def _check_if_limited(check: Callable[[], None]) -> None:
-    if request.blueprint in RATE_LIMITED or request.endpoint in RATE_LIMITED:
-        check()
 
 
 @event.listens_for(Engine, "connect")

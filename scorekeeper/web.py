@@ -11,10 +11,11 @@ what was typed, ready to send once more (a fresh CSRF token, the same values).
 from __future__ import annotations
 
 import hmac
+import logging
 import time
 from typing import Any
 
-from flask import Flask, Request, jsonify, render_template, request
+from flask import Flask, Request, has_request_context, jsonify, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 from sqlalchemy.exc import DBAPIError
@@ -119,13 +120,22 @@ def database_failed(error: DBAPIError) -> Any:
     return page, 503, {"Retry-After": "5"}
 
 
+class RouteNotPath(logging.Filter):
+    """Flask's log line of an unhandled error ("Exception on <path> [<method>]") with the
+    route's template in place of the path, which may hold an edit link's token
+    (``/games/<slug>/edit/<token>``): a filter of the app's logger (the logging module's
+    public API), every other record as it is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite an unhandled error's record; let every record through."""
+        if has_request_context() and str(record.msg).startswith("Exception on "):
+            rule = request.url_rule.rule if request.url_rule is not None else "-"
+            record.msg, record.args = "Exception on %s [%s]", (rule, request.method)
+        return True
+
+
 def register_unavailable(app: Flask) -> None:
     """Show :func:`database_failed` for any database failure, and log any other error by
-    its route template, never its path (which may hold an edit link's token)."""
+    its route template, never its path (:class:`RouteNotPath`)."""
     app.register_error_handler(DBAPIError, database_failed)
-
-    def log_exception(exc_info: Any) -> None:
-        rule = request.url_rule.rule if request.url_rule is not None else "-"
-        app.logger.error("Exception on %s [%s]", rule, request.method, exc_info=exc_info)
-
-    app.log_exception = log_exception  # type: ignore[method-assign]
+    app.logger.addFilter(RouteNotPath())
