@@ -11,12 +11,13 @@ from typing import Any
 
 from flask import Flask, request
 from flask_talisman import Talisman
+from sqlalchemy import Connection, text
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, limiter, migrate
 from .hosting.health import register_health
 from .hosting.loop import SqliteConnection
-from .hosting.schema import MIGRATIONS, bring_up_to_date
+from .hosting.schema import BACKFILLS, MIGRATIONS, bring_up_to_date
 from .hosting.settings import PREFIX, data_folder, is_on, setting, switch
 from .hosting.trust import register_trust
 from .inputs import IdConverter
@@ -238,12 +239,35 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_health(app)
     register_trust(app)
     _register_blueprints(app)
+    app.extensions[BACKFILLS] = {FACTS_REVISION: store_every_groups_facts}
     if app.config["MIGRATE_ON_START"]:
         bring_up_to_date(app)
     if not app.testing:
         compile_templates(app)
         settle_memory()
     return app
+
+
+FACTS_REVISION = "b27e4f1a9c01"
+"""The migration that made the stored facts of a group's games (empty)."""
+
+
+def store_every_groups_facts(connection: Connection) -> None:
+    """The backfill of :data:`FACTS_REVISION`: the stored facts of every game of a group
+    (at the table: not deleted; digital: as :func:`~scorekeeper.groups.facts.store_facts`
+    decides), written in ``connection``'s transaction by the app's one writer of facts."""
+    from .groups.facts import store_facts
+
+    table = connection.execute(
+        text("SELECT id FROM games WHERE group_id IS NOT NULL AND deleted_at IS NULL")
+    ).scalars()
+    for game_id in list(table):
+        store_facts(connection, "table", game_id)
+    digital = connection.execute(
+        text("SELECT id FROM digital_games WHERE group_id IS NOT NULL")
+    ).scalars()
+    for game_id in list(digital):
+        store_facts(connection, "digital", game_id)
 
 
 def settle_memory() -> None:

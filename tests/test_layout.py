@@ -1,4 +1,4 @@
-"""The import rules of the package layout (README, "A tour of the code").
+"""The import rules of the package layout (docs/architecture.md, "The rooms").
 
 - ``engine/`` imports nothing from Flask, SQLAlchemy or WTForms, nor from the web part;
 - the engine lives in rooms, each importing only the rooms below it (:data:`ENGINE_ROOMS`:
@@ -8,11 +8,12 @@
   indirectly;
 - a feature package (``table``, ``play``, ``rules``, ``api``, ``players``) never imports
   another one: features share through the engine or the shared modules (``house_rules``,
-  ``groups``, ``requests``, ...);
+  ``groups/``, ``live/``, ``hosting/``, ``inputs``, ...);
 - a feature's ``forms`` never import its ``services``;
-- a feature's ``views`` import the engine only through its public face
-  (``scorekeeper.engine``), and never commit: services are the only request-path code that
-  writes;
+- every module outside the engine and the migrations imports the engine only through
+  its public face (``scorekeeper.engine``); only modules named ``services.py`` commit;
+  migrations import nothing from the app; the top level holds at most 8 modules, and no
+  module is named ``shared_*``;
 - a module name has one meaning: no module basename twice in the package (its migrations
   aside), but ``__init__``, ``__main__``, ``views``, ``forms`` and ``services``;
 - every function (its docstring aside) is under 40 lines of code, and no block is radon's
@@ -125,9 +126,6 @@ def test_forms_never_import_services(path: Path) -> None:
     assert bad == [], f"{_module_name(path)} imports {bad}"
 
 
-VIEWS = [PACKAGE / f / "views.py" for f in FEATURES]
-
-
 def _face_names() -> set[str]:
     """The names ``engine/__init__.py`` offers (its ``__all__``)."""
     tree = ast.parse((PACKAGE / "engine" / "__init__.py").read_text())
@@ -139,16 +137,74 @@ def _face_names() -> set[str]:
     return set()
 
 
-@pytest.mark.parametrize("path", VIEWS, ids=_ids(VIEWS))
-def test_views_use_the_engine_only_through_its_public_face(path: Path) -> None:
+WEB = [p for p in _modules() if "engine" not in p.parts and "migrations" not in p.parts]
+"""Every module of the web half (the package but the engine and the migrations)."""
+
+
+def _past_the_face(imported: set[str]) -> list[str]:
+    """The imports that reach into the engine past its public face."""
     face = {ENGINE} | {f"{ENGINE}.{name}" for name in _face_names()}
-    bad = sorted(n for n in _imports(path) if _under(n, ENGINE) and n not in face)
+    return sorted(n for n in imported if _under(n, ENGINE) and n not in face)
+
+
+@pytest.mark.parametrize("path", WEB, ids=_ids(WEB))
+def test_web_code_uses_the_engine_only_through_its_public_face(path: Path) -> None:
+    bad = _past_the_face(_imports(path))
     assert bad == [], f"{_module_name(path)} reaches into the engine: {bad}"
 
 
-@pytest.mark.parametrize("path", VIEWS, ids=_ids(VIEWS))
-def test_views_never_commit(path: Path) -> None:
-    assert ".commit(" not in path.read_text(), f"{_module_name(path)} commits"
+def test_the_face_check_sees_an_import_past_the_face() -> None:
+    assert _past_the_face({f"{ENGINE}.melds", f"{ENGINE}.Card", ENGINE}) == [f"{ENGINE}.melds"]
+
+
+COMMITTING = [p for p in _modules() if "migrations" not in p.parts]
+
+
+@pytest.mark.parametrize("path", COMMITTING, ids=_ids(COMMITTING))
+def test_only_services_commit(path: Path) -> None:
+    """Services are the only code that writes: every ``.commit(`` of the package stands in
+    a module named ``services.py``."""
+    if path.name != "services.py":
+        assert ".commit(" not in path.read_text(), f"{_module_name(path)} commits"
+
+
+MIGRATIONS = sorted((PACKAGE / "migrations").rglob("*.py"))
+
+
+def _app_imports(path: Path) -> list[str]:
+    """The imports of ``path`` (a migration) that name the app's own code: any absolute
+    ``scorekeeper`` import, or any relative one."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or _under(node.module or "", "scorekeeper")
+        ):
+            found.append("." * node.level + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if _under(a.name, "scorekeeper")]
+    return found
+
+
+@pytest.mark.parametrize("path", MIGRATIONS, ids=[p.name for p in MIGRATIONS])
+def test_migrations_import_nothing_from_the_app(path: Path) -> None:
+    """A migration carries its SQL (or a small frozen copy of what it needs), so an old
+    migration never changes meaning when today's code does; data derived with today's
+    code is the app's backfill (``hosting/schema.py``, ``BACKFILLS``)."""
+    assert _app_imports(path) == []
+
+
+def test_the_migration_check_sees_an_import_of_the_app(tmp_path: Path) -> None:
+    migration = tmp_path / "m.py"
+    migration.write_text("def upgrade():\n    from scorekeeper.groups.facts import store_facts\n")
+    assert _app_imports(migration) == ["scorekeeper.groups.facts"]
+
+
+def test_the_top_level_holds_at_most_eight_modules_and_no_shared_prefix() -> None:
+    """The package's top level is no drawer: its modules are at most 8, the rest lives in
+    rooms (packages); no module is named ``shared_*`` (a folder says what is shared)."""
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 8, top
+    assert [p for p in _modules() if p.name.startswith("shared_")] == []
 
 
 def test_the_checks_above_see_relative_imports() -> None:

@@ -117,7 +117,7 @@ def make_huey(app: Flask) -> Huey:
     jobs whose worker died (:func:`scorekeeper.jobs.recover`)."""
     huey = _huey_without_tasks(app)
 
-    from . import recover, run  # the jobs' functions; this module is imported by them
+    from .services import recover, run  # the jobs' functions; this module is imported by them
 
     @huey.task(name="work")  # type: ignore[untyped-decorator]
     def _work(job_id: int) -> None:
@@ -164,7 +164,7 @@ class Queued:
 def attach(app: Flask) -> None:
     """Give ``app`` its queue (``app.extensions["jobs"]``) as ``JOBS`` says: ``"queue"``
     (Huey, see the module) or ``"inline"`` (the tests: each job run where it is asked)."""
-    from . import Inline
+    from .services import Inline
 
     if app.config.get("JOBS", "queue") == "inline":
         app.extensions["jobs"] = Inline()

@@ -2,9 +2,11 @@
 the settlement, each seat's round sums), written whenever the game changes, with each
 member's running totals over them (player_totals, partner_totals), so the group's
 figures read a row per player, flat in its games; groups.facts_version, counted up whenever they
-change (the pages' ETag). The upgrade fills them for every existing game of a group
-through the app's one writer (:func:`scorekeeper.groups.facts.store_facts`); the games
-themselves are not touched, so a downgrade drops the facts and keeps every game.
+change (the pages' ETag). The tables are made here, empty; the app fills them for every
+existing game of a group once this revision is applied, with its one writer of facts
+(the backfill of this revision, ``scorekeeper.app``: a migration imports nothing of the
+app). The games themselves are not touched, so a downgrade drops the facts and keeps
+every game.
 
 Revision ID: b27e4f1a9c01
 Revises: f3a6c8e1d205
@@ -121,26 +123,13 @@ def _create_totals() -> None:
 
 
 def upgrade() -> None:
-    """Create the tables and groups.facts_version (0), then store the facts of every
-    game of a group (at the table: not deleted; digital: its person a player)."""
+    """Create the tables and groups.facts_version (0); the app then stores the facts of
+    every game of a group (its backfill of this revision)."""
     _create_tables()
     with op.batch_alter_table("groups", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("facts_version", sa.Integer(), nullable=False, server_default=sa.text("0"))
         )
-    from scorekeeper.groups.facts import store_facts
-
-    connection = op.get_bind()
-    table = connection.execute(
-        sa.text("SELECT id FROM games WHERE group_id IS NOT NULL AND deleted_at IS NULL")
-    ).scalars()
-    for game_id in list(table):
-        store_facts(connection, "table", game_id)
-    digital = connection.execute(
-        sa.text("SELECT id FROM digital_games WHERE group_id IS NOT NULL")
-    ).scalars()
-    for game_id in list(digital):
-        store_facts(connection, "digital", game_id)
 
 
 def downgrade() -> None:

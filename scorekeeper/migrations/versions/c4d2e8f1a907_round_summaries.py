@@ -13,9 +13,6 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.engine import RulesError, ruleset
-from scorekeeper.engine.scoring.tally import next_dealer
-
 revision = "c4d2e8f1a907"
 down_revision = "b3c1d9e7a512"
 branch_labels = None
@@ -47,6 +44,39 @@ ROUNDS = sa.table(
 )
 
 
+PRESETS = (
+    "standard",
+    "classic",
+    "modern",
+    "jokers-wild",
+    "add-opponents-hand",
+    "partnership",
+    "persian",
+    "quick",
+)
+"""The presets when this migration was written: none of them changed who deals next."""
+
+
+def _rotation(preset: str, options: dict[str, Any]) -> tuple[str, bool] | None:
+    """D5 and X2 as they stood when this migration was written (a frozen copy: a
+    migration imports nothing of the app): the game's ``next_dealer`` ("left" unless its
+    options say "round-winner") and whether it plays the dealer's gambit; None for a game
+    whose rules cannot be read (its rounds keep no summary, as before)."""
+    turn, gambit = options.get("next_dealer", "left"), options.get("dealers_gambit", False)
+    if preset not in PRESETS or turn not in ("left", "round-winner"):
+        return None
+    return (turn, gambit) if isinstance(gambit, bool) else None
+
+
+def _deals_next(rotation: tuple[str, bool], players: int, dealer: int, goer: int | None) -> int:
+    """D5: the player to the left deals next (seeds 000, 002); under "round-winner" the
+    one who went out (002); under the dealer's gambit (X2) the deal passes right."""
+    turn, gambit = rotation
+    if turn == "round-winner" and goer is not None:
+        return goer
+    return (dealer - 1) % players if gambit else (dealer + 1) % players
+
+
 def _fill(connection: sa.Connection, game: sa.Row[Any]) -> None:
     """Write the summary of each live round of ``game``, chaining the dealer (D5)."""
     players = connection.execute(
@@ -55,19 +85,19 @@ def _fill(connection: sa.Connection, game: sa.Row[Any]) -> None:
         .order_by(PLAYERS.c.seat)
     ).all()
     names = [p.name for p in players]
-    try:
-        rules = ruleset(game.preset, game.options or {})
-    except RulesError:
+    rotation = _rotation(game.preset, game.options or {})
+    if rotation is None or not names:
         return
     key = "sides" if any(p.side is not None for p in players) else "players"
-    seat = game.first_dealer
+    seat = game.first_dealer % len(names)
     rounds = connection.execute(
         sa.select(ROUNDS.c.id, ROUNDS.c.input, ROUNDS.c.figures)
         .where(ROUNDS.c.game_id == game.id, ROUNDS.c.deleted.is_(False))
         .order_by(ROUNDS.c.position)
     ).all()
     for r in rounds:
-        seat = next_dealer(rules, names, seat, [(r.input or {}).get("went_out")])
+        goer = (r.input or {}).get("went_out")
+        seat = _deals_next(rotation, len(names), seat, names.index(goer) if goer in names else None)
         units = (r.figures or {}).get(key) or {}
         summary = {
             "round": {u: f["round"] for u, f in units.items()},
