@@ -1,12 +1,12 @@
 # The app as a container image, built from the same wheel as `pip install .`.
 #   docker build -t scorekeeper .                       (BASE: the official Python image)
 #   docker run -p 8000:8000 -v scorekeeper-data:/data scorekeeper
-# BASE may be any Debian-like image with python3 and its venv module (see the README's
-# podman route). Settings come from the environment (README, "Configuration").
+# BASE may be any Debian-like image with python3 and its venv module (see docs/hosting.md,
+# podman route). Settings come from the environment (docs/hosting.md, "Configuration").
 ARG BASE=python:3.11-slim
 
 FROM ${BASE} AS build
-# only behind a proxy that re-signs https: its certificate bundle, for pip (see the README)
+# only behind a proxy that re-signs https: its certificate bundle, for pip (see docs/hosting.md)
 ARG PIP_CERT
 WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./

@@ -55,7 +55,7 @@ process's one listener, holding no thread and costing no CPU while the game is q
 with the app's cap of open streams (``PLAY_STREAMS_PER_PROCESS``, 6,000 unless
 configured) plus these; a stream beyond the cap is answered 503 at once (the page polls
 instead), so these connections are always left for pages and moves. Gevent was chosen
-by measuring (README, "A group that outgrows one machine"): beside threaded workers it
+by measuring (docs/hosting.md, "A group that outgrows one machine"): beside threaded workers it
 serves every stream of a worker in one thread, and beside an async server for the
 streams it keeps one app, one process kind and one command."""
 

@@ -112,7 +112,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
 
 def _work_defaults() -> dict[str, Any]:
     """The queue's settings (:mod:`scorekeeper.jobs`), the bounds on a client's work and
-    the timeouts of calls that can hang (README, "Where the work runs")."""
+    the timeouts of calls that can hang (docs/architecture.md, "Where the work runs")."""
     return {
         "PLAY_THINK_SECONDS": float(setting("PLAY_THINK_SECONDS", "2")),
         "PLAY_JOBS_PER_CLIENT": int(setting("PLAY_JOBS_PER_CLIENT", "6")),
@@ -295,7 +295,7 @@ def compile_templates(app: Flask) -> None:
 def _secure(app: Flask) -> None:
     """Security headers (flask-talisman): the CSP above, nosniff, framing denied,
     Referrer-Policy ``same-origin`` (``no-referrer`` where the URL holds a token); HTTPS
-    is the proxy's business (see the README), so Talisman does not redirect."""
+    is the proxy's business (docs/hosting.md, "Behind an HTTPS reverse proxy"), so Talisman does not redirect."""
 
     @app.after_request
     def no_referrer_with_tokens(response: Any) -> Any:

@@ -4,7 +4,7 @@
 Both go through SQLite's online backup API (:meth:`sqlite3.Connection.backup`): it copies
 a consistent snapshot page by page while the app keeps serving (a plain copy of a
 database in WAL mode may miss what is still in its ``-wal`` file). A PostgreSQL
-database is backed up with its own tools (``pg_dump``; see the README).
+database is backed up with its own tools (``pg_dump``; see docs/hosting.md, "Backups").
 
 Restoring refuses a file that is not a scorekeeper database or whose schema is newer
 than this code's migrations; otherwise the current database is first kept aside, beside

@@ -4,7 +4,7 @@ nudged when a job is queued (:class:`NudgedSqliteStorage`), Redis when ``REDIS_U
 set (a sorted set: the clients' turns as priorities, and the workers woken at once by a
 blocking read).
 
-Huey was chosen by measuring beside the alternatives (README, "Where the work runs"):
+Huey was chosen by measuring beside the alternatives (docs/architecture.md, "Where the work runs"):
 RQ and Dramatiq need a Redis (or RabbitMQ) server even on the laptop at the table; a
 plain process pool per web process keeps its queue in that process's memory (lost with
 the process, invisible to the others, no recovery); Huey keeps its queue in a file on
