@@ -295,7 +295,8 @@ def compile_templates(app: Flask) -> None:
 def _secure(app: Flask) -> None:
     """Security headers (flask-talisman): the CSP above, nosniff, framing denied,
     Referrer-Policy ``same-origin`` (``no-referrer`` where the URL holds a token); HTTPS
-    is the proxy's business (docs/hosting.md, "Behind an HTTPS reverse proxy"), so Talisman does not redirect."""
+    is the proxy's business (docs/hosting.md, "Behind an HTTPS reverse proxy"), so
+    Talisman does not redirect."""
 
     @app.after_request
     def no_referrer_with_tokens(response: Any) -> Any:
