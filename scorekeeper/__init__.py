@@ -7,7 +7,8 @@ without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .engine import ScoreRequestError, score
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["ScoreRequestError", "create_app", "score"]
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     """Build the Flask app (see :func:`scorekeeper.app.create_app`)."""
     from .app import create_app as _create_app
 

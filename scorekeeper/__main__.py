@@ -147,7 +147,7 @@ def _worker(processes: int) -> int:
     return work(create_app(), processes)
 
 
-def _certificates(data: Any) -> tuple[str, str]:
+def _certificates(data: Path) -> tuple[str, str]:
     """``serve --https``'s certificate and key files, made in the data folder if need be."""
     from .hosting.addresses import choose_lan_address, interface_addresses
     from .hosting.certificates import ensure_certificates

@@ -6,10 +6,10 @@ import gc
 import math
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from flask import Flask, request
+from flask import Config, Flask, Response, request
 from flask_talisman import Talisman
 from sqlalchemy import Connection, text
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -70,7 +70,7 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
-def _defaults(app: Flask) -> dict[str, Any]:
+def _defaults(app: Flask) -> dict[str, object]:
     database = setting("DATABASE_URL", "") or (
         f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
     )
@@ -110,7 +110,7 @@ def _defaults(app: Flask) -> dict[str, Any]:
     } | _work_defaults()
 
 
-def _work_defaults() -> dict[str, Any]:
+def _work_defaults() -> dict[str, object]:
     """The queue's settings (:mod:`scorekeeper.jobs`), the bounds on a client's work and
     the timeouts of calls that can hang (docs/architecture.md, "Where the work runs")."""
     return {
@@ -128,7 +128,7 @@ def _work_defaults() -> dict[str, Any]:
     }
 
 
-def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+def _configure(app: Flask, test_config: Mapping[str, object] | None) -> None:
     """Defaults (the environment's settings, :mod:`scorekeeper.hosting.settings`), then the data
     folder's ``config.py``, then any ``SCOREKEEPER_<KEY>`` of the environment, then
     ``test_config``; then the secret key (generated into the data folder on first
@@ -160,7 +160,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     )
 
 
-def _postgresql_timeouts(config: Any) -> dict[str, Any]:
+def _postgresql_timeouts(config: Config) -> dict[str, object]:
     """PostgreSQL's engine options so that no call waits for ever on a server that does
     not answer: ``connect_timeout`` (``DATABASE_CONNECT_SECONDS``, 3), the server's
     ``statement_timeout`` (``DATABASE_STATEMENT_SECONDS``, 5) and ``lock_timeout``
@@ -196,7 +196,7 @@ def _register_blueprints(app: Flask) -> None:
     register_api(app)
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     """Build the app: defaults and settings from the environment, then the data folder's
     ``config.py``, then ``SCOREKEEPER_<KEY>`` variables, then ``test_config``.
 
@@ -299,7 +299,7 @@ def _secure(app: Flask) -> None:
     Talisman does not redirect."""
 
     @app.after_request
-    def no_referrer_with_tokens(response: Any) -> Any:
+    def no_referrer_with_tokens(response: Response) -> Response:
         if TOKEN_ARGS & set(request.view_args or {}):
             response.headers["Referrer-Policy"] = "no-referrer"
         request.environ["scorekeeper.route"] = (

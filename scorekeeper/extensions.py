@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 from flask import request
 from flask_limiter import Limiter
@@ -64,7 +63,7 @@ def _without_limit() -> bool:
 
 
 @event.listens_for(Engine, "connect")
-def _sqlite_for_several_workers(connection: Any, _record: Any) -> None:
+def _sqlite_for_several_workers(connection: object, _record: object) -> None:
     """SQLite set up for several worker processes: write-ahead logging, so that phones
     reading a game are not blocked while another saves a round (and a save syncs the disk
     once); wait up to 5 s for another worker's write instead of failing."""

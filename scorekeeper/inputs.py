@@ -40,7 +40,7 @@ class BadNumber(BadRequest):
     """A whole number from a request that is not one, or out of bounds (400)."""
 
 
-def parse_int(value: Any, low: int = 0, high: int = MAX_VERSION, what: str = "number") -> int:
+def parse_int(value: object, low: int = 0, high: int = MAX_VERSION, what: str = "number") -> int:
     """``value`` (text or int from a request) as an int in ``low..high``.
 
     Only ASCII digits with an optional sign count (at most 18 of them); raises
@@ -59,7 +59,7 @@ def parse_int(value: Any, low: int = 0, high: int = MAX_VERSION, what: str = "nu
     return number
 
 
-def is_int(value: Any, low: int = 0, high: int = MAX_VERSION) -> bool:
+def is_int(value: object, low: int = 0, high: int = MAX_VERSION) -> bool:
     """True when :func:`parse_int` accepts ``value`` with these bounds."""
     try:
         parse_int(value, low, high)
@@ -148,6 +148,6 @@ class IdConverter(BaseConverter):
             raise ValidationError()
         return int(value)
 
-    def to_url(self, value: Any) -> str:
+    def to_url(self, value: int) -> str:
         """The id as URL text."""
         return str(int(value))

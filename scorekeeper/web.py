@@ -13,10 +13,10 @@ from __future__ import annotations
 import hmac
 import logging
 import time
-from typing import Any
 
 from flask import Flask, Request, has_request_context, jsonify, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from flask.typing import ResponseReturnValue
 from itsdangerous import BadSignature
 from sqlalchemy.exc import DBAPIError
 
@@ -104,7 +104,7 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.path.endswith(".json") or request.is_json
 
 
-def database_failed(error: DBAPIError) -> Any:
+def database_failed(error: DBAPIError) -> ResponseReturnValue:
     """503 with the reason; a form is shown again with what was typed."""
     db.session.rollback()
     if wants_json():

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, current_app, jsonify
 from sqlalchemy.exc import SQLAlchemyError
@@ -34,6 +35,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..extensions import db
 from .loop import gevent_serving
 from .schema import database_revisions, head_revisions
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 
 def healthz() -> tuple[Response, int]:
@@ -89,14 +93,17 @@ class _NoDeadline:
         return None
 
 
-def deadline(seconds: float) -> Any:
+def deadline(seconds: float) -> AbstractContextManager[object]:
     """A context that raises :class:`Overdue` in the current greenlet when its waits
     last more than ``seconds`` (gevent's ``Timeout``); does nothing outside gevent."""
     if not gevent_serving():
         return _NoDeadline()
     import gevent
 
-    return gevent.Timeout(seconds, Overdue(f"no answer within {seconds:g} s"))
+    timeout: AbstractContextManager[object] = gevent.Timeout(
+        seconds, Overdue(f"no answer within {seconds:g} s")
+    )
+    return timeout
 
 
 STREAM_OPENING_SECONDS = 12.0
@@ -112,7 +119,7 @@ class RequestDeadline:
         self.wsgi = wsgi
         self.seconds = seconds
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if not gevent_serving():
             return self.wsgi(environ, start_response)
         path = str(environ.get("PATH_INFO", ""))
@@ -127,7 +134,9 @@ class RequestDeadline:
 MESSAGE = "the server is waiting for its database: try again in a few seconds"
 
 
-def _overdue(environ: dict[str, Any], start_response: Callable[..., Any], seconds: float) -> Any:
+def _overdue(
+    environ: WSGIEnvironment, start_response: StartResponse, seconds: float
+) -> Iterable[bytes]:
     path = str(environ.get("PATH_INFO", ""))
     accept = str(environ.get("HTTP_ACCEPT", ""))
     if path.startswith("/api/") or path.endswith(".json") or "application/json" in accept:

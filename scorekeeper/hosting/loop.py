@@ -32,7 +32,7 @@ def gevent_serving() -> bool:
     return bool(monkey is not None and monkey.is_module_patched("socket"))
 
 
-def off_the_loop(call: Callable[..., T], *args: Any) -> T:
+def off_the_loop(call: Callable[..., T], *args: object) -> T:
     """``call(*args)``: under gevent on a thread of gevent's pool (the calling greenlet
     waits for it, every other greenlet goes on), elsewhere in place. Its result, or its
     exception raised here."""

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
 from huey import PriorityRedisHuey, SqliteHuey, crontab
@@ -56,7 +56,7 @@ class NudgedSqliteStorage(SqliteStorage):  # type: ignore[misc]
 
     blocking = True
 
-    def __init__(self, name: str, nudges: str, read_timeout: float, **kwargs: Any) -> None:
+    def __init__(self, name: str, nudges: str, read_timeout: float, **kwargs: object) -> None:
         super().__init__(name, **kwargs)
         self.nudges = Nudges(Path(nudges))
         self.read_timeout = read_timeout
@@ -149,7 +149,7 @@ class Queued:
     """The queue of the app (``JOBS = "queue"``, the default): a job id sent to Huey's
     ``work`` task with its priority; the consumer's workers run it."""
 
-    def __init__(self, huey: Huey, work: Any) -> None:
+    def __init__(self, huey: Huey, work: Callable[..., object]) -> None:
         self.huey = huey
         self.work = work
 

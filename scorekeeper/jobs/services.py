@@ -9,10 +9,9 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from flask import current_app, has_request_context, request, session
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
@@ -20,7 +19,7 @@ from ..models import Job
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Job], "dict[str, Any] | None"]
+Handler = Callable[[Job], "dict[str, object] | None"]
 """A job's work: given its row, it does the work (writing the game itself, tied to the
 job's version) and returns what to keep as the job's ``result`` (or None)."""
 
@@ -68,7 +67,7 @@ def _now() -> float:
     return time.time()
 
 
-def _fresh(now: float) -> Any:
+def _fresh(now: float) -> ColumnElement[bool]:
     """The SQL test of a job still waiting or running (not finished, not abandoned)."""
     stale = float(current_app.config.get("JOBS_STALE_SECONDS", 30))
     return (Job.finished_at.is_(None)) & (Job.created_at > now - 10 * stale)
@@ -114,7 +113,7 @@ def submit(
     game_id: int | None,
     version: int,
     seat: int = 0,
-    args: dict[str, Any] | None = None,
+    args: dict[str, object] | None = None,
     *,
     who: tuple[str, str] | None = None,
     bounded: bool = False,
@@ -174,7 +173,7 @@ def run(job_id: int, now: float | None = None) -> bool:
     job = db.session.get(Job, job_id, populate_existing=True)
     if job is None:
         return False
-    result: dict[str, Any] | None = None
+    result: dict[str, object] | None = None
     error: str | None = None
     try:
         result = HANDLERS[job.kind](job)
@@ -192,7 +191,7 @@ def run(job_id: int, now: float | None = None) -> bool:
     return True
 
 
-def progress(job_id: int, said: dict[str, Any]) -> None:
+def progress(job_id: int, said: dict[str, object]) -> None:
     """Keep how far the job ``job_id`` has got as its ``result`` while it runs (its page
     shows it), in a short transaction of its own: the session's work in hand is not
     touched (a separate connection)."""

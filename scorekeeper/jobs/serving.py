@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-from typing import Any
 
 
 class Beside:
@@ -42,13 +41,13 @@ class Beside:
             process.wait()
 
 
-def when_ready(_server: Any) -> None:
+def when_ready(_server: object) -> None:
     """Gunicorn is listening: start the consumer."""
     processes = int(os.environ.get("SCOREKEEPER_JOB_PROCESSES", "").strip() or "2")
     if processes > 0:
         Beside.start(processes)
 
 
-def on_exit(_server: Any) -> None:
+def on_exit(_server: object) -> None:
     """Gunicorn is stopping: stop the consumer (running jobs finish first)."""
     Beside.stop()

@@ -36,9 +36,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import event, text
@@ -70,7 +70,7 @@ they hold and when (``time.monotonic``) the next sweep is due, in an app context
 the module)."""
 
 
-def bus_of(config: Any) -> str:
+def bus_of(config: Mapping[str, object]) -> str:
     """The bus an app with ``config`` uses: ``redis`` (``REDIS_URL`` set), else
     ``postgresql`` (a PostgreSQL database) or ``sqlite``."""
     if config.get("REDIS_URL"):
@@ -280,7 +280,7 @@ def _committed(session: Session) -> None:
 
 
 @event.listens_for(Session, "after_soft_rollback")
-def _rolled_back(session: Session, previous: Any) -> None:
+def _rolled_back(session: Session, previous: object) -> None:
     session.info.pop(PENDING, None)
 
 

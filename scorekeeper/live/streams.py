@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from flask import Response, current_app, request, stream_with_context
 
@@ -21,11 +20,11 @@ Standing = Callable[[], tuple[int, str | None]]
 ``"removed"``, ``"gone"``) or None, in a transaction of its own."""
 
 
-Told = Callable[[int], dict[str, Any] | None]
+Told = Callable[[int], dict[str, object] | None]
 """A version event's data for the version read (see :func:`version_events`)."""
 
 
-def version_only(version: int) -> dict[str, Any]:
+def version_only(version: int) -> dict[str, object]:
     """A version event's data that says only the version: ``{"version": 7}``."""
     return {"version": version}
 
@@ -53,7 +52,7 @@ def version_events(
     woken = wakeups.hold(key, contact)
     try:
         yield "retry: 1000\n\n"
-        last = since
+        last: object = since
         while True:
             woken.clear()
             version, ended = standing()
