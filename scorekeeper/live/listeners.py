@@ -63,15 +63,30 @@ class Streams(Protocol):
         """The keys of the games held now, or None when none is (the listener stops)."""
 
 
-class RedisListener:
-    """Hears the notices published on Redis (``REDIS_URL``)."""
+class ServerListener:
+    """A listener of a server's notices (:class:`RedisListener`,
+    :class:`PostgresqlListener`): :meth:`once` listens on one connection until no game is
+    held; :meth:`run` connects again each time the connection fails."""
+
+    bus = ""
+    """The bus's name, for the log."""
 
     def __init__(self, app: Flask, streams: Streams) -> None:
         self.app, self.streams = app, streams
 
     def run(self) -> None:
-        """Listen while a game is held, connecting again when Redis is lost."""
-        reconnecting("redis", self.once, self.streams)
+        """Listen while a game is held, connecting again when the server is lost."""
+        reconnecting(self.bus, self.once, self.streams)
+
+    def once(self) -> None:
+        """One connection's listening (each bus its own)."""
+        raise NotImplementedError
+
+
+class RedisListener(ServerListener):
+    """Hears the notices published on Redis (``REDIS_URL``)."""
+
+    bus = "redis"
 
     def once(self) -> None:
         """One connection's listening: subscribe, wake every stream, then wake the
@@ -93,15 +108,10 @@ class RedisListener:
                     self.streams.wake(keys_in(message["data"]))
 
 
-class PostgresqlListener:
+class PostgresqlListener(ServerListener):
     """Hears PostgreSQL's notices (``NOTIFY`` sent in each move's transaction)."""
 
-    def __init__(self, app: Flask, streams: Streams) -> None:
-        self.app, self.streams = app, streams
-
-    def run(self) -> None:
-        """Listen while a game is held, connecting again when the server is lost."""
-        reconnecting("postgresql", self.once, self.streams)
+    bus = "postgresql"
 
     def once(self) -> None:
         """One connection's listening: ``LISTEN``, wake every stream, then wake the

@@ -44,15 +44,8 @@ ROUNDS = sa.table(
 )
 
 
-PRESETS = (
-    "standard",
-    "classic",
-    "modern",
-    "jokers-wild",
-    "add-opponents-hand",
-    "partnership",
-    "persian",
-    "quick",
+PRESETS = frozenset(
+    "standard classic modern jokers-wild add-opponents-hand partnership persian quick".split()
 )
 """The presets when this migration was written: none of them changed who deals next."""
 
