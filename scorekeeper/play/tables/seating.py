@@ -231,18 +231,7 @@ def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> dict[
     seat = sitting.seat
     turn = None if game.paused or game.finished else current_player(state)
     standins = [state.players[s] for s in sitting.away]
-    if game.finished:
-        text = "The game is over."
-    elif game.paused:
-        text = 'The round is over: anyone may tap "Next round".'
-    elif turn is None:
-        text = ""
-    elif turn == seat:
-        text = "Your turn."
-    elif not sitting.table and game.bots[turn] is not None:
-        text = f"{state.players[turn]} is thinking…"  # a job of the queue makes its move
-    else:
-        text = f"{state.players[turn]}'s turn."
+    text = _status_text(game, state, sitting, turn)
     text += "".join(f" A bot is playing for {name}." for name in standins)
     return {
         "turn": turn,
@@ -251,6 +240,22 @@ def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> dict[
         "text": text.strip(),
         "version": game.version,
     }
+
+
+def _status_text(game: DigitalGame, state: GameState, sitting: Sitting, turn: int | None) -> str:
+    """Where the game stands for the phone ``sitting``, in words (``turn``: whose
+    decision it is, or None)."""
+    if game.finished:
+        return "The game is over."
+    if game.paused:
+        return 'The round is over: anyone may tap "Next round".'
+    if turn is None:
+        return ""
+    if turn == sitting.seat:
+        return "Your turn."
+    if not sitting.table and game.bots[turn] is not None:
+        return f"{state.players[turn]} is thinking…"  # a job of the queue makes its move
+    return f"{state.players[turn]}'s turn."
 
 
 def seat_list(game: DigitalGame) -> list[dict[str, Any]]:
