@@ -10,7 +10,6 @@ for scripts (``/move.json``); the engine decides, the page shows.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -139,7 +138,7 @@ def not_found(error: HTTPException) -> tuple[str, int]:
 
 @bp.route("", methods=["GET", "POST"])
 @limiter.limit(new_games_limit, methods=["POST"])
-def index() -> Any:
+def index() -> ResponseReturnValue:
     """Start a game against bots (preset, house rules, bots); this phone's games."""
     form = NewPlayForm()
     if form.validate_on_submit():
@@ -211,7 +210,7 @@ def _busy_json(busy: jobs.Refused) -> tuple[Response, int]:
     return response, 429
 
 
-def _busy_page(busy: jobs.Refused, form: Any = None) -> Any:
+def _busy_page(busy: jobs.Refused, form: NewPlayForm | None = None) -> ResponseReturnValue:
     """429 with ``Retry-After`` and the one sentence, as a page."""
     body = render_template("play/busy.html", message=busy.message, form=form)
     return body, 429, {"Retry-After": str(busy.retry_after)}
@@ -220,9 +219,9 @@ def _busy_page(busy: jobs.Refused, form: Any = None) -> Any:
 def _page(
     game: DigitalGame,
     error: services.PlayError | None = None,
-    choices: Any = None,
+    choices: list[tuple[str, str]] | None = None,
     sitting: seating.Sitting | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     state = shared.shared_state(game)
     return {
         "game": game,
@@ -235,7 +234,7 @@ def _page(
     }
 
 
-def _back(game: DigitalGame, **notice: Any) -> WerkzeugResponse:
+def _back(game: DigitalGame, **notice: object) -> WerkzeugResponse:
     """Back to the game page (redirect after POST), with a refusal or a question."""
     session["play_notice"] = {"slug": game.slug, **notice}
     return redirect(url_for("play.show", slug=game.slug), 303)

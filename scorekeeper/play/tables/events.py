@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from flask import (
     Blueprint,
@@ -108,7 +108,7 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     return game, sitting.seat
 
 
-def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, Any]:
+def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, object]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
     (never another seat's cards, :func:`.live.render_board`, from the state decoded once
@@ -116,7 +116,7 @@ def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, Any]:
     (:func:`scorekeeper.play.tables.seating.table_status`, with ``version``)."""
     state = shared.shared_state(game)
     board = taps.render_board(game, state, sitting.seat)
-    return {"board": board, **seating.table_status(game, state, sitting)}
+    return {"board": board, **seating.table_status(game, state, sitting).to_json()}
 
 
 class SeatStanding(NamedTuple):
@@ -232,7 +232,7 @@ class _Reading:
     def __init__(self, stream: Stream, since: int | None) -> None:
         self.stream = stream
         self.last = since
-        self.board: dict[str, Any] | None = None
+        self.board: dict[str, object] | None = None
 
     def standing(self) -> tuple[int, str | None]:
         """The game's version now and why the stream must end (or None); the seat's
@@ -259,12 +259,12 @@ class _Reading:
             self.board = seat_board(game, sitting)
         return game.version, None
 
-    def tell(self, _version: int) -> dict[str, Any] | None:
-        """The version event's data: the board :meth:`standing` read (None when it read
-        none: the stream reads its standing again)."""
+    def tell(self, version: int) -> dict[str, object] | None:
+        """The version event's data: the board :meth:`standing` read at ``version`` (None
+        when it read none: the stream reads its standing again)."""
         told, self.board = self.board, None
         if told is not None:
-            self.last = told["version"]
+            self.last = version
         return told
 
 
@@ -315,7 +315,7 @@ def events(slug: str) -> Response:
     return open_stream(lambda: _events(*_open(slug)))
 
 
-def version(slug: str) -> Any:
+def version(slug: str) -> Response:
     """The polling fallback: the game's version, ETag ``"v<version>"`` (304 if unchanged)."""
     game, _seat = _seated_game(slug)
     table_services.catch_up(game)

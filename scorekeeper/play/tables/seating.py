@@ -125,7 +125,7 @@ def seated(
     return Sitting(seat, playing_bots(game, rows), host, True, away)
 
 
-def contact_values(now: float) -> dict[str, Any]:
+def contact_values(now: float) -> dict[str, object]:
     """The values of a seat row that a contact at ``now`` stamps: ``last_seen``, the
     person back (no longer away), ``joined_at`` the first time."""
     return {"last_seen": now, "away": False, "joined_at": func.coalesce(DigitalSeat.joined_at, now)}
@@ -224,22 +224,39 @@ def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
 # ---- what the table shows ----------------------------------------------------------
 
 
-def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> dict[str, Any]:
-    """The table's line for the phone ``sitting`` at ``game`` (its ``state``): ``turn``
-    (whose decision it is, or None), ``mine`` (this seat's), ``standins`` (the names a
-    bot is playing for), ``text``."""
+@dataclass(frozen=True)
+class TableStatus:
+    """The table's line for one phone: ``turn`` (whose decision it is, a seat, or None),
+    ``mine`` (this phone's seat's), ``standins`` (the names a bot is playing for),
+    ``text`` (in words) and the game's ``version``."""
+
+    turn: int | None
+    mine: bool
+    standins: tuple[str, ...]
+    text: str
+    version: int
+
+    def to_json(self) -> dict[str, object]:
+        """``{"turn", "mine", "standins", "text", "version"}`` (``standins`` a list)."""
+        return {
+            "turn": self.turn,
+            "mine": self.mine,
+            "standins": list(self.standins),
+            "text": self.text,
+            "version": self.version,
+        }
+
+
+def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> TableStatus:
+    """The table's line (:class:`TableStatus`) for the phone ``sitting`` at ``game`` (its
+    ``state``)."""
     seat = sitting.seat
     turn = None if game.paused or game.finished else current_player(state)
     standins = [state.players[s] for s in sitting.away]
     text = _status_text(game, state, sitting, turn)
     text += "".join(f" A bot is playing for {name}." for name in standins)
-    return {
-        "turn": turn,
-        "mine": turn is not None and turn == seat,
-        "standins": standins,
-        "text": text.strip(),
-        "version": game.version,
-    }
+    mine = turn is not None and turn == seat
+    return TableStatus(turn, mine, tuple(standins), text.strip(), game.version)
 
 
 def _status_text(game: DigitalGame, state: GameState, sitting: Sitting, turn: int | None) -> str:

@@ -5,9 +5,8 @@ and bots (:mod:`scorekeeper.play.tables.seating`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...extensions import limiter, new_games_limit
@@ -30,7 +29,7 @@ def _table_game(slug: str) -> DigitalGame:
     return game
 
 
-def new_table() -> Any:
+def new_table() -> ResponseReturnValue:
     """Set up a table for several phones: the rules, then who sits where (people, bots)."""
     form = NewTableForm()
     if form.validate_on_submit():
