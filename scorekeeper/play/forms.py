@@ -33,8 +33,8 @@ from ..inputs import (
     json_depth,
     parse_int,
 )
+from .refusals import Choice, Malformed
 from .seats import MAX_BOTS, bot_levels
-from .services import Choice, Malformed
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
 """Options with no meaning for a game whose players are chosen here (D1)."""
