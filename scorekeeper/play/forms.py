@@ -7,13 +7,22 @@ id), presets from ``PRESET_TITLES`` and bot levels from ``BOTS``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ..engine import OPTIONS, PRESET_TITLES, RulesError, quoted, ruleset
+from ..engine import (
+    OPTIONS,
+    PRESET_TITLES,
+    ActionError,
+    RulesError,
+    action_from_json,
+    quoted,
+    ruleset,
+)
 from ..house_rules import NUMERIC, option_field, select_choices
 from ..inputs import (
     JSON_MAX_BYTES,
@@ -24,6 +33,7 @@ from ..inputs import (
     json_depth,
     parse_int,
 )
+from .refusals import Choice, Malformed
 from .seats import MAX_BOTS, bot_levels
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
@@ -158,3 +168,53 @@ def parse_do(do: str) -> tuple[str, int | None, Any]:
         return kind, parse_int(number, 0, 999), None
     except BadNumber:
         raise ValueError(f"{quoted(number)} is not a number") from None
+
+
+def _do(do: str, version: int, cards: Sequence[str]) -> Choice:
+    """The choice a ``do`` value makes (:func:`parse_do`); raises :class:`Malformed`."""
+    try:
+        kind, number, raw = parse_do(do)
+    except ValueError as problem:
+        raise Malformed(f"that is not a move: {problem}") from None
+    return Choice(version, kind, tuple(cards), number, raw)
+
+
+def read_form(form: MoveForm) -> Choice:
+    """The move a posted :class:`MoveForm` chose; raises :class:`Malformed` (the form's
+    first problem, or a ``do`` that names no move)."""
+    if not form.validate():
+        raise Malformed(str(next(iter(form.errors.values()))[0]))
+    return _do(form.do.data or "", parse_int(form.version.data), form.cards.data or [])
+
+
+TAP_SHAPE = 'send {"version": <the game\'s version>, "do": ..., "cards": [...]}'
+"""What a tap's body must be."""
+
+
+def read_tap(body: object) -> Choice:
+    """The move a tap's JSON ``body`` chose (:mod:`.taps`' glossary); raises
+    :class:`Malformed`."""
+    if not isinstance(body, dict) or not is_int(body.get("version"), 0, MAX_VERSION):
+        raise Malformed(TAP_SHAPE)
+    do = body.get("do")
+    if isinstance(do, dict):
+        do = json.dumps(do)
+    cards = body.get("cards") or []
+    if not isinstance(do, str) or not isinstance(cards, list):
+        raise Malformed('"do" names a move and "cards" lists card texts')
+    return _do(do, int(body["version"]), [str(c) for c in cards][:60])
+
+
+def read_move_json(body: object) -> Choice:
+    """The move a script's JSON ``body`` makes: ``{"version", "action"}`` (an action as
+    ``action.to_json()`` gives it) or ``{"version", "do": "next_round"}``; raises
+    :class:`Malformed`."""
+    if not isinstance(body, dict) or not is_int(body.get("version")):
+        raise Malformed('send {"version": <the game\'s version>, "action": {...}}')
+    version = parse_int(body["version"])
+    if body.get("do") == "next_round":
+        return Choice(version, "next_round")
+    try:
+        return Choice(version, "action", action=action_from_json(body.get("action")))
+    except ActionError as error:
+        raise Malformed(f"that is not a move: {error}") from None

@@ -84,7 +84,7 @@ def _physical(cards: Sequence[Card]) -> Counter[Card]:
 
 
 def action_for(
-    state: GameState, kind: str, cards: Sequence[str], number: int | None, raw: Any = None
+    state: GameState, kind: str, cards: Sequence[str], number: int | None, raw: object = None
 ) -> Action:
     """The move a choice means for the current seat of ``state``.
 
@@ -92,6 +92,24 @@ def action_for(
     index (``take``) or table meld index (``lay_off``); ``raw`` an action dict (``action``).
     Raises :class:`ChoiceError` (nothing names a move) or :class:`Ambiguous`.
     """
+    if kind in ("action", "stock", "take"):
+        return _drawn_or_given(state, kind, number, raw)
+    selection = parse_selection(cards)
+    if kind == "lay_down":
+        return _lay_down(state, selection)
+    if kind not in ("lay_off", "discard"):
+        raise ChoiceError(f"there is no move called {quoted(kind)}")
+    if len(selection) != 1:
+        verb = "lay off" if kind == "lay_off" else "discard"
+        raise ChoiceError(f"tap one card of your hand to {verb} (you chose {len(selection)})")
+    if kind == "lay_off":
+        return _lay_off(state, selection[0], number)
+    return Discard(selection[0])
+
+
+def _drawn_or_given(state: GameState, kind: str, number: int | None, raw: object) -> Action:
+    """A draw from the stock, a take from the pile (``number`` its index), or a whole
+    action as JSON (``raw``); raises :class:`ChoiceError`."""
     if kind == "action":
         try:
             return action_from_json(raw)
@@ -99,21 +117,9 @@ def action_for(
             raise ChoiceError(f"that is not a move: {error}") from None
     if kind == "stock":
         return DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
-    if kind == "take" and number is None:
+    if number is None:
         raise ChoiceError("choose a card of the discard pile")
-    if kind == "take":
-        return Draw("discard", number)
-    selection = parse_selection(cards)
-    if kind == "lay_down":
-        return _lay_down(state, selection)
-    if kind in ("lay_off", "discard") and len(selection) != 1:
-        verb = "lay off" if kind == "lay_off" else "discard"
-        raise ChoiceError(f"tap one card of your hand to {verb} (you chose {len(selection)})")
-    if kind == "lay_off":
-        return _lay_off(state, selection[0], number)
-    if kind == "discard":
-        return Discard(selection[0])
-    raise ChoiceError(f"there is no move called {quoted(kind)}")
+    return Draw("discard", number)
 
 
 def _distinct(actions: list[Action]) -> list[Action]:
@@ -186,47 +192,67 @@ def meld_label(state: GameState, index: int) -> str:
     return f"meld {index + 1}"
 
 
+Words = tuple[str, list[str], list[list[str]]]
+"""A move in words: its ``text``, the ``cards`` it shows and the ``groups`` it lays."""
+
+
 def describe(state: GameState, seat: int, action: Action) -> dict[str, Any]:
     """``action`` by ``seat`` in words, described BEFORE it is made (the pile and table
-    as the move finds them). Only what every seat may see is said."""
-    step: dict[str, Any] = {"who": state.players[seat], "kind": "move", "cards": [], "groups": []}
+    as the move finds them): a step (``{"who", "kind", "text", "cards", "groups"}``).
+    Only what every seat may see is said."""
+    text, cards, groups = _words(state, action)
+    return {"who": state.players[seat], "kind": "move", "cards": cards, "groups": groups} | {
+        "text": text
+    }
+
+
+def _words(state: GameState, action: Action) -> Words:
+    """:func:`describe`'s words, by the kind of move."""
     if isinstance(action, Draw) and action.source == "discard":
-        index = action.index if action.index is not None else len(state.pile) - 1
-        taken = state.pile[index:] if 0 <= index < len(state.pile) else []
-        above = len(taken) - 1
-        more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
-        name = taken[0].display if taken else "a card"
-        step["text"] = f"takes {name} from the discard pile{more}"
-        step["cards"] = _texts(taken)
-    elif isinstance(action, Draw | DrawTwo):
-        step["text"] = action.describe()
-    elif isinstance(action, LayDown):
+        return _taking(state, action)
+    if isinstance(action, LayDown | LayOff):
+        return _laying(state, action)
+    if isinstance(action, Discard):
+        return _discarding(state, action), [action.card.text], []
+    if isinstance(action, RummyCall):
+        return rummy_words(state, action), _texts(state.pile[action.index : action.index + 1]), []
+    if isinstance(action, Pass):
+        return _pass_words(state), [], []
+    if isinstance(action, Split) and 0 <= action.index < len(state.pile):
+        return _splitting(state, action)
+    return action.describe(), [], []
+
+
+def _taking(state: GameState, action: Draw) -> Words:
+    """A take from the discard pile: the card taken and every card above it."""
+    index = action.index if action.index is not None else len(state.pile) - 1
+    taken = state.pile[index:] if 0 <= index < len(state.pile) else []
+    above = len(taken) - 1
+    more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
+    name = taken[0].display if taken else "a card"
+    return f"takes {name} from the discard pile{more}", _texts(taken), []
+
+
+def _laying(state: GameState, action: LayDown | LayOff) -> Words:
+    """A lay-down (its melds) or a lay-off (the card, the meld it goes on)."""
+    if isinstance(action, LayDown):
         count = len(action.melds)
-        step["text"] = "lays down a meld" if count == 1 else f"lays down {count} melds"
-        step["groups"] = [_texts(m) for m in action.melds]
-    elif isinstance(action, LayOff):
-        step["text"] = f"lays off {action.card.display} on {meld_label(state, action.meld)}"
-        step["cards"] = [action.card.text]
-    elif isinstance(action, Discard):
-        first = state.phase is Phase.START_PILE
-        step["text"] = (
-            f"starts the discard pile with {action.card.display}"
-            if first
-            else (f"discards {action.card.display}")
-        )
-        step["cards"] = [action.card.text]
-    elif isinstance(action, RummyCall):
-        step["text"] = rummy_words(state, action)
-        step["cards"] = _texts(state.pile[action.index : action.index + 1])
-    elif isinstance(action, Pass):
-        step["text"] = _pass_words(state)
-    elif isinstance(action, Split) and 0 <= action.index < len(state.pile):
-        whose = "the dealer's joker" if action.dealers_joker else "a joker"
-        step["text"] = f"splits the discard pile at {state.pile[action.index].display} with {whose}"
-        step["cards"] = _texts(state.pile[action.index :])
-    else:
-        step["text"] = action.describe()
-    return step
+        said = "lays down a meld" if count == 1 else f"lays down {count} melds"
+        return said, [], [_texts(m) for m in action.melds]
+    said = f"lays off {action.card.display} on {meld_label(state, action.meld)}"
+    return said, [action.card.text], []
+
+
+def _discarding(state: GameState, action: Discard) -> str:
+    if state.phase is Phase.START_PILE:
+        return f"starts the discard pile with {action.card.display}"
+    return f"discards {action.card.display}"
+
+
+def _splitting(state: GameState, action: Split) -> Words:
+    whose = "the dealer's joker" if action.dealers_joker else "a joker"
+    said = f"splits the discard pile at {state.pile[action.index].display} with {whose}"
+    return said, _texts(state.pile[action.index :]), []
 
 
 def rummy_words(state: GameState, call: RummyCall) -> str:
@@ -246,23 +272,12 @@ def _pass_words(state: GameState) -> str:
 
 def button_label(state: GameState, action: Action) -> str:
     """A short label for a button that makes ``action`` (the person's own choices)."""
-    if isinstance(action, Pass):
-        return {
-            Phase.RUMMY: 'Do not call "Rummy!"',
-            Phase.OUT_OF_TURN: "Do not meld now",
-        }.get(state.phase, "Draw nothing")
-    if isinstance(action, EndRound):
-        if state.phase is Phase.DEADWOOD:
-            return "Stop laying off"
-        return "Stop drawing: end the round"
+    if isinstance(action, Pass | EndRound):
+        return _stop_label(state, action)
+    if isinstance(action, LayDown | LayOff):
+        return _laying_label(state, action)
     if isinstance(action, RummyCall):
         return rummy_words(state, action).replace("calls", "Call", 1)
-    if isinstance(action, LayDown):
-        shown = "Lay down " + " and ".join(" ".join(c.display for c in m) for m in action.melds)
-        return shown + " with the dealer's joker" if action.dealers_joker else shown
-    if isinstance(action, LayOff):
-        whose = "the dealer's joker as " if action.dealers_joker else ""
-        return f"Lay off {whose}{action.card.display} on {meld_label(state, action.meld)}"
     if isinstance(action, Nominate):
         return f"Nominate the jokers {action.effect} ({NOMINATION_MEANINGS[action.effect]})"
     if isinstance(action, Split):
@@ -273,3 +288,22 @@ def button_label(state: GameState, action: Action) -> str:
     if isinstance(action, DrawTwo):
         return "Draw two from the stock"
     return action.describe().capitalize()
+
+
+def _stop_label(state: GameState, action: Pass | EndRound) -> str:
+    """A pass, or the end of a round, as its button says it in this phase."""
+    if isinstance(action, EndRound):
+        return "Stop laying off" if state.phase is Phase.DEADWOOD else "Stop drawing: end the round"
+    return {
+        Phase.RUMMY: 'Do not call "Rummy!"',
+        Phase.OUT_OF_TURN: "Do not meld now",
+    }.get(state.phase, "Draw nothing")
+
+
+def _laying_label(state: GameState, action: LayDown | LayOff) -> str:
+    """A lay-down or a lay-off as its button says it, the dealer's joker named."""
+    if isinstance(action, LayDown):
+        shown = "Lay down " + " and ".join(" ".join(c.display for c in m) for m in action.melds)
+        return shown + " with the dealer's joker" if action.dealers_joker else shown
+    whose = "the dealer's joker as " if action.dealers_joker else ""
+    return f"Lay off {whose}{action.card.display} on {meld_label(state, action.meld)}"

@@ -27,6 +27,7 @@ process memory.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -53,9 +54,20 @@ from ..extensions import db
 from ..hosting.settings import is_on
 from ..live import bus
 from ..live.keys import play_key
-from ..models import DigitalGame, now_utc
+from ..models import DigitalGame, DigitalReview, now_utc
 from . import store
+from .moves import Ambiguous, ChoiceError, action_for, button_label
+from .refusals import Choice as Choice
+from .refusals import Choose as Choose
+from .refusals import Malformed as Malformed
+from .refusals import NoGame as NoGame
+from .refusals import NotAllowed as NotAllowed
+from .refusals import NotSeated as NotSeated
+from .refusals import Pick as Pick
+from .refusals import PlayError as PlayError
+from .refusals import StaleGame as StaleGame
 from .seats import BOT_NAMES, MAX_BOTS
+from .shared import shared_state
 from .steps import run_bot, step
 
 SEED_BITS = 64
@@ -63,28 +75,6 @@ SEED_BITS = 64
 for from a finished round's deal. A seed chosen for a one-person game is kept as given."""
 MAX_STEPS = 80
 """Steps kept for the page at most (a long turn of lay-offs after many bot moves)."""
-
-
-class PlayError(ValueError):
-    """A move or a new game refused; nothing was stored. ``message`` for the person,
-    ``rule`` the catalogue id that says no (or None), ``where`` the form field it
-    concerns (or None)."""
-
-    def __init__(self, message: str, rule: str | None = None, where: str | None = None) -> None:
-        self.message = message
-        self.rule = rule
-        self.where = where
-        super().__init__(f"{message} ({rule})" if rule else message)
-
-
-class StaleGame(PlayError):
-    """The game moved on (another tab or phone made a move) since this page was loaded."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "this game has moved on in another tab or on another phone, so this move was "
-            "not made. Reload the page to see where the game stands."
-        )
 
 
 # ---- reading ---------------------------------------------------------------------------
@@ -312,6 +302,44 @@ def _reviewed(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
     if game.host_token is not None or not reviewing or state.phase not in WEIGHED:
         return None
     return store.current_json(state)
+
+
+def move(
+    game: DigitalGame,
+    choice: Choice,
+    seat: int | None = None,
+    bots: Sequence[str | None] | None = None,
+) -> DigitalGame:
+    """THE move of a person on ``game`` from any route (form, tap, JSON): "Next round"
+    (:func:`next_round`), or the move ``choice`` means (:func:`.moves.action_for`, read
+    from the state decoded once per version, :func:`.shared.shared_state`) made
+    (:func:`play_move`; ``seat``, ``bots`` as there). Raises :class:`Choose` (several
+    moves fit), :class:`PlayError` (no move fits, with the rule, or the engine's
+    refusal), :class:`StaleGame`, :class:`scorekeeper.jobs.Refused`; nothing is saved
+    then."""
+    if choice.kind == "next_round":
+        return next_round(game, choice.version, bots)
+    action = choice.action or _meant(game, choice)
+    return play_move(game, choice.version, action, seat, bots)
+
+
+def _meant(game: DigitalGame, choice: Choice) -> Action:
+    """The move ``choice`` means at ``game``'s version; raises :class:`PlayError` or
+    :class:`Choose`."""
+    state = shared_state(game)  # only read: play_move loads its own
+    try:
+        return action_for(state, choice.kind, choice.cards, choice.number, choice.raw)
+    except ChoiceError as bad:
+        raise PlayError(bad.message, bad.rule) from None
+    except Ambiguous as many:
+        picks = [Pick(json.dumps(a.to_json()), button_label(state, a)) for a in many.actions]
+        raise Choose(picks) from None
+
+
+def keep_review(noted: DigitalReview) -> None:
+    """Add the review row ``noted`` (:func:`.hints.review_move`, a job's) and commit."""
+    db.session.add(noted)
+    db.session.commit()
 
 
 def next_round(

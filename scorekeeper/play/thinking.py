@@ -97,8 +97,7 @@ def review(job: Job) -> dict[str, Any] | None:
     noted = hints.review_move(game, state, action)
     if noted is None:
         return None
-    db.session.add(noted)
-    db.session.commit()
+    services.keep_review(noted)
     return {"cost": noted.cost}
 
 

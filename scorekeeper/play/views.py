@@ -10,33 +10,31 @@ for scripts (``/move.json``); the engine decides, the page shows.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from flask import (
     Blueprint,
     Response,
-    abort,
+    g,
     jsonify,
-    make_response,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import jobs
 from ..engine import current_player, legal_actions, observation
 from ..extensions import csrf, hints_limit, limiter, new_games_limit
-from ..inputs import is_int, load_json, parse_int
+from ..inputs import load_json
 from ..models import DigitalGame
 from ..web import wants_json
-from . import services, taps, thinking
+from . import services, shared, taps, thinking
 from .board import board
-from .forms import MoveForm, NewPlayForm, parse_do
-from .moves import Ambiguous, ChoiceError, action_for, button_label
+from .forms import MoveForm, NewPlayForm, read_form, read_move_json, read_tap
 from .seats import bot_levels
 from .tables import events, seating, watch
 from .tables import services as table_services
@@ -51,32 +49,86 @@ bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
 
 
 def _game(slug: str) -> DigitalGame:
+    """The game at ``slug`` (kept in ``g.play_game`` for the error handlers); raises
+    :class:`.services.NoGame`."""
     game = services.get_game(slug)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        raise services.NoGame()
+    g.play_game = game
     return game
 
 
-def _seated(game: DigitalGame) -> seating.Sitting:
-    """Who this phone is at ``game``; 403 at a table game where it has no seat (another
-    seat's cards are never shown, :mod:`scorekeeper.play.tables.seating`)."""
+def _seated(game: DigitalGame, doing: str = "play at") -> seating.Sitting:
+    """Who this phone is at ``game`` (kept in ``g.play_sitting``); raises
+    :class:`.services.NotSeated` at a table game where it has no seat (another seat's
+    cards are never shown, :mod:`scorekeeper.play.tables.seating`)."""
     sitting = table_services.sitting(game)
     if sitting.seat is None:
-        abort(403, description="This is a table of several phones: open your seat's link.")
+        raise services.NotSeated(doing)
+    g.play_sitting = sitting
     return sitting
 
 
+JSON_ROUTES = frozenset({"play.tap", "play.move_json", "play.hint", "play.state_json"})
+"""The routes that answer JSON, refusals too."""
+
+
+def _answers_json() -> bool:
+    return request.endpoint in JSON_ROUTES
+
+
+def _no_store(response: Response, status: int) -> tuple[Response, int]:
+    response.headers["Cache-Control"] = "no-store"
+    return response, status
+
+
+# ---- refusals: every exception of a route mapped to its answer, here only ----------------
+
+
+@bp.errorhandler(services.PlayError)
+def refused(error: services.PlayError) -> ResponseReturnValue:
+    """A refusal (:class:`.services.PlayError` and its kinds, each with its status):
+    ``{"error", "rule"}`` for the JSON routes; on a page, the game page again with the
+    refusal (a move's problem: back to the game with it, 303; a form that names no move:
+    400; stale: 409), or a page of its own (403 no seat, 404 no game)."""
+    if _answers_json():
+        return _no_store(jsonify(error=error.message, rule=error.rule), error.status)
+    game, sitting = g.get("play_game"), g.get("play_sitting")
+    if isinstance(error, services.StaleGame) and game is not None:
+        return render_template("play/stale.html", game=game, error=error), 409
+    if game is None or sitting is None or error.status in (403, 404):
+        return render_template("play/refused.html", error=error), error.status
+    if isinstance(error, services.Malformed):
+        return render_template("play/game.html", **_page(game, error, None, sitting)), 400
+    return _back(game, error={"message": error.message, "rule": error.rule})
+
+
+@bp.errorhandler(services.Choose)
+def choose(question: services.Choose) -> ResponseReturnValue:
+    """A choice that fits several moves: ``{"choices": [{"value", "label"}]}`` (200), or
+    back to the game page with the buttons to pick one (303); nothing was made."""
+    if _answers_json():
+        return _no_store(jsonify(choices=[p.to_json() for p in question.picks]), 200)
+    return _back(g.play_game, choices=[(p.value, p.label) for p in question.picks])
+
+
+@bp.errorhandler(jobs.Refused)
+def busy(refusal: jobs.Refused) -> ResponseReturnValue:
+    """This client's jobs waiting at their bound: 429 with ``Retry-After`` and one plain
+    sentence (``{"error", "rule", "retry_after"}`` for the JSON routes), nothing done."""
+    return _busy_json(refusal) if _answers_json() or wants_json() else _busy_page(refusal)
+
+
 @bp.errorhandler(429)
-def too_many(_error: Any) -> Any:
+def too_many(_error: HTTPException) -> ResponseReturnValue:
     """A rate limit reached (new games, hints): 429 with ``Retry-After`` and one plain
     sentence, as JSON for the JSON routes, else as a page; nothing was done."""
-    busy = jobs.Refused("you have asked for a lot at once: wait a moment and try again", 1)
-    return _busy_json(busy) if wants_json() else _busy_page(busy)
+    return busy(jobs.Refused("you have asked for a lot at once: wait a moment and try again", 1))
 
 
 @bp.errorhandler(403)
 @bp.errorhandler(404)
-def not_found(error: Any) -> tuple[str, int]:
+def not_found(error: HTTPException) -> tuple[str, int]:
     """An unknown game, or a table game's page on a phone with no seat there: say so."""
     return render_template("play/refused.html", error=error), error.code or 404
 
@@ -86,7 +138,7 @@ def not_found(error: Any) -> tuple[str, int]:
 
 @bp.route("", methods=["GET", "POST"])
 @limiter.limit(new_games_limit, methods=["POST"])
-def index() -> Any:
+def index() -> ResponseReturnValue:
     """Start a game against bots (preset, house rules, bots); this phone's games."""
     form = NewPlayForm()
     if form.validate_on_submit():
@@ -137,11 +189,9 @@ def hint(slug: str) -> tuple[Response, int]:
     200 with the hint; 202 ``{"thinking": true}`` with ``Retry-After`` while a worker
     thinks (ask again); 409 when there is nothing to decide; 429 when this client has
     too many jobs waiting."""
-    game, seat = _json_seat(slug, "play at")
-    try:
-        said = thinking.hint_for(game, seat)
-    except jobs.Refused as busy:
-        return _busy_json(busy)
+    game = _game(slug)
+    seat = _seat_of(_seated(game))
+    said = thinking.hint_for(game, seat)
     if said is None:
         response = jsonify(thinking=True)
         response.headers["Retry-After"] = "1"
@@ -154,13 +204,13 @@ def hint(slug: str) -> tuple[Response, int]:
 
 def _busy_json(busy: jobs.Refused) -> tuple[Response, int]:
     """429 with ``Retry-After`` and the one sentence, as JSON."""
-    response = jsonify(error=busy.message, rule=None)
+    response = jsonify(error=busy.message, rule=None, retry_after=busy.retry_after)
     response.headers["Retry-After"] = str(busy.retry_after)
     response.headers["Cache-Control"] = "no-store"
     return response, 429
 
 
-def _busy_page(busy: jobs.Refused, form: Any = None) -> Any:
+def _busy_page(busy: jobs.Refused, form: NewPlayForm | None = None) -> ResponseReturnValue:
     """429 with ``Retry-After`` and the one sentence, as a page."""
     body = render_template("play/busy.html", message=busy.message, form=form)
     return body, 429, {"Retry-After": str(busy.retry_after)}
@@ -169,10 +219,10 @@ def _busy_page(busy: jobs.Refused, form: Any = None) -> Any:
 def _page(
     game: DigitalGame,
     error: services.PlayError | None = None,
-    choices: Any = None,
+    choices: list[tuple[str, str]] | None = None,
     sitting: seating.Sitting | None = None,
-) -> dict[str, Any]:
-    state = taps.shared_state(game)
+) -> dict[str, object]:
+    state = shared.shared_state(game)
     return {
         "game": game,
         "sitting": sitting,
@@ -184,101 +234,47 @@ def _page(
     }
 
 
-def _back(game: DigitalGame, **notice: Any) -> WerkzeugResponse:
+def _back(game: DigitalGame, **notice: object) -> WerkzeugResponse:
     """Back to the game page (redirect after POST), with a refusal or a question."""
     session["play_notice"] = {"slug": game.slug, **notice}
     return redirect(url_for("play.show", slug=game.slug), 303)
 
 
 @bp.post("/<slug>/move")
-def move(slug: str) -> Any:
-    """Make a move (form or JSON), then the bots'; back to the game page, which says why
-    when the move was refused."""
+def move(slug: str) -> WerkzeugResponse:
+    """Make a move (a form posted, without JavaScript), then the bots'; back to the game
+    page (refusals: :func:`refused`, :func:`choose`, :func:`busy`)."""
     game = _game(slug)
     sitting = _seated(game)
-    form = MoveForm()
-    if not form.validate():
-        problem = next(iter(form.errors.values()))[0]
-        return _refuse(game, services.PlayError(str(problem)), 400, sitting)
-    state = services.load_state(game)
-    try:
-        kind, number, raw = parse_do(form.do.data or "")
-    except ValueError as problem:
-        return _refuse(game, services.PlayError(f"that is not a move: {problem}"), 400, sitting)
-    if kind == "next_round":
-        return _next_round(game, parse_int(form.version.data), sitting.bots)
-    try:
-        services.check_share()
-    except jobs.Refused as busy:
-        return _busy_page(busy)
-    try:
-        action = action_for(state, kind, form.cards.data or [], number, raw)
-    except ChoiceError as problem:
-        return _back(game, error={"message": problem.message, "rule": problem.rule})
-    except Ambiguous as many:
-        picks = [(json.dumps(a.to_json()), button_label(state, a)) for a in many.actions]
-        return _back(game, choices=picks)
-    try:
-        version = parse_int(form.version.data)
-        services.play_move(game, version, action, sitting.seat, sitting.bots)
-    except services.StaleGame as stale:
-        return render_template("play/stale.html", game=game, error=stale), 409
-    except services.PlayError as refused:
-        return _back(game, error={"message": refused.message, "rule": refused.rule})
-    except jobs.Refused as busy:
-        return _busy_page(busy)
-    return redirect(url_for("play.show", slug=game.slug, step=game.version), 303)
+    choice = read_form(MoveForm())
+    services.move(game, choice, sitting.seat, sitting.bots)
+    step = None if choice.kind == "next_round" else game.version
+    return redirect(url_for("play.show", slug=game.slug, step=step), 303)
 
 
-def _next_round(game: DigitalGame, version: int, bots: Any) -> Any:
-    try:
-        services.next_round(game, version, bots)
-    except services.StaleGame as stale:
-        return render_template("play/stale.html", game=game, error=stale), 409
-    except services.PlayError as refused:
-        return _back(game, error={"message": refused.message, "rule": refused.rule})
-    return redirect(url_for("play.show", slug=game.slug), 303)
-
-
-def _refuse(
-    game: DigitalGame, error: services.PlayError, status: int, sitting: seating.Sitting
-) -> tuple[str, int]:
-    return render_template("play/game.html", **_page(game, error, None, sitting)), status
-
-
-JsonMove = tuple[DigitalGame, seating.Sitting, Any] | tuple[None, None, tuple[Response, int]]
-"""A move's JSON request read (:func:`_json_move`)."""
-
-
-def _json_move(slug: str) -> JsonMove:
-    """A move's JSON request read: ``(game, sitting, body)`` (the phone's seat read once
-    for the request), or ``(None, None, error answer)`` when it is not JSON (415) or
-    breaks the JSON limits (400/413); a link to no game (404) or a phone with no seat at
-    a table game (403) aborts (:func:`_json_sitting`)."""
+def _json_body() -> object:
+    """A JSON route's body; raises :class:`.services.Malformed` when it is not JSON
+    (415) or breaks the JSON limits (400/413)."""
     if not request.is_json:
-        message = "send the move as JSON (Content-Type: application/json)"
-        return None, None, _json_error(message, None, 415)
-    game, sitting = _json_sitting(slug, "play at")
+        raise services.Malformed("send the move as JSON (Content-Type: application/json)", 415)
     try:
-        return game, sitting, load_json(request.get_data())
+        return load_json(request.get_data())
     except HTTPException as error:
-        return None, None, _json_error(str(error.description), None, error.code or 400)
+        raise services.Malformed(str(error.description), error.code or 400) from None
 
 
 @bp.post("/<slug>/tap")
 def tap(slug: str) -> tuple[Response, int]:
     """A tap on the play page as JSON (CSRF token in the ``X-CSRFToken`` header): the move,
-    answered at once with the board to swap in (the bots' moves that follow are jobs, each
-    reaching the page through its stream), or
-    the refusal with its rule (:mod:`.live`)."""
-    read = _json_move(slug)
-    if read[0] is None:
-        return read[2]
-    game, sitting, body = read
-    answer, status = taps.answer(game, body, sitting.seat, sitting.bots)
-    response = jsonify(answer)
-    response.headers["Cache-Control"] = "no-store"
-    return response, status
+    answered at once with the board to swap in (:func:`.taps.answer`; the bots' moves
+    that follow are jobs, each reaching the page through its stream), or the refusal
+    with its rule (:func:`refused`, :mod:`.live`)."""
+    body = _json_body()
+    game = _game(slug)
+    sitting = _seated(game)
+    choice = read_tap(body)
+    services.move(game, choice, sitting.seat, sitting.bots)
+    return _no_store(jsonify(taps.answer(game, sitting.seat)), 200)
 
 
 @bp.post("/<slug>/move.json")
@@ -286,30 +282,13 @@ def move_json(slug: str) -> tuple[Response, int]:
     """A move as JSON, for scripts: ``{"version": 3, "action": {...}}`` (an action as
     ``action.to_json()`` gives it), or ``{"version": 3, "do": "next_round"}`` after a
     round's end -> ``{"version", "steps", "paused", "finished"}``; errors
-    ``{"error", "rule"}`` with 400, 404, 409, 415 or 422. Only a JSON body is read (a
-    cross-site form cannot send one), so no CSRF token is needed."""
-    read = _json_move(slug)
-    if read[0] is None:
-        return read[2]
-    game, sitting, body = read
-    if not isinstance(body, dict) or not is_int(body.get("version")):
-        return _json_error('send {"version": <the game\'s version>, "action": {...}}', None, 400)
-    try:
-        if body.get("do") == "next_round":
-            services.next_round(game, parse_int(body["version"]), sitting.bots)
-        else:
-            state = taps.shared_state(game)  # only read: play_move loads its own
-            action = action_for(state, "action", [], None, body.get("action"))
-            version = parse_int(body["version"])
-            services.play_move(game, version, action, sitting.seat, sitting.bots)
-    except ChoiceError as bad:
-        return _json_error(bad.message, bad.rule, 400)
-    except services.StaleGame as stale:
-        return _json_error(stale.message, None, 409)
-    except services.PlayError as refused:
-        return _json_error(refused.message, refused.rule, 422)
-    except jobs.Refused as busy:
-        return _busy_json(busy)
+    ``{"error", "rule"}`` with 400, 404, 409, 415 or 422 (:func:`refused`). Only a JSON
+    body is read (a cross-site form cannot send one), so no CSRF token is needed."""
+    body = _json_body()
+    game = _game(slug)
+    sitting = _seated(game)
+    choice = read_move_json(body)
+    services.move(game, choice, sitting.seat, sitting.bots)
     body = {"version": game.version, "steps": game.moves, "paused": game.paused}
     return jsonify(body | {"finished": game.finished}), 200
 
@@ -320,7 +299,8 @@ csrf.exempt(move_json)  # a JSON body from a script, never a browser form
 @bp.get("/<slug>/state.json")
 def state_json(slug: str) -> tuple[Response, int]:
     """What the person's seat may see, the version, and the person's legal moves."""
-    game, seat = _json_seat(slug, "see")
+    game = _game(slug)
+    seat = _seat_of(_seated(game, "see"))
     state = services.load_state(game)
     mine = current_player(state) == seat
     body = {
@@ -340,30 +320,10 @@ def state_json(slug: str) -> tuple[Response, int]:
     return response, 200
 
 
-def _json_seat(slug: str, doing: str) -> tuple[DigitalGame, int]:
-    """This phone's game and seat for a JSON route (:func:`_json_sitting`)."""
-    game, sitting = _json_sitting(slug, doing)
+def _seat_of(sitting: seating.Sitting) -> int:
+    """The seat of a phone :func:`_seated` found seated."""
     assert sitting.seat is not None
-    return game, sitting.seat
-
-
-def _json_sitting(slug: str, doing: str) -> tuple[DigitalGame, seating.Sitting]:
-    """This phone's game and who it is there (a seat's) for a JSON route; aborts with the
-    JSON refusal when the link names no game (404) or the phone has no seat in it (403:
-    "open your seat's link to ``doing`` this table"), as :func:`_game` and
-    :func:`_seated` do for the pages."""
-    game = services.get_game(slug)
-    if game is None:
-        abort(make_response(*_json_error("there is no game at this link", None, 404)))
-    sitting = table_services.sitting(game)
-    if sitting.seat is None:
-        refusal = f"open your seat's link to {doing} this table"
-        abort(make_response(*_json_error(refusal, None, 403)))
-    return game, sitting
-
-
-def _json_error(message: str, rule: str | None, status: int) -> tuple[Response, int]:
-    return jsonify(error=message, rule=rule), status
+    return sitting.seat
 
 
 # ---- scores and the record ------------------------------------------------------------------

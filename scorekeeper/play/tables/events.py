@@ -43,11 +43,9 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from flask import (
     Blueprint,
@@ -68,7 +66,8 @@ from ...live.keys import play_key
 from ...live.streams import open_stream, since_asked, version_events
 from ...models import DigitalGame, DigitalSeat
 from ...web import same_token
-from .. import services, taps
+from .. import services, shared, taps
+from ..caches import BoundedCache
 from . import seating
 from . import services as table_services
 
@@ -109,15 +108,15 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
     return game, sitting.seat
 
 
-def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, Any]:
+def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, object]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
     (never another seat's cards, :func:`.live.render_board`, from the state decoded once
     per version in this process, :func:`.live.shared_state`) and the table's status line
     (:func:`scorekeeper.play.tables.seating.table_status`, with ``version``)."""
-    state = taps.shared_state(game)
+    state = shared.shared_state(game)
     board = taps.render_board(game, state, sitting.seat)
-    return {"board": board, **seating.table_status(game, state, sitting)}
+    return {"board": board, **seating.table_status(game, state, sitting).to_json()}
 
 
 class SeatStanding(NamedTuple):
@@ -203,34 +202,21 @@ class SharedReads:
     one statement, not one per stream. Each read is tagged with the game's wake number
     asked before it began (:meth:`.Wakeups.wakes`): a stream takes a read whose tag is
     at least the number it asked after it was woken, so it never sees the game older
-    than a read of its own would. A bounded cache (the :data:`READINGS` latest games),
-    never the truth: every new wake-up reads again."""
+    than a read of its own would. A :class:`~scorekeeper.play.caches.BoundedCache` (the
+    :data:`READINGS` latest games, :data:`READ_LOCKS` locks), never the truth: every new
+    wake-up reads again."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._read: OrderedDict[int, tuple[int, GameReading | None]] = OrderedDict()
-        self._reading = [threading.Lock() for _ in range(READ_LOCKS)]
-
-    def _found(self, game_id: int, wake: int) -> tuple[int, GameReading | None] | None:
-        with self._lock:
-            found = self._read.get(game_id)
-            if found is not None and found[0] >= wake:
-                self._read.move_to_end(game_id)
-                return found
-        return None
+        self._read: BoundedCache[int, tuple[int, GameReading | None]] = BoundedCache(
+            READINGS, READ_LOCKS
+        )
 
     def get(self, game_id: int, wake: int) -> GameReading | None:
         """The game ``game_id`` read at its wake number ``wake`` or later (None:
         deleted)."""
-        found = self._found(game_id, wake)
-        if found is None:
-            with self._reading[game_id % READ_LOCKS]:
-                found = self._found(game_id, wake) or (wake, read_game(game_id))
-                with self._lock:
-                    if self._read.get(game_id, (-1,))[0] < wake:
-                        self._read[game_id] = found
-                    while len(self._read) > READINGS:
-                        self._read.popitem(last=False)
+        found = self._read.get(
+            game_id, lambda: (wake, read_game(game_id)), lambda read: read[0] >= wake
+        )
         return found[1]
 
 
@@ -246,7 +232,7 @@ class _Reading:
     def __init__(self, stream: Stream, since: int | None) -> None:
         self.stream = stream
         self.last = since
-        self.board: dict[str, Any] | None = None
+        self.board: dict[str, object] | None = None
 
     def standing(self) -> tuple[int, str | None]:
         """The game's version now and why the stream must end (or None); the seat's
@@ -273,12 +259,12 @@ class _Reading:
             self.board = seat_board(game, sitting)
         return game.version, None
 
-    def tell(self, _version: int) -> dict[str, Any] | None:
-        """The version event's data: the board :meth:`standing` read (None when it read
-        none: the stream reads its standing again)."""
+    def tell(self, version: int) -> dict[str, object] | None:
+        """The version event's data: the board :meth:`standing` read at ``version`` (None
+        when it read none: the stream reads its standing again)."""
         told, self.board = self.board, None
         if told is not None:
-            self.last = told["version"]
+            self.last = version
         return told
 
 
@@ -329,7 +315,7 @@ def events(slug: str) -> Response:
     return open_stream(lambda: _events(*_open(slug)))
 
 
-def version(slug: str) -> Any:
+def version(slug: str) -> Response:
     """The polling fallback: the game's version, ETag ``"v<version>"`` (304 if unchanged)."""
     game, _seat = _seated_game(slug)
     table_services.catch_up(game)

@@ -125,7 +125,7 @@ def seated(
     return Sitting(seat, playing_bots(game, rows), host, True, away)
 
 
-def contact_values(now: float) -> dict[str, Any]:
+def contact_values(now: float) -> dict[str, object]:
     """The values of a seat row that a contact at ``now`` stamps: ``last_seen``, the
     person back (no longer away), ``joined_at`` the first time."""
     return {"last_seen": now, "away": False, "joined_at": func.coalesce(DigitalSeat.joined_at, now)}
@@ -224,33 +224,55 @@ def due_games(game_ids: Sequence[int]) -> list[DigitalGame]:
 # ---- what the table shows ----------------------------------------------------------
 
 
-def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> dict[str, Any]:
-    """The table's line for the phone ``sitting`` at ``game`` (its ``state``): ``turn``
-    (whose decision it is, or None), ``mine`` (this seat's), ``standins`` (the names a
-    bot is playing for), ``text``."""
+@dataclass(frozen=True)
+class TableStatus:
+    """The table's line for one phone: ``turn`` (whose decision it is, a seat, or None),
+    ``mine`` (this phone's seat's), ``standins`` (the names a bot is playing for),
+    ``text`` (in words) and the game's ``version``."""
+
+    turn: int | None
+    mine: bool
+    standins: tuple[str, ...]
+    text: str
+    version: int
+
+    def to_json(self) -> dict[str, object]:
+        """``{"turn", "mine", "standins", "text", "version"}`` (``standins`` a list)."""
+        return {
+            "turn": self.turn,
+            "mine": self.mine,
+            "standins": list(self.standins),
+            "text": self.text,
+            "version": self.version,
+        }
+
+
+def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> TableStatus:
+    """The table's line (:class:`TableStatus`) for the phone ``sitting`` at ``game`` (its
+    ``state``)."""
     seat = sitting.seat
     turn = None if game.paused or game.finished else current_player(state)
     standins = [state.players[s] for s in sitting.away]
-    if game.finished:
-        text = "The game is over."
-    elif game.paused:
-        text = 'The round is over: anyone may tap "Next round".'
-    elif turn is None:
-        text = ""
-    elif turn == seat:
-        text = "Your turn."
-    elif not sitting.table and game.bots[turn] is not None:
-        text = f"{state.players[turn]} is thinking…"  # a job of the queue makes its move
-    else:
-        text = f"{state.players[turn]}'s turn."
+    text = _status_text(game, state, sitting, turn)
     text += "".join(f" A bot is playing for {name}." for name in standins)
-    return {
-        "turn": turn,
-        "mine": turn is not None and turn == seat,
-        "standins": standins,
-        "text": text.strip(),
-        "version": game.version,
-    }
+    mine = turn is not None and turn == seat
+    return TableStatus(turn, mine, tuple(standins), text.strip(), game.version)
+
+
+def _status_text(game: DigitalGame, state: GameState, sitting: Sitting, turn: int | None) -> str:
+    """Where the game stands for the phone ``sitting``, in words (``turn``: whose
+    decision it is, or None)."""
+    if game.finished:
+        return "The game is over."
+    if game.paused:
+        return 'The round is over: anyone may tap "Next round".'
+    if turn is None:
+        return ""
+    if turn == sitting.seat:
+        return "Your turn."
+    if not sitting.table and game.bots[turn] is not None:
+        return f"{state.players[turn]} is thinking…"  # a job of the queue makes its move
+    return f"{state.players[turn]}'s turn."
 
 
 def seat_list(game: DigitalGame) -> list[dict[str, Any]]:

@@ -256,10 +256,11 @@ def sweep(contacts: Sequence[bus.Contact], keys: Sequence[str], due: float) -> l
 
 def seat_as_bot(game: DigitalGame, seat: int, level: str) -> None:
     """The host gives seat ``seat`` (not the host's own) to a bot of ``level``: its token
-    stops working; the bot moves at once if it is its turn. Raises :class:`PlayError`."""
+    stops working; the bot moves at once if it is its turn. Raises
+    :class:`.services.NotAllowed` (403) or :class:`.services.StaleGame`."""
     _check_seat(game, seat)
     if level not in BOTS:
-        raise services.PlayError(f"there is no bot level {level!r}", None, "seats")
+        raise services.NotAllowed(f"there is no bot level {level!r}")
     bots = list(game.bots)
     bots[seat] = level
     _change_bots(game, bots)
@@ -273,7 +274,7 @@ def seat_as_bot(game: DigitalGame, seat: int, level: str) -> None:
 def seat_for_person(game: DigitalGame, seat: int) -> None:
     """The host makes seat ``seat`` a person's seat with a new secret link (a bot's seat
     given back to a person, or a person removed: the old link and phone no longer sit
-    there). Raises :class:`PlayError`."""
+    there). Raises :class:`.services.NotAllowed` (403) or :class:`.services.StaleGame`."""
     _check_seat(game, seat)
     bots = list(game.bots)
     bots[seat] = None
@@ -287,7 +288,7 @@ def seat_for_person(game: DigitalGame, seat: int) -> None:
 
 def _check_seat(game: DigitalGame, seat: int) -> None:
     if not 1 <= seat < len(game.bots):
-        raise services.PlayError("choose another player's seat (the host keeps seat 1)")
+        raise services.NotAllowed("choose another player's seat (the host keeps seat 1)")
 
 
 def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:

@@ -5,9 +5,8 @@ and bots (:mod:`scorekeeper.play.tables.seating`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...extensions import limiter, new_games_limit
@@ -22,13 +21,15 @@ from .forms import NewTableForm
 
 
 def _table_game(slug: str) -> DigitalGame:
+    """The table game at ``slug``; raises :class:`.services.NoGame` (the play
+    blueprint's error handlers answer every refusal, :func:`scorekeeper.play.views.refused`)."""
     game = services.get_game(slug)
     if game is None or game.host_token is None:
-        abort(404, description="There is no table game at this link.")
+        raise services.NoGame("There is no table game at this link.")
     return game
 
 
-def new_table() -> Any:
+def new_table() -> ResponseReturnValue:
     """Set up a table for several phones: the rules, then who sits where (people, bots)."""
     form = NewTableForm()
     if form.validate_on_submit():
@@ -52,7 +53,7 @@ def table_seats_page(slug: str) -> str:
     game = _table_game(slug)
     sitting = table_services.sitting(game)
     if sitting.seat is None:
-        abort(403, description="This is a table of several phones: open your seat's link.")
+        raise services.NotSeated()
     base = share_base()
     seats = seating.seat_list(game)
     for seat in seats:
@@ -80,25 +81,23 @@ def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:
     """A seat's secret link: this phone sits there (kept in its session), then plays."""
     game = _table_game(slug)
     if not table_services.sit_down(game, seat, token):
-        abort(403, description="This seat's link is no longer valid: ask the host for it.")
+        raise services.NotAllowed("This seat's link is no longer valid: ask the host for it.")
     table_services.remember(game)
     return redirect(url_for("play.show", slug=slug), 303)
 
 
 def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     """The host gives a seat to a bot (``make`` a level), or to a person with a new link
-    (``make=person``: a bot's seat back to a person, or a person removed)."""
+    (``make=person``: a bot's seat back to a person, or a person removed). Refusals
+    (403) are raised: :func:`scorekeeper.play.views.refused` answers them."""
     game = _table_game(slug)
     if not table_services.sitting(game).host:
-        abort(403, description="Only the host's phone changes the seats.")
+        raise services.NotAllowed("Only the host's phone changes the seats.")
     make = request.form.get("make", "")
-    try:
-        if make == "person":
-            table_services.seat_for_person(game, seat)
-        else:
-            table_services.seat_as_bot(game, seat, make)
-    except services.PlayError as refused:
-        abort(403, description=refused.message)
+    if make == "person":
+        table_services.seat_for_person(game, seat)
+    else:
+        table_services.seat_as_bot(game, seat, make)
     return redirect(url_for("play.table_seats_page", slug=slug), 303)
 
 
