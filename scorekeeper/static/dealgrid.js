@@ -1,13 +1,22 @@
 /* A round by cards, one grid per player (templates/table/round.html, fieldset[data-deal]).
    Each player's fieldset keeps its plain inputs (meld rows, lay-off rows, the hand, each a
    card picker of static/cardpicker.js); this script adds one open grid at the top of the
-   fieldset that fills those inputs in order, so a deal is entered in about one tap a card:
-   - the grid fills the player's meld 1; a card that cannot continue the meld being filled
-     (not of its rank for a set, not next to its ends in its suit for a run) starts the
-     next meld row by itself (a spare row shown);
-   - two cards of one suit tapped into an empty meld fill the run between them (5♥ then
-     8♥ gives 5♥ 6♥ 7♥ 8♥; an ace goes at the nearer end); "All four" completes a set
-     with the free cards of its rank;
+   fieldset that fills those inputs in order, so a deal is entered in about one tap a card.
+   It decides no rule: every meld question is asked of the server, which answers from the
+   engine under this game's preset and house rules (GET data-deal's URL, ?meld=&card=,
+   scorekeeper/table/deal_melds.py):
+   - a card tapped into the meld being filled: the server says the row it makes (the card
+     added; after one card of its suit, the run between the two: 5♥ then 8♥ gives 5♥ 6♥ 7♥
+     8♥, round the corner or not as the table plays), or that no legal meld holds it with
+     the row's cards, and then it starts the next meld row (a spare row shown);
+   - "All four" shows when the server names cards completing the row as a set (the suits
+     it lacks, as many as a set may hold under the table's rules); it adds those not held
+     elsewhere;
+   - the first card of an empty meld, a lay-off and the hand take the card as tapped: no
+     rule is asked;
+   - taps wait for the server's answer in order, one after the other; with no answer
+     (offline, a refusal), the card is simply added to the row being filled: the grid only
+     groups, and the person moves on with "Next meld";
    - "Next meld" moves on by hand (two runs of one suit, two sets of one rank); "The rest
      is in hand" sends the next taps to the hand; tapping any row's cards fills that row
      (a lay-off row too);
@@ -15,49 +24,13 @@
      the card it stands for) is placed as that card; cards held elsewhere are greyed as
      each row's picker greys them (its data-used, kept by static/table.js).
    The script only moves card texts into the form's inputs: the server reads and scores
-   them (and says what it refuses); who went out, untold, is the one with nothing in hand. */
+   them (the preview explains them and says what it refuses); who went out, untold, is the
+   one with nothing in hand. */
 (function () {
   "use strict";
   if (!window.CardPicker) return;
-  var CP = window.CardPicker, RANKS = CP.RANKS;
-
-  var face = function (token) {  /* "JK=7C" -> "7C"; "JK" and natural cards as they are */
-    var n = CP.normal(token) || token;
-    return n.indexOf("JK=") === 0 ? n.slice(3) : n;
-  };
-  var rankOf = function (t) { var f = face(t); return f === "JK" ? "JK" : f.slice(0, -1); };
-  var suitOf = function (t) { var f = face(t); return f === "JK" ? "" : f.slice(-1); };
-  /* Places of a run's cards, an ace high (13) when the run reaches the queen or king. */
-  var places = function (list) {
-    var at = list.map(function (t) { return RANKS.indexOf(rankOf(t)); });
-    var high = at.some(function (p) { return p >= 10; });
-    return at.map(function (p) { return p === 0 && high ? 13 : p; });
-  };
-  var fits = function (list, card) {
-    var rank = rankOf(card), suit = suitOf(card);
-    if (rank === "JK" || list.some(function (t) { return rankOf(t) === "JK"; })) {
-      return rank === "JK" && list.every(function (t) { return rankOf(t) === "JK"; });
-    }
-    if (list.every(function (t) { return rankOf(t) === rank; })) return true;
-    if (!list.every(function (t) { return suitOf(t) === suit; })) return false;
-    if (list.length === 1) return true;
-    var at = places(list), lo = Math.min.apply(null, at), hi = Math.max.apply(null, at);
-    var mine = RANKS.indexOf(rank);
-    return [mine, mine === 0 ? 13 : mine].some(function (p) { return p === lo - 1 || p === hi + 1; });
-  };
-  /* One natural card then another of its suit two or more places away: the run between. */
-  var grow = function (list, card) {
-    var only = list[0];
-    if (list.length !== 1 || only.indexOf("JK") === 0 || card.indexOf("JK") === 0) return list.concat(card);
-    if (suitOf(only) !== suitOf(card) || rankOf(only) === rankOf(card)) return list.concat(card);
-    var a = RANKS.indexOf(rankOf(only)), b = RANKS.indexOf(rankOf(card));
-    if (a === 0) a = b >= 7 ? 13 : 0;
-    if (b === 0) b = a >= 7 ? 13 : 0;
-    if (Math.abs(a - b) < 2) return list.concat(card);
-    var run = [];
-    for (var p = Math.min(a, b); p <= Math.max(a, b); p++) run.push(RANKS[p % 13] + suitOf(card));
-    return run;
-  };
+  var CP = window.CardPicker;
+  var known = {}, asked = {};  /* the server's answers and its questions, by URL */
 
   var input = function (picker) { return picker.querySelector("[data-picker-input]"); };
   var cardsOf = function (picker) { return CP.tokens(input(picker).value); };
@@ -69,10 +42,33 @@
     return e;
   };
 
+  var address = function (base, list, card) {
+    return base + "?meld=" + encodeURIComponent(list.join(" ")) +
+      (card ? "&card=" + encodeURIComponent(card) : "");
+  };
+  /* The server's answer {meld, complete} about a meld row's cards and a tapped card (none:
+     the row alone), or null with no answer (offline, a refusal: asked again next time).
+     A tap's answer is kept as the answer about the row it makes, too. */
+  var ask = function (base, list, card) {
+    var url = address(base, list, card);
+    if (known[url]) return Promise.resolve(known[url]);
+    asked[url] = asked[url] || fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (answer) {
+        delete asked[url];
+        if (answer) known[url] = answer;
+        if (answer && answer.meld && card) known[address(base, answer.meld)] = answer;
+        return answer;
+      }, function () { delete asked[url]; return null; });
+    return asked[url];
+  };
+
   function Deal(box) {
     this.box = box;
+    this.url = box.dataset.deal;
     this.name = (box.querySelector("legend") || {}).textContent || "";
     this.armed = false;
+    this.busy = null;
     this.melds = Array.prototype.slice.call(box.querySelectorAll(".slot:not(.layoff) [data-card-picker]"));
     this.hand = box.querySelector(".hand-slot [data-card-picker]");
     this.build();
@@ -95,18 +91,28 @@
     this.grid.grid.addEventListener("click", function (e) {
       var b = e.target.closest("button");
       if (!b || b.disabled) return;
-      if (b === self.grid.joker) self.tapJoker(); else if (b.dataset.card) self.tap(b.dataset.card);
+      if (b === self.grid.joker) self.then(self.tapJoker); else if (b.dataset.card) self.then(self.tap, b.dataset.card);
     });
-    this.next.addEventListener("click", function () { self.aim(self.after(self.target)); });
-    this.rest.addEventListener("click", function () { self.aim(self.hand); });
-    this.four.addEventListener("click", function () { self.put(self.target, cardsOf(self.target).concat(self.missing())); });
+    this.next.addEventListener("click", function () { self.then(function () { this.aim(this.after(this.target)); }); });
+    this.rest.addEventListener("click", function () { self.then(function () { this.aim(this.hand); }); });
+    this.four.addEventListener("click", function () { self.then(self.completeSet); });
     this.box.addEventListener("click", function (e) {
       var row = e.target.closest("[data-card-picker]");
-      if (row && self.box.contains(row) && row !== self.target) self.aim(row);
+      if (row && self.box.contains(row) && row !== self.target) self.then(self.aim, row);
     });
     this.box.addEventListener("input", function () { self.render(); });
     new MutationObserver(function () { self.render(); })
       .observe(this.box, { subtree: true, attributes: true, attributeFilter: ["data-used"] });
+  };
+
+  /* Run ``step`` (a method, with ``arg``) after the steps before it: at once when none is
+     waiting for the server, else when the last of them has its answer. */
+  Deal.prototype.then = function (step, arg) {
+    var self = this, run = function () { return step.call(self, arg); };
+    var out = this.busy ? this.busy.then(run) : run();
+    if (!out || !out.then) return;
+    var mine = this.busy = out.then(null, function () {});
+    mine.then(function () { if (self.busy === mine) self.busy = null; });
   };
 
   /* The meld row after ``row`` (the first empty one after the hand or a lay-off), shown. */
@@ -130,26 +136,26 @@
   Deal.prototype.tapJoker = function () {
     if (this.armed || (this.target.dataset.jokers || "") === "plain") {
       this.armed = false;
-      this.tap("JK");
-    } else {
-      this.armed = true;
-      this.render();
+      return this.tap("JK");
     }
+    this.armed = true;
+    this.render();
   };
 
+  /* A card tapped into the row filled: taken out when there; into a meld being filled
+     where the server says it goes (or the next meld), else added as it is. */
   Deal.prototype.tap = function (card) {
-    var row = this.target, list = cardsOf(row);
+    var self = this, row = this.target, list = cardsOf(row);
     if (this.armed) { this.armed = false; card = "JK=" + card; }
     var at = list.lastIndexOf(card);
     if (at >= 0 && card !== "JK") { list.splice(at, 1); this.put(row, list); return; }
-    var meld = this.melds.indexOf(row) >= 0;
-    if (meld && list.length && !fits(list, card)) {
-      var next = this.after(row);
-      if (!next) { this.aim(null); return; }
-      this.aim(next);
-      row = next; list = cardsOf(next);
-    }
-    this.put(row, meld ? grow(list, card) : list.concat(card));
+    if (this.melds.indexOf(row) < 0 || !list.length) { this.put(row, list.concat(card)); return; }
+    return ask(this.url, list, card).then(function (answer) {
+      if (!answer || answer.meld) { self.put(row, answer ? answer.meld : list.concat(card)); return; }
+      var next = self.after(row);
+      self.aim(next);
+      if (next) self.put(next, cardsOf(next).concat(card));
+    });
   };
 
   Deal.prototype.put = function (row, list) {
@@ -157,16 +163,22 @@
     this.render();
   };
 
-  /* The free cards of the rank of a set being filled (none when it is not a set). */
+  /* The cards completing the meld filled as a set, as the server named them, less those
+     held elsewhere; null until the server has answered. */
   Deal.prototype.missing = function () {
-    var list = cardsOf(this.target);
-    if (this.melds.indexOf(this.target) < 0 || !list.length) return [];
-    var rank = rankOf(list[0]);
-    if (rank === "JK" || !list.every(function (t) { return rankOf(t) === rank && t.indexOf("JK") !== 0; })) return [];
-    var used = CP.tokens(this.target.dataset.used || "");
-    return CP.SUITS.map(function (s) { return rank + s[0]; }).filter(function (c) {
-      return list.indexOf(c) < 0 && used.indexOf(c) < 0;
-    });
+    var row = this.target, list = cardsOf(row), self = this;
+    if (this.melds.indexOf(row) < 0 || !list.length) return [];
+    var answer = known[address(this.url, list)];
+    if (!answer) {
+      ask(this.url, list).then(function (got) { if (got && self.target === row) self.render(); });
+      return [];
+    }
+    var used = CP.tokens(row.dataset.used || "");
+    return answer.complete.filter(function (c) { return used.indexOf(c) < 0 && list.indexOf(c) < 0; });
+  };
+
+  Deal.prototype.completeSet = function () {
+    this.put(this.target, cardsOf(this.target).concat(this.missing()));
   };
 
   Deal.prototype.render = function () {
@@ -176,7 +188,7 @@
     this.say.textContent = this.name + ": " + label.toLowerCase();
     var missing = this.missing();
     this.four.hidden = !missing.length;
-    this.four.textContent = "All four " + (missing.length ? rankOf(missing[0]) + "s" : "");
+    this.four.textContent = "All four " + (missing.length ? missing[0].slice(0, -1) + "s" : "");
     this.rest.hidden = row === this.hand;
     CP.paintGrid(this.grid, cardsOf(row), CP.tokens(row.dataset.used || ""), this.armed);
   };

@@ -29,7 +29,7 @@ from ..hosting.addresses import is_loopback_host, qr_svg, share_base
 from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Round
 from ..web import same_token
-from . import entry, files, page, tv
+from . import deal_melds, entry, files, page, tv
 from . import services as sheet
 from .forms import ConfirmForm, NewGameForm
 from .mine import remember
@@ -47,6 +47,7 @@ from .round_inputs import (
 bp = Blueprint("table", __name__)
 files.register(bp)  # a game as a file: export and import
 tv.register(bp)  # the TV / big-screen view
+deal_melds.register(bp)  # the melds a round by cards is tapped into
 
 
 # ---- helpers ---------------------------------------------------------------------------
