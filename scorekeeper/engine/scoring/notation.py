@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..cards import Card, CardError, known_cards, parse_card
+from ..cards import Card, CardError, parse_card
 from ..rules.dealers_joker import round_rules_stated
 from ..rules.ruleset import RuleSet
 from .checks import LayoffPlay, MeldPlay, RoundError, RoundPlay, check_round, fitting_order
@@ -43,9 +43,10 @@ def _cards(value: Any, where: str, problems: Problems) -> tuple[Card, ...] | Non
     if not isinstance(value, list):
         problems.add(where, 'must be a list of cards such as ["7H", "7S", "7D"]')
         return None
-    known = known_cards(value)
-    if known is not None:
-        return known
+    try:
+        return tuple(map(parse_card, value))
+    except CardError:
+        pass  # each bad card is located below
     cards: list[Card] = []
     ok = True
     for j, text in enumerate(value):
@@ -84,10 +85,7 @@ def _parse_melds(
         owner = item.get("owner")
         if owner not in players:
             owner = read_player(owner, f"melds[{i}].owner", players, problems)
-        texts = item.get("cards")
-        cards = known_cards(texts) if isinstance(texts, list) else None
-        if cards is None:
-            cards = _cards(texts, f"melds[{i}].cards", problems)
+        cards = _cards(item.get("cards"), f"melds[{i}].cards", problems)
         if cards is None:
             broken.add(i)
         final = item.get("final_turn", False)
@@ -155,10 +153,11 @@ def _parse_hands(
             problems.add(f"hands.{name}", 'a hand is a list of cards, e.g. ["KD", "2S"]')
             hands[name] = ()
             continue
-        known = known_cards(cards)
-        if known is not None:
-            hands[name] = known
+        try:
+            hands[name] = tuple(map(parse_card, cards))
             continue
+        except CardError:
+            pass  # the hand keeps its good cards, each bad one located below
         good = []
         for j, text in enumerate(cards):
             try:
