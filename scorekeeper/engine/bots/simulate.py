@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TextIO, TypedDict
 
 from ..game.actions import Discard
 from ..game.deal import SIMULATION_LIMIT, new_game, stop_game
@@ -52,7 +52,7 @@ class GameResult:
     turns: int
     round_scores: list[int]
     totals: list[int]
-    record: dict[str, Any] | None = None
+    record: Mapping[str, object] | None = None
     stopped: bool = False
 
 
@@ -61,7 +61,7 @@ def play_game(
     bots: Sequence[str],
     *,
     preset: str = "standard",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 0,
     keep_record: bool = False,
     samples: int | None = None,
@@ -112,6 +112,26 @@ def _result(
     )
 
 
+class SummaryJSON(TypedDict):
+    """:meth:`Summary.to_json`'s figures: counts, averages (points, rounds, turns),
+    ``rounds`` and ``turns`` per game as ``min``/``median``/``max`` (``turns`` with its
+    ``average``), and shares of the games won by seat (from ``"1"``) and by bot level."""
+
+    preset: str
+    players: int
+    bots: list[str]
+    seed: int
+    games: int
+    undecided: int
+    stopped_at_guard: int
+    average_rounds_per_game: float
+    average_round_score: float
+    rounds: dict[str, float]
+    turns: dict[str, float]
+    wins_by_seat: dict[str, float]
+    wins_by_bot: dict[str, float]
+
+
 @dataclass
 class Summary:
     """Many games summed up: counts, averages (points, rounds, turns), wins per seat and
@@ -123,7 +143,7 @@ class Summary:
     seed: int
     results: list[GameResult] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SummaryJSON:
         """The figures as a JSON-able dict."""
         rounds = [r.rounds for r in self.results] or [0]
         turns = [r.turns for r in self.results] or [0]
@@ -199,7 +219,7 @@ def simulate(
     games: int,
     *,
     preset: str = "standard",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 0,
     bots: Sequence[str] = ("basic",),
     records: Path | None = None,
@@ -238,7 +258,7 @@ def simulate(
     return summary
 
 
-def progress_bar(stream: Any, width: int = 30) -> Callable[[int, int], None]:
+def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
     """A progress callback drawing ``[#####.....] 12/100 games`` on ``stream``."""
 
     def show(done: int, total: int) -> None:
@@ -250,7 +270,7 @@ def progress_bar(stream: Any, width: int = 30) -> Callable[[int, int], None]:
     return show
 
 
-def parse_option(text: str) -> tuple[str, Any]:
+def parse_option(text: str) -> tuple[str, object]:
     """``"min_run=4"`` -> ``("min_run", 4)``; values as JSON where they parse (numbers,
     true/false), else text. Raises ``ValueError`` without ``=``."""
     name, sep, value = text.partition("=")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from ..cards import JOKER, Card, make_pack
 from ..melds import check_meld
@@ -24,7 +23,7 @@ from ..rules.ruleset import RuleSet, ruleset
 from ..scoring.outcome import deals_next
 from ..scoring.score_round import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_checked
 from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
-from .state import GameSetupError, GameState, Phase, laid_down_in
+from .state import GameSetupError, GameState, Phase, laid_down_in, logged_json
 
 SIMULATION_LIMIT = "simulation limit"
 """``end.reason`` of a round the simulator's guard stopped (:func:`stop_game`): the game
@@ -39,7 +38,7 @@ def new_game(
     players: Sequence[str] | int,
     *,
     preset: str = "standard",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 0,
     rules: RuleSet | None = None,
 ) -> GameState:
@@ -54,6 +53,7 @@ def new_game(
     names = (
         tuple(f"P{i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
     )
+    spec: dict[str, object]
     if rules is None:
         rules = ruleset(preset, options)
         spec = {"preset": preset, "options": dict(options or {})}
@@ -265,18 +265,18 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     return result
 
 
-def _keep(state: GameState, record: dict[str, Any]) -> None:
+def _keep(state: GameState, record: dict[str, object]) -> None:
     """Add the finished round's ``record`` to the state's rounds, and its seats that laid
     down a meld to those opened in the game (M6, :func:`state.laid_down_in`)."""
     state.rounds.append(record)
     state.opened_game |= laid_down_in([record])
 
 
-def _round_record(state: GameState, reason: str) -> dict[str, Any]:
+def _round_record(state: GameState, reason: str) -> dict[str, object]:
     """The round's deal, moves and ``end`` (``reason``, who went out, the hands left)."""
     names = state.players
-    record = dict(state.deal)
-    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
+    record: dict[str, object] = dict(state.deal)
+    record["log"] = [[s, logged_json(a)] for s, a in state.log]
     record["end"] = {
         "went_out": names[state.went_out] if state.went_out is not None else None,
         "reason": reason,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from ..cards import Card, CardError, parse_card
 from ..rules.dealers_joker import round_rules_stated
@@ -39,7 +38,7 @@ class Problems(list[dict[str, str]]):
         self.append({"where": where, "message": message})
 
 
-def _cards(value: Any, where: str, problems: Problems) -> tuple[Card, ...] | None:
+def _cards(value: object, where: str, problems: Problems) -> tuple[Card, ...] | None:
     if not isinstance(value, list):
         problems.add(where, 'must be a list of cards such as ["7H", "7S", "7D"]')
         return None
@@ -58,7 +57,9 @@ def _cards(value: Any, where: str, problems: Problems) -> tuple[Card, ...] | Non
     return tuple(cards) if ok else None
 
 
-def read_player(value: Any, where: str, players: Sequence[str], problems: Problems) -> str | None:
+def read_player(
+    value: object, where: str, players: Sequence[str], problems: Problems
+) -> str | None:
     """``value`` when it is one of ``players``, else None with the problem noted."""
     if value not in players:
         problems.add(where, f"{value!r} is not one of the players")
@@ -67,7 +68,7 @@ def read_player(value: Any, where: str, players: Sequence[str], problems: Proble
 
 
 def _parse_melds(
-    value: Any, players: Sequence[str], problems: Problems
+    value: object, players: Sequence[str], problems: Problems
 ) -> tuple[list[MeldPlay], set[int]]:
     melds: list[MeldPlay] = []
     broken: set[int] = set()
@@ -96,7 +97,7 @@ def _parse_melds(
 
 
 def _parse_layoffs(
-    value: Any, players: Sequence[str], n_melds: int, broken: set[int], problems: Problems
+    value: object, players: Sequence[str], n_melds: int, broken: set[int], problems: Problems
 ) -> list[LayoffPlay] | None:
     layoffs: list[LayoffPlay] = []
     if value is None:
@@ -137,7 +138,7 @@ def _parse_layoffs(
 
 
 def _parse_hands(
-    value: Any, players: Sequence[str], problems: Problems
+    value: object, players: Sequence[str], problems: Problems
 ) -> dict[str, tuple[Card, ...]]:
     """Hands by player; a hand with a bad card keeps its good cards (the bad one is
     reported), and hands that are not an object count as empty once reported."""
@@ -201,7 +202,7 @@ def dedupe(problems: Problems) -> list[dict[str, str]]:
 
 def read_play(
     players: Sequence[str],
-    written: Mapping[str, Any],
+    written: Mapping[str, object],
     problems: Problems,
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,
@@ -224,9 +225,17 @@ def read_play(
         went_out=went_out,
         teams=teams,
         deal_number=deal_number,
-        went_out_by=written.get("went_out_by") or "discard",
+        went_out_by=_how_out(written.get("went_out_by")),
     )
     return play, frozenset(broken)
+
+
+def _how_out(value: object) -> str:
+    """``went_out_by`` as written, "discard" when absent; a value that is not text is kept
+    as its ``repr``, which :func:`.checks.check_round` then refuses (S10)."""
+    if not value:
+        return "discard"
+    return value if isinstance(value, str) else repr(value)
 
 
 def add_rule_problems(
@@ -241,7 +250,7 @@ def add_rule_problems(
 def read_round(
     rules: RuleSet,
     players: Sequence[str],
-    written: Mapping[str, Any],
+    written: Mapping[str, object],
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,
 ) -> RoundPlay:
@@ -259,7 +268,7 @@ def read_round(
 def score_sheet(
     rules: RuleSet,
     players: Sequence[str],
-    written: Mapping[str, Any],
+    written: Mapping[str, object],
     totals_before: Mapping[str, int],
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,
