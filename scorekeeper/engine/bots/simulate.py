@@ -88,23 +88,13 @@ def play_game(
 def _result(
     state: GameState, bots: list[str], seed: int, turns: int, keep_record: bool
 ) -> GameResult:
-    names = state.players
-    winners: list[int] = []
-    if state.winner is not None:
-        winners = [s for s, name in enumerate(names) if name in state.winner.split(" & ")]
     scores = [figures["round"] for r in state.rounds for figures in (r["scores"] or {}).values()]
-    turns += sum(
-        1
-        for r in state.rounds
-        if r["end"]["went_out"] is not None
-        and not any(s >= 0 and a["type"] == "discard" for s, a in r["log"][-1:])
-    )
     return GameResult(
         seed=seed,
         bots=bots,
-        winners=winners,
+        winners=_winning_seats(state),
         rounds=len(state.rounds),
-        turns=turns,
+        turns=turns + _turns_gone_out_by_play(state),
         round_scores=scores,
         totals=list(state.totals),
         record=game_record(state, bots) if keep_record else None,
@@ -130,6 +120,25 @@ class SummaryJSON(TypedDict):
     turns: dict[str, float]
     wins_by_seat: dict[str, float]
     wins_by_bot: dict[str, float]
+
+
+def _winning_seats(state: GameState) -> list[int]:
+    """The seats of the winner, both partners of a winning side (P1); none unfinished."""
+    if state.winner is None:
+        return []
+    winners = state.winner.split(" & ")
+    return [s for s, name in enumerate(state.players) if name in winners]
+
+
+def _turns_gone_out_by_play(state: GameState) -> int:
+    """The rounds whose player went out without a last discard (O2): that last turn
+    is counted here, the others at their discards."""
+    return sum(
+        1
+        for r in state.rounds
+        if r["end"]["went_out"] is not None
+        and not any(s >= 0 and a["type"] == "discard" for s, a in r["log"][-1:])
+    )
 
 
 @dataclass

@@ -316,6 +316,16 @@ def _flag(data: Mapping[str, object]) -> bool:
     return value
 
 
+def _draw(data: Mapping[str, object]) -> Draw:
+    """T1: a draw from the stock, or from the discard pile at ``index`` up."""
+    source = data.get("from", "stock")
+    if source == "stock":
+        return Draw("stock")
+    if source == "discard":
+        return Draw("discard", _int(data, "index"))
+    raise ActionError('a draw is "from" the "stock" or the "discard" pile')
+
+
 def _gambit(kind: str, data: Mapping[str, object]) -> Action:
     """The X2 moves: nominate, split, block."""
     if kind == "nominate":
@@ -343,12 +353,7 @@ def action_from_json(data: object) -> Action:
     if not isinstance(kind, str):
         raise ActionError('an action\'s "type" names it in text, such as "draw" or "discard"')
     if kind == "draw":
-        source = data.get("from", "stock")
-        if source == "stock":
-            return Draw("stock")
-        if source == "discard":
-            return Draw("discard", _int(data, "index"))
-        raise ActionError('a draw is "from" the "stock" or the "discard" pile')
+        return _draw(data)
     if kind == "lay_down":
         return _melds(data)
     if kind == "lay_off":

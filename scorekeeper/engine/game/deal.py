@@ -69,15 +69,26 @@ def new_game(
 
 def _check_setup(rules: RuleSet, names: tuple[str, ...]) -> None:
     n = len(names)
-    if not 2 <= n <= rules.max_players:
-        raise GameSetupError(f"a game has 2 to {rules.max_players} players, not {n} (D1)")
-    if len(set(names)) != n or not all(isinstance(x, str) and x.strip() for x in names):
-        raise GameSetupError("each player needs a different, non-empty name")
+    _check_players(rules, names)
     if rules.partnership and n != 4:
         raise GameSetupError("partnership play is for 4 players in two sides (P1)")
     gambit = gambit_problems(rules)
     if gambit:
         raise GameSetupError("; ".join(message for _, message in gambit))
+    _check_pack_holds(rules, n)
+
+
+def _check_players(rules: RuleSet, names: tuple[str, ...]) -> None:
+    """D1: 2 to ``max_players`` players, each with a different, non-empty name."""
+    n = len(names)
+    if not 2 <= n <= rules.max_players:
+        raise GameSetupError(f"a game has 2 to {rules.max_players} players, not {n} (D1)")
+    if len(set(names)) != n or not all(isinstance(x, str) and x.strip() for x in names):
+        raise GameSetupError("each player needs a different, non-empty name")
+
+
+def _check_pack_holds(rules: RuleSet, n: int) -> None:
+    """D2, D3: the pack holds every hand of ``n`` players, the upcard and D4's extra card."""
     extra = 1 if rules.first_discard == "extra-card-to-left" else 0
     if rules.hand_size(n) * n + 1 + extra > rules.pack_size(n):
         raise GameSetupError(

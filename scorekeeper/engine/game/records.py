@@ -210,6 +210,22 @@ def replay(record: object) -> GameState:
     round, the turn and why), or whose scores differ from the replay's."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a game record: the format must be {FORMAT!r}")
+    state, rounds = _game_of(record)
+    for number, stored in enumerate(rounds, start=1):
+        _replay_round(state, stored, number)
+    final = record.get("final")
+    if final is not None:
+        totals = dict(zip(state.players, state.totals, strict=True))
+        if final.get("totals") != totals or final.get("winner") != state.winner:
+            raise RecordError(
+                f"the final totals and winner differ from the replay's: {totals}, {state.winner}"
+            )
+    return state
+
+
+def _game_of(record: dict[str, Any]) -> tuple[GameState, list[object]]:
+    """A new game of the record's rules, players and seed, and its rounds to replay;
+    :class:`RecordError` when they cannot be read or set up a game (D1, P1, X2)."""
     try:
         spec = record["rules"]
         state = new_game(
@@ -223,16 +239,7 @@ def replay(record: object) -> GameState:
         if isinstance(error, GameSetupError | RulesError):
             raise RecordError(str(error)) from None
         raise RecordError(f"the record is missing or garbles {error}") from None
-    for number, stored in enumerate(rounds, start=1):
-        _replay_round(state, stored, number)
-    final = record.get("final")
-    if final is not None:
-        totals = dict(zip(state.players, state.totals, strict=True))
-        if final.get("totals") != totals or final.get("winner") != state.winner:
-            raise RecordError(
-                f"the final totals and winner differ from the replay's: {totals}, {state.winner}"
-            )
-    return state
+    return state, rounds
 
 
 def _deal_pack(state: GameState, stored: Mapping[str, object], number: int) -> list[Card]:

@@ -135,7 +135,6 @@ class GameState:
 
     def to_json(self) -> dict[str, object]:
         """The whole state as a JSON-able dict (cards as text); see :meth:`from_json`."""
-        cards = _texts
         return {
             "format": FORMAT,
             "rules": self.rules_spec,
@@ -149,14 +148,7 @@ class GameState:
             "rounds": self.rounds,
             "deal": self.deal,
             "log": [[s, logged_json(a)] for s, a in self.log],
-            "hands": [cards(h) for h in self.hands],
-            "stock": cards(self.stock),
-            "pile": cards(self.pile),
-            "owners": list(self.owners),
-            "laid": [cards(m) for m in self.laid],
-            "layoffs": [[s, c.text, m] for s, c, m in self.layoffs],
-            "opened": list(self.opened),
-            "known": [cards(k) for k in self.known],
+            **self._round_json(),
             "phase": self.phase.value,
             "seat": self.seat,
             "turn_seat": self.turn_seat,
@@ -170,6 +162,21 @@ class GameState:
             "went_out": self.went_out,
             "winner": self.winner,
             "gambit": self.gambit.to_json() if self.gambit else None,
+        }
+
+    def _round_json(self) -> dict[str, object]:
+        """The round's cards as text: hands, stock, pile, melds, lay-offs, known (what
+        :func:`_round_fields` reads back)."""
+        cards = _texts
+        return {
+            "hands": [cards(h) for h in self.hands],
+            "stock": cards(self.stock),
+            "pile": cards(self.pile),
+            "owners": list(self.owners),
+            "laid": [cards(m) for m in self.laid],
+            "layoffs": [[s, c.text, m] for s, c, m in self.layoffs],
+            "opened": list(self.opened),
+            "known": [cards(k) for k in self.known],
         }
 
     @classmethod

@@ -8,7 +8,7 @@ turn made out of turn (T7) or laying deadwood (O3) says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import parse_card
@@ -106,7 +106,7 @@ def _add_gambit(turn: dict[str, Any], item: dict[str, Any]) -> None:
         turn["plays"].append({"block": True})
 
 
-def _dealers(turn: dict[str, Any], item: dict[str, Any]) -> dict[str, bool]:
+def _dealers(turn: dict[str, object], item: Mapping[str, object]) -> dict[str, bool]:
     """X2: a play holding the dealer's joker says so, and so does its turn."""
     if not item.get("dealers_joker"):
         return {}

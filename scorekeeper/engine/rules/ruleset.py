@@ -369,6 +369,20 @@ def _cached(preset: str, changes: tuple[tuple[str, str, OptionValue], ...]) -> R
     return _build(base, {name: value for name, _, value in changes}) if changes else base
 
 
+def _plain(changes: Mapping[str, object]) -> dict[str, OptionValue]:
+    """``changes`` when every value is plain (text, a number, true or false), else
+    :class:`RulesError` naming each that is not (a list, an object, null)."""
+    plain = {name: value for name, value in changes.items() if isinstance(value, (str, int))}
+    bad = [
+        (name, f"{name} must be a plain value, not {type(value).__name__}")
+        for name, value in changes.items()
+        if name not in plain
+    ]
+    if bad:
+        raise RulesError(bad)
+    return plain
+
+
 def ruleset(
     preset: str = "standard", options: Mapping[str, object] | None = None, **overrides: object
 ) -> RuleSet:
@@ -384,14 +398,7 @@ def ruleset(
     changes = with_gambit(dict(options or {}) | overrides)
     if not changes:
         return _cached(preset, ())
-    plain = {name: value for name, value in changes.items() if isinstance(value, (str, int))}
-    bad = [
-        (name, f"{name} must be a plain value, not {type(value).__name__}")
-        for name, value in changes.items()
-        if name not in plain
-    ]
-    if bad:
-        raise RulesError(bad)
+    plain = _plain(changes)
     # the type is part of the key: 0 and False, 1 and True are different answers
     key = tuple(sorted((name, type(value).__name__, value) for name, value in plain.items()))
     return _cached(preset, key)

@@ -72,9 +72,16 @@ def _parse_rules(value: object, problems: Problems) -> RuleSet | None:
     if not isinstance(options, dict):
         problems.add("rules.options", "options must be an object of option names and values")
         return None
+    return _house_rules(preset, options, problems)
+
+
+def _house_rules(preset: str, options: dict[str, object], problems: Problems) -> RuleSet | None:
+    """The rule set of ``preset`` and ``options`` (the round's nomination, a fact of the
+    round under X2, left out); None with each problem noted at ``rules.preset`` or
+    ``rules.options.<name>``."""
+    if NOMINATION_OPTION in options:
+        options = {k: v for k, v in options.items() if k != NOMINATION_OPTION}
     try:
-        if NOMINATION_OPTION in options:
-            options = {k: v for k, v in options.items() if k != NOMINATION_OPTION}
         return ruleset(preset, options)
     except RulesError as error:
         for where, message in error.problems:

@@ -119,13 +119,8 @@ def _parse_layoffs(
             card = parse_card(item.get("card"))
         except CardError as error:
             problems.add(f"layoffs[{i}].card", str(error))
-        meld = item.get("meld")
-        if meld.__class__ is not int or not 0 <= meld < n_melds:
-            problems.add(
-                f"layoffs[{i}].meld",
-                f"there is no meld {meld!r} on the table "
-                f"(melds are numbered from 0 to {n_melds - 1})",
-            )
+        meld = _meld_index(item.get("meld"), n_melds, f"layoffs[{i}].meld", problems)
+        if meld is None:
             ok = False
             continue
         if owner is None or card is None:
@@ -135,6 +130,18 @@ def _parse_layoffs(
             continue
         layoffs.append(_row(LayoffPlay, (owner, card, meld)))
     return layoffs if ok else None
+
+
+def _meld_index(value: object, n_melds: int, where: str, problems: Problems) -> int | None:
+    """The meld a lay-off names (L1), numbered from 0 among the round's ``n_melds``
+    melds; None with the problem noted when there is no such meld."""
+    if value.__class__ is not int or not 0 <= value < n_melds:
+        problems.add(
+            where,
+            f"there is no meld {value!r} on the table (melds are numbered from 0 to {n_melds - 1})",
+        )
+        return None
+    return value
 
 
 def _parse_hands(
