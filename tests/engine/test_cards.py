@@ -94,3 +94,17 @@ def test_printing_and_parsing_round_trip(card):
     assert parse_card(card.text.lower()) is card
     symbols = card.display.replace("JK(", "JK=").rstrip(")")
     assert parse_card(symbols) is card
+
+
+@given(every_card, st.data())
+def test_every_casing_and_padding_of_a_card_is_that_one_card(card, data):
+    cased = "".join(data.draw(st.sampled_from([c.upper(), c.lower()]), label=c) for c in card.text)
+    padding = data.draw(st.sampled_from(["", " ", "\t", "  "]))
+    assert parse_card(cased) is card
+    assert parse_card(padding + cased + padding) is card
+
+
+@pytest.mark.parametrize("value", [["7H"], {"card": "7H"}, None, 7.0, b"7H"])
+def test_values_that_are_not_text_are_refused_with_a_message(value):
+    with pytest.raises(CardError, match="write cards as text"):
+        parse_card(value)
