@@ -203,6 +203,17 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     return [parse_card(t) for t in items]
 
 
+def parse_card_texts(texts: Sequence[object]) -> tuple[Card, ...]:
+    """The cards of a list of card texts, as :func:`parse_card` reads each: ``["7H",
+    "jk=7c"]`` -> ``(7H, JK=7C)``, the table looked up for them all at once (the contract's
+    melds and hands are read this way). Raises :class:`CardError` for the first text that
+    is not a card."""
+    try:
+        return tuple(map(_CARD_OF_TEXT.__getitem__, texts))
+    except (KeyError, TypeError):  # padded, or not a card: parse_card says which
+        return tuple(map(parse_card, texts))
+
+
 def format_cards(cards: Iterable[Card], *, symbols: bool = True) -> str:
     """Cards as one line for people (``7♥ 7♠ 7♦``) or in notation (``7H 7S 7D``)."""
     return " ".join(c.display if symbols else c.text for c in cards)

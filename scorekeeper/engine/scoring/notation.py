@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ..cards import Card, CardError, parse_card
+from ..cards import Card, CardError, parse_card, parse_card_texts
 from ..rules.dealers_joker import round_rules_stated
 from ..rules.ruleset import RuleSet
 from .checks import LayoffPlay, MeldPlay, RoundError, RoundPlay, check_round, fitting_order
@@ -43,7 +43,7 @@ def _cards(value: object, where: str, problems: Problems) -> tuple[Card, ...] | 
         problems.add(where, 'must be a list of cards such as ["7H", "7S", "7D"]')
         return None
     try:
-        return tuple(map(parse_card, value))
+        return parse_card_texts(value)
     except CardError:
         pass  # each bad card is located below
     cards: list[Card] = []
@@ -162,7 +162,7 @@ def _parse_hands(
             hands[name] = ()
             continue
         try:
-            hands[name] = tuple(map(parse_card, cards))
+            hands[name] = parse_card_texts(cards)
             continue
         except CardError:
             pass  # the hand keeps its good cards, each bad one located below
