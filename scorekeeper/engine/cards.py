@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from itertools import product
 from typing import Final
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -125,22 +126,30 @@ object.__setattr__(DOUBLE, "text", "JK=double")
 object.__setattr__(DOUBLE, "order", 99)
 _NATURALS: Final = {(r, s): Card(r, s) for s in SUITS for r in RANKS}
 _DECLARED: Final = {c: Card(0, "", c) for c in _NATURALS.values()}
-TEXT_CARDS: dict[object, Card] = {}
-"""Each card text :func:`parse_card` has read (up to 4,096), as its card: a fast path may
-look a text up here first and call :func:`parse_card` when it is not there."""
 JOKERS: Final = frozenset([JOKER, DOUBLE, *_DECLARED.values()])
 """Every joker card: plain, the dealer's joker nominated double (X2), and declared as each
 natural card (M5)."""
 
 
-def _parse_natural(text: str) -> Card | None:
-    if len(text) < 2:
-        return None
-    suit = _SUIT_INPUT.get(text[-1])
-    rank = _RANK_INPUT.get(text[:-1])
-    if suit is None or rank is None:
-        return None
-    return _NATURALS[(rank, suit)]
+def _casings(text: str) -> set[str]:
+    """``text`` in every mix of upper and lower case: ``jk``, ``jK``, ``Jk``, ``JK``."""
+    return {"".join(chars) for chars in product(*({c.upper(), c.lower()} for c in text))}
+
+
+def _spellings() -> dict[object, Card]:
+    """Every card text, in any case, as its card: ``7H``, ``th``, ``7♥``, ``Jk``, ``JK=7c``,
+    ``JK=double`` (the one table :func:`parse_card` reads; 1,460 texts)."""
+    naturals = {
+        rank_text + suit_text: _NATURALS[(rank, suit)]
+        for rank_text, rank in _RANK_INPUT.items()
+        for suit_text, suit in _SUIT_INPUT.items()
+    }
+    declared = {f"{JOKER_TEXT}={text}": _DECLARED[card] for text, card in naturals.items()}
+    upper = naturals | declared | {JOKER_TEXT: JOKER, "JK=DOUBLE": DOUBLE}
+    return {text: card for key, card in upper.items() for text in _casings(key)}
+
+
+_CARD_OF_TEXT: Final = _spellings()
 
 
 def quoted(value: object, most: int = 24) -> str:
@@ -160,50 +169,29 @@ def parse_card(text: object) -> Card:
     card (unknown rank or suit, a joker standing for a joker, not a string).
     """
     try:
-        card: Card | None = TEXT_CARDS.get(text)
-    except TypeError:
-        card = None
-    if card is not None:
-        return card
+        return _CARD_OF_TEXT[text]
+    except (KeyError, TypeError):
+        return _parse_spelled(text)
+
+
+def _parse_spelled(text: object) -> Card:
+    """``text`` with spaces around it, else :class:`CardError`."""
     if not isinstance(text, str):
         raise CardError(
             f"{quoted(text)} is not a card: write cards as text such as 7H, 10D, AS, JK"
         )
     key = text.strip().upper()
-    if key == JOKER_TEXT:
-        card = JOKER
-    elif key == "JK=DOUBLE":
-        card = DOUBLE
-    elif key.startswith("JK="):
-        natural = _parse_natural(key[3:])
-        if natural is None:
-            raise CardError(
-                f"{quoted(text)} is not a card: a joker in a meld names a real card, as in JK=7C"
-            )
-        card = _DECLARED[natural]
-    else:
-        natural = _parse_natural(key)
-        if natural is None:
-            raise CardError(
-                f"{quoted(text)} is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
-                "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker"
-            )
-        card = natural
-    if len(TEXT_CARDS) < 4096:
-        TEXT_CARDS[text] = card
-    return card
-
-
-_CARD_OF_TEXT = TEXT_CARDS.__getitem__
-
-
-def known_cards(texts: list[object]) -> tuple[Card, ...] | None:
-    """The cards of ``texts`` when each is a text already parsed once (a fast path for
-    hot loops), else None: then parse them one by one with :func:`parse_card`."""
-    try:
-        return tuple(map(_CARD_OF_TEXT, texts))
-    except (KeyError, TypeError):  # a text not parsed yet; one not even hashable
-        return None
+    card = _CARD_OF_TEXT.get(key)
+    if card is not None:
+        return card
+    if key.startswith("JK="):
+        raise CardError(
+            f"{quoted(text)} is not a card: a joker in a meld names a real card, as in JK=7C"
+        )
+    raise CardError(
+        f"{quoted(text)} is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
+        "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker"
+    )
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
@@ -213,6 +201,17 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """
     items = text.replace(",", " ").split() if isinstance(text, str) else text
     return [parse_card(t) for t in items]
+
+
+def parse_card_texts(texts: Sequence[object]) -> tuple[Card, ...]:
+    """The cards of a list of card texts, as :func:`parse_card` reads each: ``["7H",
+    "jk=7c"]`` -> ``(7H, JK=7C)``, the table looked up for them all at once (the contract's
+    melds and hands are read this way). Raises :class:`CardError` for the first text that
+    is not a card."""
+    try:
+        return tuple(map(_CARD_OF_TEXT.__getitem__, texts))
+    except (KeyError, TypeError):  # padded, or not a card: parse_card says which
+        return tuple(map(parse_card, texts))
 
 
 def format_cards(cards: Iterable[Card], *, symbols: bool = True) -> str:

@@ -12,6 +12,7 @@ from scorekeeper.engine.cards import (
     make_pack,
     natural_card,
     parse_card,
+    parse_card_texts,
     parse_cards,
     shuffled,
 )
@@ -94,3 +95,25 @@ def test_printing_and_parsing_round_trip(card):
     assert parse_card(card.text.lower()) is card
     symbols = card.display.replace("JK(", "JK=").rstrip(")")
     assert parse_card(symbols) is card
+
+
+@given(every_card, st.data())
+def test_every_casing_and_padding_of_a_card_is_that_one_card(card, data):
+    cased = "".join(data.draw(st.sampled_from([c.upper(), c.lower()]), label=c) for c in card.text)
+    padding = data.draw(st.sampled_from(["", " ", "\t", "  "]))
+    assert parse_card(cased) is card
+    assert parse_card(padding + cased + padding) is card
+
+
+@pytest.mark.parametrize("value", [["7H"], {"card": "7H"}, None, 7.0, b"7H"])
+def test_values_that_are_not_text_are_refused_with_a_message(value):
+    with pytest.raises(CardError, match="write cards as text"):
+        parse_card(value)
+
+
+@given(st.lists(every_card.map(lambda c: c.text.lower())))
+def test_a_list_of_texts_reads_as_each_text_does(texts):
+    assert parse_card_texts(texts) == tuple(parse_card(t) for t in texts)
+    assert parse_card_texts([" 7h ", *texts]) == (parse_card("7H"), *map(parse_card, texts))
+    with pytest.raises(CardError, match="'7X' is not a card"):
+        parse_card_texts([*texts, "7X"])

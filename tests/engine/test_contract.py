@@ -191,6 +191,8 @@ ERROR_CASES = [
         "only when someone goes out",
     ),
     ("went out by", {"went_out_by": "magic"}, "went_out_by", '"discard" or "play"'),
+    ("went out by a number", {"went_out_by": 2}, "went_out_by", '"discard" or "play"'),
+    ("went out by a list", {"went_out_by": ["play"]}, "went_out_by", '"discard" or "play"'),
     (
         "going out without a discard under Boathouse",
         {"rules": {"options": {"discard_to_go_out": True}}, "went_out_by": "play"},

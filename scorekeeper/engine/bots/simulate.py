@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TextIO, TypedDict
 
 from ..game.actions import Discard
 from ..game.deal import SIMULATION_LIMIT, new_game, stop_game
@@ -52,7 +52,7 @@ class GameResult:
     turns: int
     round_scores: list[int]
     totals: list[int]
-    record: dict[str, Any] | None = None
+    record: Mapping[str, object] | None = None
     stopped: bool = False
 
 
@@ -61,7 +61,7 @@ def play_game(
     bots: Sequence[str],
     *,
     preset: str = "standard",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 0,
     keep_record: bool = False,
     samples: int | None = None,
@@ -88,27 +88,56 @@ def play_game(
 def _result(
     state: GameState, bots: list[str], seed: int, turns: int, keep_record: bool
 ) -> GameResult:
-    names = state.players
-    winners: list[int] = []
-    if state.winner is not None:
-        winners = [s for s, name in enumerate(names) if name in state.winner.split(" & ")]
     scores = [figures["round"] for r in state.rounds for figures in (r["scores"] or {}).values()]
-    turns += sum(
-        1
-        for r in state.rounds
-        if r["end"]["went_out"] is not None
-        and not any(s >= 0 and a["type"] == "discard" for s, a in r["log"][-1:])
-    )
     return GameResult(
         seed=seed,
         bots=bots,
-        winners=winners,
+        winners=_winning_seats(state),
         rounds=len(state.rounds),
-        turns=turns,
+        turns=turns + _turns_gone_out_by_play(state),
         round_scores=scores,
         totals=list(state.totals),
         record=game_record(state, bots) if keep_record else None,
         stopped=bool(state.rounds) and state.rounds[-1]["end"]["reason"] == SIMULATION_LIMIT,
+    )
+
+
+class SummaryJSON(TypedDict):
+    """:meth:`Summary.to_json`'s figures: counts, averages (points, rounds, turns),
+    ``rounds`` and ``turns`` per game as ``min``/``median``/``max`` (``turns`` with its
+    ``average``), and shares of the games won by seat (from ``"1"``) and by bot level."""
+
+    preset: str
+    players: int
+    bots: list[str]
+    seed: int
+    games: int
+    undecided: int
+    stopped_at_guard: int
+    average_rounds_per_game: float
+    average_round_score: float
+    rounds: dict[str, float]
+    turns: dict[str, float]
+    wins_by_seat: dict[str, float]
+    wins_by_bot: dict[str, float]
+
+
+def _winning_seats(state: GameState) -> list[int]:
+    """The seats of the winner, both partners of a winning side (P1); none unfinished."""
+    if state.winner is None:
+        return []
+    winners = state.winner.split(" & ")
+    return [s for s, name in enumerate(state.players) if name in winners]
+
+
+def _turns_gone_out_by_play(state: GameState) -> int:
+    """The rounds whose player went out without a last discard (O2): that last turn
+    is counted here, the others at their discards."""
+    return sum(
+        1
+        for r in state.rounds
+        if r["end"]["went_out"] is not None
+        and not any(s >= 0 and a["type"] == "discard" for s, a in r["log"][-1:])
     )
 
 
@@ -123,7 +152,7 @@ class Summary:
     seed: int
     results: list[GameResult] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SummaryJSON:
         """The figures as a JSON-able dict."""
         rounds = [r.rounds for r in self.results] or [0]
         turns = [r.turns for r in self.results] or [0]
@@ -199,7 +228,7 @@ def simulate(
     games: int,
     *,
     preset: str = "standard",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 0,
     bots: Sequence[str] = ("basic",),
     records: Path | None = None,
@@ -238,7 +267,7 @@ def simulate(
     return summary
 
 
-def progress_bar(stream: Any, width: int = 30) -> Callable[[int, int], None]:
+def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
     """A progress callback drawing ``[#####.....] 12/100 games`` on ``stream``."""
 
     def show(done: int, total: int) -> None:
@@ -250,7 +279,7 @@ def progress_bar(stream: Any, width: int = 30) -> Callable[[int, int], None]:
     return show
 
 
-def parse_option(text: str) -> tuple[str, Any]:
+def parse_option(text: str) -> tuple[str, object]:
     """``"min_run=4"`` -> ``("min_run", 4)``; values as JSON where they parse (numbers,
     true/false), else text. Raises ``ValueError`` without ``=``."""
     name, sep, value = text.partition("=")

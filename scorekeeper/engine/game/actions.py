@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Self
 
 from ..cards import JOKERS, Card, CardError, format_cards, make_pack, parse_card, quoted
 
@@ -39,7 +39,7 @@ class _Move:
     __slots__ = ()
 
     @classmethod
-    def from_json(cls, data: Any) -> Any:
+    def from_json(cls, data: object) -> Self:
         """The move ``data`` describes, which must be of this class; raises
         :class:`ActionError` otherwise (see :func:`action_from_json`)."""
         action = action_from_json(data)
@@ -56,7 +56,7 @@ class Draw(_Move):
     source: str = "stock"
     index: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "draw", "from": "stock"}`` or with ``"index"`` for the pile."""
         if self.source == "stock":
             return {"type": "draw", "from": "stock"}
@@ -73,7 +73,7 @@ class Draw(_Move):
 class DrawTwo(_Move):
     """Draw two cards from the stock ("Boathouse Rum", T6; seed 002)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "draw_two"}``."""
         return {"type": "draw_two"}
 
@@ -98,10 +98,13 @@ class LayDown(_Move):
         """Every meld laid down by this action, in order."""
         return (self.cards, *self.more)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "lay_down", "melds": [["7H", "7S", "7D"]]}``, with
         ``"dealers_joker": true`` when the dealer's joker is in them (X2)."""
-        out = {"type": "lay_down", "melds": [[c.text for c in m] for m in self.melds]}
+        out: dict[str, object] = {
+            "type": "lay_down",
+            "melds": [[c.text for c in m] for m in self.melds],
+        }
         return out | {"dealers_joker": True} if self.dealers_joker else out
 
     def describe(self) -> str:
@@ -120,7 +123,7 @@ class LayOff(_Move):
     dealers_joker: bool = False
     """X2: the card is the dealer's joker from beside the pack, nominated wild."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "lay_off", "card": "8D", "meld": 0}`` (``"dealers_joker": true``
         for the dealer's joker, X2)."""
         out = {"type": "lay_off", "card": self.card.text, "meld": self.meld}
@@ -139,7 +142,7 @@ class Discard(_Move):
 
     card: Card
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "discard", "card": "KD"}``."""
         return {"type": "discard", "card": self.card.text}
 
@@ -184,7 +187,7 @@ class Pass(_Move):
     """Decline: no "Rummy!" call (X1), no melding out of turn (T7), or no draw with the
     stock gone under O3 "play on"."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "pass"}``."""
         return {"type": "pass"}
 
@@ -197,7 +200,7 @@ class Pass(_Move):
 class EndRound(_Move):
     """With the stock gone under O3 "draw from the discard pile", stop: the round ends."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "end_round"}``."""
         return {"type": "end_round"}
 
@@ -216,7 +219,7 @@ class RummyCall(_Move):
     index: int
     meld: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "rummy", "index": 4, "meld": 1}`` (``meld`` may be null)."""
         return {"type": "rummy", "index": self.index, "meld": self.meld}
 
@@ -232,7 +235,7 @@ class Nominate(_Move):
 
     effect: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "nominate", "effect": "double"}``."""
         return {"type": "nominate", "effect": self.effect}
 
@@ -251,7 +254,7 @@ class Split(_Move):
     index: int
     dealers_joker: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "split", "index": 2, "dealers_joker": true}``."""
         return {"type": "split", "index": self.index, "dealers_joker": self.dealers_joker}
 
@@ -266,7 +269,7 @@ class Block(_Move):
     """X2: place a joker from the hand face down over the dealer's joker; the dealer may
     not use it for the rest of the hand."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"type": "block"}``."""
         return {"type": "block"}
 
@@ -282,14 +285,14 @@ Action = Draw | DrawTwo | LayDown | LayOff | Discard | Pass | EndRound | RummyCa
 """Any move of the game."""
 
 
-def _card(value: Any) -> Card:
+def _card(value: object) -> Card:
     try:
         return parse_card(value)
     except CardError as error:
         raise ActionError(str(error)) from None
 
 
-def _int(data: Mapping[str, Any], key: str, *, optional: bool = False) -> int | None:
+def _int(data: Mapping[str, object], key: str, *, optional: bool = False) -> int | None:
     value = data.get(key)
     if value is None and optional:
         return None
@@ -298,7 +301,7 @@ def _int(data: Mapping[str, Any], key: str, *, optional: bool = False) -> int | 
     return value
 
 
-def _melds(data: Mapping[str, Any]) -> LayDown:
+def _melds(data: Mapping[str, object]) -> LayDown:
     melds = data.get("melds")
     if not isinstance(melds, list) or not melds or not all(isinstance(m, list) for m in melds):
         raise ActionError('a lay-down needs "melds": a list of lists of cards')
@@ -306,14 +309,24 @@ def _melds(data: Mapping[str, Any]) -> LayDown:
     return LayDown(parsed[0], tuple(parsed[1:]), _flag(data))
 
 
-def _flag(data: Mapping[str, Any]) -> bool:
+def _flag(data: Mapping[str, object]) -> bool:
     value = data.get("dealers_joker", False)
     if not isinstance(value, bool):
         raise ActionError('"dealers_joker" is true or false')
     return value
 
 
-def _gambit(kind: str, data: Mapping[str, Any]) -> Action:
+def _draw(data: Mapping[str, object]) -> Draw:
+    """T1: a draw from the stock, or from the discard pile at ``index`` up."""
+    source = data.get("from", "stock")
+    if source == "stock":
+        return Draw("stock")
+    if source == "discard":
+        return Draw("discard", _int(data, "index"))
+    raise ActionError('a draw is "from" the "stock" or the "discard" pile')
+
+
+def _gambit(kind: str, data: Mapping[str, object]) -> Action:
     """The X2 moves: nominate, split, block."""
     if kind == "nominate":
         effect = data.get("effect")
@@ -329,7 +342,7 @@ def _gambit(kind: str, data: Mapping[str, Any]) -> Action:
     raise ActionError(f"there is no action of type {quoted(kind)}")
 
 
-def action_from_json(data: Any) -> Action:
+def action_from_json(data: object) -> Action:
     """The action a dict describes (the shapes of each class's ``to_json``).
 
     Raises :class:`ActionError` naming what is wrong.
@@ -340,12 +353,7 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(kind, str):
         raise ActionError('an action\'s "type" names it in text, such as "draw" or "discard"')
     if kind == "draw":
-        source = data.get("from", "stock")
-        if source == "stock":
-            return Draw("stock")
-        if source == "discard":
-            return Draw("discard", _int(data, "index"))
-        raise ActionError('a draw is "from" the "stock" or the "discard" pile')
+        return _draw(data)
     if kind == "lay_down":
         return _melds(data)
     if kind == "lay_off":

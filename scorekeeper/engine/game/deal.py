@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from ..cards import JOKER, Card, make_pack
 from ..melds import check_meld
@@ -24,7 +23,7 @@ from ..rules.ruleset import RuleSet, ruleset
 from ..scoring.outcome import deals_next
 from ..scoring.score_round import LayoffPlay, MeldPlay, RoundPlay, RoundScore, score_checked
 from .actions import Discard, Draw, DrawTwo, EndRound, LayDown, Pass, RummyCall
-from .state import GameSetupError, GameState, Phase, laid_down_in
+from .state import GameSetupError, GameState, Phase, laid_down_in, logged_json
 
 SIMULATION_LIMIT = "simulation limit"
 """``end.reason`` of a round the simulator's guard stopped (:func:`stop_game`): the game
@@ -39,7 +38,7 @@ def new_game(
     players: Sequence[str] | int,
     *,
     preset: str = "standard",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 0,
     rules: RuleSet | None = None,
 ) -> GameState:
@@ -54,6 +53,7 @@ def new_game(
     names = (
         tuple(f"P{i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
     )
+    spec: dict[str, object]
     if rules is None:
         rules = ruleset(preset, options)
         spec = {"preset": preset, "options": dict(options or {})}
@@ -69,15 +69,26 @@ def new_game(
 
 def _check_setup(rules: RuleSet, names: tuple[str, ...]) -> None:
     n = len(names)
-    if not 2 <= n <= rules.max_players:
-        raise GameSetupError(f"a game has 2 to {rules.max_players} players, not {n} (D1)")
-    if len(set(names)) != n or not all(isinstance(x, str) and x.strip() for x in names):
-        raise GameSetupError("each player needs a different, non-empty name")
+    _check_players(rules, names)
     if rules.partnership and n != 4:
         raise GameSetupError("partnership play is for 4 players in two sides (P1)")
     gambit = gambit_problems(rules)
     if gambit:
         raise GameSetupError("; ".join(message for _, message in gambit))
+    _check_pack_holds(rules, n)
+
+
+def _check_players(rules: RuleSet, names: tuple[str, ...]) -> None:
+    """D1: 2 to ``max_players`` players, each with a different, non-empty name."""
+    n = len(names)
+    if not 2 <= n <= rules.max_players:
+        raise GameSetupError(f"a game has 2 to {rules.max_players} players, not {n} (D1)")
+    if len(set(names)) != n or not all(isinstance(x, str) and x.strip() for x in names):
+        raise GameSetupError("each player needs a different, non-empty name")
+
+
+def _check_pack_holds(rules: RuleSet, n: int) -> None:
+    """D2, D3: the pack holds every hand of ``n`` players, the upcard and D4's extra card."""
     extra = 1 if rules.first_discard == "extra-card-to-left" else 0
     if rules.hand_size(n) * n + 1 + extra > rules.pack_size(n):
         raise GameSetupError(
@@ -265,18 +276,18 @@ def end_round(state: GameState, reason: str) -> RoundScore:
     return result
 
 
-def _keep(state: GameState, record: dict[str, Any]) -> None:
+def _keep(state: GameState, record: dict[str, object]) -> None:
     """Add the finished round's ``record`` to the state's rounds, and its seats that laid
     down a meld to those opened in the game (M6, :func:`state.laid_down_in`)."""
     state.rounds.append(record)
     state.opened_game |= laid_down_in([record])
 
 
-def _round_record(state: GameState, reason: str) -> dict[str, Any]:
+def _round_record(state: GameState, reason: str) -> dict[str, object]:
     """The round's deal, moves and ``end`` (``reason``, who went out, the hands left)."""
     names = state.players
-    record = dict(state.deal)
-    record["log"] = [[s, a.to_json() if s >= 0 else a] for s, a in state.log]
+    record: dict[str, object] = dict(state.deal)
+    record["log"] = [[s, logged_json(a)] for s, a in state.log]
     record["end"] = {
         "went_out": names[state.went_out] if state.went_out is not None else None,
         "reason": reason,

@@ -35,7 +35,7 @@ Reading (:func:`replay`) deals each round from the record and replays every move
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card, CardError, make_pack, parse_card
@@ -157,7 +157,7 @@ def _round(stored: dict[str, Any], names: tuple[str, ...], number: int) -> dict[
     return out
 
 
-def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
+def round_request(record: Mapping[str, Any], number: int) -> dict[str, object]:
     """The scoring contract's request (shared/score-contract.md) for round ``number``
     (1-based) of ``record``: its melds and lay-offs in order, the hands left, who went out
     and the totals before it. ``scorekeeper.score`` of it gives the round's ``scores``."""
@@ -168,8 +168,8 @@ def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
     stored = record["rounds"][number - 1]
     goer = stored["end"]["went_out"]
     last = next((t for t in reversed(stored["turns"]) if t["player"] == goer), None)
-    melds: list[dict[str, Any]] = []
-    layoffs: list[dict[str, Any]] = []
+    melds: list[dict[str, object]] = []
+    layoffs: list[dict[str, object]] = []
     for turn in stored["turns"]:
         final = {"final_turn": True} if turn is last else {}
         melds.extend({"owner": turn["player"], "cards": m, **final} for m in turn["melds"])
@@ -188,25 +188,44 @@ def round_request(record: dict[str, Any], number: int) -> dict[str, Any]:
     }
 
 
-def _round_rules(rules: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+def _round_rules(
+    rules: Mapping[str, object], turns: Sequence[Mapping[str, object]]
+) -> Mapping[str, object]:
     """The record's ``rules``, with the round's nomination under X2 in ``options`` as the
     scoring contract names it (:data:`dealers_joker.NOMINATION_OPTION`)."""
     nominated = next((t["nominate"] for t in turns if t.get("nominate")), None)
     if nominated is None:
         return rules
-    options = dict(rules.get("options") or {}) | {NOMINATION_OPTION: nominated}
-    return {**rules, "options": options}
+    options = rules.get("options")
+    written = dict(options) if isinstance(options, Mapping) else {}
+    return {**rules, "options": written | {NOMINATION_OPTION: nominated}}
 
 
 # ---- reading ---------------------------------------------------------------------------
 
 
-def replay(record: Any) -> GameState:
+def replay(record: object) -> GameState:
     """Replay ``record`` move by move; returns the final state. Raises
     :class:`RecordError` for a record that is malformed or breaks a rule (saying the
     round, the turn and why), or whose scores differ from the replay's."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a game record: the format must be {FORMAT!r}")
+    state, rounds = _game_of(record)
+    for number, stored in enumerate(rounds, start=1):
+        _replay_round(state, stored, number)
+    final = record.get("final")
+    if final is not None:
+        totals = dict(zip(state.players, state.totals, strict=True))
+        if final.get("totals") != totals or final.get("winner") != state.winner:
+            raise RecordError(
+                f"the final totals and winner differ from the replay's: {totals}, {state.winner}"
+            )
+    return state
+
+
+def _game_of(record: dict[str, Any]) -> tuple[GameState, list[object]]:
+    """A new game of the record's rules, players and seed, and its rounds to replay;
+    :class:`RecordError` when they cannot be read or set up a game (D1, P1, X2)."""
     try:
         spec = record["rules"]
         state = new_game(
@@ -220,30 +239,15 @@ def replay(record: Any) -> GameState:
         if isinstance(error, GameSetupError | RulesError):
             raise RecordError(str(error)) from None
         raise RecordError(f"the record is missing or garbles {error}") from None
-    for number, stored in enumerate(rounds, start=1):
-        _replay_round(state, stored, number)
-    final = record.get("final")
-    if final is not None:
-        totals = dict(zip(state.players, state.totals, strict=True))
-        if final.get("totals") != totals or final.get("winner") != state.winner:
-            raise RecordError(
-                f"the final totals and winner differ from the replay's: {totals}, {state.winner}"
-            )
-    return state
+    return state, rounds
 
 
-def _deal_pack(state: GameState, stored: dict[str, Any], number: int) -> list[Card]:
+def _deal_pack(state: GameState, stored: Mapping[str, object], number: int) -> list[Card]:
     """The pack in dealing order that gives the record's deal; checks D2, D3, D5."""
     names = state.players
     n = state.n
     rules = state.rules
-    try:
-        dealer = names.index(stored["dealer"])
-        hands = [[parse_card(t) for t in stored["hands"][p]] for p in names]
-        stock = [parse_card(t) for t in stored["stock"]]
-        upcard = parse_card(stored["upcard"])
-    except (KeyError, ValueError, TypeError, CardError) as error:
-        raise RecordError(f"the deal cannot be read: {error}", number) from None
+    dealer, hands, stock, upcard = _read_deal(stored, names, number)
     if number > 1 and dealer != state.dealer:
         raise RecordError(
             f"{names[dealer]} deals, but the rules say {names[state.dealer]} deals (D5)", number
@@ -252,10 +256,7 @@ def _deal_pack(state: GameState, stored: dict[str, Any], number: int) -> list[Ca
     size = rules.hand_size(n)
     left = (dealer + 1) % n
     extra = "upcard_from" in stored
-    for seat, hand in enumerate(hands):
-        want = size + (1 if extra and seat == left else 0)
-        if len(hand) != want:
-            raise RecordError(f"{names[seat]} is dealt {len(hand)} cards, not {want} (D3)", number)
+    _check_hand_sizes(hands, size, left if extra else None, names, number)
     pack = [hands[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
     if extra:
         pack.append(hands[left][-1])
@@ -270,7 +271,33 @@ def _deal_pack(state: GameState, stored: dict[str, Any], number: int) -> list[Ca
     return pack
 
 
-def _dealers_joker(stored: dict[str, Any], number: int) -> Card:
+def _read_deal(
+    stored: Mapping[str, Any], names: tuple[str, ...], number: int
+) -> tuple[int, list[list[Card]], list[Card], Card]:
+    """The round's dealer seat, hands by seat, stock (next card first) and upcard, as
+    the record writes them; :class:`RecordError` when they cannot be read."""
+    try:
+        dealer = names.index(stored["dealer"])
+        hands = [[parse_card(t) for t in stored["hands"][p]] for p in names]
+        stock = [parse_card(t) for t in stored["stock"]]
+        upcard = parse_card(stored["upcard"])
+    except (KeyError, ValueError, TypeError, CardError) as error:
+        raise RecordError(f"the deal cannot be read: {error}", number) from None
+    return dealer, hands, stock, upcard
+
+
+def _check_hand_sizes(
+    hands: list[list[Card]], size: int, extra: int | None, names: tuple[str, ...], number: int
+) -> None:
+    """D3: each hand dealt ``size`` cards, the seat ``extra`` one more (D4's extra card,
+    when the record has ``upcard_from``)."""
+    for seat, hand in enumerate(hands):
+        want = size + (1 if seat == extra else 0)
+        if len(hand) != want:
+            raise RecordError(f"{names[seat]} is dealt {len(hand)} cards, not {want} (D3)", number)
+
+
+def _dealers_joker(stored: Mapping[str, object], number: int) -> Card:
     """X2: the joker the record sets beside the pack (dealt first in the pack, where
     :func:`deal.deal_round` takes it out)."""
     try:
@@ -282,26 +309,12 @@ def _dealers_joker(stored: dict[str, Any], number: int) -> Card:
     return joker
 
 
-def _replay_round(state: GameState, stored: Any, number: int) -> None:
-    if not isinstance(stored, dict):
-        raise RecordError("a round must be a JSON object", number)
-    unknown = sorted(set(stored) - ROUND_FIELDS)
-    if unknown:
-        raise RecordError(f"this reader does not know the round field(s) {unknown}", number)
-    if number > 1 and len(state.rounds) != number - 1:
-        raise RecordError("the previous round did not end where the record says", number)
+def _replay_round(state: GameState, record: object, number: int) -> None:
+    stored = _round_checked(state, record, number)
     pack = _deal_pack(state, stored, number)
     state.deal_number = number - 1
     deal_round(state, pack)
-    for turn_no, turn in enumerate(stored.get("turns", []), start=1):
-        if "upcard_from" in stored and state.phase is Phase.START_PILE:
-            _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
-        if len(state.rounds) >= number:
-            raise RecordError("the round is already over, yet the record goes on", number, turn_no)
-        for action in _turn_actions(state, turn, number, turn_no):
-            _apply(state, action, number, turn_no)
-    while len(state.rounds) < number and state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
-        _apply(state, Pass(), number, 0)
+    _replay_turns(state, stored, number)
     if len(state.rounds) < number and _stopped(stored):
         stop_game(state, SIMULATION_LIMIT)
     if len(state.rounds) < number:
@@ -311,7 +324,35 @@ def _replay_round(state: GameState, stored: Any, number: int) -> None:
         raise RecordError(f"the scores differ from the replay's: {scores}", number)
 
 
-def _stopped(stored: dict[str, Any]) -> bool:
+def _replay_turns(state: GameState, stored: dict[str, Any], number: int) -> None:
+    """Every turn of the round, each move through ``apply_action`` (the upcard first
+    when a player chose it, D4); then a pass for each seat a window still waits on (X1,
+    T7)."""
+    for turn_no, turn in enumerate(stored.get("turns", []), start=1):
+        if "upcard_from" in stored and state.phase is Phase.START_PILE:
+            _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
+        if len(state.rounds) >= number:
+            raise RecordError("the round is already over, yet the record goes on", number, turn_no)
+        for action in _turn_actions(state, turn, number, turn_no):
+            _apply(state, action, number, turn_no)
+    while len(state.rounds) < number and state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
+        _apply(state, Pass(), number, 0)
+
+
+def _round_checked(state: GameState, record: object, number: int) -> dict[str, Any]:
+    """The record's round ``number`` when it is an object of known fields that follows
+    the round the replay ended; :class:`RecordError` otherwise."""
+    if not isinstance(record, dict):
+        raise RecordError("a round must be a JSON object", number)
+    unknown = sorted(set(record) - ROUND_FIELDS)
+    if unknown:
+        raise RecordError(f"this reader does not know the round field(s) {unknown}", number)
+    if number > 1 and len(state.rounds) != number - 1:
+        raise RecordError("the previous round did not end where the record says", number)
+    return record
+
+
+def _stopped(stored: Mapping[str, object]) -> bool:
     """The record says the simulator's guard stopped this round (and the game)."""
     end = stored.get("end")
     return isinstance(end, dict) and end.get("reason") == SIMULATION_LIMIT
@@ -327,7 +368,7 @@ def _apply(state: GameState, action: Action, number: int, turn_no: int) -> None:
         ) from None
 
 
-def _turn_actions(state: GameState, turn: Any, number: int, turn_no: int) -> list[Action]:
+def _turn_actions(state: GameState, turn: object, number: int, turn_no: int) -> list[Action]:
     if not isinstance(turn, dict):
         raise RecordError("a turn must be a JSON object", number, turn_no)
     unknown = sorted(set(turn) - TURN_FIELDS)
@@ -347,7 +388,7 @@ def _turn_actions(state: GameState, turn: Any, number: int, turn_no: int) -> lis
 
 
 def _skip_windows(
-    state: GameState, seat: int, turn: dict[str, Any], number: int, turn_no: int
+    state: GameState, seat: int, turn: Mapping[str, object], number: int, turn_no: int
 ) -> None:
     """Pass for the seats asked in a window (X1, T7) that the record shows not acting."""
     while state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
@@ -362,7 +403,7 @@ def _skip_windows(
         raise RecordError(f"it is {who}'s turn, not {state.players[seat]}'s", number, turn_no)
 
 
-def _set_reshuffle(state: GameState, texts: Any, number: int, turn_no: int) -> None:
+def _set_reshuffle(state: GameState, texts: Iterable[object], number: int, turn_no: int) -> None:
     stock = [parse_card(t) for t in texts]
     if Counter(c.text for c in stock) != Counter(c.text for c in state.stock):
         raise RecordError("the reshuffled stock is not the pile's cards (O3)", number, turn_no)

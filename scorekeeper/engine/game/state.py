@@ -35,6 +35,11 @@ from .actions import Action, Discard, action_from_json
 
 FORMAT = "500rum-state/1"
 
+Logged = tuple[int, Action | dict[str, object]]
+"""One entry of a round's log: ``(seat, action)`` for a move, ``(-1, event)`` for what
+happened outside a move (``{"event": "reshuffle", "stock": [...]}``, ``"rummy"``,
+``"deadwood"``, ``"split"``)."""
+
 
 class Phase(enum.Enum):
     """What the current seat does next."""
@@ -81,7 +86,7 @@ class GameState:
     """
 
     rules: RuleSet
-    rules_spec: dict[str, Any]
+    rules_spec: dict[str, object]
     players: tuple[str, ...]
     seed: int
     teams: tuple[tuple[int, ...], ...] | None = None
@@ -91,7 +96,7 @@ class GameState:
     opened_game: frozenset[int] = frozenset()
     rounds: list[dict[str, Any]] = field(default_factory=list)
     deal: dict[str, Any] = field(default_factory=dict)
-    log: list[tuple[int, Any]] = field(default_factory=list)
+    log: list[Logged] = field(default_factory=list)
     hands: list[list[Card]] = field(default_factory=list)
     stock: list[Card] = field(default_factory=list)
     pile: list[Card] = field(default_factory=list)
@@ -128,9 +133,8 @@ class GameState:
             return seat
         return 0 if seat in self.teams[0] else 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The whole state as a JSON-able dict (cards as text); see :meth:`from_json`."""
-        cards = _texts
         return {
             "format": FORMAT,
             "rules": self.rules_spec,
@@ -143,15 +147,8 @@ class GameState:
             "opened_game": sorted(self.opened_game),
             "rounds": self.rounds,
             "deal": self.deal,
-            "log": [[s, a if s < 0 else a.to_json()] for s, a in self.log],
-            "hands": [cards(h) for h in self.hands],
-            "stock": cards(self.stock),
-            "pile": cards(self.pile),
-            "owners": list(self.owners),
-            "laid": [cards(m) for m in self.laid],
-            "layoffs": [[s, c.text, m] for s, c, m in self.layoffs],
-            "opened": list(self.opened),
-            "known": [cards(k) for k in self.known],
+            "log": [[s, logged_json(a)] for s, a in self.log],
+            **self._round_json(),
             "phase": self.phase.value,
             "seat": self.seat,
             "turn_seat": self.turn_seat,
@@ -165,6 +162,21 @@ class GameState:
             "went_out": self.went_out,
             "winner": self.winner,
             "gambit": self.gambit.to_json() if self.gambit else None,
+        }
+
+    def _round_json(self) -> dict[str, object]:
+        """The round's cards as text: hands, stock, pile, melds, lay-offs, known (what
+        :func:`_round_fields` reads back)."""
+        cards = _texts
+        return {
+            "hands": [cards(h) for h in self.hands],
+            "stock": cards(self.stock),
+            "pile": cards(self.pile),
+            "owners": list(self.owners),
+            "laid": [cards(m) for m in self.laid],
+            "layoffs": [[s, c.text, m] for s, c, m in self.layoffs],
+            "opened": list(self.opened),
+            "known": [cards(k) for k in self.known],
         }
 
     @classmethod
@@ -307,7 +319,7 @@ class Observation:
     no_discard: Card | None
     opened: tuple[bool, ...]
     teams: tuple[tuple[int, ...], ...] | None
-    moves: tuple[tuple[int, Any], ...] = ()
+    moves: tuple[tuple[int, Action], ...] = ()
     gambit: DealersJoker | None = None
 
     @property
@@ -329,7 +341,7 @@ class Observation:
         """Every card discarded this round, in order (public: the pile was seen)."""
         return tuple(a.card for _, a in self.moves if isinstance(a, Discard))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The view as a JSON-able dict (cards as text, names for seats)."""
         return {
             "seat": self.seat,
@@ -393,11 +405,16 @@ def observation(state: GameState, seat: int) -> Observation:
         no_discard=state.no_discard if mine else None,
         opened=tuple(state.opened),
         teams=state.teams,
-        moves=tuple(m for m in state.log if m[0] >= 0),
+        moves=tuple((s, a) for s, a in state.log if not isinstance(a, dict)),
         gambit=state.gambit,
     )
 
 
 def log_actions(state: GameState) -> list[tuple[int, Action]]:
     """This round's moves so far as ``(seat, action)``, events left out."""
-    return [(s, a) for s, a in state.log if s >= 0]
+    return [(s, a) for s, a in state.log if not isinstance(a, dict)]
+
+
+def logged_json(logged: Action | dict[str, object]) -> dict[str, object]:
+    """A log entry's move or event as JSON (a move by its ``to_json``)."""
+    return logged if isinstance(logged, dict) else logged.to_json()

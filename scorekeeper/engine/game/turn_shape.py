@@ -8,7 +8,7 @@ turn made out of turn (T7) or laying deadwood (O3) says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import parse_card
@@ -106,7 +106,7 @@ def _add_gambit(turn: dict[str, Any], item: dict[str, Any]) -> None:
         turn["plays"].append({"block": True})
 
 
-def _dealers(turn: dict[str, Any], item: dict[str, Any]) -> dict[str, bool]:
+def _dealers(turn: dict[str, object], item: Mapping[str, object]) -> dict[str, bool]:
     """X2: a play holding the dealer's joker says so, and so does its turn."""
     if not item.get("dealers_joker"):
         return {}
@@ -118,24 +118,10 @@ def turn_actions(turn: dict[str, Any]) -> list[Action]:
     """The moves a record's ``turn`` stands for, in the order they were made (its
     ``plays`` when given, else lay-downs and lay-offs in the order the draw allows).
     Raises the actions' own errors (``ActionError``, ``CardError``) for a bad entry."""
-    out: list[Action] = []
-    draw = turn.get("draw")
     if turn.get("nominate") is not None:
         return [Nominate(str(turn["nominate"]))]
-    if turn.get("split") is not None:
-        split = turn["split"]
-        out.append(Split(int(split["index"]), bool(split.get("dealers_joker"))))
-    elif turn.get("rummy") is not None:
-        call = turn["rummy"]
-        out.append(RummyCall(int(call["index"]), call.get("meld")))
-    elif draw is not None:
-        if draw.get("count") == 2:
-            out.append(DrawTwo())
-        else:
-            out.append(action_from_json({"type": "draw", **draw}))
-    elif turn.get("pass"):
-        out.append(Pass())
-    elif turn.get("end_round") and not turn.get("deadwood"):
+    out = _turn_start(turn)
+    if not out and turn.get("end_round") and not turn.get("deadwood"):
         return [EndRound()]
     out.extend(_plays(turn))
     if turn.get("discard") is not None:
@@ -145,25 +131,57 @@ def turn_actions(turn: dict[str, Any]) -> list[Action]:
     return out
 
 
+def _turn_start(turn: dict[str, Any]) -> list[Action]:
+    """The move that opens ``turn``: a split (X2), a "Rummy!" call (X1), a draw (T1,
+    T6) or a pass (O3); none for a turn out of turn (T7) or of deadwood (O4)."""
+    if turn.get("split") is not None:
+        split = turn["split"]
+        return [Split(int(split["index"]), bool(split.get("dealers_joker")))]
+    if turn.get("rummy") is not None:
+        call = turn["rummy"]
+        return [RummyCall(int(call["index"]), call.get("meld"))]
+    draw = turn.get("draw")
+    if draw is not None:
+        if draw.get("count") == 2:
+            return [DrawTwo()]
+        return [action_from_json({"type": "draw", **draw})]
+    if turn.get("pass"):
+        return [Pass()]
+    return []
+
+
 def _plays(turn: dict[str, Any]) -> list[Action]:
-    if "plays" in turn:
-        out: list[Action] = []
-        for play in turn["plays"]:
-            flag = {"dealers_joker": True} if play.get("dealers_joker") else {}
-            if "melds" in play:
-                out.append(action_from_json({"type": "lay_down", "melds": play["melds"], **flag}))
-            elif play.get("block"):
-                out.append(Block())
-            else:
-                out.append(action_from_json({"type": "lay_off", **play["layoff"], **flag}))
-        return out
+    """The turn's lay-downs and lay-offs: as its ``plays`` list them, or else in the order
+    its draw allows (:func:`_plays_in_draw_order`)."""
+    if "plays" not in turn:
+        return _plays_in_draw_order(turn)
+    out: list[Action] = []
+    for play in turn["plays"]:
+        flag = {"dealers_joker": True} if play.get("dealers_joker") else {}
+        if "melds" in play:
+            out.append(action_from_json({"type": "lay_down", "melds": play["melds"], **flag}))
+        elif play.get("block"):
+            out.append(Block())
+        else:
+            out.append(action_from_json({"type": "lay_off", **play["layoff"], **flag}))
+    return out
+
+
+def _plays_in_draw_order(turn: dict[str, Any]) -> list[Action]:
+    """A turn without ``plays``: its melds, then its lay-offs (the one a "Rummy!" call
+    made left out, X1), but lay-offs first when the turn took the discard pile and laid
+    down nothing (T1: the card taken is laid off at once)."""
     melds = turn.get("melds") or []
-    called = turn.get("rummy") or {}
-    layoffs: list[Action] = [
-        action_from_json({"type": "lay_off", **x})
-        for x in (turn.get("layoffs") or [])[1 if called.get("meld") is not None else 0 :]
-    ]
+    layoffs = _layoffs_not_called(turn)
     downs: list[Action] = [action_from_json({"type": "lay_down", "melds": melds})] if melds else []
     draw = turn.get("draw") or {}
     first_is_layoff = draw.get("from") == "discard" and layoffs and not melds
     return layoffs + downs if first_is_layoff else downs + layoffs
+
+
+def _layoffs_not_called(turn: dict[str, Any]) -> list[Action]:
+    """The turn's ``layoffs`` but the first when a "Rummy!" call laid it off (X1: the
+    call itself is that move)."""
+    called = turn.get("rummy") or {}
+    skip = 1 if called.get("meld") is not None else 0
+    return [action_from_json({"type": "lay_off", **x}) for x in (turn.get("layoffs") or [])[skip:]]

@@ -63,7 +63,7 @@ class DealersJoker:
         """True while the dealer may still use the joker (nominated, beside, unblocked)."""
         return self.nomination is not None and self.beside is not None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """A JSON-able dict; :meth:`from_json` reads it back."""
         return {
             "dealer": self.dealer,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, TypedDict
 
 
 class RulesError(ValueError):
@@ -25,16 +25,19 @@ class RulesError(ValueError):
         super().__init__("; ".join(message for _, message in problems))
 
 
-X2_COMPANIONS: Final[dict[str, Any]] = {"jokers": 2, "joker_use": "wild", "joker_points": 0}
+OptionValue = str | int | bool
+"""The value of one option: a choice's word, a number, or yes/no (``bool``)."""
+
+X2_COMPANIONS: Final[dict[str, OptionValue]] = {"jokers": 2, "joker_use": "wild", "joker_points": 0}
 """What X2 brings with it unless told otherwise: 54 cards with two jokers (D2; 4 jokers,
 56 cards, allowed), jokers wild when so nominated (M5) and worth 0 (S5: "The wild joker
 is worth zero points"; "Jokers have a zero value if still in a players hand")."""
 
-GAMBIT_OPTIONS: Final[dict[str, Any]] = {"dealers_gambit": True} | X2_COMPANIONS
+GAMBIT_OPTIONS: Final[dict[str, OptionValue]] = {"dealers_gambit": True} | X2_COMPANIONS
 """Dealer's gambit's options, as a house rule set names them."""
 
 
-def with_gambit(changes: dict[str, Any]) -> dict[str, Any]:
+def with_gambit(changes: dict[str, object]) -> dict[str, object]:
     """Option changes with :data:`X2_COMPANIONS` filled in where ``dealers_gambit`` is
     turned on and they are not given: ``{"dealers_gambit": True}`` plays 54 cards with
     two wild jokers worth 0. :func:`.ruleset.ruleset` reads every change through it."""
@@ -51,9 +54,9 @@ class OptionInfo:
     name: str
     ids: tuple[str, ...]
     title: str
-    choices: Mapping[Any, str]
-    sources: Mapping[Any, str]
-    default: Any
+    choices: Mapping[OptionValue, str]
+    sources: Mapping[OptionValue, str]
+    default: OptionValue
     minimum: int | None = None
     maximum: int | None = None
 
@@ -62,13 +65,13 @@ class OptionInfo:
         """The main catalogue id, e.g. ``"M4"``."""
         return self.ids[0]
 
-    def label(self, value: Any) -> str:
+    def label(self, value: object) -> str:
         """The plain-words label of ``value`` (for an integer range, the number itself)."""
         if isinstance(value, (str, int)) and value in self.choices:
             return self.choices[value]
         return str(value)
 
-    def check(self, value: Any) -> str | None:
+    def check(self, value: object) -> str | None:
         """None when ``value`` is allowed, else a message saying what is."""
         if self.minimum is not None:
             if isinstance(value, bool) or not isinstance(value, int):
@@ -86,15 +89,27 @@ class OptionInfo:
         return None
 
 
+class OptionMeta(TypedDict):
+    """What :data:`META` says of one option: the fields of :class:`OptionInfo` but its
+    name and default (which :class:`.ruleset.RuleSet` declares)."""
+
+    ids: tuple[str, ...]
+    title: str
+    choices: Mapping[OptionValue, str]
+    sources: Mapping[OptionValue, str]
+    minimum: int | None
+    maximum: int | None
+
+
 def _meta(
     ids: str,
     title: str,
-    choices: Mapping[Any, str] | None = None,
-    sources: Mapping[Any, str] | None = None,
+    choices: Mapping[OptionValue, str] | None = None,
+    sources: Mapping[OptionValue, str] | None = None,
     *,
     minimum: int | None = None,
     maximum: int | None = None,
-) -> dict[str, Any]:
+) -> OptionMeta:
     return {
         "ids": tuple(ids.split(",")),
         "title": title,
@@ -105,10 +120,10 @@ def _meta(
     }
 
 
-_YES_NO = {False: "no", True: "yes"}
+_YES_NO: Final[Mapping[OptionValue, str]] = {False: "no", True: "yes"}
 
 
-META: Final[dict[str, dict[str, Any]]] = {
+META: Final[dict[str, OptionMeta]] = {
     "max_players": _meta("D1", "Most players at one table", minimum=2, maximum=8),
     "jokers": _meta(
         "D2,P2",

@@ -17,9 +17,9 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-from .options import META, OptionInfo, with_gambit
+from .options import META, OptionInfo, OptionValue, with_gambit
 from .options import PRESET_TITLES as PRESET_TITLES
 from .options import RulesError as RulesError
 
@@ -213,16 +213,16 @@ class RuleSet:
         found: int = self._hash  # type: ignore[attr-defined]  # set by __post_init__
         return found
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, OptionValue]:
         """Pickle the options only: caches and the cached hash stay in their process."""
         return {name: getattr(self, name) for name in OPTIONS}
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, OptionValue]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
         self.__post_init__()
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, OptionValue]:
         """Every option as ``{name: value}``, in catalogue order."""
         return {name: getattr(self, name) for name in OPTIONS}
 
@@ -240,7 +240,7 @@ class RuleSet:
         """Cards dealt to each player (D3)."""
         return 13 if self.cards_dealt == "13-for-two" and players == 2 else 7
 
-    def differences(self, preset: str) -> list[tuple[str, Any, Any]]:
+    def differences(self, preset: str) -> list[tuple[str, OptionValue, OptionValue]]:
         """The options that differ from ``preset``: ``[(name, preset value, this value)]``.
 
         Raises :class:`RulesError` for an unknown preset.
@@ -252,18 +252,19 @@ class RuleSet:
             if getattr(base, name) != getattr(self, name)
         ]
 
-    def replace(self, **changes: Any) -> RuleSet:
+    def replace(self, **changes: object) -> RuleSet:
         """A copy with options changed by name, validated (raises :class:`RulesError`)."""
         return _build(self, changes)
 
 
+_DEFAULT: Final = RuleSet()
 OPTIONS: Final[dict[str, OptionInfo]] = {
-    f.name: OptionInfo(name=f.name, default=f.default, **META[f.name])
+    f.name: OptionInfo(name=f.name, default=getattr(_DEFAULT, f.name), **META[f.name])
     for f in dataclasses.fields(RuleSet)
 }
 """Every option by name, with its catalogue ids, choices, labels and sources."""
 
-PRESETS: Final[dict[str, dict[str, Any]]] = {
+PRESETS: Final[dict[str, dict[str, OptionValue]]] = {
     "standard": {},
     "classic": {"cards_dealt": "7-always", "min_run": 4, "top_discard": "may-keep"},
     "modern": {
@@ -330,9 +331,11 @@ _NOT_BY_FIVE = {
 }
 
 
-def _build(base: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
+def _checked(changes: Mapping[str, object]) -> dict[str, OptionValue]:
+    """``changes`` when each names an option with an allowed value, else
+    :class:`RulesError` listing every unknown name and bad value."""
     problems: list[tuple[str, str]] = []
-    clean: dict[str, Any] = {}
+    clean: dict[str, OptionValue] = {}
     for name, value in changes.items():
         info = OPTIONS.get(name)
         if info is None:
@@ -341,11 +344,16 @@ def _build(base: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
         message = info.check(value)
         if message:
             problems.append((name, message))
-        else:
+        elif isinstance(value, (str, int)):  # always, once checked
             clean[name] = value
     if problems:
         raise RulesError(problems)
-    rules = dataclasses.replace(base, **clean)
+    return clean
+
+
+def _build(base: RuleSet, changes: Mapping[str, object]) -> RuleSet:
+    rules = RuleSet.__new__(RuleSet)
+    rules.__setstate__(base.__getstate__() | _checked(changes))
     problems = _consistency(rules)
     if problems:
         raise RulesError(problems)
@@ -353,7 +361,7 @@ def _build(base: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
 
 
 @lru_cache(maxsize=512)
-def _cached(preset: str, changes: tuple[tuple[str, str, Any], ...]) -> RuleSet:
+def _cached(preset: str, changes: tuple[tuple[str, str, OptionValue], ...]) -> RuleSet:
     if preset not in PRESETS:
         names = ", ".join(PRESETS)
         raise RulesError([("preset", f"there is no preset called {preset!r}: choose {names}")])
@@ -361,8 +369,22 @@ def _cached(preset: str, changes: tuple[tuple[str, str, Any], ...]) -> RuleSet:
     return _build(base, {name: value for name, _, value in changes}) if changes else base
 
 
+def _plain(changes: Mapping[str, object]) -> dict[str, OptionValue]:
+    """``changes`` when every value is plain (text, a number, true or false), else
+    :class:`RulesError` naming each that is not (a list, an object, null)."""
+    plain = {name: value for name, value in changes.items() if isinstance(value, (str, int))}
+    bad = [
+        (name, f"{name} must be a plain value, not {type(value).__name__}")
+        for name, value in changes.items()
+        if name not in plain
+    ]
+    if bad:
+        raise RulesError(bad)
+    return plain
+
+
 def ruleset(
-    preset: str = "standard", options: Mapping[str, Any] | None = None, **overrides: Any
+    preset: str = "standard", options: Mapping[str, object] | None = None, **overrides: object
 ) -> RuleSet:
     """The rule set of ``preset`` with ``options`` / ``overrides`` changed by name.
 
@@ -376,13 +398,7 @@ def ruleset(
     changes = with_gambit(dict(options or {}) | overrides)
     if not changes:
         return _cached(preset, ())
-    bad = [
-        (name, f"{name} must be a plain value, not {type(value).__name__}")
-        for name, value in changes.items()
-        if not isinstance(value, (str, int))
-    ]
-    if bad:
-        raise RulesError(bad)
+    plain = _plain(changes)
     # the type is part of the key: 0 and False, 1 and True are different answers
-    key = tuple(sorted((name, type(value).__name__, value) for name, value in changes.items()))
+    key = tuple(sorted((name, type(value).__name__, value) for name, value in plain.items()))
     return _cached(preset, key)

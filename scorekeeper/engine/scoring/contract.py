@@ -42,7 +42,7 @@ class ScoreRequestError(ValueError):
         return {"errors": self.errors}
 
 
-def rules_from_request(value: Any, problems: Problems | None = None) -> RuleSet | None:
+def rules_from_request(value: object, problems: Problems | None = None) -> RuleSet | None:
     """The :class:`RuleSet` named by a contract ``rules`` object
     (``{"preset": "standard", "options": {...}}``); absent means ``standard``.
 
@@ -56,7 +56,7 @@ def rules_from_request(value: Any, problems: Problems | None = None) -> RuleSet 
     return rules
 
 
-def _parse_rules(value: Any, problems: Problems) -> RuleSet | None:
+def _parse_rules(value: object, problems: Problems) -> RuleSet | None:
     if value is None:
         value = {}
     if not isinstance(value, dict):
@@ -72,9 +72,16 @@ def _parse_rules(value: Any, problems: Problems) -> RuleSet | None:
     if not isinstance(options, dict):
         problems.add("rules.options", "options must be an object of option names and values")
         return None
+    return _house_rules(preset, options, problems)
+
+
+def _house_rules(preset: str, options: dict[str, object], problems: Problems) -> RuleSet | None:
+    """The rule set of ``preset`` and ``options`` (the round's nomination, a fact of the
+    round under X2, left out); None with each problem noted at ``rules.preset`` or
+    ``rules.options.<name>``."""
+    if NOMINATION_OPTION in options:
+        options = {k: v for k, v in options.items() if k != NOMINATION_OPTION}
     try:
-        if NOMINATION_OPTION in options:
-            options = {k: v for k, v in options.items() if k != NOMINATION_OPTION}
         return ruleset(preset, options)
     except RulesError as error:
         for where, message in error.problems:
@@ -82,7 +89,7 @@ def _parse_rules(value: Any, problems: Problems) -> RuleSet | None:
         return None
 
 
-def _name_list(value: Any, where: str, problems: Problems) -> list[str] | None:
+def _name_list(value: object, where: str, problems: Problems) -> list[str] | None:
     if not isinstance(value, list):
         problems.add(where, "must be a list of player names")
         return None
@@ -98,7 +105,7 @@ def _name_list(value: Any, where: str, problems: Problems) -> list[str] | None:
     return value
 
 
-def _parse_totals(value: Any, players: list[str], problems: Problems) -> dict[str, int]:
+def _parse_totals(value: object, players: list[str], problems: Problems) -> dict[str, int]:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -121,7 +128,7 @@ def _parse_totals(value: Any, players: list[str], problems: Problems) -> dict[st
 
 
 def _parse_teams(
-    value: Any, players: list[str], problems: Problems
+    value: object, players: list[str], problems: Problems
 ) -> tuple[tuple[str, ...], ...] | None:
     """The sides (P1) as tuples of names; None when absent or not readable (reported)."""
     if value is None:
@@ -141,7 +148,7 @@ def _parse_teams(
     return tuple(tuple(t) for t in value)
 
 
-def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
+def parse_request(request: object) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     """Decode a contract request into ``(rules, play, totals_before)``.
 
     Raises :class:`ScoreRequestError` listing every problem of notation, and with them
@@ -170,7 +177,7 @@ def parse_request(request: Any) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     return rules, play, totals
 
 
-def _nominated(rules: RuleSet, spec: Any, play: RoundPlay, problems: Problems) -> RuleSet:
+def _nominated(rules: RuleSet, spec: object, play: RoundPlay, problems: Problems) -> RuleSet:
     """X2: the round's rules once the dealer's nomination is known, stated in
     ``rules.options.dealers_joker`` or shown by the melds
     (:func:`dealers_joker.round_rules_stated`)."""
@@ -184,7 +191,7 @@ def _nominated(rules: RuleSet, spec: Any, play: RoundPlay, problems: Problems) -
     return round_rules
 
 
-def layoff_order(request: Any) -> list[int]:
+def layoff_order(request: object) -> list[int]:
     """The indexes of ``request["layoffs"]`` in an order in which every lay-off fits
     (:func:`scorekeeper.engine.scoring.score_round.fitting_order`), for clients that collect
     lay-offs without their order (a score sheet filled in seat by seat). A request
@@ -199,7 +206,7 @@ def layoff_order(request: Any) -> list[int]:
     return list(fitting_order(rules, play))
 
 
-def score(request: Any) -> dict[str, Any]:
+def score(request: object) -> dict[str, Any]:
     """Score one round as ``shared/score-contract.md`` says: the decoded request in, the
     decoded 200 response out.
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
-from ..cards import Card, CardError, known_cards, parse_card
+from ..cards import Card, CardError, parse_card, parse_card_texts
 from ..rules.dealers_joker import round_rules_stated
 from ..rules.ruleset import RuleSet
 from .checks import LayoffPlay, MeldPlay, RoundError, RoundPlay, check_round, fitting_order
@@ -39,13 +38,14 @@ class Problems(list[dict[str, str]]):
         self.append({"where": where, "message": message})
 
 
-def _cards(value: Any, where: str, problems: Problems) -> tuple[Card, ...] | None:
+def _cards(value: object, where: str, problems: Problems) -> tuple[Card, ...] | None:
     if not isinstance(value, list):
         problems.add(where, 'must be a list of cards such as ["7H", "7S", "7D"]')
         return None
-    known = known_cards(value)
-    if known is not None:
-        return known
+    try:
+        return parse_card_texts(value)
+    except CardError:
+        pass  # each bad card is located below
     cards: list[Card] = []
     ok = True
     for j, text in enumerate(value):
@@ -57,7 +57,9 @@ def _cards(value: Any, where: str, problems: Problems) -> tuple[Card, ...] | Non
     return tuple(cards) if ok else None
 
 
-def read_player(value: Any, where: str, players: Sequence[str], problems: Problems) -> str | None:
+def read_player(
+    value: object, where: str, players: Sequence[str], problems: Problems
+) -> str | None:
     """``value`` when it is one of ``players``, else None with the problem noted."""
     if value not in players:
         problems.add(where, f"{value!r} is not one of the players")
@@ -66,7 +68,7 @@ def read_player(value: Any, where: str, players: Sequence[str], problems: Proble
 
 
 def _parse_melds(
-    value: Any, players: Sequence[str], problems: Problems
+    value: object, players: Sequence[str], problems: Problems
 ) -> tuple[list[MeldPlay], set[int]]:
     melds: list[MeldPlay] = []
     broken: set[int] = set()
@@ -84,10 +86,7 @@ def _parse_melds(
         owner = item.get("owner")
         if owner not in players:
             owner = read_player(owner, f"melds[{i}].owner", players, problems)
-        texts = item.get("cards")
-        cards = known_cards(texts) if isinstance(texts, list) else None
-        if cards is None:
-            cards = _cards(texts, f"melds[{i}].cards", problems)
+        cards = _cards(item.get("cards"), f"melds[{i}].cards", problems)
         if cards is None:
             broken.add(i)
         final = item.get("final_turn", False)
@@ -98,7 +97,7 @@ def _parse_melds(
 
 
 def _parse_layoffs(
-    value: Any, players: Sequence[str], n_melds: int, broken: set[int], problems: Problems
+    value: object, players: Sequence[str], n_melds: int, broken: set[int], problems: Problems
 ) -> list[LayoffPlay] | None:
     layoffs: list[LayoffPlay] = []
     if value is None:
@@ -120,13 +119,8 @@ def _parse_layoffs(
             card = parse_card(item.get("card"))
         except CardError as error:
             problems.add(f"layoffs[{i}].card", str(error))
-        meld = item.get("meld")
-        if meld.__class__ is not int or not 0 <= meld < n_melds:
-            problems.add(
-                f"layoffs[{i}].meld",
-                f"there is no meld {meld!r} on the table "
-                f"(melds are numbered from 0 to {n_melds - 1})",
-            )
+        meld = _meld_index(item.get("meld"), n_melds, f"layoffs[{i}].meld", problems)
+        if meld is None:
             ok = False
             continue
         if owner is None or card is None:
@@ -138,8 +132,20 @@ def _parse_layoffs(
     return layoffs if ok else None
 
 
+def _meld_index(value: object, n_melds: int, where: str, problems: Problems) -> int | None:
+    """The meld a lay-off names (L1), numbered from 0 among the round's ``n_melds``
+    melds; None with the problem noted when there is no such meld."""
+    if value.__class__ is not int or not 0 <= value < n_melds:
+        problems.add(
+            where,
+            f"there is no meld {value!r} on the table (melds are numbered from 0 to {n_melds - 1})",
+        )
+        return None
+    return value
+
+
 def _parse_hands(
-    value: Any, players: Sequence[str], problems: Problems
+    value: object, players: Sequence[str], problems: Problems
 ) -> dict[str, tuple[Card, ...]]:
     """Hands by player; a hand with a bad card keeps its good cards (the bad one is
     reported), and hands that are not an object count as empty once reported."""
@@ -155,10 +161,11 @@ def _parse_hands(
             problems.add(f"hands.{name}", 'a hand is a list of cards, e.g. ["KD", "2S"]')
             hands[name] = ()
             continue
-        known = known_cards(cards)
-        if known is not None:
-            hands[name] = known
+        try:
+            hands[name] = parse_card_texts(cards)
             continue
+        except CardError:
+            pass  # the hand keeps its good cards, each bad one located below
         good = []
         for j, text in enumerate(cards):
             try:
@@ -202,7 +209,7 @@ def dedupe(problems: Problems) -> list[dict[str, str]]:
 
 def read_play(
     players: Sequence[str],
-    written: Mapping[str, Any],
+    written: Mapping[str, object],
     problems: Problems,
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,
@@ -225,9 +232,17 @@ def read_play(
         went_out=went_out,
         teams=teams,
         deal_number=deal_number,
-        went_out_by=written.get("went_out_by") or "discard",
+        went_out_by=_how_out(written.get("went_out_by")),
     )
     return play, frozenset(broken)
+
+
+def _how_out(value: object) -> str:
+    """``went_out_by`` as written, "discard" when absent; a value that is not text is kept
+    as its ``repr``, which :func:`.checks.check_round` then refuses (S10)."""
+    if not value:
+        return "discard"
+    return value if isinstance(value, str) else repr(value)
 
 
 def add_rule_problems(
@@ -242,7 +257,7 @@ def add_rule_problems(
 def read_round(
     rules: RuleSet,
     players: Sequence[str],
-    written: Mapping[str, Any],
+    written: Mapping[str, object],
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,
 ) -> RoundPlay:
@@ -260,7 +275,7 @@ def read_round(
 def score_sheet(
     rules: RuleSet,
     players: Sequence[str],
-    written: Mapping[str, Any],
+    written: Mapping[str, object],
     totals_before: Mapping[str, int],
     teams: tuple[tuple[str, ...], ...] | None = None,
     deal_number: int = 1,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypedDict, cast
 
 from ..cards import DOUBLE, Card
 from ..melds import Meld
@@ -99,7 +99,37 @@ Counted = tuple[CardRow, ...]
 """Cards counted: ``(card, points, why, rule id)`` for each."""
 
 
-Shapes = tuple[dict[str, Any], ...]
+class CardRowJSON(TypedDict):
+    """One card's row in the scoring contract's answer: ``card`` in notation, ``owner``
+    and ``where`` (None in a template, :data:`Shapes`), ``points``, ``why`` in words and
+    ``rule``, the catalogue id (S1 to S5, S9)."""
+
+    card: str
+    owner: str | None
+    where: str | None
+    points: int
+    why: str
+    rule: str
+
+
+class NoteJSON(TypedDict):
+    """A bonus explained in the contract's answer (:class:`Note`): points, words, rule id."""
+
+    owner: str
+    points: int
+    why: str
+    rule: str
+
+
+class PaymentJSON(TypedDict):
+    """G3's settlement in the contract's answer: ``payer`` owes ``payee`` ``points``."""
+
+    payer: str
+    payee: str
+    points: int
+
+
+Shapes = tuple[CardRowJSON, ...]
 """Each counted card's row in the scoring contract's JSON (``card``, ``owner``, ``where``,
 ``points``, ``why``, ``rule``, in that order), ``owner`` and ``where`` left None: templates
 that :meth:`RoundScore.to_json` copies and fills in, never hands out."""
@@ -160,10 +190,10 @@ class RoundScore:
             sides = {}
             for name, figures in self.sides.items():
                 sides[name] = figures.as_dict()
-        notes = []
+        notes: list[NoteJSON] = []
         for n in self.notes:
             notes.append({"owner": n.owner, "points": n.points, "why": n.why, "rule": n.rule})
-        settlement = []
+        settlement: list[PaymentJSON] = []
         for s in self.settlement:
             settlement.append({"payer": s.payer, "payee": s.payee, "points": s.points})
         return {
@@ -178,7 +208,7 @@ class RoundScore:
         }
 
 
-def _json_rows(rows: list[Rows]) -> list[dict[str, Any]]:
+def _json_rows(rows: list[Rows]) -> list[CardRowJSON]:
     """Every card's row in the contract's JSON, in order: each row's template
     (:data:`Shapes`) copied, its ``owner`` and ``where`` filled in."""
     out = []
@@ -307,7 +337,7 @@ def _hand_cards(
             continue
         by_rank = hand_rows(rule, taker_of(player), player, rules)
         counted = []
-        shapes = []
+        shapes: list[CardRowJSON] = []
         total = 0
         for card in hand:
             shown, why, rule_id, points = by_rank[card.rank]
