@@ -122,14 +122,6 @@ def point_seats(game: Game | DigitalGame, group: Group) -> None:
         player.member_id = found.id if found else None
 
 
-def start_in_group(game: Game, group: Group) -> None:
-    """A game just started from the group's new-game form joins the group; its rules
-    become the group's usual ones. Commits."""
-    link_players(game, group)
-    group.preset, group.options = game.preset, dict(game.options)
-    db.session.commit()
-
-
 def usual_rules(group: Group) -> dict[str, Any]:
     """The new-game form's data for the group's usual preset and house rules (those of
     its latest game): ``preset``, ``target`` and each ``opt_NAME`` as its field holds it."""

@@ -1,5 +1,6 @@
-"""Starting a game at a real table: a new game, the same players again, a game imported
-from an export (every round scored once, in order), and a new edit link."""
+"""Building a game at a real table in memory, nothing committed: a new game's rows, a game
+imported from an export (every round scored once, in order), and games written in bulk.
+The services (:mod:`.services`) add and commit them."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from sqlalchemy import insert, inspect
 
 from ..engine import RulesError, RuleSet, ruleset
 from ..extensions import db
-from ..models import Change, Game, Player, Round, new_token, now_utc
-from .errors import ScoresheetError, saving
+from ..models import Change, Game, Player, Round, now_utc
+from .errors import ScoresheetError
 from .round_scores import score_input, summary_of
-from .sheets import names_of, previous_round, state_of, teams_of
+from .sheets import state_of
 
 
 def first_entry_mode(rules: RuleSet) -> str:
@@ -24,7 +25,7 @@ def first_entry_mode(rules: RuleSet) -> str:
     return "totals" if rules.going_out_bonus else "net"
 
 
-def _new_game(
+def new_game(
     names: Sequence[str],
     preset: str,
     options: Mapping[str, Any],
@@ -33,7 +34,7 @@ def _new_game(
     sides: Sequence[int] | None,
     title: str,
 ) -> Game:
-    """A game added to the session, not committed; raises :class:`ScoresheetError`."""
+    """A game built in memory, in no session; raises :class:`ScoresheetError`."""
     try:
         rules = ruleset(preset, options)
     except RulesError as error:
@@ -57,66 +58,6 @@ def _new_game(
         side = sides[seat] if rules.partnership and sides else None
         game.players.append(Player(seat=seat, name=name, side=side))
     return game
-
-
-def start_game(
-    names: Sequence[str],
-    preset: str,
-    options: Mapping[str, Any],
-    *,
-    first_dealer: int = 0,
-    stake: Decimal | None = None,
-    sides: Sequence[int] | None = None,
-    title: str = "",
-) -> Game:
-    """Create and commit a game: players in seat order, ``sides`` 0/1 per seat for
-    partnership rules (P1; partners sit opposite, so seats 0 and 2 against 1 and 3 when
-    not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
-    if sides is None and len(names) == 4:
-        sides = [0, 1, 0, 1]
-    with saving():
-        game = _new_game(names, preset, options, first_dealer, stake, sides, title)
-        db.session.add(game)
-        db.session.commit()
-    return game
-
-
-def renew_edit_token(game: Game) -> None:
-    """Give ``game`` a new edit token: its old edit link, and every phone that held it,
-    can only watch from now on."""
-    with saving():
-        game.edit_token = new_token()
-        db.session.commit()
-
-
-def play_again(game: Game) -> Game:
-    """A new game with the same players, sides, rules and stake; the next dealer deals."""
-    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
-    last = previous_round(game, None)
-    seat = last.totals["dealer"] if last is not None and last.summary else game.first_dealer
-    return start_game(
-        names_of(game),
-        game.preset,
-        game.options,
-        first_dealer=seat,
-        stake=Decimal(game.stake) if game.stake else None,
-        sides=sides,
-        title=game.title,
-    )
-
-
-def import_game(parts: Mapping[str, Any]) -> Game:
-    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`:
-    every round checked and scored first (:func:`imported_game`, no transaction open:
-    a refused round stores nothing; problems name the round), then the game written in
-    one short transaction."""
-    game = imported_game(parts)
-    with saving():
-        (game_id,) = write_games([game])
-        db.session.commit()
-    stored = db.session.get(Game, game_id)
-    assert stored is not None
-    return stored
 
 
 def write_games(games: Sequence[Game]) -> list[int]:
@@ -180,7 +121,7 @@ def imported_game(parts: Mapping[str, Any]) -> Game:
     after every one is checked): every round scored by the engine once, in order,
     chaining the running totals (linear in the rounds). Raises
     :class:`ScoresheetError` naming the refused round."""
-    game = _new_game(
+    game = new_game(
         parts["names"],
         parts["preset"],
         parts["options"],

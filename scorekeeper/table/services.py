@@ -23,8 +23,9 @@ new round reads only the last one), then commits; any problem rolls it all back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -36,17 +37,14 @@ from ..extensions import db
 from ..groups.facts import refresh, store_facts
 from ..live import bus
 from ..live.keys import table_key
-from ..models import Change, Game, Round, now_utc
+from ..models import Change, Game, Round, new_token, now_utc
 from .errors import AlreadySaved as AlreadySaved
 from .errors import SaveFailed as SaveFailed
 from .errors import ScoresheetError as ScoresheetError
 from .errors import StaleRound as StaleRound
 from .errors import StaleVersion as StaleVersion
 from .errors import saving
-from .games import import_game as import_game
-from .games import play_again as play_again
-from .games import renew_edit_token as renew_edit_token
-from .games import start_game as start_game
+from .games import imported_game, new_game, write_games
 from .round_scores import ENTRY_MODES as ENTRY_MODES
 from .round_scores import MODES as MODES
 from .round_scores import score_input as score_input
@@ -376,3 +374,85 @@ def undo_change(game: Game, change: Change, version: int) -> Change:
         )
     summary = f"undo: {change.summary}"
     return _commit_change(game, round_, "undo", change.after, summary, version, undoes=change)
+
+
+def start_game(
+    names: Sequence[str],
+    preset: str,
+    options: Mapping[str, Any],
+    *,
+    first_dealer: int = 0,
+    stake: Decimal | None = None,
+    sides: Sequence[int] | None = None,
+    title: str = "",
+) -> Game:
+    """Create and commit a game: players in seat order, ``sides`` 0/1 per seat for
+    partnership rules (P1; partners sit opposite, so seats 0 and 2 against 1 and 3 when
+    not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
+    if sides is None and len(names) == 4:
+        sides = [0, 1, 0, 1]
+    with saving():
+        game = new_game(names, preset, options, first_dealer, stake, sides, title)
+        db.session.add(game)
+        db.session.commit()
+    return game
+
+
+def renew_edit_token(game: Game) -> None:
+    """Give ``game`` a new edit token: its old edit link, and every phone that held it,
+    can only watch from now on."""
+    with saving():
+        game.edit_token = new_token()
+        db.session.commit()
+
+
+def play_again(game: Game) -> Game:
+    """A new game with the same players, sides, rules and stake; the next dealer deals."""
+    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
+    last = previous_round(game, None)
+    seat = last.totals["dealer"] if last is not None and last.summary else game.first_dealer
+    return start_game(
+        names_of(game),
+        game.preset,
+        game.options,
+        first_dealer=seat,
+        stake=Decimal(game.stake) if game.stake else None,
+        sides=sides,
+        title=game.title,
+    )
+
+
+def import_game(parts: Mapping[str, Any]) -> Game:
+    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`:
+    every round checked and scored first (:func:`imported_game`, no transaction open:
+    a refused round stores nothing; problems name the round), then the game written in
+    one short transaction."""
+    game = imported_game(parts)
+    with saving():
+        (game_id,) = write_games([game])
+        db.session.commit()
+    stored = db.session.get(Game, game_id)
+    assert stored is not None
+    return stored
+
+
+def mark_deleted(game: Game, deleted: bool) -> None:
+    """Delete ``game`` for everyone (``deleted``: its links answer 404, the game kept for
+    an undo) or bring it back: set ``deleted_at`` and take the game's next version in one
+    UPDATE, so a form opened before (a round, an undo) is refused as out of date; store
+    the game's facts (none while deleted) when it is in a group; then commit. The caller
+    checks the edit rights."""
+    db.session.execute(
+        update(Game)
+        .where(Game.id == game.id)
+        .values(
+            deleted_at=now_utc() if deleted else None,
+            version=Game.version + 1,
+            updated_at=now_utc(),
+        )
+    )
+    if game.group_id is not None:
+        refresh(game)
+    bus.moved(table_key(game.id))
+    db.session.commit()
+    db.session.refresh(game)
