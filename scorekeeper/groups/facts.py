@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -52,8 +52,12 @@ ROUND_SUMS = ("rounds", "went_out", "points", "left", "left_rounds")
 
 @dataclass
 class Sums:
-    """A seat's round sums over a game's live rounds (points): see
-    :class:`~scorekeeper.models.SeatFact`."""
+    """A player's round sums over some rounds (points): ``rounds`` counted, ``went_out``
+    of them gone out, ``points`` the round scores summed and ``best`` the highest (None
+    with no round), ``left`` the points left in hand summed over the ``left_rounds``
+    rounds not gone out (whose hand was recorded). A seat's over a game's live rounds
+    (:class:`~scorekeeper.models.SeatFact`, :meth:`add` counting each), or a member's
+    over their games (:class:`~scorekeeper.models.PlayerTotal`, the figures' pages)."""
 
     rounds: int = 0
     went_out: int = 0
@@ -150,7 +154,7 @@ def facts_rows(played: Played) -> list[dict[str, Any]]:
             | {"own": own[name], "score": score[unit], "settlement_halves": share}
             | {"won": played.finished and played.winner == unit}
             | {"money_half_cents": share * cents if cents is not None else None}
-            | sums.__dict__
+            | asdict(sums)
         )
     return rows
 

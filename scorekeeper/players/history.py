@@ -19,6 +19,7 @@ from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
+from ..groups.facts import Sums
 from ..models import PartnerTotal, PlayerTotal, SeatFact
 from .figures import (
     PAGE,
@@ -26,7 +27,6 @@ from .figures import (
     HeadToHead,
     LeagueRow,
     Profile,
-    RoundTally,
     Together,
     ratio,
     round_figures,
@@ -102,7 +102,7 @@ def _profile(total: Any, whose: dict[str, Any]) -> Profile:
     result = Profile(played=total.played, in_play=total.games - total.played, won=total.won)
     result.win_rate = ratio(total.won, total.played)
     result.streak = total.streak
-    tally = RoundTally(
+    tally = Sums(
         total.rounds, total.went_out, total.points, total.best, total.left, total.left_rounds
     )
     round_figures(result, tally)
