@@ -36,6 +36,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
@@ -43,16 +44,16 @@ from .. import jobs
 from ..engine import RulesError, ruleset
 from ..extensions import db, limiter
 from ..inputs import BadJson, load_json
-from ..models import Game, Group, Job, Member, now_utc
+from ..models import Game, Group, Job, now_utc
 from ..players.forms import NewGroupForm
 from ..players.services import MAX_MEMBERS, GroupError, new_member_name
 from ..table.errors import ScoresheetError
 from ..table.exchange import BadExport, export_json, read_export
 from ..table.forms import ImportForm
-from ..table.games import imported_game, write_games
+from ..table.games import imported_game
 from ..web import same_token
-from .facts import store_new_facts
-from .members import can_add, grant_group, group_by_slug, point_seats
+from .members import can_add, grant_group, group_by_slug
+from .services import write_group
 
 FORMAT = "500rum-group/1"
 MAX_GAMES = 500
@@ -171,27 +172,9 @@ TELL_EVERY = 25
 def import_group(parts: Mapping[str, Any], told: Told | None = None) -> Group:
     """A new group from :func:`read_group`'s parts: every game checked and scored first
     (:func:`checked_games`, no transaction open: nothing is stored when anything is
-    refused, :class:`ScoresheetError`), then the group, its players and every game
-    written in one short transaction, in bulk (a multi-row INSERT a table,
-    :func:`~scorekeeper.table.games.write_games`; its seats pointed at the players by
-    name, :func:`~scorekeeper.groups.members.point_seats`), and the games' stored facts computed
-    in bulk (:func:`~scorekeeper.groups.facts.store_new_facts`)."""
-    games = checked_games(parts, told)
-    try:
-        group = Group(name=parts["name"], preset=parts["preset"], options=parts["options"])
-        group.members.extend(Member(name=n) for n in parts["players"])
-        db.session.add(group)
-        db.session.flush()
-        for game in games:
-            game.group_id = group.id
-            point_seats(game, group)
-        ids = write_games(games)
-        store_new_facts(db.session.connection(), ids)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return group
+    refused, :class:`ScoresheetError`), then written in one short transaction
+    (:func:`~scorekeeper.groups.services.write_group`)."""
+    return write_group(parts, checked_games(parts, told))
 
 
 @jobs.handler("import")
@@ -234,7 +217,7 @@ def _import_limit() -> str:
 
 @bp.route("/import", methods=["GET", "POST"])
 @limiter.limit(_import_limit, methods=["POST"])
-def import_file() -> Any:
+def import_file() -> ResponseReturnValue:
     """Import a group's file as a new group (this phone may then add to it): the file is
     read here, then checked, scored and written by a job (:func:`import_job`), whose
     progress page this phone is sent to (at once to the group, or the problems, when the
@@ -304,7 +287,7 @@ def _import(doc: Mapping[str, Any]) -> Standing:
     return found
 
 
-def _import_answer(job: Standing, form: Any = None) -> Any:
+def _import_answer(job: Standing, form: Any = None) -> ResponseReturnValue:
     """Where an import stands: not done, its progress page (it reloads itself); done,
     the group (this phone given the right to add to it) or the problems (422)."""
     result = job.result
@@ -329,7 +312,7 @@ def _progress_url(job: Standing) -> str:
 
 
 @bp.get("/import/<int:job_id>/<token>")
-def importing(job_id: int, token: str) -> Any:
+def importing(job_id: int, token: str) -> ResponseReturnValue:
     """An import's progress page (the phone that sent the file holds its link): games
     checked so far, then the group, or what was refused."""
     job = _standing(job_id)

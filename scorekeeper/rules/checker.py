@@ -13,7 +13,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..engine import (
     JOKER,
@@ -69,7 +68,7 @@ class Answer:
     meld: Meld | None = None
     points: int | None = None
     errors: dict[str, list[str]] = field(default_factory=dict)
-    extra: Any = None
+    extra: object = None
 
     def error(self, where: str, message: str) -> None:
         """Note a problem with field ``where``."""
@@ -232,7 +231,7 @@ class ScoreForm:
     melds: int
     layoffs: int
     names: list[str]
-    request: dict[str, Any] = field(default_factory=dict)
+    request: dict[str, object] = field(default_factory=dict)
     meld_rows: list[int] = field(default_factory=list)
     layoff_rows: list[int] = field(default_factory=list)
 
@@ -255,8 +254,8 @@ class ScoreForm:
 
 
 def _read_rounds(form: ScoreForm, args: Mapping[str, str], answer: Answer) -> None:
-    melds: list[dict[str, Any]] = []
-    layoffs: list[dict[str, Any]] = []
+    melds: list[dict[str, object]] = []
+    layoffs: list[dict[str, object]] = []
     index_of: dict[int, int] = {}
     for j in range(1, form.melds + 1):
         cards = args.get(f"m{j}", "").split()
@@ -313,7 +312,7 @@ def _field_of(where: str, form: ScoreForm) -> str:
 
 
 def check_score_question(
-    rules: RuleSet, contract_rules: dict[str, Any], args: Mapping[str, str]
+    rules: RuleSet, contract_rules: Mapping[str, object], args: Mapping[str, str]
 ) -> tuple[ScoreForm, Answer]:
     """Score the round entered in the form ``args`` with the scoring contract; ``extra``
     is the contract's response (players, cards with points and why, notes, winner)."""

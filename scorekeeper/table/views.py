@@ -8,6 +8,7 @@ phone's session. Every change is a POST carrying the game's version.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,8 +24,12 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
+from werkzeug.exceptions import HTTPException
 
-from ..groups.members import group_of_new_game, start_in_group, usual_rules, with_picked
+from ..groups.members import group_of_new_game, usual_rules, with_picked
+from ..groups.services import start_in_group
 from ..hosting.addresses import is_loopback_host, qr_svg, share_base
 from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Round
@@ -79,19 +84,21 @@ bp.add_app_template_filter(credited, "credited")
 @bp.errorhandler(400)
 @bp.errorhandler(403)
 @bp.errorhandler(404)
-def refused(error: Any) -> Any:
+def refused(error: HTTPException) -> ResponseReturnValue:
     """A refusal with its reason (a view link used to edit, an unknown game or round), as
-    JSON when the page's script asked (:mod:`.entry`)."""
+    JSON when the page's script asked (:mod:`.entry`); ``error`` one of the three
+    registered codes."""
+    status = error.code or 400
     if entry.wants_json():
-        return entry.refused(error.code, "refused", error.description)
-    return render_template("table/refused.html", error=error), error.code
+        return entry.refused(status, "refused", error.description or "")
+    return render_template("table/refused.html", error=error), status
 
 
 # ---- pages -----------------------------------------------------------------------------
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-def create() -> Any:
+def create() -> ResponseReturnValue:
     """Start a game: players, preset, house rules, target, first dealer, stake; for a
     group (``?group=``), its players ticked and its usual rules, guests typed."""
     group = group_of_new_game(request.args.get("group"))
@@ -175,7 +182,7 @@ def service_worker() -> Response:
 
 
 @bp.get("/games/<slug>/edit/<token>")
-def join(slug: str, token: str) -> Any:
+def join(slug: str, token: str) -> ResponseReturnValue:
     """The edit link: remember on this phone the right to change the game."""
     game = _game(slug)
     if not same_token(token, game.edit_token):
@@ -211,7 +218,7 @@ def share(slug: str) -> str:
 
 
 @bp.post("/games/<slug>/share/new-edit-link")
-def renew_edit_link(slug: str) -> Any:
+def renew_edit_link(slug: str) -> ResponseReturnValue:
     """A new edit link: the old one (and every phone holding it) can only watch now."""
     game = _game(slug)
     require_edit(game)
@@ -226,7 +233,7 @@ def renew_edit_link(slug: str) -> Any:
 # ---- rounds ----------------------------------------------------------------------------
 
 
-def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
+def _round_form(game: Game, mode: str, round_: Round | None) -> FlaskForm:
     stored = round_.input if round_ is not None and round_.mode == mode else None
     data: dict[str, Any] | None = None
     if request.method == "GET":
@@ -241,7 +248,7 @@ def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
     return round_form(sheet.names_of(game), rules.seven_card_straight, mode, stored, data, slots)
 
 
-def _enter_round(game: Game, round_: Round | None) -> Any:
+def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
     """The record / correct page: a form, a preview, then one save (JSON for the game
     page's script, :mod:`.entry`)."""
     require_edit(game)
@@ -307,7 +314,9 @@ def _preview(
     return 200, figures, []
 
 
-def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> Any:
+def _save(
+    game: Game, round_: Round | None, mode: str, data: Mapping[str, object], form: FlaskForm
+) -> int | Response:
     """Store a posted round, new or corrected: 303, or the JSON answer (:mod:`.entry`)."""
     if round_ is not None:
         sheet.correct_round(game, round_, mode, data, _version(form.round_version))
@@ -324,7 +333,7 @@ def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> 
 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
-def record_round(slug: str) -> Any:
+def record_round(slug: str) -> ResponseReturnValue:
     """Record a round, by net, totals or cards (the game page's entry saves here too)."""
     return _enter_round(_game(slug, rounds=False), None)
 
@@ -335,7 +344,7 @@ def _round(game: Game, round_id: int) -> Round:
 
 
 @bp.route("/games/<slug>/rounds/<id:round_id>/edit", methods=["GET", "POST"])
-def correct_round(slug: str, round_id: int) -> Any:
+def correct_round(slug: str, round_id: int) -> ResponseReturnValue:
     """Correct a round; the totals after it are recomputed."""
     game = _game(slug)
     round_ = _round(game, round_id)
@@ -345,7 +354,7 @@ def correct_round(slug: str, round_id: int) -> Any:
 
 
 @bp.post("/games/<slug>/rounds/<id:round_id>/delete")
-def delete_round(slug: str, round_id: int) -> Any:
+def delete_round(slug: str, round_id: int) -> ResponseReturnValue:
     """Delete a round (kept in the history, can be undone)."""
     game = _game(slug)
     require_edit(game)
@@ -372,7 +381,7 @@ def history(slug: str) -> str:
 
 
 @bp.post("/games/<slug>/history/<id:change_id>/undo")
-def undo(slug: str, change_id: int) -> Any:
+def undo(slug: str, change_id: int) -> ResponseReturnValue:
     """Undo one change from the history."""
     game = _game(slug)
     require_edit(game)
@@ -395,7 +404,7 @@ def undo(slug: str, change_id: int) -> Any:
 
 
 @bp.post("/games/<slug>/again")
-def play_again(slug: str) -> Any:
+def play_again(slug: str) -> ResponseReturnValue:
     """A new game with the same players and rules."""
     game = _game(slug)
     require_edit(game)
