@@ -19,16 +19,16 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from ..engine import RulesError, ruleset
+from ..engine import RulesError, RuleSet, ruleset
 from ..inputs import clean_name
 from ..models import Game
 from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake
 from .forms import cards_form, net_form, totals_form
+from .games import ExportParts
 from .round_inputs import MOST_SLOTS, cards_data, cards_slots, net_data, read_round, totals_data
 from .services import live_rounds, names_of, teams_of
 
@@ -37,7 +37,7 @@ MAX_ROUNDS = 1000
 """Rounds an imported game may have at most (a game to 500 takes a few dozen)."""
 
 
-def export_json(game: Game) -> dict[str, Any]:
+def export_json(game: Game) -> dict[str, object]:
     """The game as the JSON document described above."""
     names, teams = names_of(game), teams_of(game)
     rounds = []
@@ -102,7 +102,7 @@ class BadExport(ValueError):
         super().__init__("; ".join(m for _, m in problems))
 
 
-def read_export(doc: Any) -> dict[str, Any]:
+def read_export(doc: object) -> ExportParts:
     """Check an export as the new-game and round forms check what a table types, and
     return its parts: ``title, preset, options, names, sides, first_dealer, stake,
     rounds`` (rounds as ``(mode, input)``, each input as its round form gives it back).
@@ -129,19 +129,19 @@ def read_export(doc: Any) -> dict[str, Any]:
         problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
     if problems or rules is None or not isinstance(rounds, list):
         raise BadExport(problems)
-    return {
-        "title": clean_title(doc.get("title")),
-        "preset": preset,
-        "options": options,
-        "names": names,
-        "sides": sides,
-        "first_dealer": dealer,
-        "stake": stake,
-        "rounds": _rounds(rounds, names, rules.seven_card_straight),
-    }
+    return ExportParts(
+        title=clean_title(doc.get("title")),
+        preset=preset,
+        options=options,
+        names=names,
+        sides=sides,
+        first_dealer=dealer,
+        stake=stake,
+        rounds=_rounds(rounds, names, rules.seven_card_straight),
+    )
 
 
-def _names(raw: Any, problems: list[tuple[str, str]]) -> list[str]:
+def _names(raw: object, problems: list[tuple[str, str]]) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
         problems.append(("players", "players must be a list of names"))
         return []
@@ -156,7 +156,9 @@ def _names(raw: Any, problems: list[tuple[str, str]]) -> list[str]:
     return raw
 
 
-def _rules(raw: Any, problems: list[tuple[str, str]]) -> tuple[str, dict[str, Any], Any]:
+def _rules(
+    raw: object, problems: list[tuple[str, str]]
+) -> tuple[str, dict[str, object], RuleSet | None]:
     rules_value = raw if isinstance(raw, Mapping) else {}
     preset, options = rules_value.get("preset", "standard"), rules_value.get("options") or {}
     if not isinstance(preset, str) or not isinstance(options, Mapping):
@@ -169,7 +171,7 @@ def _rules(raw: Any, problems: list[tuple[str, str]]) -> tuple[str, dict[str, An
         return preset, dict(options), None
 
 
-def _sides(teams: Any, names: list[str], problems: list[tuple[str, str]]) -> list[int] | None:
+def _sides(teams: object, names: list[str], problems: list[tuple[str, str]]) -> list[int] | None:
     if not teams:
         return None
     if (
@@ -184,8 +186,8 @@ def _sides(teams: Any, names: list[str], problems: list[tuple[str, str]]) -> lis
 
 
 def _rounds(
-    rounds: list[Mapping[str, Any]], names: list[str], seven_card: bool
-) -> list[tuple[str, dict[str, Any]]]:
+    rounds: Sequence[Mapping[str, object]], names: list[str], seven_card: bool
+) -> list[tuple[str, dict[str, object]]]:
     """Every round through its form; :class:`BadExport` naming each refused round."""
     checked, problems = [], []
     for number, stored in enumerate(rounds, start=1):
@@ -200,8 +202,8 @@ def _rounds(
 
 
 def checked_round(
-    names: Sequence[str], seven_card: bool, mode: Any, data: Any
-) -> tuple[dict[str, Any], list[str]]:
+    names: Sequence[str], seven_card: bool, mode: object, data: object
+) -> tuple[dict[str, object], list[str]]:
     """A round from a file passed through the very form a table fills in: its input as
     that form gives it back (unknown fields dropped), and every problem the form finds
     (``"Shown: ..."``); an input not in the shape the app exports is one problem."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import insert, inspect
 
@@ -16,6 +16,22 @@ from ..models import Change, Game, Player, Round, now_utc
 from .errors import ScoresheetError
 from .round_scores import score_input, summary_of
 from .sheets import state_of
+
+
+class ExportParts(TypedDict):
+    """A game's export as :func:`scorekeeper.table.exchange.read_export` checked it: its
+    ``title``, ``preset`` and house rules (``options``), the players' ``names`` in seat
+    order, ``sides`` (0/1 per seat, P1, or None), the ``first_dealer``'s seat, the
+    ``stake`` (or None) and its ``rounds`` as ``(mode, input)``, oldest first."""
+
+    title: str
+    preset: str
+    options: dict[str, object]
+    names: list[str]
+    sides: list[int] | None
+    first_dealer: int
+    stake: Decimal | None
+    rounds: list[tuple[str, dict[str, object]]]
 
 
 def first_entry_mode(rules: RuleSet) -> str:
@@ -28,7 +44,7 @@ def first_entry_mode(rules: RuleSet) -> str:
 def new_game(
     names: Sequence[str],
     preset: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     first_dealer: int,
     stake: Decimal | None,
     sides: Sequence[int] | None,
@@ -89,7 +105,7 @@ PARENTS = frozenset({"game_id", "round_id"})
 """The columns :func:`write_games` sets itself (the new ids of a row's game and round)."""
 
 
-def _columns(row: Any) -> dict[str, Any]:
+def _columns(row: Game | Player | Round | Change) -> dict[str, object]:
     """A row built in memory as its table's columns (no id, nor its game's or round's:
     :data:`PARENTS`, set by the caller), each column's default filled in where the row
     left it unset."""
@@ -107,7 +123,7 @@ def _columns(row: Any) -> dict[str, Any]:
     return values
 
 
-def _inserted(model: Any, rows: list[dict[str, Any]]) -> list[int]:
+def _inserted(model: type[Game] | type[Round], rows: list[dict[str, object]]) -> list[int]:
     """INSERT ``rows`` into ``model``'s table in bulk; their new ids, in order."""
     if not rows:
         return []
@@ -115,7 +131,7 @@ def _inserted(model: Any, rows: list[dict[str, Any]]) -> list[int]:
     return list(db.session.execute(returning, rows).scalars())
 
 
-def imported_game(parts: Mapping[str, Any]) -> Game:
+def imported_game(parts: ExportParts) -> Game:
     """The game of an export read by :func:`scorekeeper.table.exchange.read_export`, built
     in memory, in no session (the caller adds it: a group's import adds several at once,
     after every one is checked): every round scored by the engine once, in order,
@@ -147,7 +163,11 @@ def _figure_of(where: str) -> str:
 
 
 def _import_round(
-    game: Game, number: int, mode: str, data: Mapping[str, Any], chain: tuple[dict[str, int], int]
+    game: Game,
+    number: int,
+    mode: str,
+    data: Mapping[str, object],
+    chain: tuple[dict[str, int], int],
 ) -> tuple[dict[str, int], int]:
     """Score and add round ``number`` after ``chain`` (each player's running total, the
     seat dealing it); the same after it."""

@@ -48,7 +48,7 @@ class RulesPanel:
     check_link: str
 
 
-_panels: dict[tuple[str, tuple[tuple[str, Any], ...]], RulesPanel] = {}
+_panels: dict[tuple[str, tuple[tuple[str, object], ...]], RulesPanel] = {}
 
 
 def rules_panel(game: Game) -> RulesPanel:

@@ -29,7 +29,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import Update, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -44,7 +44,7 @@ from .errors import ScoresheetError as ScoresheetError
 from .errors import StaleRound as StaleRound
 from .errors import StaleVersion as StaleVersion
 from .errors import saving
-from .games import imported_game, new_game, write_games
+from .games import ExportParts, imported_game, new_game, write_games
 from .round_scores import ENTRY_MODES as ENTRY_MODES
 from .round_scores import MODES as MODES
 from .round_scores import score_input as score_input
@@ -69,8 +69,8 @@ def _totals_of(round_: Round | None) -> dict[str, int]:
 
 
 def preview_round(
-    game: Game, mode: str, data: Mapping[str, Any], replacing: Round | None = None
-) -> dict[str, Any]:
+    game: Game, mode: str, data: Mapping[str, object], replacing: Round | None = None
+) -> dict[str, object]:
     """The figures the round would get if saved now (as new, or in place of
     ``replacing``), reading only the live round before it."""
     previous = previous_round(game, replacing.position if replacing is not None else None)
@@ -126,7 +126,7 @@ def _commit_change(
     game: Game,
     round_: Round,
     action: str,
-    before: Any,
+    before: Mapping[str, object] | None,
     summary: str,
     version: int,
     undoes: Change | None = None,
@@ -148,7 +148,7 @@ def _commit_now(
     game: Game,
     round_: Round,
     action: str,
-    before: Any,
+    before: Mapping[str, object] | None,
     summary: str,
     version: int | None,
     undoes: Change | None,
@@ -202,7 +202,7 @@ class Saved:
 
 
 def record_round(
-    game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int, shown: int = 1
+    game: Game, mode: str, data: Mapping[str, object], nonce: str, version: int, shown: int = 1
 ) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
@@ -260,7 +260,7 @@ def _inserts() -> tuple[Any, Any]:
 
 
 @cache
-def _bump_statement(columns: tuple[str, ...]) -> Any:
+def _bump_statement(columns: tuple[str, ...]) -> Update:
     """The UPDATE taking a game's next version and setting ``columns`` (built once per
     set of columns; parameters ``game``, ``seen`` and one per column)."""
     games = Game.__table__
@@ -287,7 +287,7 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
         {"game_id": game.id, "round_id": round_id, "action": "record", "summary": summary[:200]}
         | {"before": None, "after": after, "undone_by": None, "created_at": when},
     ).scalar_one()
-    values: dict[str, Any] = {"version": version + 1, "updated_at": when}
+    values: dict[str, object] = {"version": version + 1, "updated_at": when}
     if row["mode"] in ENTRY_MODES:
         values["entry_mode"] = row["mode"]
     if row["figures"]["game_over"]:
@@ -306,7 +306,7 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
 
 
 def correct_round(
-    game: Game, round_: Round, mode: str, data: Mapping[str, Any], round_version: int
+    game: Game, round_: Round, mode: str, data: Mapping[str, object], round_version: int
 ) -> Round:
     """Replace a round's input (and mode); every total after it is recomputed.
 
@@ -379,7 +379,7 @@ def undo_change(game: Game, change: Change, version: int) -> Change:
 def start_game(
     names: Sequence[str],
     preset: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     *,
     first_dealer: int = 0,
     stake: Decimal | None = None,
@@ -422,7 +422,7 @@ def play_again(game: Game) -> Game:
     )
 
 
-def import_game(parts: Mapping[str, Any]) -> Game:
+def import_game(parts: ExportParts) -> Game:
     """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`:
     every round checked and scored first (:func:`imported_game`, no transaction open:
     a refused round stores nothing; problems name the round), then the game written in

@@ -61,7 +61,7 @@ def tv_page(game: Game) -> dict[str, Any]:
     }
 
 
-def _answer(game: Game, template: str, **extra: Any) -> Response:
+def _answer(game: Game, template: str, **extra: object) -> Response:
     """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
     copy is current)."""
     tag = f"tv{game.id}v{game.version}"

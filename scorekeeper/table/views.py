@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
@@ -25,8 +24,8 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from werkzeug.exceptions import HTTPException
+from wtforms import Field
 
 from ..groups.members import group_of_new_game, usual_rules, with_picked
 from ..groups.services import start_in_group
@@ -36,7 +35,8 @@ from ..models import Game, Round
 from ..web import same_token
 from . import entry, files, page, tv
 from . import services as sheet
-from .forms import ConfirmForm, NewGameForm
+from .entry import Submitted
+from .forms import ConfirmForm, NewGameForm, RoundForm
 from .mine import remember
 from .result import picture
 from .rights import can_edit, grant, require_edit
@@ -64,7 +64,7 @@ def _game(slug: str, rounds: bool = True) -> Game:
     return game
 
 
-def _version(field: Any) -> int:
+def _version(field: Field) -> int:
     return parse_int(field.data, 0, MAX_VERSION, "version")
 
 
@@ -233,9 +233,9 @@ def renew_edit_link(slug: str) -> ResponseReturnValue:
 # ---- rounds ----------------------------------------------------------------------------
 
 
-def _round_form(game: Game, mode: str, round_: Round | None) -> FlaskForm:
+def _round_form(game: Game, mode: str, round_: Round | None) -> RoundForm:
     stored = round_.input if round_ is not None and round_.mode == mode else None
-    data: dict[str, Any] | None = None
+    data: dict[str, object] | None = None
     if request.method == "GET":
         data = {"mode": mode, "version": game.version}
         if round_ is not None:
@@ -259,14 +259,15 @@ def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
             abort(400, description="A round is entered as net, totals or cards.")
         mode = default
     form = _round_form(game, mode, round_)
-    preview: dict[str, Any] | None = None
+    preview: dict[str, object] | None = None
     problems: list[str] = []
     status = 200
     if form.is_submitted():
         slug = game.view_token
-        status, preview, problems = _submit_round(game, round_, mode, form)
-        if isinstance(status, Response):
-            return status
+        answered, preview, problems = _submit_round(game, round_, mode, form)
+        if isinstance(answered, Response):
+            return answered
+        status = answered
         if status == 303:
             return redirect(url_for("table.show", slug=slug), 303)
         if entry.wants_json():
@@ -285,7 +286,7 @@ def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
     ), status
 
 
-def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tuple[Any, Any, Any]:
+def _submit_round(game: Game, round_: Round | None, mode: str, form: RoundForm) -> Submitted:
     """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
         return 422, None, ["Some figures need fixing: see the messages by the fields."]
@@ -301,8 +302,13 @@ def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tup
 
 
 def _preview(
-    game: Game, round_: Round | None, mode: str, data: Any, form: Any, fields: Any
-) -> tuple[Any, Any, Any]:
+    game: Game,
+    round_: Round | None,
+    mode: str,
+    data: Mapping[str, object],
+    form: RoundForm,
+    fields: dict[str, str],
+) -> Submitted:
     """The figures a posted round would get; as JSON for the page's script, with who
     went out as the server counted it (told, or inferred: :func:`.forms` O1)."""
     figures = sheet.preview_round(game, mode, data, replacing=round_)
@@ -315,14 +321,14 @@ def _preview(
 
 
 def _save(
-    game: Game, round_: Round | None, mode: str, data: Mapping[str, object], form: FlaskForm
+    game: Game, round_: Round | None, mode: str, data: Mapping[str, object], form: RoundForm
 ) -> int | Response:
     """Store a posted round, new or corrected: 303, or the JSON answer (:mod:`.entry`)."""
     if round_ is not None:
         sheet.correct_round(game, round_, mode, data, _version(form.round_version))
         flash("Round corrected; the totals after it were recomputed.", "success")
         return 303
-    nonce, version = form.nonce.data, _version(form.version)
+    nonce, version = form.nonce.data or "", _version(form.version)
     if not entry.wants_json():
         sheet.record_round(game, mode, data, nonce, version)
         flash("Round saved.", "success")
