@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, case, delete, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Table, and_, case, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -125,7 +126,7 @@ def _halves(played: Played, units: Sequence[str], own: Mapping[str, int]) -> dic
     return {unit: 2 * net[unit] // sizes[unit] for unit in totals}
 
 
-def facts_rows(played: Played) -> list[dict[str, Any]]:
+def facts_rows(played: Played) -> list[dict[str, object]]:
     """The seat rows of ``played`` (columns of :class:`~scorekeeper.models.SeatFact`
     that depend on the game's play, not on where it is stored)."""
     last = played.rounds[-1][0] if played.rounds else {}
@@ -258,7 +259,7 @@ def store_facts(connection: Connection, kind: str, game_id: int) -> None:
     its rows replaced, or removed when it is in no group (detached) or deleted; the
     ``facts_version`` of its group before and after counts up. Not committed."""
     groups, old = _remove(connection, kind, game_id)
-    seats: list[dict[str, Any]] = []
+    seats: list[dict[str, object]] = []
     found = (_table_game if kind == "table" else _digital_game)(connection, game_id)
     if found is not None:
         row, played = found
@@ -281,7 +282,7 @@ def store_new_facts(connection: Connection, game_ids: Sequence[int]) -> None:
     them all (:func:`retotal` over their seats together) and each group's
     ``facts_version`` counted up once: the same facts as :func:`store_facts` game by
     game, in a few statements a game instead of a few dozen. Not committed."""
-    seats: list[dict[str, Any]] = []
+    seats: list[dict[str, object]] = []
     groups: set[int] = set()
     for game_id in game_ids:
         found = _table_game(connection, game_id)
@@ -339,7 +340,7 @@ def _changes(
     return players, partners
 
 
-def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ...]]:
+def _results(seats: Iterable[Mapping[str, object]], key: Key) -> list[tuple[datetime, bool, int]]:
     """The finished results of ``key``'s member among ``seats``: (start, won, fact)."""
     return sorted(
         (s["started_at"], s["won"], s["fact_id"])
@@ -348,7 +349,7 @@ def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ..
     )
 
 
-def _finished(key: Key) -> Any:
+def _finished(key: Key) -> ColumnElement[bool]:
     """The condition of the counted finished seats of ``key``'s member."""
     group, member, kind = key
     return and_(
@@ -411,7 +412,9 @@ def retotal(
         _add_to(connection, PARTNERS, row, adds)
 
 
-def _add_to(connection: Connection, table: Table, key: dict[str, Any], adds: Counter[str]) -> None:
+def _add_to(
+    connection: Connection, table: Table, key: dict[str, object], adds: Counter[str]
+) -> None:
     """Add ``adds`` to the columns of ``table``'s row ``key`` (made first, all zeros,
     when there is none: an insert that does nothing when another made it meanwhile)."""
     maker = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert

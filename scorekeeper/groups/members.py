@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from flask import session
 from sqlalchemy import bindparam
@@ -122,10 +121,10 @@ def point_seats(game: Game | DigitalGame, group: Group) -> None:
         player.member_id = found.id if found else None
 
 
-def usual_rules(group: Group) -> dict[str, Any]:
+def usual_rules(group: Group) -> dict[str, object]:
     """The new-game form's data for the group's usual preset and house rules (those of
     its latest game): ``preset``, ``target`` and each ``opt_NAME`` as its field holds it."""
-    data: dict[str, Any] = {"preset": group.preset}
+    data: dict[str, object] = {"preset": group.preset}
     for name, value in group.options.items():
         if name not in OPTIONS:
             continue

@@ -4,14 +4,26 @@ form joining the group, and a group's file written as a new group. The only modu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TypedDict
 
 from ..extensions import db
 from ..models import Game, Group, Member
-from ..table.games import write_games
+from ..table.games import ExportParts, write_games
 from .facts import store_new_facts
 from .members import link_players, point_seats
+
+
+class GroupParts(TypedDict):
+    """A group's file as :func:`~scorekeeper.groups.archive.read_group` checked it: its
+    ``name``, usual rules (``preset``, ``options``), its ``players``' names and its
+    ``games``, each as ``(archived, the game's export parts)``."""
+
+    name: str
+    preset: str
+    options: dict[str, object]
+    players: list[str]
+    games: list[tuple[bool, ExportParts]]
 
 
 def start_in_group(game: Game, group: Group) -> None:
@@ -22,7 +34,7 @@ def start_in_group(game: Game, group: Group) -> None:
     db.session.commit()
 
 
-def write_group(parts: Mapping[str, Any], games: Sequence[Game]) -> Group:
+def write_group(parts: GroupParts, games: Sequence[Game]) -> Group:
     """A new group from :func:`~scorekeeper.groups.archive.read_group`'s ``parts`` and its
     ``games`` already checked and scored in memory
     (:func:`~scorekeeper.groups.archive.checked_games`): the group, its players and every

@@ -15,7 +15,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, func, select
+from sqlalchemy import ColumnElement, Row, and_, bindparam, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -33,7 +33,7 @@ from .figures import (
 )
 
 
-def _won(seat: Any = SeatFact) -> Any:
+def _won(seat: type[SeatFact] = SeatFact) -> ColumnElement[int]:
     return func.sum(case((seat.won.is_(True), 1), else_=0))
 
 
@@ -93,7 +93,7 @@ def profiles(group_id: int, member: int) -> dict[str, Profile]:
     }
 
 
-def _profile(total: Any, whose: dict[str, Any]) -> Profile:
+def _profile(total: Row[Any], whose: dict[str, object]) -> Profile:
     """A :class:`Profile` from the running totals row ``total`` of one kind; ``whose``
     the group, member and kind (the parameters of :data:`SERIES_OF` and
     :data:`PARTNERS`)."""

@@ -117,7 +117,7 @@ def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
         "shown": page.SHOWN,
     }
     if round_.over or round_.number == 1:
-        body["live"] = render_template("table/_live.html", **page.page(game))
+        body["live"] = render_template("table/_live.html", **page.page(game).context())
     else:
         body["parts"] = page.parts(game, round_.latest, round_.number)
     return answer(201, **body)

@@ -115,17 +115,17 @@ def net_input(form: RoundForm, names: Sequence[str]) -> tuple[dict[str, object],
     return data, fields
 
 
-def net_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def net_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, object]:
     """Form data that shows a stored net input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "net"}
+    form: dict[str, object] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "net"}
     for i, n in enumerate(names):
         form[f"net-{i}"] = data.get("net", {}).get(n, 0)
     return form
 
 
-def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, object]:
     """Form data that shows a stored totals input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "totals"}
+    form: dict[str, object] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "totals"}
     for i, n in enumerate(names):
         form[f"shown-{i}"] = data.get("shown", {}).get(n, 0)
         form[f"in_hand-{i}"] = data.get("in_hand", {}).get(n, 0)
@@ -218,9 +218,9 @@ def cards_slots(data: dict[str, Any], names: Sequence[str]) -> tuple[int, int]:
     return most_melds, max(list(runs.values()) + [LAYOFF_SLOTS])
 
 
-def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, object]:
     """Form data that shows a stored cards input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "cards"}
+    form: dict[str, object] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "cards"}
     slot_of: dict[int, str] = {}
     used: dict[str, int] = {}
     for index, meld in enumerate(data.get("melds", [])):
@@ -232,6 +232,7 @@ def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
         if meld.get("final_turn"):
             form[f"final-{seat}-{k}"] = "y"
     rows: dict[str, int] = {}
+    laid: dict[str, str] = {}
     last: tuple[str, object] | None = None
     for layoff in data.get("layoffs", []):
         seat = _seat_of(layoff.get("owner"), names)
@@ -239,8 +240,9 @@ def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
             rows[seat] = rows.get(seat, -1) + 1
         last = (seat, layoff.get("meld"))
         key = f"{seat}-{rows[seat]}"
-        form[f"layoff-{key}"] = (form.get(f"layoff-{key}", "") + " " + layoff["card"]).strip()
+        laid[f"layoff-{key}"] = (laid.get(f"layoff-{key}", "") + " " + layoff["card"]).strip()
         form[f"onto-{key}"] = slot_of.get(layoff.get("meld"), "")
+    form |= laid
     for i, n in enumerate(names):
         form[f"hand-{i}"] = " ".join(data.get("hands", {}).get(n, []))
     if data.get("went_out_by"):

@@ -403,7 +403,7 @@ def undo(slug: str, change_id: int) -> ResponseReturnValue:
     else:
         message = f"Undone: {change.summary}."
         if entry.wants_json():
-            live = render_template("table/_live.html", **page.page(game))
+            live = render_template("table/_live.html", **page.page(game).context())
             return entry.answer(200, version=game.version, live=live, message=message)
         flash(message, "success")
     return redirect(url_for("table.history", slug=slug), 303)
