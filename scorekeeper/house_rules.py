@@ -108,17 +108,10 @@ def _json_rules(text: str, problems: list[tuple[str, str]]) -> tuple[str, dict[s
     return (preset if isinstance(preset, str) else "standard"), dict(data.get("options") or {})
 
 
-def rules_from_query(args: Mapping[str, str]) -> HouseRules:
-    """Read house rules from query ``args`` (see the module's docstring). Never raises:
-    problems are listed and the preset's own rules (or standard's) are used."""
-    problems: list[tuple[str, str]] = []
-    preset, options = "standard", dict[str, object]()
-    if args.get("rules"):
-        preset, options = _json_rules(args["rules"], problems)
-    preset = args.get("preset") or preset
-    if preset not in PRESETS:
-        problems.append(("preset", f"there is no preset called {preset!r}"))
-        preset = "standard"
+def _opt_values(args: Mapping[str, str], problems: list[tuple[str, str]]) -> dict[str, object]:
+    """The ``opt_NAME`` values of query ``args``, each read by its option's type; an
+    unknown option or an unreadable value is a problem noted and left out."""
+    options: dict[str, object] = {}
     for key, text in args.items():
         if not key.startswith("opt_"):
             continue
@@ -130,6 +123,21 @@ def rules_from_query(args: Mapping[str, str]) -> HouseRules:
             options[name] = _parse_value(name, text)
         except ValueError as error:
             problems.append((name, str(error)))
+    return options
+
+
+def rules_from_query(args: Mapping[str, str]) -> HouseRules:
+    """Read house rules from query ``args`` (see the module's docstring). Never raises:
+    problems are listed and the preset's own rules (or standard's) are used."""
+    problems: list[tuple[str, str]] = []
+    preset, options = "standard", dict[str, object]()
+    if args.get("rules"):
+        preset, options = _json_rules(args["rules"], problems)
+    preset = args.get("preset") or preset
+    if preset not in PRESETS:
+        problems.append(("preset", f"there is no preset called {preset!r}"))
+        preset = "standard"
+    options |= _opt_values(args, problems)
     bad = option_problems(options)
     try:
         if bad:

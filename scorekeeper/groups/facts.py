@@ -140,14 +140,8 @@ def facts_rows(played: Played) -> list[dict[str, object]]:
     rows = []
     for seat in played.counted:
         name, unit = played.names[seat], units[seat]
-        partner = next(
-            (m for i, m in enumerate(played.members) if i != seat and units[i] == unit and m),
-            None,
-        )
-        sums = Sums()
-        for figures, went_out, hand_known in played.rounds:
-            if name in figures:
-                sums.add(figures[name], went_out == name, hand_known)
+        partner = _partner(played, seat)
+        sums = _sums(played, name)
         share = halves.get(unit, 0)
         rows.append(
             {"seat": seat, "name": name, "member_id": played.members[seat], "unit": unit}
@@ -158,6 +152,24 @@ def facts_rows(played: Played) -> list[dict[str, object]]:
             | asdict(sums)
         )
     return rows
+
+
+def _partner(played: Played, seat: int) -> int | None:
+    """The member id of ``seat``'s partner (the other member of its side, P1), or None."""
+    units = played.units
+    return next(
+        (m for i, m in enumerate(played.members) if i != seat and units[i] == units[seat] and m),
+        None,
+    )
+
+
+def _sums(played: Played, name: str) -> Sums:
+    """The round sums of the player ``name`` over the rounds of ``played``."""
+    sums = Sums()
+    for figures, went_out, hand_known in played.rounds:
+        if name in figures:
+            sums.add(figures[name], went_out == name, hand_known)
+    return sums
 
 
 def _table_game(connection: Connection, game_id: int) -> tuple[dict[str, Any], Played] | None:

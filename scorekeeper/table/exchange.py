@@ -27,7 +27,7 @@ from ..inputs import clean_name
 from ..models import Game
 from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake
-from .forms import cards_form, net_form, totals_form
+from .forms import RoundForm, cards_form, net_form, totals_form
 from .games import ExportParts
 from .round_inputs import MOST_SLOTS, cards_data, cards_slots, net_data, read_round, totals_data
 from .services import live_rounds, names_of, teams_of
@@ -117,17 +117,9 @@ def read_export(doc: object) -> ExportParts:
     stake, problem = parse_stake(doc.get("stake"))
     if problem:
         problems.append(("stake", problem))
-    dealer = doc.get("first_dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        dealer = -1
-    if not 0 <= dealer < max(len(names), 1):
-        problems.append(("first_dealer", "the first dealer must be one of the players"))
-    rounds = doc.get("rounds")
-    if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
-        problems.append(("rounds", "rounds must be a list"))
-    elif len(rounds) > MAX_ROUNDS:
-        problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
-    if problems or rules is None or not isinstance(rounds, list):
+    dealer = _first_dealer(doc.get("first_dealer", 0), names, problems)
+    rounds = _round_list(doc.get("rounds"), problems)
+    if problems or rules is None or rounds is None:
         raise BadExport(problems)
     return ExportParts(
         title=clean_title(doc.get("title")),
@@ -139,6 +131,25 @@ def read_export(doc: object) -> ExportParts:
         stake=stake,
         rounds=_rounds(rounds, names, rules.seven_card_straight),
     )
+
+
+def _first_dealer(raw: object, names: list[str], problems: list[tuple[str, str]]) -> int:
+    """The first dealer's seat; a problem noted when it is no seat of ``names``."""
+    dealer = -1 if isinstance(raw, bool) or not isinstance(raw, int) else raw
+    if not 0 <= dealer < max(len(names), 1):
+        problems.append(("first_dealer", "the first dealer must be one of the players"))
+    return dealer
+
+
+def _round_list(raw: object, problems: list[tuple[str, str]]) -> list[Mapping[str, object]] | None:
+    """The export's rounds (None, a problem noted, when they are not a list of
+    objects); a problem noted too beyond :data:`MAX_ROUNDS`."""
+    if not isinstance(raw, list) or not all(isinstance(r, Mapping) for r in raw):
+        problems.append(("rounds", "rounds must be a list"))
+        return None
+    if len(raw) > MAX_ROUNDS:
+        problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
+    return raw
 
 
 def _names(raw: object, problems: list[tuple[str, str]]) -> list[str]:
@@ -201,6 +212,35 @@ def _rounds(
     return checked
 
 
+def _posted(filled: Mapping[str, object]) -> MultiDict[str, str]:
+    """Form data as a browser would post it: a ticked box as ``"y"``, an unticked or
+    empty one left out, any other value as its text."""
+    posted = MultiDict({"version": "1", "nonce": "imported-round"})
+    for key, value in filled.items():
+        if value is True:
+            posted[key] = "y"
+        elif value is not None and value is not False:
+            posted[key] = str(value)
+    return posted
+
+
+def _posted_form(
+    names: Sequence[str],
+    seven_card: bool,
+    mode: str,
+    posted: MultiDict[str, str],
+    slots: tuple[int, int],
+) -> RoundForm:
+    """The round form of ``mode`` filled with ``posted`` (a cards form with the meld and
+    lay-off rows ``slots`` asks for, :data:`MOST_SLOTS` at most)."""
+    if mode == "net":
+        return net_form(names, formdata=posted)
+    if mode == "totals":
+        return totals_form(names, seven_card, formdata=posted)
+    most = (min(slots[0], MOST_SLOTS), min(slots[1], MOST_SLOTS))
+    return cards_form(names, *most, formdata=posted)
+
+
 def checked_round(
     names: Sequence[str], seven_card: bool, mode: object, data: object
 ) -> tuple[dict[str, object], list[str]]:
@@ -218,19 +258,7 @@ def checked_round(
         melds, layoffs = cards_slots(dict(data), names) if mode == "cards" else (0, 0)
     except (AttributeError, TypeError, KeyError, ValueError):
         return {}, ["this round is not in the shape the app exports"]
-    posted = MultiDict({"version": "1", "nonce": "imported-round"})
-    for key, value in filled.items():
-        if value is True:
-            posted[key] = "y"
-        elif value is not None and value is not False:
-            posted[key] = str(value)
-    if mode == "net":
-        form = net_form(names, formdata=posted)
-    elif mode == "totals":
-        form = totals_form(names, seven_card, formdata=posted)
-    else:
-        most = (min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS))
-        form = cards_form(names, *most, formdata=posted)
+    form = _posted_form(names, seven_card, mode, _posted(filled), (melds, layoffs))
     if not form.validate():
         return {}, [f"{form[k].label.text}: {m}" for k, ms in form.errors.items() for m in ms]
     round_input, _, early = read_round(form, mode, names)

@@ -126,6 +126,11 @@ class NewGameForm(FlaskForm):
         if not super().validate(extra_validators):
             return False
         names = self.names()
+        seated = self._seats_ok(names)
+        return self._rules_ok(names) and seated
+
+    def _seats_ok(self, names: Sequence[str]) -> bool:
+        """The players' names and the first dealer, each problem put by its field."""
         filled = [f for f in self.name_fields() if f.data and f.data.strip()]
         typed = [f.data for f in filled if f.data]
         ok = True
@@ -139,6 +144,11 @@ class NewGameForm(FlaskForm):
                 "the first dealer must be one of the players",
             ]
             ok = False
+        return ok
+
+    def _rules_ok(self, names: Sequence[str]) -> bool:
+        """The rule set as the engine builds it (each problem by its option's field), and
+        partnership play with exactly four players (P1)."""
         try:
             rules = ruleset(self.preset.data, self.options())
         except RulesError as error:
@@ -149,8 +159,8 @@ class NewGameForm(FlaskForm):
             return False
         if rules.partnership and len(names) != 4:
             self.player_0.errors.append("partnership play needs exactly 4 players (P1)")
-            ok = False
-        return ok
+            return False
+        return True
 
 
 for _i in range(MAX_PLAYERS):
