@@ -241,6 +241,20 @@ def _posted_form(
     return cards_form(names, *most, formdata=posted)
 
 
+def _form_data(
+    names: Sequence[str], mode: str, data: Mapping[str, object]
+) -> tuple[dict[str, object], tuple[int, int]] | None:
+    """A stored round input as its form's data and the meld and lay-off rows it needs
+    (none but in cards mode); None when it is not in the shape the app exports."""
+    try:
+        fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
+        filled = fill(dict(data), names)
+        slots = cards_slots(dict(data), names) if mode == "cards" else (0, 0)
+    except (AttributeError, TypeError, KeyError, ValueError):
+        return None
+    return filled, slots
+
+
 def checked_round(
     names: Sequence[str], seven_card: bool, mode: object, data: object
 ) -> tuple[dict[str, object], list[str]]:
@@ -252,13 +266,11 @@ def checked_round(
     went_out = data.get("went_out")
     if went_out is not None and went_out not in names:
         return {}, ["who went out must be one of the players"]
-    try:
-        fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
-        filled = fill(dict(data), names)
-        melds, layoffs = cards_slots(dict(data), names) if mode == "cards" else (0, 0)
-    except (AttributeError, TypeError, KeyError, ValueError):
+    found = _form_data(names, mode, data)
+    if found is None:
         return {}, ["this round is not in the shape the app exports"]
-    form = _posted_form(names, seven_card, mode, _posted(filled), (melds, layoffs))
+    filled, slots = found
+    form = _posted_form(names, seven_card, mode, _posted(filled), slots)
     if not form.validate():
         return {}, [f"{form[k].label.text}: {m}" for k, ms in form.errors.items() for m in ms]
     round_input, _, early = read_round(form, mode, names)

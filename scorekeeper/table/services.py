@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -93,16 +94,31 @@ def recompute(game: Game, since: int = 0) -> None:
     dealer = rounds[first - 1].totals["dealer"] if first else game.first_dealer
     game.winner, game.finished_at = None, None
     for number, round_ in enumerate(rounds[first:], start=first + 1):
-        result = score_input(game, round_.mode, round_.input, totals, number)
-        figures = result.to_json()
-        if figures != round_.figures:
-            round_.figures = figures
-        summary = summary_of(game, round_.input, figures, dealer, number)
-        if summary != round_.summary:
-            round_.summary = summary
-        totals, dealer = _totals_of(round_), summary["dealer"]
-        if result.game_over and game.finished_at is None:
-            game.winner, game.finished_at = result.winner or "", ended or now_utc()
+        totals, dealer = _rescore(game, round_, number, (totals, dealer), ended)
+
+
+def _rescore(
+    game: Game,
+    round_: Round,
+    number: int,
+    chain: tuple[dict[str, int], int],
+    ended: datetime | None,
+) -> tuple[dict[str, int], int]:
+    """Score ``round_`` (the ``number``-th live round) again after ``chain`` (each
+    player's running total, the seat dealing it), storing its figures and summary only
+    when they changed; the first round that ends the game sets its winner and end (kept
+    as ``ended`` when it had ended before). The chain after it."""
+    totals, dealer = chain
+    result = score_input(game, round_.mode, round_.input, totals, number)
+    figures = result.to_json()
+    if figures != round_.figures:
+        round_.figures = figures
+    summary = summary_of(game, round_.input, figures, dealer, number)
+    if summary != round_.summary:
+        round_.summary = summary
+    if result.game_over and game.finished_at is None:
+        game.winner, game.finished_at = result.winner or "", ended or now_utc()
+    return _totals_of(round_), summary["dealer"]
 
 
 # ---- changing a game ------------------------------------------------------------------
