@@ -17,10 +17,9 @@ the ``preset`` + ``opt_`` form for a house's rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 from urllib.parse import urlencode
 
 from markupsafe import Markup
@@ -42,7 +41,7 @@ class HouseRules:
     could not be read (then ``rules`` is the preset's, or standard's, unchanged)."""
 
     preset: str
-    options: dict[str, Any]
+    options: dict[str, object]
     rules: RuleSet
     problems: list[tuple[str, str]] = field(default_factory=list)
 
@@ -51,19 +50,19 @@ class HouseRules:
         """The ``preset`` + ``opt_`` query for these rules."""
         return query_for(self.preset, self.options)
 
-    def changed(self) -> list[tuple[str, Any, Any]]:
+    def changed(self) -> list[tuple[str, object, object]]:
         """Options differing from the preset: ``[(name, preset value, value)]``."""
         return self.rules.differences(self.preset)
 
 
-def option_text(value: Any) -> str:
+def option_text(value: object) -> str:
     """An option value as query text: ``True`` -> ``"true"``, ``30`` -> ``"30"``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def _parse_value(name: str, text: str) -> Any:
+def _parse_value(name: str, text: str) -> str | int | bool:
     """The option value ``text`` stands for, by the option's type; raises ValueError."""
     info = OPTIONS[name]
     lowered = text.strip().lower()
@@ -79,7 +78,7 @@ def _parse_value(name: str, text: str) -> Any:
     return text.strip()
 
 
-def option_problems(options: Mapping[str, Any]) -> list[tuple[str, str]]:
+def option_problems(options: Mapping[str, object]) -> list[tuple[str, str]]:
     """``[(name, message)]`` for every unknown option or value of the wrong kind, checked
     one by one with :meth:`OptionInfo.check` (so ``0`` is never read as ``false``)."""
     problems = []
@@ -96,7 +95,7 @@ def option_problems(options: Mapping[str, Any]) -> list[tuple[str, str]]:
     return problems
 
 
-def _json_rules(text: str, problems: list[tuple[str, str]]) -> tuple[str, dict[str, Any]]:
+def _json_rules(text: str, problems: list[tuple[str, str]]) -> tuple[str, dict[str, object]]:
     try:
         data = json.loads(text)
     except ValueError:
@@ -109,17 +108,10 @@ def _json_rules(text: str, problems: list[tuple[str, str]]) -> tuple[str, dict[s
     return (preset if isinstance(preset, str) else "standard"), dict(data.get("options") or {})
 
 
-def rules_from_query(args: Mapping[str, str]) -> HouseRules:
-    """Read house rules from query ``args`` (see the module's docstring). Never raises:
-    problems are listed and the preset's own rules (or standard's) are used."""
-    problems: list[tuple[str, str]] = []
-    preset, options = "standard", dict[str, Any]()
-    if args.get("rules"):
-        preset, options = _json_rules(args["rules"], problems)
-    preset = args.get("preset") or preset
-    if preset not in PRESETS:
-        problems.append(("preset", f"there is no preset called {preset!r}"))
-        preset = "standard"
+def _opt_values(args: Mapping[str, str], problems: list[tuple[str, str]]) -> dict[str, object]:
+    """The ``opt_NAME`` values of query ``args``, each read by its option's type; an
+    unknown option or an unreadable value is a problem noted and left out."""
+    options: dict[str, object] = {}
     for key, text in args.items():
         if not key.startswith("opt_"):
             continue
@@ -131,6 +123,21 @@ def rules_from_query(args: Mapping[str, str]) -> HouseRules:
             options[name] = _parse_value(name, text)
         except ValueError as error:
             problems.append((name, str(error)))
+    return options
+
+
+def rules_from_query(args: Mapping[str, str]) -> HouseRules:
+    """Read house rules from query ``args`` (see the module's docstring). Never raises:
+    problems are listed and the preset's own rules (or standard's) are used."""
+    problems: list[tuple[str, str]] = []
+    preset, options = "standard", dict[str, object]()
+    if args.get("rules"):
+        preset, options = _json_rules(args["rules"], problems)
+    preset = args.get("preset") or preset
+    if preset not in PRESETS:
+        problems.append(("preset", f"there is no preset called {preset!r}"))
+        preset = "standard"
+    options |= _opt_values(args, problems)
     bad = option_problems(options)
     try:
         if bad:
@@ -144,7 +151,7 @@ def rules_from_query(args: Mapping[str, str]) -> HouseRules:
     return HouseRules(preset, options, rules, problems)
 
 
-def query_for(preset: str, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+def query_for(preset: str, options: Mapping[str, object] | None = None) -> dict[str, str]:
     """``{"preset": ..., "opt_NAME": "VALUE", ...}`` for a preset and the options a house
     changes from it (values as :func:`option_text` writes them)."""
     query = {"preset": preset}
@@ -153,7 +160,7 @@ def query_for(preset: str, options: Mapping[str, Any] | None = None) -> dict[str
     return query
 
 
-def check_link(preset: str, options: Mapping[str, Any] | None = None) -> str:
+def check_link(preset: str, options: Mapping[str, object] | None = None) -> str:
     """The checker's URL with these house rules loaded: ``/check?preset=...&opt_...``."""
     return "/check?" + urlencode(query_for(preset, options))
 
@@ -163,7 +170,7 @@ def check_link(preset: str, options: Mapping[str, Any] | None = None) -> str:
 NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off", "class": "num"}
 
 
-def select_choices(pairs: Any) -> list[SelectChoice]:
+def select_choices(pairs: Iterable[tuple[object, str]]) -> list[SelectChoice]:
     """``(value, label)`` pairs as a SelectField's choices (values as text)."""
     return [SelectChoice(str(value), label) for value, label in pairs]
 

@@ -8,8 +8,7 @@ themselves are the engine's (melds M1 to M5, lay-offs L1 to L4, explained by
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from werkzeug.exceptions import UnprocessableEntity
 
@@ -47,7 +46,7 @@ class Unprocessable(UnprocessableEntity):
         self.errors = errors
 
 
-def check_rules_shape(data: dict[str, Any]) -> None:
+def check_rules_shape(data: Mapping[str, object]) -> None:
     """422 unless ``rules`` is absent, null or an object whose options are null or an
     object (the Python contract reads any falsy value as "no options"; the API is strict)."""
     value = data.get("rules")
@@ -70,7 +69,7 @@ def check_rules_shape(data: dict[str, Any]) -> None:
         raise Unprocessable([{"where": f"rules.options.{n}", "message": m} for n, m in problems])
 
 
-def check_teams_shape(data: dict[str, Any]) -> None:
+def check_teams_shape(data: Mapping[str, object]) -> None:
     """422 unless ``teams`` is null or lists of player names (checked before the contract,
     whose round check expects names there)."""
     teams = data.get("teams")
@@ -89,7 +88,7 @@ def check_teams_shape(data: dict[str, Any]) -> None:
         )
 
 
-def _rules(data: dict[str, Any]) -> RuleSet:
+def _rules(data: Mapping[str, object]) -> RuleSet:
     check_rules_shape(data)
     try:
         rules = rules_from_request(data.get("rules"))
@@ -99,7 +98,7 @@ def _rules(data: dict[str, Any]) -> RuleSet:
     return rules
 
 
-def _cards(value: Any, where: str, most: int) -> list[Card]:
+def _cards(value: object, where: str, most: int) -> list[Card]:
     if not isinstance(value, list) or not 1 <= len(value) <= most:
         raise Unprocessable(
             [{"where": where, "message": f'a list of 1 to {most} cards, such as ["7H", "JK=7C"]'}]
@@ -115,7 +114,7 @@ def _cards(value: Any, where: str, most: int) -> list[Card]:
     return cards
 
 
-def _meld_json(meld: Meld, rules: RuleSet) -> dict[str, Any]:
+def _meld_json(meld: Meld, rules: RuleSet) -> dict[str, object]:
     return {
         "kind": meld.kind,
         "cards": [c.text for c in meld.cards],
@@ -129,7 +128,7 @@ def _reasons(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [{"id": rule, "why": why, "link": f"/rules#{rule}"} for rule, why in pairs]
 
 
-def score_answer(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
+def score_answer(data: Mapping[str, object]) -> tuple[Mapping[str, object], int]:
     """``/score``: the scoring contract's answer to ``data`` and its status (200, or 422
     with the contract's error body). Raises :class:`Unprocessable` for a malformed
     ``rules`` or ``teams`` (the API is stricter than the Python contract there)."""
@@ -147,7 +146,7 @@ def _verdict(
     build: Callable[[], Meld],
     reasons: Callable[[Meld], list[tuple[str, str]]],
     rules: RuleSet,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A meld or lay-off check's answer: ``{key: True, "message": "word: ...", "meld",
     "rules"}`` with the meld ``build`` makes and the rules that allow it (``reasons``),
     or ``{key: False, "message", "meld": None, "rules"}`` with those that say no."""
@@ -164,7 +163,7 @@ def _verdict(
     }
 
 
-def meld_answer(data: dict[str, Any]) -> dict[str, Any]:
+def meld_answer(data: Mapping[str, object]) -> dict[str, object]:
     """``/meld-check``: is the meld ``data["cards"]`` legal under ``data["rules"]``, and
     which rules say so or say no (M1 to M5). Raises :class:`Unprocessable` for bad rules
     or cards."""
@@ -175,7 +174,7 @@ def meld_answer(data: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def layoff_answer(data: dict[str, Any]) -> dict[str, Any]:
+def layoff_answer(data: Mapping[str, object]) -> dict[str, object]:
     """``/layoff-check``: can ``data["cards"]`` (one card or a pair) be laid off onto the
     meld ``data["meld"]`` (L1 to L4), and why or why not. Raises :class:`Unprocessable`
     for bad rules or cards, or a meld that is not legal itself."""
@@ -195,7 +194,7 @@ def layoff_answer(data: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _option_json(name: str) -> dict[str, Any]:
+def _option_json(name: str) -> dict[str, object]:
     info = OPTIONS[name]
     return {
         "name": name,
@@ -211,12 +210,12 @@ def _option_json(name: str) -> dict[str, Any]:
     }
 
 
-def options_answer() -> dict[str, Any]:
+def options_answer() -> dict[str, object]:
     """``/rules``: every option of the rule set with its catalogue ids and choices."""
     return {"options": [_option_json(name) for name in OPTIONS]}
 
 
-def presets_answer() -> dict[str, Any]:
+def presets_answer() -> dict[str, object]:
     """``/presets``: each preset's changes from the defaults and every option's value."""
     return {
         "presets": [

@@ -9,7 +9,6 @@ follows the rules is the engine's answer (422 with every problem listed).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from ..engine import OPTIONS, PRESETS
 
@@ -25,7 +24,7 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _option_schema(name: str) -> dict[str, Any]:
+def _option_schema(name: str) -> dict[str, object]:
     info = OPTIONS[name]
     if info.minimum is not None:
         return {"type": "integer", "minimum": info.minimum, "maximum": info.maximum}
@@ -35,11 +34,11 @@ def _option_schema(name: str) -> dict[str, Any]:
     return {"type": kind, "enum": list(info.choices)}
 
 
-def _cards(most: int, least: int = 0) -> dict[str, Any]:
+def _cards(most: int, least: int = 0) -> dict[str, object]:
     return {"type": "array", "items": _ref("Card"), "minItems": least, "maxItems": most}
 
 
-def _figures() -> dict[str, Any]:
+def _figures() -> dict[str, object]:
     names = ("shown", "in_hand", "bonus", "round", "total")
     return {
         "type": "object",
@@ -48,7 +47,7 @@ def _figures() -> dict[str, Any]:
     }
 
 
-def _reason() -> dict[str, Any]:
+def _reason() -> dict[str, object]:
     return {
         "type": "object",
         "required": ["id", "why", "link"],
@@ -60,7 +59,7 @@ def _reason() -> dict[str, Any]:
     }
 
 
-def _meld() -> dict[str, Any]:
+def _meld() -> dict[str, object]:
     return {
         "type": "object",
         "required": ["kind", "cards", "points", "describe"],
@@ -74,7 +73,7 @@ def _meld() -> dict[str, Any]:
     }
 
 
-def _answer(flag: str) -> dict[str, Any]:
+def _answer(flag: str) -> dict[str, object]:
     return {
         "type": "object",
         "required": [flag, "message", "meld", "rules"],
@@ -87,13 +86,13 @@ def _answer(flag: str) -> dict[str, Any]:
     }
 
 
-def _plays(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+def _plays(required: list[str], properties: dict[str, object]) -> dict[str, object]:
     """A request's list of melds or lay-offs (at most 60, or null)."""
     item = {"type": "object", "required": required, "properties": properties}
     return {"type": ["array", "null"], "maxItems": 60, "items": item}
 
 
-def _meld_play() -> dict[str, Any]:
+def _meld_play() -> dict[str, object]:
     return {
         "owner": {"type": "string"},
         "cards": _cards(26),
@@ -105,7 +104,7 @@ def _meld_play() -> dict[str, Any]:
     }
 
 
-def _layoff_play() -> dict[str, Any]:
+def _layoff_play() -> dict[str, object]:
     return {
         "owner": {"type": "string"},
         "card": _ref("Card"),
@@ -113,7 +112,7 @@ def _layoff_play() -> dict[str, Any]:
     }
 
 
-def _score_request() -> dict[str, Any]:
+def _score_request() -> dict[str, object]:
     name = {"type": "string", "minLength": 1, "maxLength": 40}
     return {
         "type": "object",
@@ -146,7 +145,7 @@ def _score_request() -> dict[str, Any]:
     }
 
 
-def _score_response() -> dict[str, Any]:
+def _score_response() -> dict[str, object]:
     row = {
         "type": "object",
         "required": ["card", "owner", "where", "points", "why", "rule"],
@@ -169,7 +168,7 @@ def _score_response() -> dict[str, Any]:
     }
 
 
-def _errors() -> dict[str, Any]:
+def _errors() -> dict[str, object]:
     """The ``Error`` and ``Errors`` schemas: every 4xx answer's body."""
     return {
         "Error": {
@@ -185,7 +184,7 @@ def _errors() -> dict[str, Any]:
     }
 
 
-def _rules_options() -> dict[str, Any]:
+def _rules_options() -> dict[str, object]:
     """The contract's ``rules.options``: every option by name, and dealer's gambit's
     nomination for the round (X2, ``dealers_joker``)."""
     nomination = {
@@ -201,7 +200,7 @@ def _rules_options() -> dict[str, Any]:
     }
 
 
-def _schemas() -> dict[str, Any]:
+def _schemas() -> dict[str, object]:
     return {
         "Card": {
             "type": "string",
@@ -238,18 +237,18 @@ def _schemas() -> dict[str, Any]:
     }
 
 
-def _error(description: str) -> dict[str, Any]:
+def _error(description: str) -> dict[str, object]:
     return {"description": description, "content": {"application/json": {"schema": _ref("Errors")}}}
 
 
-def _ok(schema: str, description: str) -> dict[str, Any]:
+def _ok(schema: str, description: str) -> dict[str, object]:
     return {
         "description": description,
         "content": {"application/json": {"schema": _ref(schema) if schema else {"type": "object"}}},
     }
 
 
-def _post(summary: str, request: str, response: str) -> dict[str, Any]:
+def _post(summary: str, request: str, response: str) -> dict[str, object]:
     return {
         "post": {
             "summary": summary,
@@ -270,7 +269,7 @@ def _post(summary: str, request: str, response: str) -> dict[str, Any]:
     }
 
 
-def _get(summary: str, schema: str) -> dict[str, Any]:
+def _get(summary: str, schema: str) -> dict[str, object]:
     return {
         "get": {
             "summary": summary,
@@ -283,7 +282,7 @@ def _get(summary: str, schema: str) -> dict[str, Any]:
     }
 
 
-def _listing(key: str, item: dict[str, Any]) -> dict[str, Any]:
+def _listing(key: str, item: dict[str, object]) -> dict[str, object]:
     return {
         "type": "object",
         "required": [key],
@@ -291,7 +290,7 @@ def _listing(key: str, item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _option_item() -> dict[str, Any]:
+def _option_item() -> dict[str, object]:
     choice = {
         "type": "object",
         "required": ["value", "label", "sources"],
@@ -311,7 +310,7 @@ def _option_item() -> dict[str, Any]:
     }
 
 
-def _preset_item() -> dict[str, Any]:
+def _preset_item() -> dict[str, object]:
     return {
         "type": "object",
         "required": ["name", "title", "changes", "options"],
@@ -325,7 +324,7 @@ def _preset_item() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def openapi_document() -> dict[str, Any]:
+def openapi_document() -> dict[str, object]:
     """The whole OpenAPI 3.1 document as a dict."""
     return {
         "openapi": "3.1.0",

@@ -8,9 +8,8 @@ JSON, 422 a rule or notation problem. CSRF does not apply (no cookies are used).
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 
 from ..extensions import csrf, limiter
@@ -35,7 +34,7 @@ def json_error(error: HTTPException) -> tuple[Response, int]:
     return _errors(error.code or 400, "request", error.description or error.name)
 
 
-def api_not_found_or_not_allowed(error: HTTPException) -> Any:
+def api_not_found_or_not_allowed(error: HTTPException) -> ResponseReturnValue:
     """404 and 405 as JSON on ``/api/`` paths; other paths keep their own pages."""
     if request.path.startswith("/api/"):
         response, status = _errors(error.code or 404, "request", error.description or "")
@@ -52,7 +51,7 @@ def register_api(app: Flask) -> None:
     app.register_error_handler(405, api_not_found_or_not_allowed)
 
 
-def _body() -> dict[str, Any]:
+def _body() -> dict[str, object]:
     """The request's JSON object (415 when not JSON, 400 when malformed, 413 too big)."""
     if not request.is_json:
         raise UnsupportedMediaType("send the body as JSON with Content-Type: application/json")

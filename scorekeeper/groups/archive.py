@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from flask import (
     Blueprint,
@@ -36,6 +36,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
@@ -43,16 +44,16 @@ from .. import jobs
 from ..engine import RulesError, ruleset
 from ..extensions import db, limiter
 from ..inputs import BadJson, load_json
-from ..models import Game, Group, Job, Member, now_utc
+from ..models import Game, Group, Job, now_utc
 from ..players.forms import NewGroupForm
 from ..players.services import MAX_MEMBERS, GroupError, new_member_name
 from ..table.errors import ScoresheetError
 from ..table.exchange import BadExport, export_json, read_export
 from ..table.forms import ImportForm
-from ..table.games import imported_game, write_games
+from ..table.games import imported_game
 from ..web import same_token
-from .facts import store_new_facts
-from .members import can_add, grant_group, group_by_slug, point_seats
+from .members import can_add, grant_group, group_by_slug
+from .services import GroupParts, write_group
 
 FORMAT = "500rum-group/1"
 MAX_GAMES = 500
@@ -63,7 +64,7 @@ MAX_BYTES = 1024 * 1024
 bp = Blueprint("group_files", __name__, url_prefix="/groups")
 
 
-def export_group(group: Group) -> dict[str, Any]:
+def export_group(group: Group) -> dict[str, object]:
     """The group as the document above (its games at the table, oldest first)."""
     games = db.session.scalars(
         select(Game)
@@ -79,12 +80,13 @@ def export_group(group: Group) -> dict[str, Any]:
     }
 
 
-def _group_name(doc: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
+def _group_name(doc: Mapping[str, object]) -> tuple[str, str, dict[str, object]]:
     """The name and usual rules, through the new-group form's own checks."""
     given = doc.get("rules")
-    rules: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    rules: Mapping[str, object] = given if isinstance(given, Mapping) else {}
     name, preset = doc.get("name"), rules.get("preset", "standard")
     options = rules.get("options") or {}
+    options = options if isinstance(options, Mapping) else {"?": None}
     form = NewGroupForm(
         formdata=MultiDict({"name": name, "preset": preset, "nonce": "import-group"}),
         meta={"csrf": False},
@@ -93,13 +95,13 @@ def _group_name(doc: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
         problems = [m for errors in form.errors.values() for m in errors]
         raise GroupError(f"the group: {(problems or ['a name and a preset are needed'])[0]}")
     try:
-        ruleset(preset, options if isinstance(options, Mapping) else {"?": None})
+        ruleset(preset, options)
     except RulesError as error:
         raise GroupError(f"the group's rules: {error.problems[0][1]}") from None
     return form.clean_name(), preset, dict(options)
 
 
-def _players(raw: Any) -> list[str]:
+def _players(raw: object) -> list[str]:
     """The players' names, each through the group's name rules."""
     if not isinstance(raw, list) or len(raw) > MAX_MEMBERS:
         raise GroupError(f"players must be a list of at most {MAX_MEMBERS} names")
@@ -114,7 +116,7 @@ def _players(raw: Any) -> list[str]:
     return names
 
 
-def read_group(doc: Any) -> dict[str, Any]:
+def read_group(doc: object) -> GroupParts:
     """Check a group's document as the forms check what is typed; its parts: ``name,
     preset, options, players, games`` (each game as ``(archived, read_export parts)``).
     Raises :class:`GroupError` or :class:`BadExport` naming the first problems."""
@@ -133,16 +135,10 @@ def read_group(doc: Any) -> dict[str, Any]:
             checked.append((entry.get("archived") is True, read_export(entry.get("game"))))
         except BadExport as error:
             raise BadExport([(w, f"game {number}: {m}") for w, m in error.problems]) from None
-    return {
-        "name": name,
-        "preset": preset,
-        "options": options,
-        "players": players,
-        "games": checked,
-    }
+    return GroupParts(name=name, preset=preset, options=options, players=players, games=checked)
 
 
-def checked_games(parts: Mapping[str, Any], told: Told | None = None) -> list[Game]:
+def checked_games(parts: GroupParts, told: Told | None = None) -> list[Game]:
     """Every game of :func:`read_group`'s parts built and scored in memory
     (:func:`~scorekeeper.table.games.imported_game`), before any transaction: raises
     :class:`ScoresheetError` naming the game and round refused, nothing written.
@@ -168,34 +164,16 @@ TELL_EVERY = 25
 """Games checked between two words of progress."""
 
 
-def import_group(parts: Mapping[str, Any], told: Told | None = None) -> Group:
+def import_group(parts: GroupParts, told: Told | None = None) -> Group:
     """A new group from :func:`read_group`'s parts: every game checked and scored first
     (:func:`checked_games`, no transaction open: nothing is stored when anything is
-    refused, :class:`ScoresheetError`), then the group, its players and every game
-    written in one short transaction, in bulk (a multi-row INSERT a table,
-    :func:`~scorekeeper.table.games.write_games`; its seats pointed at the players by
-    name, :func:`~scorekeeper.groups.members.point_seats`), and the games' stored facts computed
-    in bulk (:func:`~scorekeeper.groups.facts.store_new_facts`)."""
-    games = checked_games(parts, told)
-    try:
-        group = Group(name=parts["name"], preset=parts["preset"], options=parts["options"])
-        group.members.extend(Member(name=n) for n in parts["players"])
-        db.session.add(group)
-        db.session.flush()
-        for game in games:
-            game.group_id = group.id
-            point_seats(game, group)
-        ids = write_games(games)
-        store_new_facts(db.session.connection(), ids)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return group
+    refused, :class:`ScoresheetError`), then written in one short transaction
+    (:func:`~scorekeeper.groups.services.write_group`)."""
+    return write_group(parts, checked_games(parts, told))
 
 
 @jobs.handler("import")
-def import_job(job: Job) -> dict[str, Any]:
+def import_job(job: Job) -> dict[str, object]:
     """An ``import`` job: the group's document (``args["doc"]``) checked, each game
     scored, then written (:func:`import_group`), its progress kept on the job's row as it
     goes (``{"checked", "of"}``). ``{"group": id}``, or ``{"problems": [...]}`` (at most
@@ -234,7 +212,7 @@ def _import_limit() -> str:
 
 @bp.route("/import", methods=["GET", "POST"])
 @limiter.limit(_import_limit, methods=["POST"])
-def import_file() -> Any:
+def import_file() -> ResponseReturnValue:
     """Import a group's file as a new group (this phone may then add to it): the file is
     read here, then checked, scored and written by a job (:func:`import_job`), whose
     progress page this phone is sent to (at once to the group, or the problems, when the
@@ -270,7 +248,7 @@ class Standing(NamedTuple):
     id: int
     token: str
     finished: bool
-    result: dict[str, Any]
+    result: dict[str, object]
 
 
 def _standing(job_id: int) -> Standing | None:
@@ -286,7 +264,7 @@ def _standing(job_id: int) -> Standing | None:
     return Standing(row[0], str(row[1] or ""), row[2] is not None, dict(row[3] or {}))
 
 
-def _import(doc: Mapping[str, Any]) -> Standing:
+def _import(doc: Mapping[str, object]) -> Standing:
     """Ask for the import job of ``doc`` (a client with too many jobs waiting is
     refused, :class:`scorekeeper.jobs.Refused`); where it stands after."""
     token = secrets.token_urlsafe(16)
@@ -304,7 +282,7 @@ def _import(doc: Mapping[str, Any]) -> Standing:
     return found
 
 
-def _import_answer(job: Standing, form: Any = None) -> Any:
+def _import_answer(job: Standing, form: ImportForm | None = None) -> ResponseReturnValue:
     """Where an import stands: not done, its progress page (it reloads itself); done,
     the group (this phone given the right to add to it) or the problems (422)."""
     result = job.result
@@ -313,13 +291,16 @@ def _import_answer(job: Standing, form: Any = None) -> Any:
             return redirect(_progress_url(job), 303)
         body = render_template("players/importing.html", job=job, progress=result)
         return body, 200, {"Refresh": "1", "Cache-Control": "no-store"}
-    if "group" in result:
-        group = db.session.get(Group, result["group"])
+    group_id = result.get("group")
+    if isinstance(group_id, int):
+        group = db.session.get(Group, group_id)
         if group is not None:
             grant_group(group)
             flash("Group imported.", "success")
             return redirect(url_for("players.show", slug=group.view_token), 303)
-    problems = list(result.get("problems") or ["the import stopped: try again"])
+    found = result.get("problems")
+    problems = [str(p) for p in found] if isinstance(found, list) and found else []
+    problems = problems or ["the import stopped: try again"]
     page = render_template("players/import.html", form=form or ImportForm(), problems=problems)
     return page, 422
 
@@ -329,7 +310,7 @@ def _progress_url(job: Standing) -> str:
 
 
 @bp.get("/import/<int:job_id>/<token>")
-def importing(job_id: int, token: str) -> Any:
+def importing(job_id: int, token: str) -> ResponseReturnValue:
     """An import's progress page (the phone that sent the file holds its link): games
     checked so far, then the group, or what was refused."""
     job = _standing(job_id)

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, case, delete, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Table, and_, case, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -52,8 +53,12 @@ ROUND_SUMS = ("rounds", "went_out", "points", "left", "left_rounds")
 
 @dataclass
 class Sums:
-    """A seat's round sums over a game's live rounds (points): see
-    :class:`~scorekeeper.models.SeatFact`."""
+    """A player's round sums over some rounds (points): ``rounds`` counted, ``went_out``
+    of them gone out, ``points`` the round scores summed and ``best`` the highest (None
+    with no round), ``left`` the points left in hand summed over the ``left_rounds``
+    rounds not gone out (whose hand was recorded). A seat's over a game's live rounds
+    (:class:`~scorekeeper.models.SeatFact`, :meth:`add` counting each), or a member's
+    over their games (:class:`~scorekeeper.models.PlayerTotal`, the figures' pages)."""
 
     rounds: int = 0
     went_out: int = 0
@@ -121,7 +126,7 @@ def _halves(played: Played, units: Sequence[str], own: Mapping[str, int]) -> dic
     return {unit: 2 * net[unit] // sizes[unit] for unit in totals}
 
 
-def facts_rows(played: Played) -> list[dict[str, Any]]:
+def facts_rows(played: Played) -> list[dict[str, object]]:
     """The seat rows of ``played`` (columns of :class:`~scorekeeper.models.SeatFact`
     that depend on the game's play, not on where it is stored)."""
     last = played.rounds[-1][0] if played.rounds else {}
@@ -135,14 +140,8 @@ def facts_rows(played: Played) -> list[dict[str, Any]]:
     rows = []
     for seat in played.counted:
         name, unit = played.names[seat], units[seat]
-        partner = next(
-            (m for i, m in enumerate(played.members) if i != seat and units[i] == unit and m),
-            None,
-        )
-        sums = Sums()
-        for figures, went_out, hand_known in played.rounds:
-            if name in figures:
-                sums.add(figures[name], went_out == name, hand_known)
+        partner = _partner(played, seat)
+        sums = _sums(played, name)
         share = halves.get(unit, 0)
         rows.append(
             {"seat": seat, "name": name, "member_id": played.members[seat], "unit": unit}
@@ -150,9 +149,27 @@ def facts_rows(played: Played) -> list[dict[str, Any]]:
             | {"own": own[name], "score": score[unit], "settlement_halves": share}
             | {"won": played.finished and played.winner == unit}
             | {"money_half_cents": share * cents if cents is not None else None}
-            | sums.__dict__
+            | asdict(sums)
         )
     return rows
+
+
+def _partner(played: Played, seat: int) -> int | None:
+    """The member id of ``seat``'s partner (the other member of its side, P1), or None."""
+    units = played.units
+    return next(
+        (m for i, m in enumerate(played.members) if i != seat and units[i] == units[seat] and m),
+        None,
+    )
+
+
+def _sums(played: Played, name: str) -> Sums:
+    """The round sums of the player ``name`` over the rounds of ``played``."""
+    sums = Sums()
+    for figures, went_out, hand_known in played.rounds:
+        if name in figures:
+            sums.add(figures[name], went_out == name, hand_known)
+    return sums
 
 
 def _table_game(connection: Connection, game_id: int) -> tuple[dict[str, Any], Played] | None:
@@ -254,7 +271,7 @@ def store_facts(connection: Connection, kind: str, game_id: int) -> None:
     its rows replaced, or removed when it is in no group (detached) or deleted; the
     ``facts_version`` of its group before and after counts up. Not committed."""
     groups, old = _remove(connection, kind, game_id)
-    seats: list[dict[str, Any]] = []
+    seats: list[dict[str, object]] = []
     found = (_table_game if kind == "table" else _digital_game)(connection, game_id)
     if found is not None:
         row, played = found
@@ -277,7 +294,7 @@ def store_new_facts(connection: Connection, game_ids: Sequence[int]) -> None:
     them all (:func:`retotal` over their seats together) and each group's
     ``facts_version`` counted up once: the same facts as :func:`store_facts` game by
     game, in a few statements a game instead of a few dozen. Not committed."""
-    seats: list[dict[str, Any]] = []
+    seats: list[dict[str, object]] = []
     groups: set[int] = set()
     for game_id in game_ids:
         found = _table_game(connection, game_id)
@@ -335,7 +352,7 @@ def _changes(
     return players, partners
 
 
-def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ...]]:
+def _results(seats: Iterable[Mapping[str, object]], key: Key) -> list[tuple[datetime, bool, int]]:
     """The finished results of ``key``'s member among ``seats``: (start, won, fact)."""
     return sorted(
         (s["started_at"], s["won"], s["fact_id"])
@@ -344,7 +361,7 @@ def _results(seats: Iterable[Mapping[str, Any]], key: Key) -> list[tuple[Any, ..
     )
 
 
-def _finished(key: Key) -> Any:
+def _finished(key: Key) -> ColumnElement[bool]:
     """The condition of the counted finished seats of ``key``'s member."""
     group, member, kind = key
     return and_(
@@ -407,7 +424,9 @@ def retotal(
         _add_to(connection, PARTNERS, row, adds)
 
 
-def _add_to(connection: Connection, table: Table, key: dict[str, Any], adds: Counter[str]) -> None:
+def _add_to(
+    connection: Connection, table: Table, key: dict[str, object], adds: Counter[str]
+) -> None:
     """Add ``adds`` to the columns of ``table``'s row ``key`` (made first, all zeros,
     when there is none: an insert that does nothing when another made it meanwhile)."""
     maker = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert

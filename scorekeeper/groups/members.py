@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from flask import session
 from sqlalchemy import bindparam
@@ -122,18 +121,10 @@ def point_seats(game: Game | DigitalGame, group: Group) -> None:
         player.member_id = found.id if found else None
 
 
-def start_in_group(game: Game, group: Group) -> None:
-    """A game just started from the group's new-game form joins the group; its rules
-    become the group's usual ones. Commits."""
-    link_players(game, group)
-    group.preset, group.options = game.preset, dict(game.options)
-    db.session.commit()
-
-
-def usual_rules(group: Group) -> dict[str, Any]:
+def usual_rules(group: Group) -> dict[str, object]:
     """The new-game form's data for the group's usual preset and house rules (those of
     its latest game): ``preset``, ``target`` and each ``opt_NAME`` as its field holds it."""
-    data: dict[str, Any] = {"preset": group.preset}
+    data: dict[str, object] = {"preset": group.preset}
     for name, value in group.options.items():
         if name not in OPTIONS:
             continue

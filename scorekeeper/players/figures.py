@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
+from ..groups.facts import Sums
+
 PAGE = 50
 """Games listed per page (a group's games, two players' games)."""
 
@@ -61,23 +63,9 @@ def ratio(part: float, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-@dataclass(frozen=True)
-class RoundTally:
-    """A player's round figures summed over some rounds: ``rounds`` counted, ``went_out``
-    of them gone out, ``points`` the round scores summed and ``best`` the highest (None
-    with no round), ``left`` the points left in hand summed over the ``left_rounds``
-    rounds not gone out (whose hand was recorded)."""
-
-    rounds: int = 0
-    went_out: int = 0
-    points: int = 0
-    best: int | None = None
-    left: int = 0
-    left_rounds: int = 0
-
-
-def round_figures(result: Profile, rounds: RoundTally) -> None:
-    """Fill the round figures of ``result`` from a player's tallied ``rounds``."""
+def round_figures(result: Profile, rounds: Sums) -> None:
+    """Fill the round figures of ``result`` from a player's summed ``rounds``
+    (:class:`~scorekeeper.groups.facts.Sums`)."""
     result.rounds = rounds.rounds
     result.went_out = rounds.went_out
     result.average_round = ratio(rounds.points, rounds.rounds)

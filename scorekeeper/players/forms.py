@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import date
-from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, SelectMultipleField, StringField
@@ -24,7 +23,7 @@ EARLIEST = date(2000, 1, 1)
 LATEST = date(2999, 12, 31)
 
 
-def _visible(form: Any, field: StringField) -> None:
+def _visible(form: FlaskForm, field: StringField) -> None:
     """A name with at least one visible character, after cleaning."""
     if not clean_name(field.data or ""):
         raise ValidationError("a name needs at least one visible character")

@@ -15,10 +15,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, func, select
+from sqlalchemy import ColumnElement, Row, and_, bindparam, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
+from ..groups.facts import Sums
 from ..models import PartnerTotal, PlayerTotal, SeatFact
 from .figures import (
     PAGE,
@@ -26,14 +27,13 @@ from .figures import (
     HeadToHead,
     LeagueRow,
     Profile,
-    RoundTally,
     Together,
     ratio,
     round_figures,
 )
 
 
-def _won(seat: Any = SeatFact) -> Any:
+def _won(seat: type[SeatFact] = SeatFact) -> ColumnElement[int]:
     return func.sum(case((seat.won.is_(True), 1), else_=0))
 
 
@@ -93,7 +93,7 @@ def profiles(group_id: int, member: int) -> dict[str, Profile]:
     }
 
 
-def _profile(total: Any, whose: dict[str, Any]) -> Profile:
+def _profile(total: Row[Any], whose: dict[str, object]) -> Profile:
     """A :class:`Profile` from the running totals row ``total`` of one kind; ``whose``
     the group, member and kind (the parameters of :data:`SERIES_OF` and
     :data:`PARTNERS`)."""
@@ -102,7 +102,7 @@ def _profile(total: Any, whose: dict[str, Any]) -> Profile:
     result = Profile(played=total.played, in_play=total.games - total.played, won=total.won)
     result.win_rate = ratio(total.won, total.played)
     result.streak = total.streak
-    tally = RoundTally(
+    tally = Sums(
         total.rounds, total.went_out, total.points, total.best, total.left, total.left_rounds
     )
     round_figures(result, tally)

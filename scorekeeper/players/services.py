@@ -17,9 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -303,7 +302,7 @@ def tonight(group: Group, limit: int = 50) -> Tally:
         .where(SeatFact.fact_id.in_([g.id for g in games]))
         .order_by(SeatFact.seat)
     ).all()
-    by_game: dict[int, list[Any]] = {}
+    by_game: dict[int, list[Row[int, str, bool]]] = {}
     for seat in seats:
         by_game.setdefault(seat.fact_id, []).append(seat)
     wins: dict[str, int] = {}

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
@@ -30,7 +29,9 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
 
 from ..groups.members import can_add, grant_group, group_by_slug, my_groups
 from ..hosting.addresses import is_loopback_host, qr_svg, share_base
@@ -87,9 +88,9 @@ def conditional(group: Group, build: Callable[[], Response | str]) -> Response:
 @bp.errorhandler(400)
 @bp.errorhandler(403)
 @bp.errorhandler(404)
-def refused(error: Any) -> Any:
+def refused(error: HTTPException) -> ResponseReturnValue:
     """A refusal with its reason (a view link used to add, an unknown group or player)."""
-    return render_template("players/refused.html", error=error), error.code
+    return render_template("players/refused.html", error=error), error.code or 400
 
 
 @bp.get("/")
@@ -99,7 +100,7 @@ def index() -> str:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def create() -> Any:
+def create() -> ResponseReturnValue:
     """Make a group: a name and its usual rules; this phone may add to it."""
     form = NewGroupForm()
     if form.validate_on_submit():
@@ -142,7 +143,7 @@ def show(slug: str) -> str:
 
 
 @bp.get("/<slug>/edit/<token>")
-def join(slug: str, token: str) -> Any:
+def join(slug: str, token: str) -> ResponseReturnValue:
     """The group's edit link: this phone may add players and games from now on."""
     group = _group(slug)
     if not same_token(token, group.edit_token):
@@ -172,7 +173,7 @@ def share(slug: str) -> str:
 
 
 @bp.post("/<slug>/players")
-def add_member(slug: str) -> Any:
+def add_member(slug: str) -> ResponseReturnValue:
     """Add a player to the group."""
     group = _group(slug)
     _require_add(group)
@@ -287,7 +288,7 @@ def season_csv(slug: str) -> Response:
 
 
 @bp.route("/<slug>/attach", methods=["GET", "POST"])
-def attach(slug: str) -> Any:
+def attach(slug: str) -> ResponseReturnValue:
     """Attach an existing game: its edit link (or a digital game's address), then its
     players matched by name, confirmed."""
     group = _group(slug)
@@ -335,7 +336,7 @@ def _changed_game(slug: str, kind: str, game_id: int) -> Game | DigitalGame:
 
 
 @bp.post("/<slug>/games/<kind>/<id:game_id>/archive")
-def archive(slug: str, kind: str, game_id: int) -> Any:
+def archive(slug: str, kind: str, game_id: int) -> ResponseReturnValue:
     """Archive a game in the group (kept, not counted), or bring it back."""
     game = _changed_game(slug, kind, game_id)
     archived = request.form.get("archived") == "yes"
@@ -345,7 +346,7 @@ def archive(slug: str, kind: str, game_id: int) -> Any:
 
 
 @bp.post("/<slug>/games/<kind>/<id:game_id>/detach")
-def detach(slug: str, kind: str, game_id: int) -> Any:
+def detach(slug: str, kind: str, game_id: int) -> ResponseReturnValue:
     """Take a game out of the group: its figures no longer count here, and its edit link
     may attach it to another group."""
     services.detach(_changed_game(slug, kind, game_id))

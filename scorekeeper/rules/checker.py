@@ -13,7 +13,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..engine import (
     JOKER,
@@ -69,7 +68,7 @@ class Answer:
     meld: Meld | None = None
     points: int | None = None
     errors: dict[str, list[str]] = field(default_factory=dict)
-    extra: Any = None
+    extra: object = None
 
     def error(self, where: str, message: str) -> None:
         """Note a problem with field ``where``."""
@@ -185,6 +184,21 @@ def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melde
     answer = Answer()
     pile = read_cards(args.get("pile", ""), "pile", answer, most=MAX_PILE, least=1)
     hand = read_cards(args.get("hand", ""), "hand", answer, most=MAX_HAND, least=1)
+    table = _table_melds(rules, args, answer)
+    if pile is None or hand is None or answer.errors:
+        return answer
+    everything = pile + hand + [c for meld in table for c in meld.cards]
+    copies = too_many_copies(everything, rules)
+    if copies:
+        answer.error("pile", copies)
+        return answer
+    choices: list[PileChoice] = advise_pile(rules, pile, hand, table, has_melded=has_melded)
+    return _pile_verdict(answer, choices)
+
+
+def _table_melds(rules: RuleSet, args: Mapping[str, str], answer: Answer) -> list[Meld]:
+    """The melds on the table, ``args["t1"]`` .. ``t4`` (empty ones skipped); a field
+    that is not a legal meld (M1 to M5) is noted on ``answer`` and left out."""
     table: list[Meld] = []
     for i in range(1, TABLE_MELDS + 1):
         text = args.get(f"t{i}", "")
@@ -194,14 +208,13 @@ def check_discard_question(rules: RuleSet, args: Mapping[str, str], *, has_melde
                 table.append(check_meld(cards, rules))
             except IllegalMeld as problem:
                 answer.error(f"t{i}", f"not a legal meld: {problem.message}")
-    if pile is None or hand is None or answer.errors:
-        return answer
-    everything = pile + hand + [c for meld in table for c in meld.cards]
-    copies = too_many_copies(everything, rules)
-    if copies:
-        answer.error("pile", copies)
-        return answer
-    choices: list[PileChoice] = advise_pile(rules, pile, hand, table, has_melded=has_melded)
+    return table
+
+
+def _pile_verdict(answer: Answer, choices: list[PileChoice]) -> Answer:
+    """``answer`` told the pile's ``choices`` (bottom first): ok when any card may be
+    taken, the choices top card first, the rules they cite and the takeable cards in
+    words."""
     answer.ok = any(c.allowed for c in choices)
     answer.extra = list(reversed(choices))
     answer.reasons = [(rule, "") for rule in sorted({r for c in choices for r in c.rules})]
@@ -232,7 +245,7 @@ class ScoreForm:
     melds: int
     layoffs: int
     names: list[str]
-    request: dict[str, Any] = field(default_factory=dict)
+    request: dict[str, object] = field(default_factory=dict)
     meld_rows: list[int] = field(default_factory=list)
     layoff_rows: list[int] = field(default_factory=list)
 
@@ -255,8 +268,8 @@ class ScoreForm:
 
 
 def _read_rounds(form: ScoreForm, args: Mapping[str, str], answer: Answer) -> None:
-    melds: list[dict[str, Any]] = []
-    layoffs: list[dict[str, Any]] = []
+    melds: list[dict[str, object]] = []
+    layoffs: list[dict[str, object]] = []
     index_of: dict[int, int] = {}
     for j in range(1, form.melds + 1):
         cards = args.get(f"m{j}", "").split()
@@ -313,7 +326,7 @@ def _field_of(where: str, form: ScoreForm) -> str:
 
 
 def check_score_question(
-    rules: RuleSet, contract_rules: dict[str, Any], args: Mapping[str, str]
+    rules: RuleSet, contract_rules: Mapping[str, object], args: Mapping[str, str]
 ) -> tuple[ScoreForm, Answer]:
     """Score the round entered in the form ``args`` with the scoring contract; ``extra``
     is the contract's response (players, cards with points and why, notes, winner)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ..engine import OPTIONS, PRESET_TITLES, PRESETS, OptionInfo, RuleSet, ruleset
 from ..house_rules import option_text
@@ -29,7 +28,7 @@ class Choice:
     ``sources`` (seed ids), whether it is the ``default``, the ``presets`` using it and
     the seed ``quotes`` [(seed, text)] that state it."""
 
-    value: Any
+    value: str | int | bool
     key: str
     label: str
     sources: str
@@ -75,7 +74,7 @@ class Row:
     text: str
 
 
-def _values(info: OptionInfo, row: str) -> list[Any]:
+def _values(info: OptionInfo, row: str) -> list[str | int | bool]:
     """The values worth showing: every choice, or for a number the default, the presets'
     values and the quoted ones."""
     if info.choices:
@@ -89,7 +88,7 @@ def _quoted_keys(row: str, option: str) -> list[str]:
     return list(QUOTES.get(row, {}).get(option, {}))
 
 
-def _label(info: OptionInfo, value: Any) -> str:
+def _label(info: OptionInfo, value: str | int | bool) -> str:
     label = info.label(value)
     unit = _UNITS.get(info.name)
     return f"{label} {unit}" if unit and not info.choices else label
@@ -114,7 +113,7 @@ def _option(info: OptionInfo, row: str) -> OptionView:
     return OptionView(info.name, info.title, info.ids, tuple(choices), span)
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
@@ -156,7 +155,7 @@ def preset_matrix() -> list[tuple[OptionInfo, list[str]]]:
     return out
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

@@ -49,7 +49,7 @@ def source_names_filter(seeds: str) -> str:
 
 
 @bp.context_processor
-def _helpers() -> dict[str, Any]:
+def _helpers() -> dict[str, object]:
     return {
         "rules_href": _rules_href,
         "option_label": lambda name, value: OPTIONS[name].label(value),
@@ -99,7 +99,7 @@ def show_rule(rule_id: str) -> str | Response:
     )
 
 
-def _page(template: str, house: HouseRules, **context: Any) -> str:
+def _page(template: str, house: HouseRules, **context: object) -> str:
     return render_template(
         template,
         house=house,

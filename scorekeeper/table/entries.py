@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from ..inputs import clean_name, name_problems
 
@@ -33,7 +32,7 @@ def names_problems(raw: Sequence[str]) -> list[tuple[int, str]]:
     return problems
 
 
-def clean_title(text: Any) -> str:
+def clean_title(text: object) -> str:
     """A game's title as stored: visible characters only, at most :data:`TITLE_MAX`."""
     return clean_name(str(text or ""))[:TITLE_MAX]
 
@@ -51,7 +50,7 @@ def stake_problem(value: Decimal | None) -> str | None:
     return None
 
 
-def parse_stake(raw: Any) -> tuple[Decimal | None, str | None]:
+def parse_stake(raw: object) -> tuple[Decimal | None, str | None]:
     """A stake from a file (text or number) as ``(Decimal, problem)``."""
     if raw in (None, ""):
         return None, None

@@ -23,14 +23,18 @@ Answers (every score the engine's, every page part rendered by the server):
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Response, flash, jsonify, render_template, request
 
 from ..models import Game, Round
 from . import page
 from . import services as sheet
+from .forms import RoundForm
 from .round_inputs import place_errors
+
+Submitted = tuple[int | Response, dict[str, object] | None, list[str]]
+"""A posted round as the view answers it: ``(status or JSON answer, preview, problems)``:
+the status of the page to show (200, 303, 422) or the JSON answer already made, the
+figures previewed (None when none) and the problems that fit no field."""
 
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
@@ -42,7 +46,7 @@ def wants_json() -> bool:
     return best == "application/json"
 
 
-def answer(status: int, **body: Any) -> Response:
+def answer(status: int, **body: object) -> Response:
     """A JSON answer that no cache keeps."""
     response = jsonify(body)
     response.status_code = status
@@ -50,12 +54,12 @@ def answer(status: int, **body: Any) -> Response:
     return response
 
 
-def refused(status: int, error: str, message: str, **extra: Any) -> Response:
+def refused(status: int, error: str, message: str, **extra: object) -> Response:
     """A refusal: nothing was written."""
     return answer(status, error=error, message=message, **extra)
 
 
-def invalid(form: Any, problems: list[str]) -> Response:
+def invalid(form: RoundForm, problems: list[str]) -> Response:
     """422: the messages by field (form field names) and those that fit no field."""
     fields = {name: list(f.errors) for name, f in form._fields.items() if f.errors}
     message = "; ".join(problems + [m for ms in fields.values() for m in ms])
@@ -63,7 +67,7 @@ def invalid(form: Any, problems: list[str]) -> Response:
     return refused(422, "invalid", message, fields=fields, problems=problems, went_out=went_out)
 
 
-def latest(game: Game) -> list[dict[str, Any]]:
+def latest(game: Game) -> list[dict[str, object]]:
     """The last rounds that count, each with its number, who went out and each player's
     (or side's) round score in points."""
     rounds = sheet.latest_rounds(game, LATEST)
@@ -104,7 +108,7 @@ def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
     read to save it), or its whole changing part (``live``) when the page's layout
     changes (the first round, the game over); each rendered from the page's own
     templates; ``message`` (:func:`saved_message`)."""
-    body: dict[str, Any] = {
+    body: dict[str, object] = {
         "number": round_.number,
         "version": round_.version,
         "undo": undo,
@@ -113,15 +117,19 @@ def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
         "shown": page.SHOWN,
     }
     if round_.over or round_.number == 1:
-        body["live"] = render_template("table/_live.html", **page.page(game))
+        body["live"] = render_template("table/_live.html", **page.page(game).context())
     else:
         body["parts"] = page.parts(game, round_.latest, round_.number)
     return answer(201, **body)
 
 
 def refusal(
-    game: Game, round_: Round | None, form: Any, fields: Any, error: sheet.ScoresheetError
-) -> tuple[Any, Any, Any]:
+    game: Game,
+    round_: Round | None,
+    form: RoundForm,
+    fields: dict[str, str],
+    error: sheet.ScoresheetError,
+) -> Submitted:
     """A refused round post as the view answers it, ``(status or JSON answer, preview,
     problems)``: the JSON refusal, or the form again with its messages (each engine
     problem by its field, ``fields`` as :func:`.round_inputs.read_round` gave them)."""

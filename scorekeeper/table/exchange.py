@@ -19,16 +19,16 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from ..engine import RulesError, ruleset
+from ..engine import RulesError, RuleSet, ruleset
 from ..inputs import clean_name
 from ..models import Game
 from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake
-from .forms import cards_form, net_form, totals_form
+from .forms import RoundForm, cards_form, net_form, totals_form
+from .games import ExportParts
 from .round_inputs import MOST_SLOTS, cards_data, cards_slots, net_data, read_round, totals_data
 from .services import live_rounds, names_of, teams_of
 
@@ -37,7 +37,7 @@ MAX_ROUNDS = 1000
 """Rounds an imported game may have at most (a game to 500 takes a few dozen)."""
 
 
-def export_json(game: Game) -> dict[str, Any]:
+def export_json(game: Game) -> dict[str, object]:
     """The game as the JSON document described above."""
     names, teams = names_of(game), teams_of(game)
     rounds = []
@@ -102,7 +102,7 @@ class BadExport(ValueError):
         super().__init__("; ".join(m for _, m in problems))
 
 
-def read_export(doc: Any) -> dict[str, Any]:
+def read_export(doc: object) -> ExportParts:
     """Check an export as the new-game and round forms check what a table types, and
     return its parts: ``title, preset, options, names, sides, first_dealer, stake,
     rounds`` (rounds as ``(mode, input)``, each input as its round form gives it back).
@@ -117,31 +117,42 @@ def read_export(doc: Any) -> dict[str, Any]:
     stake, problem = parse_stake(doc.get("stake"))
     if problem:
         problems.append(("stake", problem))
-    dealer = doc.get("first_dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        dealer = -1
+    dealer = _first_dealer(doc.get("first_dealer", 0), names, problems)
+    rounds = _round_list(doc.get("rounds"), problems)
+    if problems or rules is None or rounds is None:
+        raise BadExport(problems)
+    return ExportParts(
+        title=clean_title(doc.get("title")),
+        preset=preset,
+        options=options,
+        names=names,
+        sides=sides,
+        first_dealer=dealer,
+        stake=stake,
+        rounds=_rounds(rounds, names, rules.seven_card_straight),
+    )
+
+
+def _first_dealer(raw: object, names: list[str], problems: list[tuple[str, str]]) -> int:
+    """The first dealer's seat; a problem noted when it is no seat of ``names``."""
+    dealer = -1 if isinstance(raw, bool) or not isinstance(raw, int) else raw
     if not 0 <= dealer < max(len(names), 1):
         problems.append(("first_dealer", "the first dealer must be one of the players"))
-    rounds = doc.get("rounds")
-    if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
+    return dealer
+
+
+def _round_list(raw: object, problems: list[tuple[str, str]]) -> list[Mapping[str, object]] | None:
+    """The export's rounds (None, a problem noted, when they are not a list of
+    objects); a problem noted too beyond :data:`MAX_ROUNDS`."""
+    if not isinstance(raw, list) or not all(isinstance(r, Mapping) for r in raw):
         problems.append(("rounds", "rounds must be a list"))
-    elif len(rounds) > MAX_ROUNDS:
+        return None
+    if len(raw) > MAX_ROUNDS:
         problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
-    if problems or rules is None or not isinstance(rounds, list):
-        raise BadExport(problems)
-    return {
-        "title": clean_title(doc.get("title")),
-        "preset": preset,
-        "options": options,
-        "names": names,
-        "sides": sides,
-        "first_dealer": dealer,
-        "stake": stake,
-        "rounds": _rounds(rounds, names, rules.seven_card_straight),
-    }
+    return raw
 
 
-def _names(raw: Any, problems: list[tuple[str, str]]) -> list[str]:
+def _names(raw: object, problems: list[tuple[str, str]]) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
         problems.append(("players", "players must be a list of names"))
         return []
@@ -156,7 +167,9 @@ def _names(raw: Any, problems: list[tuple[str, str]]) -> list[str]:
     return raw
 
 
-def _rules(raw: Any, problems: list[tuple[str, str]]) -> tuple[str, dict[str, Any], Any]:
+def _rules(
+    raw: object, problems: list[tuple[str, str]]
+) -> tuple[str, dict[str, object], RuleSet | None]:
     rules_value = raw if isinstance(raw, Mapping) else {}
     preset, options = rules_value.get("preset", "standard"), rules_value.get("options") or {}
     if not isinstance(preset, str) or not isinstance(options, Mapping):
@@ -169,7 +182,7 @@ def _rules(raw: Any, problems: list[tuple[str, str]]) -> tuple[str, dict[str, An
         return preset, dict(options), None
 
 
-def _sides(teams: Any, names: list[str], problems: list[tuple[str, str]]) -> list[int] | None:
+def _sides(teams: object, names: list[str], problems: list[tuple[str, str]]) -> list[int] | None:
     if not teams:
         return None
     if (
@@ -184,8 +197,8 @@ def _sides(teams: Any, names: list[str], problems: list[tuple[str, str]]) -> lis
 
 
 def _rounds(
-    rounds: list[Mapping[str, Any]], names: list[str], seven_card: bool
-) -> list[tuple[str, dict[str, Any]]]:
+    rounds: Sequence[Mapping[str, object]], names: list[str], seven_card: bool
+) -> list[tuple[str, dict[str, object]]]:
     """Every round through its form; :class:`BadExport` naming each refused round."""
     checked, problems = [], []
     for number, stored in enumerate(rounds, start=1):
@@ -199,9 +212,52 @@ def _rounds(
     return checked
 
 
+def _posted(filled: Mapping[str, object]) -> MultiDict[str, str]:
+    """Form data as a browser would post it: a ticked box as ``"y"``, an unticked or
+    empty one left out, any other value as its text."""
+    posted = MultiDict({"version": "1", "nonce": "imported-round"})
+    for key, value in filled.items():
+        if value is True:
+            posted[key] = "y"
+        elif value is not None and value is not False:
+            posted[key] = str(value)
+    return posted
+
+
+def _posted_form(
+    names: Sequence[str],
+    seven_card: bool,
+    mode: str,
+    posted: MultiDict[str, str],
+    slots: tuple[int, int],
+) -> RoundForm:
+    """The round form of ``mode`` filled with ``posted`` (a cards form with the meld and
+    lay-off rows ``slots`` asks for, :data:`MOST_SLOTS` at most)."""
+    if mode == "net":
+        return net_form(names, formdata=posted)
+    if mode == "totals":
+        return totals_form(names, seven_card, formdata=posted)
+    most = (min(slots[0], MOST_SLOTS), min(slots[1], MOST_SLOTS))
+    return cards_form(names, *most, formdata=posted)
+
+
+def _form_data(
+    names: Sequence[str], mode: str, data: Mapping[str, object]
+) -> tuple[dict[str, object], tuple[int, int]] | None:
+    """A stored round input as its form's data and the meld and lay-off rows it needs
+    (none but in cards mode); None when it is not in the shape the app exports."""
+    try:
+        fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
+        filled = fill(dict(data), names)
+        slots = cards_slots(dict(data), names) if mode == "cards" else (0, 0)
+    except (AttributeError, TypeError, KeyError, ValueError):
+        return None
+    return filled, slots
+
+
 def checked_round(
-    names: Sequence[str], seven_card: bool, mode: Any, data: Any
-) -> tuple[dict[str, Any], list[str]]:
+    names: Sequence[str], seven_card: bool, mode: object, data: object
+) -> tuple[dict[str, object], list[str]]:
     """A round from a file passed through the very form a table fills in: its input as
     that form gives it back (unknown fields dropped), and every problem the form finds
     (``"Shown: ..."``); an input not in the shape the app exports is one problem."""
@@ -210,25 +266,11 @@ def checked_round(
     went_out = data.get("went_out")
     if went_out is not None and went_out not in names:
         return {}, ["who went out must be one of the players"]
-    try:
-        fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
-        filled = fill(dict(data), names)
-        melds, layoffs = cards_slots(dict(data), names) if mode == "cards" else (0, 0)
-    except (AttributeError, TypeError, KeyError, ValueError):
+    found = _form_data(names, mode, data)
+    if found is None:
         return {}, ["this round is not in the shape the app exports"]
-    posted = MultiDict({"version": "1", "nonce": "imported-round"})
-    for key, value in filled.items():
-        if value is True:
-            posted[key] = "y"
-        elif value is not None and value is not False:
-            posted[key] = str(value)
-    if mode == "net":
-        form = net_form(names, formdata=posted)
-    elif mode == "totals":
-        form = totals_form(names, seven_card, formdata=posted)
-    else:
-        most = (min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS))
-        form = cards_form(names, *most, formdata=posted)
+    filled, slots = found
+    form = _posted_form(names, seven_card, mode, _posted(filled), slots)
     if not form.validate():
         return {}, [f"{form[k].label.text}: {m}" for k, ms in form.errors.items() for m in ms]
     round_input, _, early = read_round(form, mode, names)

@@ -10,7 +10,6 @@ per client (``RATELIMIT_IMPORT``).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -23,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 
 from ..extensions import limiter
 from ..inputs import BadJson, load_json
@@ -66,7 +66,7 @@ def export_game_csv(slug: str) -> Response:
 
 
 @limiter.limit(_import_limit, methods=["POST"])
-def import_game() -> Any:
+def import_game() -> ResponseReturnValue:
     """Import a game exported as JSON."""
     form = ImportForm()
     problems: list[str] = []

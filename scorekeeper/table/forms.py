@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, cast
+from typing import cast
 
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -97,13 +97,13 @@ class NewGameForm(FlaskForm):
         """The title as stored (the rule an import passes too)."""
         return clean_title(self.title.data)
 
-    def name_fields(self) -> list[Any]:
+    def name_fields(self) -> list[StringField]:
         """The eight name fields, in seat order."""
         return [self[f"player_{i}"] for i in range(MAX_PLAYERS)]
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         """The house rules chosen, as engine option values (only those set)."""
-        chosen: dict[str, Any] = {}
+        chosen: dict[str, object] = {}
         for name in OPTIONS:
             if name == "target":
                 continue
@@ -114,18 +114,25 @@ class NewGameForm(FlaskForm):
             chosen["target"] = self.target.data
         return chosen
 
-    def changed_options(self) -> dict[str, Any]:
+    def changed_options(self) -> dict[str, object]:
         """The chosen house rules that differ from the preset (what the game stores)."""
         base = ruleset(self.preset.data)
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(
+        self, extra_validators: Mapping[str, Sequence[Callable[..., object]]] | None = None
+    ) -> bool:
         """Field checks, then the players and the rule set as the engine sees them."""
         if not super().validate(extra_validators):
             return False
         names = self.names()
+        seated = self._seats_ok(names)
+        return self._rules_ok(names) and seated
+
+    def _seats_ok(self, names: Sequence[str]) -> bool:
+        """The players' names and the first dealer, each problem put by its field."""
         filled = [f for f in self.name_fields() if f.data and f.data.strip()]
-        typed = [f.data for f in filled]
+        typed = [f.data for f in filled if f.data]
         ok = True
         for seat, message in names_problems(typed):
             field = self.player_0 if seat < 0 else filled[seat]
@@ -137,6 +144,11 @@ class NewGameForm(FlaskForm):
                 "the first dealer must be one of the players",
             ]
             ok = False
+        return ok
+
+    def _rules_ok(self, names: Sequence[str]) -> bool:
+        """The rule set as the engine builds it (each problem by its option's field), and
+        partnership play with exactly four players (P1)."""
         try:
             rules = ruleset(self.preset.data, self.options())
         except RulesError as error:
@@ -147,8 +159,8 @@ class NewGameForm(FlaskForm):
             return False
         if rules.partnership and len(names) != 4:
             self.player_0.errors.append("partnership play needs exactly 4 players (P1)")
-            ok = False
-        return ok
+            return False
+        return True
 
 
 for _i in range(MAX_PLAYERS):
@@ -182,20 +194,20 @@ class WentOutField(SelectField):
     """Who went out: a seat number, ``""`` when the stock ran out, None when not told or
     :data:`BY_HAND` chosen (the form then infers it or refuses with :data:`NO_ONE_OUT`)."""
 
-    def process_formdata(self, valuelist: list[Any]) -> None:
+    def process_formdata(self, valuelist: list[str]) -> None:
         """The posted choice; :data:`BY_HAND` read as not told."""
         super().process_formdata(valuelist)
         if self.data == BY_HAND:
             self.data = None
 
-    def pre_validate(self, form: Any) -> None:
+    def pre_validate(self, form: FlaskForm) -> None:
         """A seat of this game or the stock; nothing chosen is left to the form."""
         choices = cast(list[SelectChoice], self.choices)
         if self.data is not None and self.data not in {c.value for c in choices}:
             raise ValidationError("choose one of the players, or that the stock ran out")
 
 
-class _RoundBase(FlaskForm):
+class RoundForm(FlaskForm):
     """Fields every round form carries: the one-time key and the game's version. Its
     CSRF token is checked once, by ``CSRFProtect`` before every POST (the pages write the
     token with ``csrf_token()``), not again by the form."""
@@ -249,7 +261,7 @@ def _points(label: str) -> IntegerField:
     )
 
 
-def net_form(names: Sequence[str], **kwargs: Any) -> Any:
+def net_form(names: Sequence[str], **kwargs: object) -> RoundForm:
     """A net-mode round form: per seat ``net-i``, the round's score as the table counted
     it (points, either sign, empty for 0), and who went out."""
     form = _net_class(len(names))(**kwargs)
@@ -258,10 +270,10 @@ def net_form(names: Sequence[str], **kwargs: Any) -> Any:
 
 
 @lru_cache(maxsize=32)
-def _net_class(seats: int) -> type:
+def _net_class(seats: int) -> type[RoundForm]:
     """The net form class for ``seats`` players (built once per player count)."""
 
-    class NetForm(_RoundBase):
+    class NetForm(RoundForm):
         pass
 
     for i in range(seats):
@@ -269,7 +281,7 @@ def _net_class(seats: int) -> type:
     return NetForm
 
 
-def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
+def totals_form(names: Sequence[str], seven_card: bool, **kwargs: object) -> RoundForm:
     """A totals-mode round form for the players ``names`` (seat order): per seat
     ``shown-i``, ``in_hand-i`` (points, 0 or more, empty for 0) and ``adjust-i`` (either
     sign); ``seven`` when the rules have S10. Who went out, when not told, is the one
@@ -280,11 +292,11 @@ def totals_form(names: Sequence[str], seven_card: bool, **kwargs: Any) -> Any:
 
 
 @lru_cache(maxsize=32)
-def _totals_class(seats: int, seven_card: bool) -> type:
+def _totals_class(seats: int, seven_card: bool) -> type[RoundForm]:
     """The totals form class for ``seats`` players (built once: an import of many rounds
     checks each through it)."""
 
-    class TotalsForm(_RoundBase):
+    class TotalsForm(RoundForm):
         def inferred_out(self) -> str | None:
             """The one seat with nothing in hand (empty counts as 0), if exactly one
             (:func:`~scorekeeper.engine.scoring.checks.went_out_by_hand`, O1)."""
@@ -332,8 +344,8 @@ def cards_form(
     melds: int = MELD_SLOTS,
     layoffs: int = LAYOFF_SLOTS,
     seven_card: bool = False,
-    **kwargs: Any,
-) -> Any:
+    **kwargs: object,
+) -> RoundForm:
     """A cards-mode round form: per seat ``meld-i-k`` (cards of one meld, laid at once),
     ``layoff-i-k`` (cards laid off) with ``onto-i-k`` (the meld slot ``"j-m"`` they
     extend), and ``hand-i`` (cards left in hand); card texts separated by spaces. With
@@ -341,7 +353,7 @@ def cards_form(
     out) and ``went_out_by`` (:data:`WENT_OUT_BY`). Who went out, when not told, is the
     one player with no card left in hand."""
 
-    class CardsForm(_RoundBase):
+    class CardsForm(RoundForm):
         def inferred_out(self) -> str | None:
             """The one seat with no card left in hand, if exactly one
             (:func:`~scorekeeper.engine.scoring.checks.went_out_by_hand`, O1)."""

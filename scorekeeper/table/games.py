@@ -1,20 +1,37 @@
-"""Starting a game at a real table: a new game, the same players again, a game imported
-from an export (every round scored once, in order), and a new edit link."""
+"""Building a game at a real table in memory, nothing committed: a new game's rows, a game
+imported from an export (every round scored once, in order), and games written in bulk.
+The services (:mod:`.services`) add and commit them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import insert, inspect
 
 from ..engine import RulesError, RuleSet, ruleset
 from ..extensions import db
-from ..models import Change, Game, Player, Round, new_token, now_utc
-from .errors import ScoresheetError, saving
+from ..models import Change, Game, Player, Round, now_utc
+from .errors import ScoresheetError
 from .round_scores import score_input, summary_of
-from .sheets import names_of, previous_round, state_of, teams_of
+from .sheets import state_of
+
+
+class ExportParts(TypedDict):
+    """A game's export as :func:`scorekeeper.table.exchange.read_export` checked it: its
+    ``title``, ``preset`` and house rules (``options``), the players' ``names`` in seat
+    order, ``sides`` (0/1 per seat, P1, or None), the ``first_dealer``'s seat, the
+    ``stake`` (or None) and its ``rounds`` as ``(mode, input)``, oldest first."""
+
+    title: str
+    preset: str
+    options: dict[str, object]
+    names: list[str]
+    sides: list[int] | None
+    first_dealer: int
+    stake: Decimal | None
+    rounds: list[tuple[str, dict[str, object]]]
 
 
 def first_entry_mode(rules: RuleSet) -> str:
@@ -24,16 +41,16 @@ def first_entry_mode(rules: RuleSet) -> str:
     return "totals" if rules.going_out_bonus else "net"
 
 
-def _new_game(
+def new_game(
     names: Sequence[str],
     preset: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     first_dealer: int,
     stake: Decimal | None,
     sides: Sequence[int] | None,
     title: str,
 ) -> Game:
-    """A game added to the session, not committed; raises :class:`ScoresheetError`."""
+    """A game built in memory, in no session; raises :class:`ScoresheetError`."""
     try:
         rules = ruleset(preset, options)
     except RulesError as error:
@@ -57,66 +74,6 @@ def _new_game(
         side = sides[seat] if rules.partnership and sides else None
         game.players.append(Player(seat=seat, name=name, side=side))
     return game
-
-
-def start_game(
-    names: Sequence[str],
-    preset: str,
-    options: Mapping[str, Any],
-    *,
-    first_dealer: int = 0,
-    stake: Decimal | None = None,
-    sides: Sequence[int] | None = None,
-    title: str = "",
-) -> Game:
-    """Create and commit a game: players in seat order, ``sides`` 0/1 per seat for
-    partnership rules (P1; partners sit opposite, so seats 0 and 2 against 1 and 3 when
-    not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
-    if sides is None and len(names) == 4:
-        sides = [0, 1, 0, 1]
-    with saving():
-        game = _new_game(names, preset, options, first_dealer, stake, sides, title)
-        db.session.add(game)
-        db.session.commit()
-    return game
-
-
-def renew_edit_token(game: Game) -> None:
-    """Give ``game`` a new edit token: its old edit link, and every phone that held it,
-    can only watch from now on."""
-    with saving():
-        game.edit_token = new_token()
-        db.session.commit()
-
-
-def play_again(game: Game) -> Game:
-    """A new game with the same players, sides, rules and stake; the next dealer deals."""
-    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
-    last = previous_round(game, None)
-    seat = last.totals["dealer"] if last is not None and last.summary else game.first_dealer
-    return start_game(
-        names_of(game),
-        game.preset,
-        game.options,
-        first_dealer=seat,
-        stake=Decimal(game.stake) if game.stake else None,
-        sides=sides,
-        title=game.title,
-    )
-
-
-def import_game(parts: Mapping[str, Any]) -> Game:
-    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`:
-    every round checked and scored first (:func:`imported_game`, no transaction open:
-    a refused round stores nothing; problems name the round), then the game written in
-    one short transaction."""
-    game = imported_game(parts)
-    with saving():
-        (game_id,) = write_games([game])
-        db.session.commit()
-    stored = db.session.get(Game, game_id)
-    assert stored is not None
-    return stored
 
 
 def write_games(games: Sequence[Game]) -> list[int]:
@@ -148,7 +105,7 @@ PARENTS = frozenset({"game_id", "round_id"})
 """The columns :func:`write_games` sets itself (the new ids of a row's game and round)."""
 
 
-def _columns(row: Any) -> dict[str, Any]:
+def _columns(row: Game | Player | Round | Change) -> dict[str, object]:
     """A row built in memory as its table's columns (no id, nor its game's or round's:
     :data:`PARENTS`, set by the caller), each column's default filled in where the row
     left it unset."""
@@ -166,7 +123,7 @@ def _columns(row: Any) -> dict[str, Any]:
     return values
 
 
-def _inserted(model: Any, rows: list[dict[str, Any]]) -> list[int]:
+def _inserted(model: type[Game] | type[Round], rows: list[dict[str, object]]) -> list[int]:
     """INSERT ``rows`` into ``model``'s table in bulk; their new ids, in order."""
     if not rows:
         return []
@@ -174,13 +131,13 @@ def _inserted(model: Any, rows: list[dict[str, Any]]) -> list[int]:
     return list(db.session.execute(returning, rows).scalars())
 
 
-def imported_game(parts: Mapping[str, Any]) -> Game:
+def imported_game(parts: ExportParts) -> Game:
     """The game of an export read by :func:`scorekeeper.table.exchange.read_export`, built
     in memory, in no session (the caller adds it: a group's import adds several at once,
     after every one is checked): every round scored by the engine once, in order,
     chaining the running totals (linear in the rounds). Raises
     :class:`ScoresheetError` naming the refused round."""
-    game = _new_game(
+    game = new_game(
         parts["names"],
         parts["preset"],
         parts["options"],
@@ -206,7 +163,11 @@ def _figure_of(where: str) -> str:
 
 
 def _import_round(
-    game: Game, number: int, mode: str, data: Mapping[str, Any], chain: tuple[dict[str, int], int]
+    game: Game,
+    number: int,
+    mode: str,
+    data: Mapping[str, object],
+    chain: tuple[dict[str, int], int],
 ) -> tuple[dict[str, int], int]:
     """Score and add round ``number`` after ``chain`` (each player's running total, the
     seat dealing it); the same after it."""

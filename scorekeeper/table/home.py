@@ -8,9 +8,9 @@ No route here or anywhere lists games beyond the ones this phone's signed sessio
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 
 from ..engine import PRESET_TITLES
 from ..models import Game
@@ -67,7 +67,7 @@ def index() -> str:
 
 
 @bp.post("/games/<slug>/archive")
-def archive(slug: str) -> Any:
+def archive(slug: str) -> ResponseReturnValue:
     """Put a game away on this phone's list (still reachable by its links)."""
     _confirmed()
     mine.archive(_game(slug), True)
@@ -75,7 +75,7 @@ def archive(slug: str) -> Any:
 
 
 @bp.post("/games/<slug>/unarchive")
-def unarchive(slug: str) -> Any:
+def unarchive(slug: str) -> ResponseReturnValue:
     """Bring an archived game back to this phone's list."""
     _confirmed()
     mine.archive(_game(slug), False)
@@ -83,7 +83,7 @@ def unarchive(slug: str) -> Any:
 
 
 @bp.post("/games/<slug>/delete")
-def delete(slug: str) -> Any:
+def delete(slug: str) -> ResponseReturnValue:
     """Delete a game for everyone (edit rights needed); this phone can undo it."""
     _confirmed()
     game = _game(slug)
@@ -95,7 +95,7 @@ def delete(slug: str) -> Any:
 
 
 @bp.post("/games/<slug>/restore")
-def restore(slug: str) -> Any:
+def restore(slug: str) -> ResponseReturnValue:
     """Undo this phone's delete of a game."""
     _confirmed()
     game = mine.deleted_game(slug)

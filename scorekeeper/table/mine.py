@@ -18,14 +18,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import session
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy.orm import load_only
 
 from ..extensions import db
-from ..groups.facts import refresh
-from ..live import bus
-from ..live.keys import table_key
-from ..models import Game, Round, now_utc
+from ..models import Game, Round
+from . import services as sheet
 
 KEEP_GAMES = 40
 """Games remembered per phone, the most recently opened kept."""
@@ -122,26 +120,10 @@ def my_games() -> list[GameCard]:
     return sorted(cards, key=lambda c: (c.last_played, c.game.id), reverse=True)
 
 
-def _mark_deleted(game: Game, when: datetime | None) -> None:
-    """Set ``deleted_at`` and take the game's next version in one UPDATE, so a form
-    opened before (a round, an undo) is refused as out of date; store the game's facts
-    (none while deleted) when it is in a group; then commit."""
-    db.session.execute(
-        update(Game)
-        .where(Game.id == game.id)
-        .values(deleted_at=when, version=Game.version + 1, updated_at=now_utc())
-    )
-    if game.group_id is not None:
-        refresh(game)
-    bus.moved(table_key(game.id))
-    db.session.commit()
-    db.session.refresh(game)
-
-
 def delete_game(game: Game) -> None:
     """Delete ``game`` for everyone (its links answer 404), keeping it so that this phone
     can undo the delete from the home page. The caller checks the edit rights."""
-    _mark_deleted(game, now_utc())
+    sheet.mark_deleted(game, True)
     deleted = [t for t in _tokens("deleted") if t != game.view_token]
     _keep("deleted", [*deleted, game.view_token], KEEP_DELETED)
 
@@ -164,6 +146,6 @@ def deleted_game(view_token: str) -> Game | None:
 def restore_game(game: Game) -> None:
     """Undo the delete of ``game`` (from :func:`deleted_game`) and put it back on this
     phone's list. The caller checks the edit rights."""
-    _mark_deleted(game, None)
+    sheet.mark_deleted(game, False)
     _keep("deleted", [t for t in _tokens("deleted") if t != game.view_token], KEEP_DELETED)
     remember(game)

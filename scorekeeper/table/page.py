@@ -6,7 +6,7 @@ edit right and whether every round was asked for, so a phone whose copy is curre
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from flask import (
@@ -23,7 +23,7 @@ from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
 from ..models import Game
 from . import services as sheet
-from .forms import ConfirmForm, net_form
+from .forms import ConfirmForm, RoundForm, net_form
 from .result import Result, result_of
 from .rights import can_edit
 from .sheets import ShownRound
@@ -48,7 +48,7 @@ class RulesPanel:
     check_link: str
 
 
-_panels: dict[tuple[str, tuple[tuple[str, Any], ...]], RulesPanel] = {}
+_panels: dict[tuple[str, tuple[tuple[str, object], ...]], RulesPanel] = {}
 
 
 def rules_panel(game: Game) -> RulesPanel:
@@ -149,11 +149,47 @@ def rows(
     return found
 
 
-def page(game: Game, entry: bool = False) -> dict[str, Any]:
-    """What the game page's templates (show.html, _live.html) are given: the latest
-    ``SHOWN`` live rounds (all of them with ``?all=1``), their count and standings. For
-    a phone that may edit: the round entry's form with ``entry`` (the whole page), and
-    the play-again button's form once the game is over."""
+@dataclass(frozen=True)
+class GamePage:
+    """What the game page's templates (show.html, _live.html) are given
+    (:meth:`context`): the ``game``, its ``rules`` and players' ``names``, the latest
+    live ``rounds`` shown (oldest first, numbered from ``first_number``) of ``count``
+    (``shown`` at most, unless all were asked for), their table ``rows``, the
+    ``standings`` and the ``result`` once won, the rules panel (``house_rules``,
+    ``preset_title``, ``check_link``), the sides (``teams``, P1), whether this phone
+    may edit (``editable``) and then its forms (the round ``entry``, the play-again
+    ``confirm``), and the macros of the page's templates (``parts``, ``macros``)."""
+
+    entry: RoundForm | None
+    rules: RuleSet
+    game: Game
+    names: list[str]
+    rounds: list[ShownRound]
+    count: int
+    shown: int
+    first_number: int
+    rows: list[Row]
+    result: Result | None
+    standings: Standings
+    house_rules: tuple[dict[str, str], ...]
+    editable: bool
+    confirm: ConfirmForm | None
+    teams: tuple[tuple[str, ...], ...] | None
+    preset_title: str
+    check_link: str
+    parts: TemplateModule
+    macros: TemplateModule
+
+    def context(self) -> dict[str, object]:
+        """The page as the templates' variables, one per field."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def page(game: Game, entry: bool = False) -> GamePage:
+    """The game page's :class:`GamePage`: the latest ``SHOWN`` live rounds (all of them
+    with ``?all=1``), their count and standings. For a phone that may edit: the round
+    entry's form with ``entry`` (the whole page), and the play-again button's form once
+    the game is over."""
     editable = can_edit(game)
     names = sheet.names_of(game)
     whole = every_round()
@@ -161,27 +197,27 @@ def page(game: Game, entry: bool = False) -> dict[str, Any]:
     st = standings(game, rounds)
     first = count - len(rounds) + 1
     panel = rules_panel(game)
-    return {
-        "entry": net_form(names, data={"version": game.version}) if editable and entry else None,
-        "rules": panel.rules,
-        "game": game,
-        "names": names,
-        "rounds": rounds,
-        "count": count,
-        "shown": SHOWN,
-        "first_number": first,
-        "rows": rows(game, rounds, first, st, editable),
-        "result": result_of(game, st, count),
-        "standings": st,
-        "house_rules": panel.house_rules,
-        "editable": editable,
-        "confirm": ConfirmForm(version=game.version) if editable and st.winner else None,
-        "teams": sheet.teams_of(game),
-        "preset_title": panel.preset_title,
-        "check_link": panel.check_link,
-        "parts": module("table/_parts.html"),
-        "macros": module("_macros.html"),
-    }
+    return GamePage(
+        entry=net_form(names, data={"version": game.version}) if editable and entry else None,
+        rules=panel.rules,
+        game=game,
+        names=names,
+        rounds=rounds,
+        count=count,
+        shown=SHOWN,
+        first_number=first,
+        rows=rows(game, rounds, first, st, editable),
+        result=result_of(game, st, count),
+        standings=st,
+        house_rules=panel.house_rules,
+        editable=editable,
+        confirm=ConfirmForm(version=game.version) if editable and st.winner else None,
+        teams=sheet.teams_of(game),
+        preset_title=panel.preset_title,
+        check_link=panel.check_link,
+        parts=module("table/_parts.html"),
+        macros=module("_macros.html"),
+    )
 
 
 def parts(game: Game, rounds: Sequence[ShownRound], count: int) -> dict[str, str]:
@@ -217,7 +253,7 @@ def answer(game: Game, template: str, entry: bool = False) -> Response:
     fresh, tag = unchanged(game, game.version)
     if fresh:
         return not_modified(tag)
-    return conditional(render_template(template, **page(game, entry)), tag)
+    return conditional(render_template(template, **page(game, entry).context()), tag)
 
 
 def module(template: str) -> TemplateModule:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine import SIDE_BONUSES
 from ..inputs import is_int
-from .forms import LAYOFF_SLOTS, MELD_SLOTS, cards_form, net_form, totals_form
+from .forms import LAYOFF_SLOTS, MELD_SLOTS, RoundForm, cards_form, net_form, totals_form
 
 MOST_SLOTS = 12
 """Most meld or lay-off rows per player a cards form grows to."""
@@ -24,30 +24,29 @@ def round_form(
     seven_card: bool,
     mode: str,
     stored: dict[str, Any] | None,
-    data: dict[str, Any] | None,
+    data: dict[str, object] | None,
     posted_slots: Sequence[int] = (0, 0),
-) -> Any:
+) -> RoundForm:
     """The form of a round in ``mode`` ("net", "totals" or "cards") for the players
     ``names``: filled with ``data`` (a page opened; with ``stored``, the input of the round
     being corrected, shown again) or, when ``data`` is None, with the posted fields; a
     cards form has the rows ``stored`` or ``posted_slots`` (melds, lay-offs) need."""
-    kwargs: dict[str, Any] = {}
-    if data is not None:
-        if stored is not None:
-            fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
-            data = data | fill(stored, names)
-        kwargs["data"] = data
+    if data is not None and stored is not None:
+        fill = {"net": net_data, "totals": totals_data}.get(mode, cards_data)
+        data = data | fill(stored, names)
     if mode == "net":
-        return net_form(names, **kwargs)
+        return net_form(names, data=data)
     if mode == "totals":
-        return totals_form(names, seven_card, **kwargs)
+        return totals_form(names, seven_card, data=data)
     melds, layoffs = cards_slots(stored or {}, names)
     melds, layoffs = max(melds, posted_slots[0]), max(layoffs, posted_slots[1])
     slots = min(melds, MOST_SLOTS), min(layoffs, MOST_SLOTS)
-    return cards_form(names, *slots, seven_card, **kwargs)
+    return cards_form(names, *slots, seven_card, data=data)
 
 
-def read_round(form: Any, mode: str, names: Sequence[str]) -> tuple[Any, Any, Any]:
+def read_round(
+    form: RoundForm, mode: str, names: Sequence[str]
+) -> tuple[dict[str, object], dict[str, str], list[tuple[str, str]]]:
     """A validated round form as ``(input, field of each engine "where", early problems)``."""
     if mode == "net":
         return (*net_input(form, names), [])
@@ -67,7 +66,7 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
     return re.sub(r"layoff \d+ onto", "lay-off onto", where)
 
 
-def credited(note: Mapping[str, Any], figures: Mapping[str, Any]) -> str:
+def credited(note: Mapping[str, object], figures: Mapping[str, object]) -> str:
     """Who a scored round's ``note`` (the contract's ``notes`` row) is credited to, as the
     pages say it: for a side's bonus (:data:`SIDE_BONUSES`) in a game of sides, the side
     of the note's owner ("Bob & Dee", P1), else the owner (the template filter
@@ -75,20 +74,21 @@ def credited(note: Mapping[str, Any], figures: Mapping[str, Any]) -> str:
     owner = str(note.get("owner", ""))
     if note.get("rule") not in SIDE_BONUSES:
         return owner
-    sides = figures.get("sides") or {}
-    return next((side for side in sides if owner in side.split(" & ")), owner)
+    sides = figures.get("sides")
+    units = [str(side) for side in sides] if isinstance(sides, Mapping) else []
+    return next((side for side in units if owner in side.split(" & ")), owner)
 
 
 def _seat(value: str | None, names: Sequence[str]) -> str | None:
     return names[int(value)] if value is not None and is_int(value, 0, len(names) - 1) else None
 
 
-def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+def totals_input(form: RoundForm, names: Sequence[str]) -> tuple[dict[str, object], dict[str, str]]:
     """A totals form's data as a round input (see :mod:`scorekeeper.table.services`), and
     the field of each ``where`` the engine may name."""
     went_out = _seat(form.went_out.data, names)
     seven = getattr(form, "seven", None)
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "went_out": went_out,
         "shown": {n: form[f"shown-{i}"].data or 0 for i, n in enumerate(names)},
         "in_hand": {n: form[f"in_hand-{i}"].data or 0 for i, n in enumerate(names)},
@@ -104,10 +104,10 @@ def totals_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[
     return data, fields
 
 
-def net_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+def net_input(form: RoundForm, names: Sequence[str]) -> tuple[dict[str, object], dict[str, str]]:
     """A net form's data as a round input ``{"went_out", "net"}`` and the field of each
     ``where`` the engine may name."""
-    data = {
+    data: dict[str, object] = {
         "went_out": _seat(form.went_out.data, names),
         "net": {n: form[f"net-{i}"].data or 0 for i, n in enumerate(names)},
     }
@@ -115,17 +115,17 @@ def net_input(form: Any, names: Sequence[str]) -> tuple[dict[str, Any], dict[str
     return data, fields
 
 
-def net_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def net_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, object]:
     """Form data that shows a stored net input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "net"}
+    form: dict[str, object] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "net"}
     for i, n in enumerate(names):
         form[f"net-{i}"] = data.get("net", {}).get(n, 0)
     return form
 
 
-def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def totals_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, object]:
     """Form data that shows a stored totals input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "totals"}
+    form: dict[str, object] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "totals"}
     for i, n in enumerate(names):
         form[f"shown-{i}"] = data.get("shown", {}).get(n, 0)
         form[f"in_hand-{i}"] = data.get("in_hand", {}).get(n, 0)
@@ -139,11 +139,11 @@ def _seat_of(name: str | None, names: Sequence[str]) -> str:
 
 
 def _melds_input(
-    form: Any, names: Sequence[str], fields: dict[str, str]
-) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    form: RoundForm, names: Sequence[str], fields: dict[str, str]
+) -> tuple[list[dict[str, object]], dict[str, int]]:
     """The melds of a cards form in the contract's shape, and each filled slot's index
     among them (``"seat-row"``); ``fields`` gains each meld's field."""
-    melds: list[dict[str, Any]] = []
+    melds: list[dict[str, object]] = []
     slot: dict[str, int] = {}
     for i, n in enumerate(names):
         for k in range(form.meld_slots):
@@ -159,14 +159,14 @@ def _melds_input(
 
 
 def cards_input(
-    form: Any, names: Sequence[str]
-) -> tuple[dict[str, Any], dict[str, str], list[tuple[str, str]]]:
+    form: RoundForm, names: Sequence[str]
+) -> tuple[dict[str, object], dict[str, str], list[tuple[str, str]]]:
     """A cards form's data as a round input (the scoring contract's melds, layoffs, hands
     and went_out), the field of each ``where`` the engine may name, and problems found
     before the engine (a lay-off with no meld chosen)."""
     fields: dict[str, str] = {"went_out": "went_out"}
     melds, slot = _melds_input(form, names, fields)
-    layoffs: list[dict[str, Any]] = []
+    layoffs: list[dict[str, object]] = []
     problems: list[tuple[str, str]] = []
     for i, n in enumerate(names):
         for k in range(form.layoff_slots):
@@ -180,7 +180,7 @@ def cards_input(
                 layoffs.append({"owner": n, "card": card, "meld": onto})
     hands = {n: (form[f"hand-{i}"].data or "").split() for i, n in enumerate(names)}
     fields |= {f"hands.{n}": f"hand-{i}" for i, n in enumerate(names)}
-    data = {
+    data: dict[str, object] = {
         "went_out": _seat(form.went_out.data, names),
         "melds": melds,
         "layoffs": layoffs,
@@ -218,9 +218,9 @@ def cards_slots(data: dict[str, Any], names: Sequence[str]) -> tuple[int, int]:
     return most_melds, max(list(runs.values()) + [LAYOFF_SLOTS])
 
 
-def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, object]:
     """Form data that shows a stored cards input again (for a correction)."""
-    form: dict[str, Any] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "cards"}
+    form: dict[str, object] = {"went_out": _seat_of(data.get("went_out"), names), "mode": "cards"}
     slot_of: dict[int, str] = {}
     used: dict[str, int] = {}
     for index, meld in enumerate(data.get("melds", [])):
@@ -232,15 +232,17 @@ def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
         if meld.get("final_turn"):
             form[f"final-{seat}-{k}"] = "y"
     rows: dict[str, int] = {}
-    last: tuple[str, Any] | None = None
+    laid: dict[str, str] = {}
+    last: tuple[str, object] | None = None
     for layoff in data.get("layoffs", []):
         seat = _seat_of(layoff.get("owner"), names)
         if (seat, layoff.get("meld")) != last:
             rows[seat] = rows.get(seat, -1) + 1
         last = (seat, layoff.get("meld"))
         key = f"{seat}-{rows[seat]}"
-        form[f"layoff-{key}"] = (form.get(f"layoff-{key}", "") + " " + layoff["card"]).strip()
+        laid[f"layoff-{key}"] = (laid.get(f"layoff-{key}", "") + " " + layoff["card"]).strip()
         form[f"onto-{key}"] = slot_of.get(layoff.get("meld"), "")
+    form |= laid
     for i, n in enumerate(names):
         form[f"hand-{i}"] = " ".join(data.get("hands", {}).get(n, []))
     if data.get("went_out_by"):
@@ -249,7 +251,7 @@ def cards_data(data: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
 
 
 def place_errors(
-    form: Any, fields: dict[str, str], problems: Sequence[tuple[str, str]]
+    form: RoundForm, fields: dict[str, str], problems: Sequence[tuple[str, str]]
 ) -> list[str]:
     """Put each engine problem next to its field; return those that fit no field."""
     rest: list[str] = []

@@ -23,12 +23,14 @@ new round reads only the last one), then commits; any problem rolls it all back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import Update, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -36,17 +38,14 @@ from ..extensions import db
 from ..groups.facts import refresh, store_facts
 from ..live import bus
 from ..live.keys import table_key
-from ..models import Change, Game, Round, now_utc
+from ..models import Change, Game, Round, new_token, now_utc
 from .errors import AlreadySaved as AlreadySaved
 from .errors import SaveFailed as SaveFailed
 from .errors import ScoresheetError as ScoresheetError
 from .errors import StaleRound as StaleRound
 from .errors import StaleVersion as StaleVersion
 from .errors import saving
-from .games import import_game as import_game
-from .games import play_again as play_again
-from .games import renew_edit_token as renew_edit_token
-from .games import start_game as start_game
+from .games import ExportParts, imported_game, new_game, write_games
 from .round_scores import ENTRY_MODES as ENTRY_MODES
 from .round_scores import MODES as MODES
 from .round_scores import score_input as score_input
@@ -71,8 +70,8 @@ def _totals_of(round_: Round | None) -> dict[str, int]:
 
 
 def preview_round(
-    game: Game, mode: str, data: Mapping[str, Any], replacing: Round | None = None
-) -> dict[str, Any]:
+    game: Game, mode: str, data: Mapping[str, object], replacing: Round | None = None
+) -> dict[str, object]:
     """The figures the round would get if saved now (as new, or in place of
     ``replacing``), reading only the live round before it."""
     previous = previous_round(game, replacing.position if replacing is not None else None)
@@ -95,16 +94,31 @@ def recompute(game: Game, since: int = 0) -> None:
     dealer = rounds[first - 1].totals["dealer"] if first else game.first_dealer
     game.winner, game.finished_at = None, None
     for number, round_ in enumerate(rounds[first:], start=first + 1):
-        result = score_input(game, round_.mode, round_.input, totals, number)
-        figures = result.to_json()
-        if figures != round_.figures:
-            round_.figures = figures
-        summary = summary_of(game, round_.input, figures, dealer, number)
-        if summary != round_.summary:
-            round_.summary = summary
-        totals, dealer = _totals_of(round_), summary["dealer"]
-        if result.game_over and game.finished_at is None:
-            game.winner, game.finished_at = result.winner or "", ended or now_utc()
+        totals, dealer = _rescore(game, round_, number, (totals, dealer), ended)
+
+
+def _rescore(
+    game: Game,
+    round_: Round,
+    number: int,
+    chain: tuple[dict[str, int], int],
+    ended: datetime | None,
+) -> tuple[dict[str, int], int]:
+    """Score ``round_`` (the ``number``-th live round) again after ``chain`` (each
+    player's running total, the seat dealing it), storing its figures and summary only
+    when they changed; the first round that ends the game sets its winner and end (kept
+    as ``ended`` when it had ended before). The chain after it."""
+    totals, dealer = chain
+    result = score_input(game, round_.mode, round_.input, totals, number)
+    figures = result.to_json()
+    if figures != round_.figures:
+        round_.figures = figures
+    summary = summary_of(game, round_.input, figures, dealer, number)
+    if summary != round_.summary:
+        round_.summary = summary
+    if result.game_over and game.finished_at is None:
+        game.winner, game.finished_at = result.winner or "", ended or now_utc()
+    return _totals_of(round_), summary["dealer"]
 
 
 # ---- changing a game ------------------------------------------------------------------
@@ -128,7 +142,7 @@ def _commit_change(
     game: Game,
     round_: Round,
     action: str,
-    before: Any,
+    before: Mapping[str, object] | None,
     summary: str,
     version: int,
     undoes: Change | None = None,
@@ -150,7 +164,7 @@ def _commit_now(
     game: Game,
     round_: Round,
     action: str,
-    before: Any,
+    before: Mapping[str, object] | None,
     summary: str,
     version: int | None,
     undoes: Change | None,
@@ -204,7 +218,7 @@ class Saved:
 
 
 def record_round(
-    game: Game, mode: str, data: Mapping[str, Any], nonce: str, version: int, shown: int = 1
+    game: Game, mode: str, data: Mapping[str, object], nonce: str, version: int, shown: int = 1
 ) -> Saved:
     """Store a new round at the end of the game, scored by the engine after the last live
     round, in one transaction; a net or totals round makes its mode the game's
@@ -262,7 +276,7 @@ def _inserts() -> tuple[Any, Any]:
 
 
 @cache
-def _bump_statement(columns: tuple[str, ...]) -> Any:
+def _bump_statement(columns: tuple[str, ...]) -> Update:
     """The UPDATE taking a game's next version and setting ``columns`` (built once per
     set of columns; parameters ``game``, ``seen`` and one per column)."""
     games = Game.__table__
@@ -289,7 +303,7 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
         {"game_id": game.id, "round_id": round_id, "action": "record", "summary": summary[:200]}
         | {"before": None, "after": after, "undone_by": None, "created_at": when},
     ).scalar_one()
-    values: dict[str, Any] = {"version": version + 1, "updated_at": when}
+    values: dict[str, object] = {"version": version + 1, "updated_at": when}
     if row["mode"] in ENTRY_MODES:
         values["entry_mode"] = row["mode"]
     if row["figures"]["game_over"]:
@@ -308,7 +322,7 @@ def _store(game: Game, row: dict[str, Any], summary: str, version: int) -> tuple
 
 
 def correct_round(
-    game: Game, round_: Round, mode: str, data: Mapping[str, Any], round_version: int
+    game: Game, round_: Round, mode: str, data: Mapping[str, object], round_version: int
 ) -> Round:
     """Replace a round's input (and mode); every total after it is recomputed.
 
@@ -376,3 +390,85 @@ def undo_change(game: Game, change: Change, version: int) -> Change:
         )
     summary = f"undo: {change.summary}"
     return _commit_change(game, round_, "undo", change.after, summary, version, undoes=change)
+
+
+def start_game(
+    names: Sequence[str],
+    preset: str,
+    options: Mapping[str, object],
+    *,
+    first_dealer: int = 0,
+    stake: Decimal | None = None,
+    sides: Sequence[int] | None = None,
+    title: str = "",
+) -> Game:
+    """Create and commit a game: players in seat order, ``sides`` 0/1 per seat for
+    partnership rules (P1; partners sit opposite, so seats 0 and 2 against 1 and 3 when
+    not given). Raises :class:`ScoresheetError` for players or rules the engine refuses."""
+    if sides is None and len(names) == 4:
+        sides = [0, 1, 0, 1]
+    with saving():
+        game = new_game(names, preset, options, first_dealer, stake, sides, title)
+        db.session.add(game)
+        db.session.commit()
+    return game
+
+
+def renew_edit_token(game: Game) -> None:
+    """Give ``game`` a new edit token: its old edit link, and every phone that held it,
+    can only watch from now on."""
+    with saving():
+        game.edit_token = new_token()
+        db.session.commit()
+
+
+def play_again(game: Game) -> Game:
+    """A new game with the same players, sides, rules and stake; the next dealer deals."""
+    sides = [p.side or 0 for p in game.players] if teams_of(game) else None
+    last = previous_round(game, None)
+    seat = last.totals["dealer"] if last is not None and last.summary else game.first_dealer
+    return start_game(
+        names_of(game),
+        game.preset,
+        game.options,
+        first_dealer=seat,
+        stake=Decimal(game.stake) if game.stake else None,
+        sides=sides,
+        title=game.title,
+    )
+
+
+def import_game(parts: ExportParts) -> Game:
+    """Create a game from an export read by :func:`scorekeeper.table.exchange.read_export`:
+    every round checked and scored first (:func:`imported_game`, no transaction open:
+    a refused round stores nothing; problems name the round), then the game written in
+    one short transaction."""
+    game = imported_game(parts)
+    with saving():
+        (game_id,) = write_games([game])
+        db.session.commit()
+    stored = db.session.get(Game, game_id)
+    assert stored is not None
+    return stored
+
+
+def mark_deleted(game: Game, deleted: bool) -> None:
+    """Delete ``game`` for everyone (``deleted``: its links answer 404, the game kept for
+    an undo) or bring it back: set ``deleted_at`` and take the game's next version in one
+    UPDATE, so a form opened before (a round, an undo) is refused as out of date; store
+    the game's facts (none while deleted) when it is in a group; then commit. The caller
+    checks the edit rights."""
+    db.session.execute(
+        update(Game)
+        .where(Game.id == game.id)
+        .values(
+            deleted_at=now_utc() if deleted else None,
+            version=Game.version + 1,
+            updated_at=now_utc(),
+        )
+    )
+    if game.group_id is not None:
+        refresh(game)
+    bus.moved(table_key(game.id))
+    db.session.commit()
+    db.session.refresh(game)

@@ -192,7 +192,7 @@ def previous_round(game: Game, position: int | None) -> Round | None:
     return db.session.execute(query).scalar_one_or_none()
 
 
-def state_of(round_: Round | None) -> dict[str, Any] | None:
+def state_of(round_: Round | None) -> dict[str, object] | None:
     """A round's state as the history keeps it: ``{"mode", "input", "deleted"}``."""
     if round_ is None:
         return None

@@ -6,7 +6,7 @@ only once the game is over), nothing is recomputed or committed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -114,11 +114,7 @@ def from_summaries(
     and, once the game is over, the last round's figures ``last`` (its P5 end bonus)."""
     rules, teams = rules_of(game), teams_of(game)
     units = [" & ".join(t) for t in teams] if teams else names_of(game)
-    first = summaries[0] if summaries else None
-    series = {u: [first["total"][u] - first["round"][u] if first else 0] for u in units}
-    for summary in summaries:
-        for u in units:
-            series[u].append(summary["total"][u])
+    series = _series(units, summaries)
     totals = {u: values[-1] for u, values in series.items()}
     target = rules.target
     rows = [
@@ -126,22 +122,41 @@ def from_summaries(
         for u, t in sorted(totals.items(), key=lambda item: -item[1])
     ]
     seat = summaries[-1]["dealer"] if summaries else game.first_dealer
-    settlement: list[tuple[str, str, int, Decimal | None]] = []
-    if game.winner:
-        stake = Decimal(game.stake) if game.stake else None
-        for pay in settle(totals, game.winner):
-            money = pay.points * stake if stake is not None else None
-            settlement.append((pay.payer, pay.payee, pay.points, money))
     return Standings(
         rows,
         series,
         names_of(game)[seat],
         game.winner,
-        settlement,
+        _settlement(game, totals),
         target,
         2 if rules.two_deal_game else None,
         _end_bonus(last, units, teams) if last is not None and game.winner else {},
     )
+
+
+def _series(units: Sequence[str], summaries: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """Each unit's running total in points before the first of ``summaries`` and after
+    each of them (the chart's series)."""
+    first = summaries[0] if summaries else None
+    series = {u: [first["total"][u] - first["round"][u] if first else 0] for u in units}
+    for summary in summaries:
+        for u in units:
+            series[u].append(summary["total"][u])
+    return series
+
+
+def _settlement(
+    game: Game, totals: Mapping[str, int]
+) -> list[tuple[str, str, int, Decimal | None]]:
+    """Once the game is won, who pays whom (G3): ``(payer, payee, points, money at the
+    game's stake or None)``; empty before."""
+    if not game.winner:
+        return []
+    stake = Decimal(game.stake) if game.stake else None
+    return [
+        (pay.payer, pay.payee, pay.points, pay.points * stake if stake is not None else None)
+        for pay in settle(totals, game.winner)
+    ]
 
 
 def _end_bonus(

@@ -14,7 +14,6 @@ by the process's one listener when a round is saved, corrected or deleted,
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
@@ -45,23 +44,23 @@ def why_won(outcome: str, winner_line: str) -> str:
     return reason[:1].upper() + reason[1:]
 
 
-def tv_page(game: Game) -> dict[str, Any]:
+def tv_page(game: Game) -> dict[str, object]:
     """What the TV templates (table/tv.html, table/_tv_live.html) are given: the game
     page's figures (:func:`.page.page`), the ``last`` round's row (None before the first
     round), once the game is over ``why``, the reason it was won (:func:`why_won`), and
     the ``tv_live`` and ``tv_events`` URLs."""
     shown = page.page(game)
-    rows, rounds = shown["rows"], shown["rounds"]
+    rows, rounds = shown.rows, shown.rounds
     outcome = (rounds[-1].figures or {}).get("outcome", "") if rounds and game.winner else ""
-    return shown | {
+    return shown.context() | {
         "last": rows[-1] if rows else None,
-        "why": why_won(outcome, shown["standings"].winner_line),
+        "why": why_won(outcome, shown.standings.winner_line),
         "tv_live": url_for("table.tv_live", slug=game.view_token),
         "tv_events": url_for("table.tv_events", slug=game.view_token),
     }
 
 
-def _answer(game: Game, template: str, **extra: Any) -> Response:
+def _answer(game: Game, template: str, **extra: object) -> Response:
     """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
     copy is current)."""
     tag = f"tv{game.id}v{game.version}"

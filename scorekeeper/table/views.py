@@ -8,8 +8,8 @@ phone's session. Every change is a POST carrying the game's version.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
@@ -23,15 +23,20 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+from wtforms import Field
 
-from ..groups.members import group_of_new_game, start_in_group, usual_rules, with_picked
+from ..groups.members import group_of_new_game, usual_rules, with_picked
+from ..groups.services import start_in_group
 from ..hosting.addresses import is_loopback_host, qr_svg, share_base
 from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Round
 from ..web import same_token
 from . import deal_melds, entry, files, page, tv
 from . import services as sheet
-from .forms import ConfirmForm, NewGameForm
+from .entry import Submitted
+from .forms import ConfirmForm, NewGameForm, RoundForm
 from .mine import remember
 from .result import picture
 from .rights import can_edit, grant, require_edit
@@ -60,7 +65,7 @@ def _game(slug: str, rounds: bool = True) -> Game:
     return game
 
 
-def _version(field: Any) -> int:
+def _version(field: Field) -> int:
     return parse_int(field.data, 0, MAX_VERSION, "version")
 
 
@@ -80,19 +85,21 @@ bp.add_app_template_filter(credited, "credited")
 @bp.errorhandler(400)
 @bp.errorhandler(403)
 @bp.errorhandler(404)
-def refused(error: Any) -> Any:
+def refused(error: HTTPException) -> ResponseReturnValue:
     """A refusal with its reason (a view link used to edit, an unknown game or round), as
-    JSON when the page's script asked (:mod:`.entry`)."""
+    JSON when the page's script asked (:mod:`.entry`); ``error`` one of the three
+    registered codes."""
+    status = error.code or 400
     if entry.wants_json():
-        return entry.refused(error.code, "refused", error.description)
-    return render_template("table/refused.html", error=error), error.code
+        return entry.refused(status, "refused", error.description or "")
+    return render_template("table/refused.html", error=error), status
 
 
 # ---- pages -----------------------------------------------------------------------------
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-def create() -> Any:
+def create() -> ResponseReturnValue:
     """Start a game: players, preset, house rules, target, first dealer, stake; for a
     group (``?group=``), its players ticked and its usual rules, guests typed."""
     group = group_of_new_game(request.args.get("group"))
@@ -176,7 +183,7 @@ def service_worker() -> Response:
 
 
 @bp.get("/games/<slug>/edit/<token>")
-def join(slug: str, token: str) -> Any:
+def join(slug: str, token: str) -> ResponseReturnValue:
     """The edit link: remember on this phone the right to change the game."""
     game = _game(slug)
     if not same_token(token, game.edit_token):
@@ -212,7 +219,7 @@ def share(slug: str) -> str:
 
 
 @bp.post("/games/<slug>/share/new-edit-link")
-def renew_edit_link(slug: str) -> Any:
+def renew_edit_link(slug: str) -> ResponseReturnValue:
     """A new edit link: the old one (and every phone holding it) can only watch now."""
     game = _game(slug)
     require_edit(game)
@@ -227,9 +234,9 @@ def renew_edit_link(slug: str) -> Any:
 # ---- rounds ----------------------------------------------------------------------------
 
 
-def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
+def _round_form(game: Game, mode: str, round_: Round | None) -> RoundForm:
     stored = round_.input if round_ is not None and round_.mode == mode else None
-    data: dict[str, Any] | None = None
+    data: dict[str, object] | None = None
     if request.method == "GET":
         data = {"mode": mode, "version": game.version}
         if round_ is not None:
@@ -242,7 +249,7 @@ def _round_form(game: Game, mode: str, round_: Round | None) -> Any:
     return round_form(sheet.names_of(game), rules.seven_card_straight, mode, stored, data, slots)
 
 
-def _enter_round(game: Game, round_: Round | None) -> Any:
+def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
     """The record / correct page: a form, a preview, then one save (JSON for the game
     page's script, :mod:`.entry`)."""
     require_edit(game)
@@ -253,14 +260,15 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
             abort(400, description="A round is entered as net, totals or cards.")
         mode = default
     form = _round_form(game, mode, round_)
-    preview: dict[str, Any] | None = None
+    preview: dict[str, object] | None = None
     problems: list[str] = []
     status = 200
     if form.is_submitted():
         slug = game.view_token
-        status, preview, problems = _submit_round(game, round_, mode, form)
-        if isinstance(status, Response):
-            return status
+        answered, preview, problems = _submit_round(game, round_, mode, form)
+        if isinstance(answered, Response):
+            return answered
+        status = answered
         if status == 303:
             return redirect(url_for("table.show", slug=slug), 303)
         if entry.wants_json():
@@ -279,7 +287,7 @@ def _enter_round(game: Game, round_: Round | None) -> Any:
     ), status
 
 
-def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tuple[Any, Any, Any]:
+def _submit_round(game: Game, round_: Round | None, mode: str, form: RoundForm) -> Submitted:
     """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
         return 422, None, ["Some figures need fixing: see the messages by the fields."]
@@ -295,8 +303,13 @@ def _submit_round(game: Game, round_: Round | None, mode: str, form: Any) -> tup
 
 
 def _preview(
-    game: Game, round_: Round | None, mode: str, data: Any, form: Any, fields: Any
-) -> tuple[Any, Any, Any]:
+    game: Game,
+    round_: Round | None,
+    mode: str,
+    data: Mapping[str, object],
+    form: RoundForm,
+    fields: dict[str, str],
+) -> Submitted:
     """The figures a posted round would get; as JSON for the page's script, with who
     went out as the server counted it (told, or inferred: :func:`.forms` O1)."""
     figures = sheet.preview_round(game, mode, data, replacing=round_)
@@ -308,13 +321,15 @@ def _preview(
     return 200, figures, []
 
 
-def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> Any:
+def _save(
+    game: Game, round_: Round | None, mode: str, data: Mapping[str, object], form: RoundForm
+) -> int | Response:
     """Store a posted round, new or corrected: 303, or the JSON answer (:mod:`.entry`)."""
     if round_ is not None:
         sheet.correct_round(game, round_, mode, data, _version(form.round_version))
         flash("Round corrected; the totals after it were recomputed.", "success")
         return 303
-    nonce, version = form.nonce.data, _version(form.version)
+    nonce, version = form.nonce.data or "", _version(form.version)
     if not entry.wants_json():
         sheet.record_round(game, mode, data, nonce, version)
         flash("Round saved.", "success")
@@ -325,7 +340,7 @@ def _save(game: Game, round_: Round | None, mode: str, data: Any, form: Any) -> 
 
 
 @bp.route("/games/<slug>/rounds/new", methods=["GET", "POST"])
-def record_round(slug: str) -> Any:
+def record_round(slug: str) -> ResponseReturnValue:
     """Record a round, by net, totals or cards (the game page's entry saves here too)."""
     return _enter_round(_game(slug, rounds=False), None)
 
@@ -336,7 +351,7 @@ def _round(game: Game, round_id: int) -> Round:
 
 
 @bp.route("/games/<slug>/rounds/<id:round_id>/edit", methods=["GET", "POST"])
-def correct_round(slug: str, round_id: int) -> Any:
+def correct_round(slug: str, round_id: int) -> ResponseReturnValue:
     """Correct a round; the totals after it are recomputed."""
     game = _game(slug)
     round_ = _round(game, round_id)
@@ -346,7 +361,7 @@ def correct_round(slug: str, round_id: int) -> Any:
 
 
 @bp.post("/games/<slug>/rounds/<id:round_id>/delete")
-def delete_round(slug: str, round_id: int) -> Any:
+def delete_round(slug: str, round_id: int) -> ResponseReturnValue:
     """Delete a round (kept in the history, can be undone)."""
     game = _game(slug)
     require_edit(game)
@@ -373,7 +388,7 @@ def history(slug: str) -> str:
 
 
 @bp.post("/games/<slug>/history/<id:change_id>/undo")
-def undo(slug: str, change_id: int) -> Any:
+def undo(slug: str, change_id: int) -> ResponseReturnValue:
     """Undo one change from the history."""
     game = _game(slug)
     require_edit(game)
@@ -389,14 +404,14 @@ def undo(slug: str, change_id: int) -> Any:
     else:
         message = f"Undone: {change.summary}."
         if entry.wants_json():
-            live = render_template("table/_live.html", **page.page(game))
+            live = render_template("table/_live.html", **page.page(game).context())
             return entry.answer(200, version=game.version, live=live, message=message)
         flash(message, "success")
     return redirect(url_for("table.history", slug=slug), 303)
 
 
 @bp.post("/games/<slug>/again")
-def play_again(slug: str) -> Any:
+def play_again(slug: str) -> ResponseReturnValue:
     """A new game with the same players and rules."""
     game = _game(slug)
     require_edit(game)
