@@ -27,7 +27,7 @@ from wtforms import IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import NumberRange, Optional
 
-from .engine import OPTIONS, PRESETS, RulesError, RuleSet, ruleset
+from .engine import OPTIONS, PRESETS, OptionValue, RulesError, RuleSet, ruleset
 from .inputs import BadNumber, parse_int
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -50,7 +50,7 @@ class HouseRules:
         """The ``preset`` + ``opt_`` query for these rules."""
         return query_for(self.preset, self.options)
 
-    def changed(self) -> list[tuple[str, object, object]]:
+    def changed(self) -> list[tuple[str, OptionValue, OptionValue]]:
         """Options differing from the preset: ``[(name, preset value, value)]``."""
         return self.rules.differences(self.preset)
 

@@ -97,7 +97,7 @@ from .game.state import GameSetupError, GameState, Observation, Phase, laid_down
 from .game.turns import apply_action, current_player, is_terminal, legal_actions
 from .melds import IllegalMeld, Meld, check_meld, extend_with
 from .rules.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
-from .rules.options import OptionInfo
+from .rules.options import OptionInfo, OptionValue
 from .rules.ruleset import OPTIONS, PRESET_TITLES, PRESETS, RulesError, RuleSet, ruleset
 from .scoring.checks import RoundError, went_out_by_hand
 from .scoring.contract import ScoreRequestError, rules_from_request, score
@@ -152,6 +152,7 @@ __all__ = [
     "PRESETS",
     "PRESET_TITLES",
     "OptionInfo",
+    "OptionValue",
     "RuleSet",
     "RulesError",
     "ScoreRequestError",
