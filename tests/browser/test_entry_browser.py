@@ -211,7 +211,7 @@ def test_where_jokers_are_not_wild_the_joker_is_a_plain_jk(page):
     page.get_by_role("link", name="By cards").click()
     grid = page.locator("fieldset[data-deal]").first.locator(".deal")  # Ann's
     grid.get_by_role("button", name="Joker").click()
-    assert page.input_value("#meld-0-0") == "JK"
+    expect(page.locator("#meld-0-0")).to_have_value("JK")
 
 
 def test_without_javascript_the_entry_is_a_plain_form(browser, live_server):

@@ -87,7 +87,7 @@ def test_three_players_play_to_500(page, browser, live_server):
     cat = _grid(page, "Cat")
     for card in ("QH", "QS", "QD"):
         cat.locator(f"button[data-card='{card}']").click()
-    assert page.input_value("#meld-2-0") == "QH QS QD"
+    expect(page.locator("#meld-2-0")).to_have_value("QH QS QD")  # each tap asked of the server
     page.fill("#meld-0-0", "3C 4C 5C")
     page.fill("#layoff-2-0", "6C")
     page.select_option("#onto-2-0", label="Ann's meld 1")

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -189,9 +190,26 @@ def test_a_job_queued_nudges_the_idle_sqlite_worker_at_once(tmp_path) -> None:
     finally:
         worker.kill()  # its socket stays behind, nobody holding it
     assert done.version > version
-    assert list((tmp_path / "workers").glob("*.sock"))
+    left = list((tmp_path / "workers").glob("*.sock"))
+    assert left
+    _until(app, lambda: all(_nobody_holds(s) for s in left))  # its processes are gone
     _pass_the_turn(client, slug)  # the next job queued finds it dead and removes it
     assert not list((tmp_path / "workers").glob("*.sock"))
+
+
+def _nobody_holds(path: Path) -> bool:
+    """True once no process holds the datagram socket at ``path`` (a SIGKILL's processes
+    exit a moment after the signal: the test waits for that, not for a time)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        probe.connect(str(path))
+    except ConnectionRefusedError:
+        return True
+    except FileNotFoundError:
+        return True
+    finally:
+        probe.close()
+    return False
 
 
 def _moves_by_version(game: DigitalGame) -> Counter[int]:
