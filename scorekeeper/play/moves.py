@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..engine import (
     NOMINATION_MEANINGS,
@@ -49,6 +48,7 @@ from ..engine import (
     quoted,
     sort_key,
 )
+from .shown import Step
 
 CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
 
@@ -196,14 +196,12 @@ Words = tuple[str, list[str], list[list[str]]]
 """A move in words: its ``text``, the ``cards`` it shows and the ``groups`` it lays."""
 
 
-def describe(state: GameState, seat: int, action: Action) -> dict[str, Any]:
+def describe(state: GameState, seat: int, action: Action) -> Step:
     """``action`` by ``seat`` in words, described BEFORE it is made (the pile and table
-    as the move finds them): a step (``{"who", "kind", "text", "cards", "groups"}``).
-    Only what every seat may see is said."""
+    as the move finds them): a step (:class:`.shown.Step`, ``{"who", "kind", "text",
+    "cards", "groups"}``). Only what every seat may see is said."""
     text, cards, groups = _words(state, action)
-    return {"who": state.players[seat], "kind": "move", "cards": cards, "groups": groups} | {
-        "text": text
-    }
+    return Step(who=state.players[seat], kind="move", cards=cards, groups=groups, text=text)
 
 
 def _words(state: GameState, action: Action) -> Words:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from flask import session
 from sqlalchemy import tuple_, update
@@ -60,7 +59,7 @@ def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
 def start_table(
     host: str,
     preset: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     seats: Sequence[SeatChoice],
 ) -> DigitalGame:
     """A new table game: the host in seat 0, then ``seats`` in order (2 to 8 players in
