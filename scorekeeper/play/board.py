@@ -2,11 +2,11 @@
 legal moves, shaped for the templates (no rules decided here).
 
 Glossary:
-- board: a dict for ``templates/play/game.html``: ``players`` (name, level, cards in hand,
-  cards seen taken, total, dealer, current, you), ``hand`` (sorted by suit, each card
-  with its place ``by_suit`` and ``by_rank``), ``face_down`` (how many of the person's
-  cards lie face down: all of them while the dealer nominates under X2, else 0),
-  ``pile`` (bottom first), ``table`` (melds
+- board: a :class:`Board` for ``templates/play/game.html``: ``players`` (name, level,
+  cards in hand, cards seen taken, total, dealer, current, you), ``hand`` (sorted by
+  suit, each card with its place ``by_suit`` and ``by_rank``), ``face_down`` (how many
+  of the person's cards lie face down: all of them while the dealer nominates under X2,
+  else 0), ``pile`` (bottom first), ``table`` (melds
   with owner and lay-offs), ``owners`` (the table's melds grouped by owner), ``can``
   (which buttons this phase offers), ``legal`` (which of Draw, Meld, Lay off, Discard the
   engine allows now), ``others`` (every other legal move as ``(action JSON, label)``:
@@ -14,7 +14,12 @@ Glossary:
   ``hints`` (the lay-downs and lay-offs the engine lists), ``prompt`` (in words) and
   ``prompt_rules`` (the ids of its rules).
 - public board: the part every seat sees (players, pile, stock, table), also drawn
-  after each bot move (:func:`public`).
+  after each bot move (:func:`public`, a :class:`PublicBoard`).
+- card face: a card as the templates draw it (:class:`CardFace`), with what its place
+  adds: a hand's card (:class:`HandCard`), a pile's (:class:`PileCard`), a meld's as it
+  stands (:class:`MeldCard`).
+
+The boards and cards are the frozen dataclasses of :mod:`.shown`.
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from ..engine import (
     OPTIONS,
     PRESET_TITLES,
+    Action,
     Card,
     Discard,
     Draw,
@@ -44,62 +49,82 @@ from ..engine import (
 )
 from ..models import DigitalGame
 from .moves import button_label
+from .shown import (
+    Board,
+    CardFace,
+    DealersJoker,
+    Ending,
+    Face,
+    HandCard,
+    LaidOff,
+    MeldCard,
+    PileCard,
+    Player,
+    PublicBoard,
+    Seated,
+    Shared,
+    TableMeld,
+)
 
 PLAYS = (Phase.PLAY, Phase.MUST_USE, Phase.OUT_OF_TURN, Phase.DEADWOOD)
 MAX_HINTS = 12
 
 
-def card_dict(card: Card, **flags: Any) -> dict[str, Any]:
-    """A card for a template: ``text`` (``7H``), ``display`` (``7♥``), ``name``, its face
-    as ``rank`` and ``suit`` (``7``, ``♥``; a joker ``JK`` over ``★`` or the card it
-    stands for), ``colour`` (``red``, ``black`` or ``joker``) and any ``flags``."""
+def face(card: Card) -> Face:
+    """``card``'s face (see :class:`CardFace`), to build any card face from."""
     if card.rank == 0:
         colour, rank = "joker", "JK"
         suit = card.stands_for.display if card.stands_for is not None else "★"
     else:
         colour = "red" if card.suit in "HD" else "black"
         rank, suit = card.display[:-1], card.display[-1]
-    face = {"rank": rank, "suit": suit, "colour": colour}
-    return {"text": card.text, "display": card.display, "name": card.name, **face, **flags}
+    return Face(
+        text=card.text, display=card.display, name=card.name, rank=rank, suit=suit, colour=colour
+    )
 
 
-def _players(game: DigitalGame, state: GameState, view: Observation) -> list[dict[str, Any]]:
+def card_face(card: Card) -> CardFace:
+    """``card`` as a template draws it (:class:`CardFace`)."""
+    return CardFace(**face(card))
+
+
+def _players(game: DigitalGame, state: GameState, view: Observation) -> tuple[Player, ...]:
     seat = view.seat
     turn = current_player(state)
-    return [
-        {
-            "name": name,
-            "seat": place,
-            "level": game.bots[place],
-            "you": place == seat,
-            "cards": view.hand_sizes[place] if view.hand_sizes else 0,
-            "known": [card_dict(c) for c in view.known[place]] if view.known else [],
-            "total": view.totals[place],
-            "dealer": place == view.dealer,
-            "current": place == turn,
-        }
+    return tuple(
+        Player(
+            name=name,
+            seat=place,
+            level=game.bots[place],
+            you=place == seat,
+            cards=view.hand_sizes[place] if view.hand_sizes else 0,
+            known=tuple(card_face(c) for c in view.known[place]) if view.known else (),
+            total=view.totals[place],
+            dealer=place == view.dealer,
+            current=place == turn,
+        )
         for place, name in enumerate(state.players)
-    ]
+    )
 
 
-def _table(view: Observation) -> list[dict[str, Any]]:
-    return [
-        {
-            "index": m.index,
-            "number": m.index + 1,
-            "owner": m.owner,
-            "kind": m.kind,
-            "cards": [card_dict(c) for c in m.cards],
-            "layoffs": [{"owner": o, "card": card_dict(c)} for o, c in m.layoffs],
-            "now": _as_it_stands(m.cards, m.layoffs, m.cards_now),
-        }
+def _table(view: Observation) -> tuple[TableMeld, ...]:
+    return tuple(
+        TableMeld(
+            index=m.index,
+            number=m.index + 1,
+            owner=m.owner,
+            kind=m.kind,
+            cards=tuple(card_face(c) for c in m.cards),
+            layoffs=tuple(LaidOff(o, card_face(c)) for o, c in m.layoffs),
+            now=_as_it_stands(m.cards, m.layoffs, m.cards_now),
+        )
         for m in view.table
-    ]
+    )
 
 
 def _as_it_stands(
     laid: Sequence[Card], layoffs: Sequence[tuple[str, Card]], now: Sequence[Card]
-) -> list[dict[str, Any]]:
+) -> tuple[MeldCard, ...]:
     """The meld in its order now (a run from low to high), each laid-off card marked with
     who laid it off (``by``)."""
     left = Counter(c.text for c in laid)
@@ -110,24 +135,24 @@ def _as_it_stands(
     for card in now:
         if left[card.text] > 0:
             left[card.text] -= 1
-            out.append(card_dict(card, by=None))
+            out.append(MeldCard(**face(card), by=None))
         else:
             by = owners.get(card.text, ["?"])
-            out.append(card_dict(card, by=by.pop(0) if by else "?"))
-    return out
+            out.append(MeldCard(**face(card), by=by.pop(0) if by else "?"))
+    return tuple(out)
 
 
 def _rank_key(card: Card) -> tuple[int, int]:
     return (card.rank or 99, sort_key(card)[0])
 
 
-def _hand(view: Observation) -> list[dict[str, Any]]:
+def _hand(view: Observation) -> tuple[HandCard, ...]:
     by_suit = sorted(view.hand, key=sort_key)
     by_rank = sorted(range(len(by_suit)), key=lambda i: _rank_key(by_suit[i]))
     rank_place = {slot: place for place, slot in enumerate(by_rank)}
-    return [
-        card_dict(
-            c,
+    return tuple(
+        HandCard(
+            **face(c),
             must=c is view.must_use,
             keep=c is view.no_discard,
             slot=i,
@@ -136,7 +161,7 @@ def _hand(view: Observation) -> list[dict[str, Any]]:
             by_rank=rank_place[i],
         )
         for i, c in enumerate(by_suit)
-    ]
+    )
 
 
 def _face_down(view: Observation) -> int:
@@ -146,7 +171,7 @@ def _face_down(view: Observation) -> int:
     return view.hand_sizes[view.seat] - len(view.hand) if view.hand_sizes else 0
 
 
-def _controlled(action: Any, can: dict[str, bool]) -> bool:
+def _controlled(action: Action, can: dict[str, bool]) -> bool:
     """True when the page has a control of its own for ``action`` (draw, the pile's cards,
     discard); lay-downs and lay-offs are listed among the hints."""
     if isinstance(action, Draw):
@@ -159,10 +184,11 @@ def _controlled(action: Any, can: dict[str, bool]) -> bool:
 
 
 def _extras(
-    state: GameState, legal: list[Any], can: dict[str, bool]
-) -> tuple[list[tuple[str, str]], ...]:
-    """The hints (lay-downs and lay-offs) and every other legal move without a control of
-    its own, as ``(action JSON, label)``: a move any rule adds is always offered."""
+    state: GameState, legal: Sequence[Action], can: dict[str, bool]
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The other legal moves without a control of their own and the hints (lay-downs
+    and lay-offs), each as ``(action JSON, label)``: a move any rule adds is always
+    offered."""
     others: list[tuple[str, str]] = []
     hints: list[tuple[str, str]] = []
     for action in legal:
@@ -172,14 +198,13 @@ def _extras(
                 hints.append(pair)
         elif not _controlled(action, can) and pair not in others:
             others.append(pair)
-    return others, hints[:MAX_HINTS]
+    return tuple(others), tuple(hints[:MAX_HINTS])
 
 
-def dealers_joker(state: GameState) -> dict[str, Any] | None:
-    """X2: the dealer's joker as the table sees it: ``dealer`` (name), ``nomination``
-    (None until made), ``where`` in words (beside the pack, used, blocked by a player),
-    ``out`` (how many cards are out of the hand: blocked jokers, split cards); None
-    without dealer's gambit."""
+def dealers_joker(state: GameState) -> DealersJoker | None:
+    """X2: the dealer's joker as the table sees it (:class:`DealersJoker`): ``where`` in
+    words (beside the pack, used, blocked by a player), ``out`` how many cards are out of
+    the hand (blocked jokers, split cards); None without dealer's gambit."""
     g = state.gambit
     if g is None or state.phase is Phase.GAME_OVER:
         return None
@@ -189,15 +214,10 @@ def dealers_joker(state: GameState) -> dict[str, Any] | None:
         where = "face up beside the pack"
     else:
         where = f"used ({g.used})"
-    return {
-        "dealer": state.players[g.dealer],
-        "nomination": g.nomination,
-        "where": where,
-        "out": len(g.aside),
-    }
+    return DealersJoker(state.players[g.dealer], g.nomination, where, len(g.aside))
 
 
-def _legal(legal: list[Any]) -> dict[str, bool]:
+def _legal(legal: Sequence[Action]) -> dict[str, bool]:
     """Which of the action bar's moves the engine allows now (highlighted)."""
     return {
         "draw": any(isinstance(a, Draw | DrawTwo) for a in legal),
@@ -259,7 +279,7 @@ def prompt(state: GameState, seat: int) -> tuple[str, tuple[str, ...]]:
     ), rules
 
 
-def _buttons(state: GameState, mine: bool, legal: list[Any]) -> dict[str, bool]:
+def _buttons(state: GameState, mine: bool, legal: Sequence[Action]) -> dict[str, bool]:
     """Which of the page's buttons the person may use now (their turn, its phase)."""
     phase = state.phase
     return {
@@ -272,74 +292,88 @@ def _buttons(state: GameState, mine: bool, legal: list[Any]) -> dict[str, bool]:
     }
 
 
-def public(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
-    """What every seat sees: players, the discard pile, the stock, the table (grouped by
-    owner too), the round and the turn, and the dealer's joker under X2; ``seat`` the
-    viewer's (``game.human_seat`` unless given)."""
-    return _public(game, state, observation(state, game.human_seat if seat is None else seat))
+def public(game: DigitalGame, state: GameState, seat: int | None = None) -> PublicBoard:
+    """What every seat sees (:class:`PublicBoard`): players, the discard pile, the stock,
+    the table (grouped by owner too), the round, and the dealer's joker under X2;
+    ``seat`` the viewer's (``game.human_seat`` unless given)."""
+    return PublicBoard(**shared(game, state, seat), round=state.deal_number)
 
 
-def _public(game: DigitalGame, state: GameState, view: Observation) -> dict[str, Any]:
-    """:func:`public` from the seat whose ``view`` it is (its observation, made once for
+def shared(game: DigitalGame, state: GameState, seat: int | None = None) -> Shared:
+    """:func:`public`'s fields but the round, from ``seat`` (``game.human_seat`` unless
+    given), for a board built on them (:class:`Shared`)."""
+    return _shared(game, state, observation(state, game.human_seat if seat is None else seat))
+
+
+def _shared(game: DigitalGame, state: GameState, view: Observation) -> Shared:
+    """:func:`shared` from the seat whose ``view`` it is (its observation, made once for
     a whole board)."""
     table = _table(view)
-    return {
-        "players": _players(game, state, view),
-        "pile": [card_dict(c, index=i) for i, c in enumerate(state.pile)],
-        "stock": len(state.stock),
-        "table": table,
-        "owners": [
-            (name, [m for m in table if m["owner"] == name])
+    return Shared(
+        players=_players(game, state, view),
+        pile=tuple(PileCard(**face(c), index=i) for i, c in enumerate(state.pile)),
+        stock=len(state.stock),
+        table=table,
+        owners=tuple(
+            (name, tuple(m for m in table if m.owner == name))
             for name in state.players
-            if any(m["owner"] == name for m in table)
-        ],
-        "round": state.deal_number,
-        "target": state.rules.target,
-        "dealers_joker": dealers_joker(state),
-    }
+            if any(m.owner == name for m in table)
+        ),
+        target=state.rules.target,
+        dealers_joker=dealers_joker(state),
+    )
+
+
+def _seated(state: GameState, seat: int, mine: bool, view: Observation) -> Seated:
+    """What the board of ``seat`` (its ``view``) shows beyond the public board: its hand,
+    its buttons (``mine``: its decision now) and moves, the prompt."""
+    legal = legal_actions(state) if mine else []
+    can = _buttons(state, mine, legal)
+    others, hints = _extras(state, legal, can)
+    said, rules = prompt(state, seat)
+    return Seated(
+        you=state.players[seat],
+        hand=_hand(view),
+        face_down=_face_down(view),
+        phase=state.phase.value,
+        mine=mine,
+        can=can,
+        legal=_legal(legal),
+        takeable=tuple(a.index for a in legal if isinstance(a, Draw) and a.source == "discard"),
+        others=others,
+        hints=hints,
+        prompt=said,
+        prompt_rules=rules,
+    )
 
 
 def board(
     game: DigitalGame,
     state: GameState,
-    ending: dict[str, Any] | None = None,
+    ending: Ending | None = None,
     seat: int | None = None,
-) -> dict[str, Any]:
-    """Everything the play page shows (see the module glossary) from ``seat`` (the
-    person's, ``game.human_seat`` unless given: one phone of a shared table); ``ending``
-    the last round's end (:func:`.ending.ending`) while the game pauses after it or is
-    over (``round`` is then that round's number, not the next deal's)."""
+) -> Board:
+    """Everything the play page shows (a :class:`Board`, see the module glossary) from
+    ``seat`` (the person's, ``game.human_seat`` unless given: one phone of a shared
+    table); ``ending`` the last round's end (:func:`.ending.ending`) while the game
+    pauses after it or is over (``round`` is then that round's number, not the next
+    deal's)."""
     seat = game.human_seat if seat is None else seat
     mine = current_player(state) == seat and not game.paused
-    legal = legal_actions(state) if mine else []
-    can = _buttons(state, mine, legal)
-    others, hints = _extras(state, legal, can)
-    takeable = [a.index for a in legal if isinstance(a, Draw) and a.source == "discard"]
-    said, rules = prompt(state, seat)
     view = observation(state, seat)
-    return _public(game, state, view) | {
-        "you": state.players[seat],
-        "hand": _hand(view),
-        "face_down": _face_down(view),
-        "phase": state.phase.value,
-        "mine": mine,
-        "can": can,
-        "legal": _legal(legal),
-        "takeable": takeable,
-        "others": others,
-        "hints": hints,
-        "prompt": said,
-        "prompt_rules": rules,
-        "preset": PRESET_TITLES.get(game.preset, game.preset),
-        "options": [
+    return Board(
+        **_shared(game, state, view),
+        round=ending["number"] if ending else state.deal_number,
+        **_seated(state, seat, mine, view),
+        preset=PRESET_TITLES.get(game.preset, game.preset),
+        options=tuple(
             (OPTIONS[name].id, OPTIONS[name].title, OPTIONS[name].label(value))
             for name, _, value in state.rules.differences(game.preset)
-        ],
-        "names": list(state.players),
-        "ending": ending,
-        "round": ending["number"] if ending else state.deal_number,
-        "paused": game.paused,
-        "over": state.phase is Phase.GAME_OVER,
-        "winner": state.winner,
-        "winner_line": wins(state.winner) if state.winner else "",
-    }
+        ),
+        names=tuple(state.players),
+        ending=ending,
+        paused=game.paused,
+        over=state.phase is Phase.GAME_OVER,
+        winner=state.winner,
+        winner_line=wins(state.winner) if state.winner else "",
+    )

@@ -7,11 +7,11 @@ id), presets from ``PRESET_TITLES`` and bot levels from ``BOTS``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms import Field, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..engine import (
@@ -71,11 +71,11 @@ class NewGameForm(FlaskForm):
         "Preset", choices=select_choices(PRESET_TITLES.items()), default="standard"
     )
 
-    def bot_fields(self) -> list[Any]:
+    def bot_fields(self) -> list[Field]:
         """The bot level fields, in seat order."""
         return [self[f"bot_{i}"] for i in range(MAX_BOTS)]
 
-    def option_fields(self) -> list[Any]:
+    def option_fields(self) -> list[Field]:
         """The house-rule fields, in catalogue order."""
         return [self[f"opt_{name}"] for name in house_rule_names()]
 
@@ -83,9 +83,9 @@ class NewGameForm(FlaskForm):
         """The chosen bot levels in seat order ("no bot" rows left out)."""
         return [f.data for f in self.bot_fields() if f.data]
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         """The house rules chosen that differ from the preset, as engine option values."""
-        chosen: dict[str, Any] = {}
+        chosen: dict[str, object] = {}
         for name in house_rule_names():
             data = self[f"opt_{name}"].data
             if data not in (None, ""):
@@ -96,7 +96,7 @@ class NewGameForm(FlaskForm):
             return chosen
         return {k: v for k, v in chosen.items() if getattr(base, k) != v}
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: Mapping[str, Sequence[object]] | None = None) -> bool:
         """Field checks, at least one bot, then the rule set as the engine sees it."""
         if not super().validate(extra_validators):
             return False
@@ -113,7 +113,8 @@ class NewGameForm(FlaskForm):
 
     def field_for(self, where: str | None) -> Any:
         """The field a problem about ``where`` (an option name, "preset", "bots") goes
-        next to."""
+        next to (Any: WTForms' stubs give a field's ``errors`` no ``append``, which the
+        views call)."""
         if where == "bots":
             return self.bot_0
         return self._fields.get(f"opt_{where}", self.preset)
@@ -152,7 +153,7 @@ class MoveForm(FlaskForm):
             raise ValidationError("this page is out of date: reload it")
 
 
-def parse_do(do: str) -> tuple[str, int | None, Any]:
+def parse_do(do: str) -> tuple[str, int | None, object]:
     """A ``do`` value as ``(kind, number, action dict)``: ``"take:3"`` -> ``("take", 3,
     None)``; a JSON object -> ``("action", None, dict)``. Raises ``ValueError`` (JSON
     too large or nested too deeply too)."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
 
 from flask import current_app
 
@@ -39,6 +38,7 @@ from ..engine import (
 from ..extensions import db
 from ..models import DigitalGame, DigitalReview
 from .moves import describe
+from .shown import Hint, NoHint, Review
 
 MIN_COST = 1.0
 """A move is reviewed only when the difference is expected to cost at least this (points)."""
@@ -65,30 +65,30 @@ def _in_words(sentence: str) -> tuple[str, list[str]]:
     return RULE_IDS.sub("", sentence), RULE_IDS.findall(sentence)
 
 
-def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
+def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> Hint | NoHint:
     """The expert's hint for the person in ``seat`` (default the one-person game's
-    ``human_seat``) of ``game`` (see the glossary): ``{"move", "why", "rules", "action",
-    "cards", "groups", "expected", "samples"}`` (``why`` in words, the ids of the rules it
-    follows in ``rules``; ``expected``: the advised move's expected
-    difference in points, None when nothing was weighed; ``samples``: the sampled deals
+    ``human_seat``) of ``game`` (see the glossary): a :class:`.shown.Hint`, ``{"move",
+    "why", "rules", "action", "cards", "groups", "expected", "samples"}`` (``why`` in
+    words, the ids of the rules it follows in ``rules``; ``expected``: the advised move's
+    expected difference in points, None when nothing was weighed; ``samples``: the sampled deals
     behind it, 0 then), or ``{"error"}`` when that person has no decision to make now. It
     reads only that seat's view, as every bot does."""
     mine = game.human_seat if seat is None else seat
     if game.finished or game.paused or current_player(state) != mine:
-        return {"error": "there is nothing for you to decide now"}
+        return NoHint(error="there is nothing for you to decide now")
     decision = advice(game, state)
     said = describe(state, state.seat, decision.action)
     why, rules = _in_words(to_person(decision.reason))
-    return {
-        "move": said["text"][:1].upper() + said["text"][1:],
-        "why": why + ".",
-        "rules": rules,
-        "action": decision.action.to_json(),
-        "cards": said["cards"],
-        "groups": said["groups"],
-        "expected": round(decision.values[decision.action], 1) if decision.values else None,
-        "samples": decision.samples,
-    }
+    return Hint(
+        move=said["text"][:1].upper() + said["text"][1:],
+        why=why + ".",
+        rules=rules,
+        action=decision.action.to_json(),
+        cards=said["cards"],
+        groups=said["groups"],
+        expected=round(decision.values[decision.action], 1) if decision.values else None,
+        samples=decision.samples,
+    )
 
 
 def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalReview | None:
@@ -115,15 +115,15 @@ def review_move(game: DigitalGame, state: GameState, action: Action) -> DigitalR
     )
 
 
-def reviews(game: DigitalGame, number: int) -> list[dict[str, Any]]:
+def reviews(game: DigitalGame, number: int) -> list[Review]:
     """The review of round ``number`` of ``game``: each reviewed move as
-    ``{"played", "expert", "why", "cost"}`` in the order made."""
+    ``{"played", "expert", "why", "cost"}`` (:class:`.shown.Review`) in the order made."""
     query = (
         db.select(DigitalReview)
         .where(DigitalReview.game_id == game.id, DigitalReview.number == number)
         .order_by(DigitalReview.id)
     )
     return [
-        {"played": r.played, "expert": r.expert, "why": r.why, "cost": r.cost}
+        Review(played=r.played, expert=r.expert, why=r.why, cost=r.cost)
         for r in db.session.execute(query).scalars()
     ]

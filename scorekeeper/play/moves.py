@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..engine import (
     NOMINATION_MEANINGS,
@@ -49,6 +48,7 @@ from ..engine import (
     quoted,
     sort_key,
 )
+from .shown import Step
 
 CHOICES = ("stock", "take", "lay_down", "lay_off", "discard", "action")
 
@@ -136,27 +136,39 @@ def declarations(selection: Sequence[Card], rules: RuleSet) -> list[LayDown]:
     return [LayDown(cards) for cards in joker_namings(selection, rules)]
 
 
+def _one_of(actions: Sequence[Action]) -> Action | None:
+    """The one move of ``actions``, None when there is none; raises :class:`Ambiguous`
+    when several fit (the person picks one)."""
+    if len(actions) == 1:
+        return actions[0]
+    if actions:
+        raise Ambiguous(list(actions))
+    return None
+
+
 def _lay_down(state: GameState, selection: list[Card]) -> Action:
+    """The lay-down of ``selection``: its jokers named the one way they can be (M5), else
+    the one legal lay-down of the same cards (a first meld split in two, M6), else the
+    cards as they stand (for the engine to refuse)."""
     if len(selection) < 3:
         raise ChoiceError("tap the three or more cards of a meld in your hand", "M1")
-    named = declarations(selection, state.rules)
-    if len(named) == 1:
-        return named[0]
-    if named:
-        raise Ambiguous(list(named))
+    named = _one_of(declarations(selection, state.rules))
+    if named is not None:
+        return named
+    laid = _one_of(_lay_downs_of(state, selection))
+    return laid if laid is not None else LayDown(tuple(sorted(selection, key=sort_key)))
+
+
+def _lay_downs_of(state: GameState, selection: Sequence[Card]) -> list[Action]:
+    """The legal lay-downs of exactly the cards of ``selection``, each once."""
     wanted = _physical(selection)
-    matches = _distinct(
+    return _distinct(
         [
             a
             for a in legal_actions(state)
             if isinstance(a, LayDown) and _physical([c for m in a.melds for c in m]) == wanted
         ]
     )
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise Ambiguous(matches)
-    return LayDown(tuple(sorted(selection, key=sort_key)))
 
 
 def _lay_off(state: GameState, card: Card, meld: int | None) -> Action:
@@ -169,10 +181,9 @@ def _lay_off(state: GameState, card: Card, meld: int | None) -> Action:
             if isinstance(a, LayOff) and meld in (None, a.meld) and a.card.physical is card.physical
         ]
     )
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise Ambiguous(matches)
+    found = _one_of(matches)
+    if found is not None:
+        return found
     if meld is None:
         raise ChoiceError(f"{card.display} lays off on no meld on the table", "L1")
     return LayOff(card, meld)
@@ -196,14 +207,12 @@ Words = tuple[str, list[str], list[list[str]]]
 """A move in words: its ``text``, the ``cards`` it shows and the ``groups`` it lays."""
 
 
-def describe(state: GameState, seat: int, action: Action) -> dict[str, Any]:
+def describe(state: GameState, seat: int, action: Action) -> Step:
     """``action`` by ``seat`` in words, described BEFORE it is made (the pile and table
-    as the move finds them): a step (``{"who", "kind", "text", "cards", "groups"}``).
-    Only what every seat may see is said."""
+    as the move finds them): a step (:class:`.shown.Step`, ``{"who", "kind", "text",
+    "cards", "groups"}``). Only what every seat may see is said."""
     text, cards, groups = _words(state, action)
-    return {"who": state.players[seat], "kind": "move", "cards": cards, "groups": groups} | {
-        "text": text
-    }
+    return Step(who=state.players[seat], kind="move", cards=cards, groups=groups, text=text)
 
 
 def _words(state: GameState, action: Action) -> Words:

@@ -31,7 +31,6 @@ import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from flask import current_app
 from sqlalchemy import CursorResult, update
@@ -68,7 +67,9 @@ from .refusals import PlayError as PlayError
 from .refusals import StaleGame as StaleGame
 from .seats import BOT_NAMES, MAX_BOTS
 from .shared import shared_state
+from .shown import Step
 from .steps import run_bot, step
+from .store import Records
 
 SEED_BITS = 64
 """Bits of a shuffle seed drawn by the server (:func:`drawn_seed`): far too many to search
@@ -104,18 +105,20 @@ def load_state(game: DigitalGame) -> GameState:
     return store.load_state(game)
 
 
-def scored_rounds(game: DigitalGame) -> list[dict[str, Any]]:
+def scored_rounds(game: DigitalGame) -> Records:
     """Every finished round's scoring, card by card, oldest first."""
     return store.scored_rounds(game)
 
 
-def last_round(game: DigitalGame) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
+def last_round(
+    game: DigitalGame,
+) -> tuple[int, dict[str, object], dict[str, object] | None] | None:
     """The newest finished round as ``(number, engine record, scoring)``, or None."""
     row = store.last_round(game)
     return (row.number, row.record, row.scored) if row is not None else None
 
 
-def record_of(game: DigitalGame, seat: int | None = None) -> dict[str, Any]:
+def record_of(game: DigitalGame, seat: int | None = None) -> dict[str, object]:
     """The game record (shared/game-record.md) of ``game`` so far, bot levels included,
     as the person's seat (``seat``, else ``game.human_seat``) has seen it: before the game
     is over, no seed, no stock order and no other seat's hand (:func:`records.seat_record`).
@@ -153,7 +156,7 @@ def _seats(name: str, bots: Sequence[str]) -> list[str]:
 def start_game(
     name: str,
     preset: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     bots: Sequence[str],
     seed: int | None = None,
 ) -> DigitalGame:
@@ -276,8 +279,8 @@ def play_move(
         whose = f"it is {state.players[turn]}'s turn" if turn is not None else "nobody's turn"
         raise PlayError(f"it is not your turn: {whose}", "T1")
     check_share()
-    steps: list[dict[str, Any]] = []
-    scored: list[dict[str, Any]] = []
+    steps: list[Step] = []
+    scored: Records = []
     before = _reviewed(game, state)
     try:
         ended = step(state, action, steps, scored)
@@ -291,7 +294,7 @@ def play_move(
     return game
 
 
-def _reviewed(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+def _reviewed(game: DigitalGame, state: GameState) -> dict[str, object] | None:
     """The state before the person's move, kept for its review (a job), or None when the
     move is not reviewed: reviews off (``PLAY_REVIEW``), a table game of several phones
     (its review would tell every phone what one hand held), a phase the expert does not
@@ -374,8 +377,8 @@ def bot_move(game: DigitalGame, state: GameState, bots: Sequence[str | None]) ->
     seat = current_player(state)
     if game.paused or game.finished or seat is None or bots[seat] is None:
         return False
-    steps: list[dict[str, Any]] = []
-    scored: list[dict[str, Any]] = []
+    steps: list[Step] = []
+    scored: Records = []
     ended = run_bot(state, bots, steps, scored)
     for said in steps:
         said["bot"] = True
@@ -398,10 +401,10 @@ def let_bots_play(game: DigitalGame, bots: Sequence[str | None]) -> bool:
 
 def _shown(
     game: DigitalGame,
-    steps: list[dict[str, Any]],
+    steps: list[Step],
     version: int,
-    kept: list[dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
+    kept: Sequence[Mapping[str, object]] | None = None,
+) -> list[Mapping[str, object]]:
     """The steps the page shows after this move: ``kept`` (default the game's steps so
     far) then those made now (at ``version + 1``), the newest :data:`MAX_STEPS`. A
     bot's move after a person's starts the list afresh from the person's last move, the
@@ -416,8 +419,8 @@ def _save(
     game: DigitalGame,
     state: GameState,
     version: int,
-    steps: list[dict[str, Any]],
-    scored: list[dict[str, Any]],
+    steps: Sequence[Mapping[str, object]],
+    scored: Records,
     paused: bool,
 ) -> None:
     """Write the round in play as ``version + 1`` only if the stored version is still
@@ -433,13 +436,13 @@ def _save(
         "updated_at": now_utc(),
         "moved_at": time.time(),
     }
-    result: CursorResult[Any] = db.session.execute(  # type: ignore[assignment]
+    result = db.session.execute(
         update(DigitalGame)
         .where(DigitalGame.id == game.id, DigitalGame.version == version)
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if not isinstance(result, CursorResult) or result.rowcount != 1:
         db.session.rollback()
         raise StaleGame()
     store.append_rounds(game, store.fresh_rounds(state), scored)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from flask import current_app, has_app_context
 
@@ -25,16 +24,18 @@ from ..engine import (
 )
 from . import store
 from .moves import describe
+from .shown import Step
+from .store import Records, part_of
 
-Watch = Callable[[GameState, dict[str, Any]], None]
+Watch = Callable[[GameState, Step], None]
 """Told of every move as it is made: the state just after it, and the step."""
 
 
 def step(
     state: GameState,
     action: Action,
-    steps: list[dict[str, Any]],
-    scored: list[dict[str, Any]],
+    steps: list[Step],
+    scored: Records,
     watch: Watch | None = None,
     why: str = "",
 ) -> bool:
@@ -55,7 +56,7 @@ def step(
             watch(state, said)
         return False
     scored.append(state.scores[-1].to_json())
-    end = store.fresh_rounds(state)[-1]["end"]
+    end = part_of(store.fresh_rounds(state)[-1], "end")
     how = f"{end['went_out']} went out" if end["went_out"] else f"the {end['reason']}"
     steps.append(_event(f"Round {number} is over: {how}.", "round"))
     if is_terminal(state):
@@ -63,15 +64,15 @@ def step(
     return True
 
 
-def _event(text: str, kind: str = "event") -> dict[str, Any]:
-    return {"who": "", "kind": kind, "text": text, "cards": [], "groups": []}
+def _event(text: str, kind: str = "event") -> Step:
+    return Step(who="", kind=kind, text=text, cards=[], groups=[])
 
 
 def run_bot(
     state: GameState,
     bots: Sequence[str | None],
-    steps: list[dict[str, Any]],
-    scored: list[dict[str, Any]],
+    steps: list[Step],
+    scored: Records,
 ) -> bool:
     """The bot whose turn it is in ``state`` (``bots[seat]`` its level) makes one move,
     described into ``steps`` with why (``step["why"]``), its round's scoring into

@@ -16,7 +16,7 @@ The log is read for the record download and for the scores page.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from sqlalchemy import func
 
@@ -25,7 +25,22 @@ from ..extensions import db
 from ..groups.facts import refresh
 from ..models import DigitalGame, DigitalRound
 
-Records = list[dict[str, Any]]
+Records = list[dict[str, object]]
+"""Rounds as JSON objects: the engine's round records, or their scorings."""
+
+
+def part_of(record: Mapping[str, object], key: str) -> Mapping[str, object]:
+    """The JSON object at ``key`` of ``record`` (a round's ``end``, a scoring's
+    ``players``), empty when it is missing or null."""
+    part = record.get(key)
+    return part if isinstance(part, Mapping) else {}
+
+
+def items_of(record: Mapping[str, object], key: str) -> list[Mapping[str, object]]:
+    """The JSON objects listed at ``key`` of ``record`` (a scoring's ``cards``), none when
+    it is missing or null."""
+    items = record.get(key)
+    return [i for i in items if isinstance(i, Mapping)] if isinstance(items, list) else []
 
 
 def _records(game_id: int) -> Records:
@@ -53,7 +68,7 @@ def full_state(game: DigitalGame) -> GameState:
     return GameState.from_json({**game.state, "rounds": _records(game.id)})
 
 
-def current_json(state: GameState) -> dict[str, Any]:
+def current_json(state: GameState) -> dict[str, object]:
     """What the game's row keeps: the state as the engine writes it, but its rounds."""
     data = state.to_json()
     del data["rounds"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, is_dataclass
-from typing import Any
+from typing import TypedDict
 
 from flask import render_template
 from markupsafe import Markup
@@ -33,15 +33,16 @@ from .caches import BoundedCache, Memo
 from .ending import ending
 from .forms import MoveForm
 from .shared import SHARED_PARTS, Version, shared_state, version_of
+from .shown import Board, Ending
 
 
-def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> dict[str, Any]:
+def page_board(game: DigitalGame, state: GameState, seat: int | None = None) -> Board:
     """The board of ``game`` seen from ``seat`` (the person's unless given) with the last
     round's end while the game pauses after it (or is over, :func:`round_end`)."""
     return board(game, state, round_end(game, state), seat)
 
 
-def round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+def round_end(game: DigitalGame, state: GameState) -> Ending | None:
     """The last round's end (:func:`.ending.ending`) with the review of the person's
     moves in it (:func:`.hints.reviews`) while ``game`` pauses after a round or is over,
     else None: the same for every seat, read and made once per version in this process
@@ -51,7 +52,7 @@ def round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
     return endings.get(version_of(game), lambda: _round_end(game, state))
 
 
-def _round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
+def _round_end(game: DigitalGame, state: GameState) -> Ending | None:
     last = services.last_round(game)
     if last is None:
         return None
@@ -63,7 +64,7 @@ def _round_end(game: DigitalGame, state: GameState) -> dict[str, Any] | None:
 
 shared_parts = shared.markup
 """This process's shared markup of games at one version (:mod:`.shared`)."""
-endings: BoundedCache[Version, dict[str, Any] | None] = BoundedCache(SHARED_PARTS)
+endings: BoundedCache[Version, Ending | None] = BoundedCache(SHARED_PARTS)
 """This process's round ends, by game and version (:func:`round_end`)."""
 
 
@@ -98,7 +99,7 @@ def plain(value: object) -> object:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def render_once(template: str, **context: Any) -> Markup:
+def render_once(template: str, **context: object) -> Markup:
     """``template`` rendered with ``context`` (values JSON carries), once per process for
     each template and context (:func:`rendered_piece`, keyed by the context as JSON):
     the pieces a board shares with the other seats' boards and with the versions before
@@ -123,7 +124,9 @@ rendered_piece: Memo[tuple[str, str], Markup] = Memo(_render_piece, PIECES)
 """The pieces of markup of this process, by template and context (as JSON)."""
 
 
-def render_board(game: DigitalGame, state: GameState, seat: int | None = None, **extra: Any) -> str:
+def render_board(
+    game: DigitalGame, state: GameState, seat: int | None = None, **extra: object
+) -> str:
     """The swappable part of the play page (``play/_board.html``) of ``game`` (its
     ``state``, as :func:`.services.load_state` or :func:`shared_state` gives it, only
     read) seen from ``seat``:
@@ -133,14 +136,14 @@ def render_board(game: DigitalGame, state: GameState, seat: int | None = None, *
     (:func:`latest_moves`)."""
     form = MoveForm(version=game.version, formdata=None)
     b = page_board(game, state, seat)
-    if not (b["can"]["draw"] or b["can"]["lay_off"]):
+    if not (b.can["draw"] or b.can["lay_off"]):
         extra.setdefault("shared_table", shared_table(game, state))
-    if b["ending"]:
-        extra.setdefault("shared_scores", round_scores(game, b["ending"]))
+    if b.ending:
+        extra.setdefault("shared_scores", round_scores(game, b.ending))
     return render_template("play/_board.html", game=game, b=b, form=form, **extra)
 
 
-def round_scores(game: DigitalGame, shown: dict[str, Any]) -> Markup:
+def round_scores(game: DigitalGame, shown: Ending) -> Markup:
     """The scores of the round ``shown`` ended (:func:`round_end`) of ``game`` at its
     version, the same for every seat (``play/_round_scores.html``)."""
     return shared_parts.get(
@@ -149,13 +152,23 @@ def round_scores(game: DigitalGame, shown: dict[str, Any]) -> Markup:
     )
 
 
-def answer(game: DigitalGame, seat: int | None = None) -> dict[str, Any]:
+class Answer(TypedDict):
+    """A tap's answer (:func:`answer`): the game's ``version``, the ``board`` to swap in
+    (markup), ``paused`` and ``finished``."""
+
+    version: int
+    board: str
+    paused: bool
+    finished: bool
+
+
+def answer(game: DigitalGame, seat: int | None = None) -> Answer:
     """What a tap made on ``game`` answers (:func:`.services.move` made it): the board
     at the new version seen from ``seat``, rendered from the state decoded once in this
     process (:func:`.shared.shared_state`, as this process's streams render theirs)."""
-    return {
-        "version": game.version,
-        "board": render_board(game, shared_state(game), seat),
-        "paused": game.paused,
-        "finished": game.finished,
-    }
+    return Answer(
+        version=game.version,
+        board=render_board(game, shared_state(game), seat),
+        paused=game.paused,
+        finished=game.finished,
+    )

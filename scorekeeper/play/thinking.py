@@ -18,7 +18,7 @@ worker's memory.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from .. import jobs
 from ..engine import GameState, action_from_json, current_player
@@ -44,7 +44,7 @@ def bots_now(game: DigitalGame) -> list[str | None]:
 
 
 @jobs.handler("bot")
-def bot_move(job: Job) -> dict[str, Any] | None:
+def bot_move(job: Job) -> dict[str, object] | None:
     """A ``bot`` job: while the game is still at the version the job has got to (the
     job's own at first) and a bot is due, that bot's one move as the next version
     (:func:`.services.bot_move`, written only if the stored version is still the one
@@ -74,17 +74,17 @@ def _who(job: Job) -> tuple[str, str]:
 
 
 @jobs.handler("hint")
-def hint(job: Job) -> dict[str, Any] | None:
+def hint(job: Job) -> dict[str, object] | None:
     """A ``hint`` job: the expert's hint for the job's seat at its version
     (:func:`.hints.hint`), or ``{"error"}`` when the game has moved on."""
     game = _game(job)
     if game is None or game.version != job.version:
         return {"error": "the game has moved on: ask again"}
-    return hints.hint(game, services.load_state(game), job.seat)
+    return dict(hints.hint(game, services.load_state(game), job.seat))
 
 
 @jobs.handler("review")
-def review(job: Job) -> dict[str, Any] | None:
+def review(job: Job) -> dict[str, object] | None:
     """A ``review`` job: the person's move (``args["action"]``) weighed against the
     expert's in the state before it (``args["state"]``); the review row added when the
     move gave up at least :data:`.hints.MIN_COST` expected points. ``{"cost"}`` or
@@ -101,7 +101,7 @@ def review(job: Job) -> dict[str, Any] | None:
     return {"cost": noted.cost}
 
 
-def hint_for(game: DigitalGame, seat: int) -> dict[str, Any] | None:
+def hint_for(game: DigitalGame, seat: int) -> Mapping[str, object] | None:
     """The hint for ``seat`` at ``game``'s version: the hint (as :func:`.hints.hint`) or
     ``{"error"}`` when there is nothing to decide, or None while the expert thinks (its
     job asked for now when it was not). Raises :class:`scorekeeper.jobs.Refused` when

@@ -5,9 +5,10 @@ the same is refused (no seat chooses the deal the others play)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wtforms import SelectField, StringField
+from wtforms import Field, SelectField, StringField
 from wtforms.validators import Length, Optional
 
 from ...house_rules import select_choices
@@ -48,18 +49,19 @@ class NewTableForm(NewGameForm):
     def process(
         self,
         formdata: Any = None,
-        obj: Any = None,
-        data: Any = None,
-        extra_filters: Any = None,
-        **kwargs: Any,
+        obj: object | None = None,
+        data: Mapping[str, object] | None = None,
+        extra_filters: Mapping[str, Sequence[object]] | None = None,
+        **kwargs: object,
     ) -> None:
-        """Read the post as any form does, noting a non-empty ``seed`` in it."""
+        """Read the post as any form does, noting a non-empty ``seed`` in it (``formdata``
+        as WTForms is given it: a multidict of any kind)."""
         formdata = self.meta.wrap_formdata(self, formdata)
         posted = formdata.get("seed") if formdata is not None else None
         self.seed_posted = posted not in (None, "")
         super().process(formdata, obj, data, extra_filters, **kwargs)
 
-    def seat_rows(self) -> list[tuple[Any, Any]]:
+    def seat_rows(self) -> list[tuple[Field, Field]]:
         """``(kind field, name field)`` per seat after the host's, in order."""
         return [(self[f"seat_{i}"], self[f"who_{i}"]) for i in range(MAX_BOTS)]
 
@@ -71,7 +73,7 @@ class NewTableForm(NewGameForm):
             if kind.data
         ]
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: Mapping[str, Sequence[object]] | None = None) -> bool:
         """No seed posted, field checks, another seat taken, then the rule set as the
         engine sees it."""
         if self.seed_posted:

@@ -25,9 +25,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from flask import current_app, session
+from markupsafe import Markup
 from sqlalchemy import ColumnElement, and_, exists, func
 from sqlalchemy.orm import aliased
 
@@ -53,6 +54,17 @@ class SeatRow(Protocol):
 
     @property
     def away(self) -> bool: ...
+
+
+class TokenRow(Protocol):
+    """What :func:`token_seat` reads of a person's seat: a :class:`DigitalSeat`, or a
+    row of a query with its ``seat`` and ``token``."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def token(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -105,7 +117,7 @@ def playing_bots(game: DigitalGame, rows: Sequence[SeatRow]) -> list[str | None]
     return [STANDIN if seat in away else level for seat, level in enumerate(game.bots)]
 
 
-def token_seat(rows: Sequence[Any], given: object) -> int | None:
+def token_seat(rows: Sequence[TokenRow], given: object) -> int | None:
     """The seat whose token is ``given`` among ``rows`` (seat rows, or rows of a query
     with their ``seat`` and ``token``; every row compared, in constant time each)."""
     found = None
@@ -146,7 +158,7 @@ class Opening:
     due: bool
 
 
-def _opening_seat(human: int, table: bool, people: Sequence[Any], slug: str) -> int | None:
+def _opening_seat(human: int, table: bool, people: Sequence[TokenRow], slug: str) -> int | None:
     """The phone's seat as its stream opens: the person's at a one-person game (anyone
     with the link plays it), else the seat its signed session holds a token of."""
     if not table:
@@ -275,21 +287,37 @@ def _status_text(game: DigitalGame, state: GameState, sitting: Sitting, turn: in
     return f"{state.players[turn]}'s turn."
 
 
-def seat_list(game: DigitalGame) -> list[dict[str, Any]]:
-    """Each seat for the host's page: ``seat`` (0-based), ``name``, ``level`` (a bot's),
-    ``row`` (a person's :class:`DigitalSeat`), ``side`` (0 or 1 under partnership rules,
-    else None), ``seen`` (seconds since contact, or None)."""
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat on the host's page (:func:`seat_list`): ``seat`` (0-based), ``name``,
+    ``level`` (a bot's, None for a person), ``row`` (a person's :class:`DigitalSeat`),
+    ``side`` (0 or 1 under partnership rules, else None), ``seen`` (seconds since
+    contact, or None); on the host's phone a person's seat ``link`` and its ``qr`` code
+    (SVG markup), else None."""
+
+    seat: int
+    name: str
+    level: str | None
+    row: DigitalSeat | None
+    side: int | None
+    seen: int | None
+    link: str | None = None
+    qr: Markup | None = None
+
+
+def seat_list(game: DigitalGame) -> list[SeatLine]:
+    """Each seat for the host's page (:class:`SeatLine`, no link yet)."""
     state = services.load_state(game)
     rows = {r.seat: r for r in seat_rows(game)}
     seen = {seat: round(seconds_now() - r.last_seen) for seat, r in rows.items() if r.last_seen}
     return [
-        {
-            "seat": seat,
-            "name": name,
-            "level": game.bots[seat],
-            "row": rows.get(seat),
-            "side": state.unit_of(seat) if state.teams else None,
-            "seen": seen.get(seat),
-        }
+        SeatLine(
+            seat=seat,
+            name=name,
+            level=game.bots[seat],
+            row=rows.get(seat),
+            side=state.unit_of(seat) if state.teams else None,
+            seen=seen.get(seat),
+        )
         for seat, name in enumerate(state.players)
     ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from flask import session
 from sqlalchemy import tuple_, update
@@ -41,17 +40,23 @@ KEEP_SEATS = 12
 """Seats (and host rights) remembered per phone, newest kept."""
 
 
-def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
-    """Every player's name: the host (``"Host"`` when blank), each person as typed (or
-    ``"Player N"``), each bot a bot name nobody else has. Raises :class:`PlayError`."""
-    people = [host.strip() or "Host"] + [
+def _people(host: str, seats: Sequence[SeatChoice]) -> list[str]:
+    """The people's names in seat order: the host (``"Host"`` when blank), then each
+    person's seat of ``seats`` as typed (or ``"Player N"``)."""
+    return [host.strip() or "Host"] + [
         s.name.strip() or f"Player {n}" for n, s in enumerate(seats, start=2) if s.level is None
     ]
+
+
+def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
+    """Every player's name: the people's (:func:`_people`), each bot a bot name nobody
+    else has. Raises :class:`PlayError` when two are the same or a bot has none left."""
+    people = _people(host, seats)
     taken = {n.casefold() for n in people}
     spare = iter(n for n in BOT_NAMES if n.casefold() not in taken)
-    names, people_left = [people[0]], iter(people[1:])
-    for choice in seats:
-        names.append(next(people_left) if choice.level is None else next(spare, ""))
+    people_left = iter(people[1:])
+    names = [people[0]]
+    names += [next(people_left) if c.level is None else next(spare, "") for c in seats]
     if len({n.casefold() for n in names}) != len(names) or "" in names:
         raise services.PlayError("each player needs a different name", "D1", "seats")
     return names
@@ -60,7 +65,7 @@ def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
 def start_table(
     host: str,
     preset: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     seats: Sequence[SeatChoice],
 ) -> DigitalGame:
     """A new table game: the host in seat 0, then ``seats`` in order (2 to 8 players in
@@ -210,18 +215,29 @@ def catch_up(game: DigitalGame) -> bool:
     if game.host_token is None:
         return services.let_bots_play(game, game.bots)
     rows = seat_rows(game)
-    now, waited = seconds_now(), seconds_now() - _since(game)
-    late = [
-        r for r in rows if not r.away and waited >= grace() and now - (r.last_seen or 0) >= grace()
-    ]
+    late = _late(game, rows)
     if not late and not any(r.away for r in rows):
         return False
+    _mark_away(game, late)
+    return services.let_bots_play(game, playing_bots(game, rows))
+
+
+def _late(game: DigitalGame, rows: Sequence[DigitalSeat]) -> list[DigitalSeat]:
+    """The person seats of ``rows`` not yet away with no contact for the grace period,
+    while the turn in play has waited it too."""
+    now, waited = seconds_now(), seconds_now() - _since(game)
+    return [
+        r for r in rows if not r.away and waited >= grace() and now - (r.last_seen or 0) >= grace()
+    ]
+
+
+def _mark_away(game: DigitalGame, late: Sequence[DigitalSeat]) -> None:
+    """Mark away the seat of ``late`` whose turn it is (a stand-in plays it), committed."""
     turn = current_player(services.load_state(game))
     for row in late:
         if row.seat == turn:
             row.away = True
             db.session.commit()
-    return services.let_bots_play(game, playing_bots(game, rows))
 
 
 def sweep(contacts: Sequence[bus.Contact], keys: Sequence[str], due: float) -> list[int]:

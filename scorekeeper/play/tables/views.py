@@ -5,6 +5,8 @@ and bots (:mod:`scorekeeper.play.tables.seating`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -55,12 +57,9 @@ def table_seats_page(slug: str) -> str:
     if sitting.seat is None:
         raise services.NotSeated()
     base = share_base()
-    seats = seating.seat_list(game)
-    for seat in seats:
-        row = seat["row"]
-        if sitting.host and row is not None and seat["seat"]:
-            path = url_for("play.sit", slug=slug, seat=seat["seat"], token=row.token)
-            seat["link"], seat["qr"] = base + path, qr_svg(base + path)
+    seats = [
+        _with_link(seat, slug, base) if sitting.host else seat for seat in seating.seat_list(game)
+    ]
     watching = watch.watch_url(game) if sitting.host else None
     spectator = base + watching if watching else None
     return render_template(
@@ -75,6 +74,15 @@ def table_seats_page(slug: str) -> str:
         form=MoveForm(version=game.version, formdata=None),
         unreachable=is_loopback_host(base.split("//", 1)[-1].split(":")[0]),
     )
+
+
+def _with_link(seat: seating.SeatLine, slug: str, base: str) -> seating.SeatLine:
+    """``seat`` with its secret link and QR code on the host's page (a person's seat but
+    the host's own: the host's phone already sits there)."""
+    if seat.row is None or not seat.seat:
+        return seat
+    link = base + url_for("play.sit", slug=slug, seat=seat.seat, token=seat.row.token)
+    return replace(seat, link=link, qr=qr_svg(link))
 
 
 def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
@@ -28,7 +28,8 @@ from ...live.streams import open_stream, since_asked, version_events
 from ...models import DigitalGame
 from ...web import same_token
 from .. import services
-from ..board import public
+from ..board import shared
+from ..shown import SpectatorBoard
 from . import services as table_services
 
 SHOWN_MOVES = 8
@@ -59,7 +60,7 @@ def _watched(slug: str, token: str) -> DigitalGame:
     return game
 
 
-def _public_step(step: dict[str, Any]) -> dict[str, Any]:
+def _public_step(step: Mapping[str, object]) -> dict[str, object]:
     """A move as every seat reads it, without a bot's reason (which may speak of its hand)."""
     return {key: step.get(key, "" if key in ("who", "text", "kind") else []) for key in _STEP_KEYS}
 
@@ -67,20 +68,23 @@ def _public_step(step: dict[str, Any]) -> dict[str, Any]:
 _STEP_KEYS = ("who", "kind", "text", "cards", "groups")
 
 
-def spectator_board(game: DigitalGame, state: GameState) -> dict[str, Any]:
+def spectator_board(game: DigitalGame, state: GameState) -> SpectatorBoard:
     """The public board (:func:`.board.public`) with no seat's view in it: no "you", no
     cards seen taken; ``turn`` (whose turn, a name, or None), ``moves`` (the latest
-    :data:`SHOWN_MOVES` in words), ``over``, ``paused`` and ``winner_line``."""
-    b = public(game, state, 0)
-    b["players"] = [p | {"you": False, "known": []} for p in b["players"]]
+    :data:`SHOWN_MOVES` in words), ``over``, ``paused`` and ``winner_line``
+    (:class:`.shown.SpectatorBoard`)."""
+    seen = shared(game, state, 0)
+    seen["players"] = tuple(replace(p, you=False, known=()) for p in seen["players"])
     turn = current_player(state)
-    return b | {
-        "turn": state.players[turn] if turn is not None and not game.paused else None,
-        "moves": [_public_step(s) for s in game.moves[-SHOWN_MOVES:]],
-        "over": game.finished,
-        "paused": game.paused,
-        "winner_line": wins(state.winner) if state.winner else "",
-    }
+    return SpectatorBoard(
+        **seen,
+        round=state.deal_number,
+        turn=state.players[turn] if turn is not None and not game.paused else None,
+        moves=tuple(_public_step(s) for s in game.moves[-SHOWN_MOVES:]),
+        over=game.finished,
+        paused=game.paused,
+        winner_line=wins(state.winner) if state.winner else "",
+    )
 
 
 def _fresh(game: DigitalGame) -> tuple[bool, str]:
