@@ -3,7 +3,7 @@
 A game lives at ``/play/<slug>``: anyone with the link plays it, from any phone or tab.
 Every move is a POST carrying the game's version: a form (without JavaScript), a tap as
 JSON from the page (``/tap``, CSRF token in a header: the board comes back and is
-swapped in place, :mod:`.live`), or JSON
+swapped in place, :mod:`.taps`), or JSON
 for scripts (``/move.json``); the engine decides, the page shows.
 """
 
@@ -268,7 +268,7 @@ def tap(slug: str) -> tuple[Response, int]:
     """A tap on the play page as JSON (CSRF token in the ``X-CSRFToken`` header): the move,
     answered at once with the board to swap in (:func:`.taps.answer`; the bots' moves
     that follow are jobs, each reaching the page through its stream), or the refusal
-    with its rule (:func:`refused`, :mod:`.live`)."""
+    with its rule (:func:`refused`)."""
     body = _json_body()
     game = _game(slug)
     sitting = _seated(game)

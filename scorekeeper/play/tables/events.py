@@ -37,7 +37,7 @@ any worker process (and PostgreSQL or SQLite shared by several) serves any phone
   (or an event without a board), the same as a version event's data
   (:func:`seat_board`): the board from its own seat (never another seat's cards; the
   game's state decoded and its public part rendered once per version in each process,
-  :func:`.live.shared_state`, :func:`.live.render_board`), the table's status line (no
+  :func:`..per_version.shared_state`, :func:`..taps.render_board`), the table's status line (no
   catch-up here: it answers a change the stream or the poll already saw).
 """
 
@@ -111,8 +111,8 @@ def _seated_game(slug: str) -> tuple[DigitalGame, int]:
 def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, object]:
     """What a seat's phone swaps in at ``game``'s version, the same in ``board.json``'s
     answer and a version event's data: ``board``, the board from ``sitting``'s seat
-    (never another seat's cards, :func:`.live.render_board`, from the state decoded once
-    per version in this process, :func:`.live.shared_state`) and the table's status line
+    (never another seat's cards, :func:`..taps.render_board`, from the state decoded once
+    per version in this process, :func:`..per_version.shared_state`) and the table's status line
     (:func:`scorekeeper.play.tables.seating.table_status`, with ``version``)."""
     state = shared.shared_state(game)
     board = taps.render_board(game, state, sitting.seat)
