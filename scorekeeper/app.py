@@ -180,7 +180,7 @@ def _postgresql_timeouts(config: Config) -> dict[str, object]:
 def _register_blueprints(app: Flask) -> None:
     """Every feature's blueprint (imported here, so importing the package stays light)."""
     from .api.views import register_api
-    from .groups.archive import bp as group_files_bp
+    from .group_files.views import bp as group_files_bp
     from .play.views import bp as play_bp
     from .players.views import bp as players_bp
     from .rules.views import bp as rules_bp

@@ -8,16 +8,20 @@ each other, so the checks any of them needs live here).
   parsed (a body of 50,000 "[" would otherwise exhaust Python's recursion limit).
 - :func:`clean_name` and :func:`name_problems`: a person's name as stored (NFC, no
   invisible or control characters), and the duplicates a table would confuse.
+- :func:`client_key`: who is asking (a session's key and a network address), for the
+  job queue's fair shares and the live streams' caps.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import secrets
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from flask import has_request_context, request, session
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -151,3 +155,16 @@ class IdConverter(BaseConverter):
     def to_url(self, value: int) -> str:
         """The id as URL text."""
         return str(int(value))
+
+
+def client_key() -> tuple[str, str]:
+    """``(client, address)`` of the request being served: a random key kept in the
+    signed session (made on first use) and the network address (after ProxyFix, when
+    ``TRUSTED_PROXIES`` is set); ``("", "")`` outside a request (a job asking for the
+    next one keeps its own job's client)."""
+    if not has_request_context():
+        return "", ""
+    key = session.get("client")
+    if not isinstance(key, str) or not key:
+        key = session["client"] = secrets.token_urlsafe(12)
+    return key, str(request.remote_addr or "")[:64]

@@ -17,7 +17,8 @@ Glossary:
   died), or queued and never started (the queue lost it), is queued again by
   :func:`recover` (the consumer runs it every minute), at most
   :data:`MAX_ATTEMPTS` times.
-- client: who asked, as a session's key (:func:`client_key`) and a network address;
+- client: who asked, as a session's key and a network address
+  (:func:`scorekeeper.inputs.client_key`);
   the bounds count the jobs a client has waiting (:func:`waiting`) and refuse more
   (:class:`Refused`, answered 429 with ``Retry-After``). The queue takes clients in
   turn: a job's priority is minus the jobs its client already has waiting, so a
@@ -32,7 +33,6 @@ from .services import (
     MAX_ATTEMPTS,
     Inline,
     Refused,
-    client_key,
     find,
     handler,
     over_bound,
@@ -47,7 +47,6 @@ __all__ = [
     "Inline",
     "MAX_ATTEMPTS",
     "Refused",
-    "client_key",
     "find",
     "handler",
     "over_bound",

@@ -5,16 +5,16 @@ the glossary)."""
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 import time
 from collections.abc import Callable
 
-from flask import current_app, has_request_context, request, session
+from flask import current_app
 from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..inputs import client_key
 from ..models import Job
 
 log = logging.getLogger(__name__)
@@ -48,19 +48,6 @@ def handler(kind: str) -> Callable[[Handler], Handler]:
         return function
 
     return register
-
-
-def client_key() -> tuple[str, str]:
-    """``(client, address)`` of the request being served: a random key kept in the
-    signed session (made on first use) and the network address (after ProxyFix, when
-    ``TRUSTED_PROXIES`` is set); ``("", "")`` outside a request (a job asking for the
-    next one keeps its own job's client)."""
-    if not has_request_context():
-        return "", ""
-    key = session.get("client")
-    if not isinstance(key, str) or not key:
-        key = session["client"] = secrets.token_urlsafe(12)
-    return key, str(request.remote_addr or "")[:64]
 
 
 def _now() -> float:

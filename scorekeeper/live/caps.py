@@ -13,6 +13,8 @@ from collections import Counter
 
 from flask import Response, current_app, request
 
+from ..inputs import client_key
+
 RETRY_AFTER = 15
 """Seconds a page refused a stream (503, the process holds its cap) waits before it
 asks again; it polls the version meanwhile and reopens the stream after as long."""
@@ -71,13 +73,11 @@ class OpenStreams:
 def stream_shares() -> Shares:
     """The shares of the stream being opened: its link (the address without
     ``/events``: a seat's, a view link's, a TV's), ``PLAY_STREAMS_PER_LINK`` (8) at
-    most; its client's session (:func:`scorekeeper.jobs.client_key`),
+    most; its client's session (:func:`scorekeeper.inputs.client_key`),
     ``PLAY_STREAMS_PER_CLIENT`` (16); its client's network address,
     ``PLAY_STREAMS_PER_ADDRESS`` (512: a game night's phones behind one router). So the
     TVs on one view link, or one client's many tabs, cannot take the streams a seat
     needs. Keys are hashes: no link's token is kept."""
-    from ..jobs import client_key
-
     client, address = client_key()
     config = current_app.config
     parts = (

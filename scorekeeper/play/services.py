@@ -51,11 +51,13 @@ from ..engine import (
 )
 from ..extensions import db
 from ..hosting.settings import is_on
+from ..inputs import client_key
 from ..live import bus
 from ..live.keys import play_key
 from ..models import DigitalGame, DigitalReview, now_utc
 from . import store
 from .moves import Ambiguous, ChoiceError, action_for, button_label
+from .per_version import shared_state
 from .refusals import Choice as Choice
 from .refusals import Choose as Choose
 from .refusals import Malformed as Malformed
@@ -66,7 +68,6 @@ from .refusals import Pick as Pick
 from .refusals import PlayError as PlayError
 from .refusals import StaleGame as StaleGame
 from .seats import BOT_NAMES, MAX_BOTS
-from .shared import shared_state
 from .shown import Step
 from .steps import run_bot, step
 from .store import Records
@@ -234,7 +235,7 @@ def check_share(who: tuple[str, str] | None = None) -> None:
     for its session, ``PLAY_JOBS_PER_ADDRESS`` for its address,
     :func:`scorekeeper.jobs.over_bound`): a move, a new game, a hint is refused (429)
     until some are done, so one client's games cannot fill the queue."""
-    client, address = who if who is not None else jobs.client_key()
+    client, address = who if who is not None else client_key()
     if jobs.over_bound(client, address):
         raise jobs.Refused(
             "your games are still thinking: wait for the bots to move, then play on", 2
@@ -315,7 +316,7 @@ def move(
 ) -> DigitalGame:
     """THE move of a person on ``game`` from any route (form, tap, JSON): "Next round"
     (:func:`next_round`), or the move ``choice`` means (:func:`.moves.action_for`, read
-    from the state decoded once per version, :func:`.shared.shared_state`) made
+    from the state decoded once per version, :func:`.per_version.shared_state`) made
     (:func:`play_move`; ``seat``, ``bots`` as there). Raises :class:`Choose` (several
     moves fit), :class:`PlayError` (no move fits, with the rule, or the engine's
     refusal), :class:`StaleGame`, :class:`scorekeeper.jobs.Refused`; nothing is saved

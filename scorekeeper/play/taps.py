@@ -27,12 +27,12 @@ from markupsafe import Markup
 
 from ..engine import GameState
 from ..models import DigitalGame
-from . import hints, services, shared
+from . import hints, per_version, services
 from .board import board, public
 from .caches import BoundedCache, Memo
 from .ending import ending
 from .forms import MoveForm
-from .shared import SHARED_PARTS, Version, shared_state, version_of
+from .per_version import SHARED_PARTS, Version, shared_state, version_of
 from .shown import Board, Ending
 
 
@@ -62,8 +62,8 @@ def _round_end(game: DigitalGame, state: GameState) -> Ending | None:
     return shown
 
 
-shared_parts = shared.markup
-"""This process's shared markup of games at one version (:mod:`.shared`)."""
+shared_parts = per_version.markup
+"""This process's shared markup of games at one version (:mod:`.per_version`)."""
 endings: BoundedCache[Version, Ending | None] = BoundedCache(SHARED_PARTS)
 """This process's round ends, by game and version (:func:`round_end`)."""
 

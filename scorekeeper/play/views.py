@@ -32,7 +32,7 @@ from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..inputs import load_json
 from ..models import DigitalGame
 from ..web import wants_json
-from . import services, shared, taps, thinking
+from . import per_version, services, taps, thinking
 from .board import board
 from .forms import MoveForm, NewPlayForm, read_form, read_move_json, read_tap
 from .seats import bot_levels
@@ -222,7 +222,7 @@ def _page(
     choices: list[tuple[str, str]] | None = None,
     sitting: seating.Sitting | None = None,
 ) -> dict[str, object]:
-    state = shared.shared_state(game)
+    state = per_version.shared_state(game)
     return {
         "game": game,
         "sitting": sitting,

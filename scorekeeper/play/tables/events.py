@@ -66,7 +66,7 @@ from ...live.keys import play_key
 from ...live.streams import open_stream, since_asked, version_events
 from ...models import DigitalGame, DigitalSeat
 from ...web import same_token
-from .. import services, shared, taps
+from .. import per_version, services, taps
 from ..caches import BoundedCache
 from . import seating
 from . import services as table_services
@@ -114,7 +114,7 @@ def seat_board(game: DigitalGame, sitting: seating.Sitting) -> dict[str, object]
     (never another seat's cards, :func:`..taps.render_board`, from the state decoded once
     per version in this process, :func:`..per_version.shared_state`) and the table's status line
     (:func:`scorekeeper.play.tables.seating.table_status`, with ``version``)."""
-    state = shared.shared_state(game)
+    state = per_version.shared_state(game)
     board = taps.render_board(game, state, sitting.seat)
     return {"board": board, **seating.table_status(game, state, sitting).to_json()}
 
