@@ -296,7 +296,7 @@ def public(game: DigitalGame, state: GameState, seat: int | None = None) -> Publ
     """What every seat sees (:class:`PublicBoard`): players, the discard pile, the stock,
     the table (grouped by owner too), the round, and the dealer's joker under X2;
     ``seat`` the viewer's (``game.human_seat`` unless given)."""
-    return PublicBoard(**shared(game, state, seat), round=state.deal_number)
+    return PublicBoard(**vars(shared(game, state, seat)), round=state.deal_number)
 
 
 def shared(game: DigitalGame, state: GameState, seat: int | None = None) -> Shared:
@@ -362,9 +362,9 @@ def board(
     mine = current_player(state) == seat and not game.paused
     view = observation(state, seat)
     return Board(
-        **_shared(game, state, view),
+        **vars(_shared(game, state, view)),
         round=ending["number"] if ending else state.deal_number,
-        **_seated(state, seat, mine, view),
+        **vars(_seated(state, seat, mine, view)),
         preset=PRESET_TITLES.get(game.preset, game.preset),
         options=tuple(
             (OPTIONS[name].id, OPTIONS[name].title, OPTIONS[name].label(value))

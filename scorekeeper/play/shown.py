@@ -121,7 +121,8 @@ class DealersJoker:
     out: int
 
 
-class Shared(TypedDict):
+@dataclass(frozen=True)
+class Shared:
     """What every seat sees but the round (:func:`shared`): the fields a
     :class:`PublicBoard` shares with the boards built on it."""
 
@@ -135,23 +136,17 @@ class Shared(TypedDict):
 
 
 @dataclass(frozen=True)
-class PublicBoard:
+class PublicBoard(Shared):
     """What every seat sees (:func:`public`): ``players``, the discard ``pile`` (bottom
     first), ``stock`` (cards left), the ``table``'s melds and the same grouped by owner
     (``owners``: ``(name, melds)``), the ``round`` (from 1), the ``target`` (points) and
     the ``dealers_joker`` (X2, else None)."""
 
-    players: tuple[Player, ...]
-    pile: tuple[PileCard, ...]
-    stock: int
-    table: tuple[TableMeld, ...]
-    owners: tuple[tuple[str, tuple[TableMeld, ...]], ...]
     round: int
-    target: int
-    dealers_joker: DealersJoker | None
 
 
-class Seated(TypedDict):
+@dataclass(frozen=True)
+class Seated:
     """What a board adds to the public board for one seat (:func:`_seated`)."""
 
     you: str
@@ -169,7 +164,7 @@ class Seated(TypedDict):
 
 
 @dataclass(frozen=True)
-class Board(PublicBoard):
+class Board(PublicBoard, Seated):
     """Everything the play page shows from one seat (see the module glossary): the public
     board, then ``you`` (the seat's name), ``hand``, ``face_down``, ``phase`` (the
     engine's value), ``mine`` (its decision now), ``can``, ``legal``, ``takeable`` (pile
@@ -178,18 +173,6 @@ class Board(PublicBoard):
     (the players'), ``ending`` (the last round's, :func:`.ending.ending`, or None),
     ``paused``, ``over``, ``winner`` and ``winner_line``."""
 
-    you: str
-    hand: tuple[HandCard, ...]
-    face_down: int
-    phase: str
-    mine: bool
-    can: dict[str, bool]
-    legal: dict[str, bool]
-    takeable: tuple[int | None, ...]
-    others: tuple[tuple[str, str], ...]
-    hints: tuple[tuple[str, str], ...]
-    prompt: str
-    prompt_rules: tuple[str, ...]
     preset: str
     options: tuple[tuple[str, str, str], ...]
     names: tuple[str, ...]

@@ -74,10 +74,10 @@ def spectator_board(game: DigitalGame, state: GameState) -> SpectatorBoard:
     :data:`SHOWN_MOVES` in words), ``over``, ``paused`` and ``winner_line``
     (:class:`.shown.SpectatorBoard`)."""
     seen = shared(game, state, 0)
-    seen["players"] = tuple(replace(p, you=False, known=()) for p in seen["players"])
+    seen = replace(seen, players=tuple(replace(p, you=False, known=()) for p in seen.players))
     turn = current_player(state)
     return SpectatorBoard(
-        **seen,
+        **vars(seen),
         round=state.deal_number,
         turn=state.players[turn] if turn is not None and not game.paused else None,
         moves=tuple(_public_step(s) for s in game.moves[-SHOWN_MOVES:]),
