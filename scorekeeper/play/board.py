@@ -54,7 +54,6 @@ from .shown import (
     CardFace,
     DealersJoker,
     Ending,
-    Face,
     HandCard,
     LaidOff,
     MeldCard,
@@ -70,22 +69,23 @@ PLAYS = (Phase.PLAY, Phase.MUST_USE, Phase.OUT_OF_TURN, Phase.DEADWOOD)
 MAX_HINTS = 12
 
 
-def face(card: Card) -> Face:
-    """``card``'s face (see :class:`CardFace`), to build any card face from."""
+def face(card: Card) -> dict[str, str]:
+    """``card``'s face as the keyword arguments of :class:`CardFace` (and of the cards
+    built on it: a hand's, a pile's, a meld's), from :func:`card_face`."""
+    return vars(card_face(card))
+
+
+def card_face(card: Card) -> CardFace:
+    """``card`` as a template draws it (:class:`CardFace`)."""
     if card.rank == 0:
         colour, rank = "joker", "JK"
         suit = card.stands_for.display if card.stands_for is not None else "★"
     else:
         colour = "red" if card.suit in "HD" else "black"
         rank, suit = card.display[:-1], card.display[-1]
-    return Face(
+    return CardFace(
         text=card.text, display=card.display, name=card.name, rank=rank, suit=suit, colour=colour
     )
-
-
-def card_face(card: Card) -> CardFace:
-    """``card`` as a template draws it (:class:`CardFace`)."""
-    return CardFace(**face(card))
 
 
 def _players(game: DigitalGame, state: GameState, view: Observation) -> tuple[Player, ...]:

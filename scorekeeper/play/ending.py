@@ -23,13 +23,12 @@ from .store import items_of, part_of
 
 
 def _card(item: Mapping[str, object], onto: int | None = None) -> ScoredCard:
-    text = str(item["card"])
-    scored = {"points": item["points"], "why": item["why"], "rule": item["rule"]}
+    text, points, why, rule = str(item["card"]), item["points"], item["why"], item["rule"]
     try:
         card = parse_card(text)
     except CardError:
-        return ScoredCard(text, text, text, "", "", "", **scored, onto=onto)
-    return ScoredCard(**face(card), **scored, onto=onto)
+        return ScoredCard(text, text, text, "", "", "", points, why, rule, onto)
+    return ScoredCard(**face(card), points=points, why=why, rule=rule, onto=onto)
 
 
 def _player(

@@ -16,17 +16,6 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 
-class Face(TypedDict):
-    """A card's face as keyword arguments of :class:`CardFace` (:func:`face`)."""
-
-    text: str
-    display: str
-    name: str
-    rank: str
-    suit: str
-    colour: str
-
-
 @dataclass(frozen=True)
 class CardFace:
     """A card for a template: ``text`` (``7H``), ``display`` (``7♥``), ``name``, its face
