@@ -9,7 +9,7 @@ migrations pending: the app refuses to start with one line naming the command to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -66,31 +66,16 @@ def bring_up_to_date(app: Flask) -> None:
         )
     with lock:
         if pending(app):
-            with app.app_context(), db.engine.connect() as connection:
-                before = database_revisions(connection)
             with app.app_context():
                 upgrade(directory=str(MIGRATIONS))
-                _backfill(app, before)
 
 
 BACKFILLS = "backfills"
 """The key of ``app.extensions`` holding the app's backfills: ``{revision: fill}``, each
 ``fill(connection)`` writing, with today's code, the data derived from what the
 migration ``revision`` added (a migration carries only its SQL: it imports nothing of
-the app, so an old migration never changes meaning)."""
-
-
-def _backfill(app: Flask, before: frozenset[str]) -> None:
-    """Run each backfill whose revision this upgrade applied (every one on an empty
-    database), in one transaction each, in the migrations' order."""
-    fills: dict[str, Callable[[Connection], None]] = app.extensions.get(BACKFILLS, {})
-    script = ScriptDirectory(str(MIGRATIONS))
-    lower = next(iter(before), "base")
-    applied = [s.revision for s in script.iterate_revisions("heads", lower)]
-    for revision in reversed(applied):
-        if revision in fills:
-            with db.engine.begin() as connection:
-                fills[revision](connection)
+the app, so an old migration never changes meaning). The migrations' environment
+(``migrations/env.py``) runs each right after an upgrade applies its revision."""
 
 
 def _dialect(app: Flask) -> str:

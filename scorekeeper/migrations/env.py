@@ -9,8 +9,9 @@ from logging.config import fileConfig
 from typing import Any
 
 from alembic import context
+from alembic.script.revision import RangeNotAncestorError
 from flask import current_app
-from sqlalchemy import Engine, MetaData
+from sqlalchemy import Connection, Engine, MetaData
 
 config = context.config
 
@@ -72,8 +73,38 @@ def run_migrations_online() -> None:
             connection.exec_driver_sql("SET statement_timeout = 0")
             connection.commit()  # the setting stays with the session; alembic begins anew
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        before = context.get_context().get_current_heads()
         with context.begin_transaction():
             context.run_migrations()
+        _backfill(connection, before)
+
+
+def _applied(before: tuple[str, ...]) -> list[str]:
+    """The revisions this run applied, oldest first (none when it went down or nowhere)."""
+    after = context.get_context().get_current_heads()
+    if set(after) == set(before) or len(after) != 1 or len(before) > 1:
+        return []
+    try:
+        found = context.script.iterate_revisions(after[0], before[0] if before else "base")
+        return [script.revision for script in reversed(list(found))]
+    except RangeNotAncestorError:  # a downgrade: nothing to fill
+        return []
+
+
+def _backfill(connection: Connection, before: tuple[str, ...]) -> None:
+    """Run the app's backfill of each revision this run applied (``app.extensions
+    ["backfills"]``, ``{revision: fill(connection)}``: the data a migration's revision
+    needs, written with today's code, so the migration itself imports nothing of the
+    app), one transaction each, in the migrations' order, however the upgrade was started
+    (the app on start, ``flask db upgrade``, a restore)."""
+    fills = current_app.extensions.get("backfills", {})
+    applied = _applied(before)
+    if connection.in_transaction():  # reading the heads began one: end it
+        connection.commit()
+    for revision in applied:
+        if revision in fills:
+            with connection.begin():
+                fills[revision](connection)
 
 
 if context.is_offline_mode():
