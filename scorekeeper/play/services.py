@@ -58,15 +58,13 @@ from ..models import DigitalGame, DigitalReview, now_utc
 from . import store
 from .moves import Ambiguous, ChoiceError, action_for, button_label
 from .per_version import shared_state
-from .refusals import Choice as Choice
-from .refusals import Choose as Choose
-from .refusals import Malformed as Malformed
-from .refusals import NoGame as NoGame
-from .refusals import NotAllowed as NotAllowed
-from .refusals import NotSeated as NotSeated
-from .refusals import Pick as Pick
-from .refusals import PlayError as PlayError
-from .refusals import StaleGame as StaleGame
+from .refusals import (
+    Choice,
+    Choose,
+    Pick,
+    PlayError,
+    StaleGame,
+)
 from .seats import BOT_NAMES, MAX_BOTS
 from .shown import Step
 from .steps import run_bot, step

@@ -32,7 +32,7 @@ from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..inputs import load_json
 from ..models import DigitalGame
 from ..web import wants_json
-from . import per_version, services, taps, thinking
+from . import per_version, refusals, services, taps, thinking
 from .board import board
 from .forms import MoveForm, NewPlayForm, read_form, read_move_json, read_tap
 from .seats import bot_levels
@@ -50,21 +50,21 @@ bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
 
 def _game(slug: str) -> DigitalGame:
     """The game at ``slug`` (kept in ``g.play_game`` for the error handlers); raises
-    :class:`.services.NoGame`."""
+    :class:`.refusals.NoGame`."""
     game = services.get_game(slug)
     if game is None:
-        raise services.NoGame()
+        raise refusals.NoGame()
     g.play_game = game
     return game
 
 
 def _seated(game: DigitalGame, doing: str = "play at") -> seating.Sitting:
     """Who this phone is at ``game`` (kept in ``g.play_sitting``); raises
-    :class:`.services.NotSeated` at a table game where it has no seat (another seat's
+    :class:`.refusals.NotSeated` at a table game where it has no seat (another seat's
     cards are never shown, :mod:`scorekeeper.play.tables.seating`)."""
     sitting = table_services.sitting(game)
     if sitting.seat is None:
-        raise services.NotSeated(doing)
+        raise refusals.NotSeated(doing)
     g.play_sitting = sitting
     return sitting
 
@@ -85,26 +85,26 @@ def _no_store(response: Response, status: int) -> tuple[Response, int]:
 # ---- refusals: every exception of a route mapped to its answer, here only ----------------
 
 
-@bp.errorhandler(services.PlayError)
-def refused(error: services.PlayError) -> ResponseReturnValue:
-    """A refusal (:class:`.services.PlayError` and its kinds, each with its status):
+@bp.errorhandler(refusals.PlayError)
+def refused(error: refusals.PlayError) -> ResponseReturnValue:
+    """A refusal (:class:`.refusals.PlayError` and its kinds, each with its status):
     ``{"error", "rule"}`` for the JSON routes; on a page, the game page again with the
     refusal (a move's problem: back to the game with it, 303; a form that names no move:
     400; stale: 409), or a page of its own (403 no seat, 404 no game)."""
     if _answers_json():
         return _no_store(jsonify(error=error.message, rule=error.rule), error.status)
     game, sitting = g.get("play_game"), g.get("play_sitting")
-    if isinstance(error, services.StaleGame) and game is not None:
+    if isinstance(error, refusals.StaleGame) and game is not None:
         return render_template("play/stale.html", game=game, error=error), 409
     if game is None or sitting is None or error.status in (403, 404):
         return render_template("play/refused.html", error=error), error.status
-    if isinstance(error, services.Malformed):
+    if isinstance(error, refusals.Malformed):
         return render_template("play/game.html", **_page(game, error, None, sitting)), 400
     return _back(game, error={"message": error.message, "rule": error.rule})
 
 
-@bp.errorhandler(services.Choose)
-def choose(question: services.Choose) -> ResponseReturnValue:
+@bp.errorhandler(refusals.Choose)
+def choose(question: refusals.Choose) -> ResponseReturnValue:
     """A choice that fits several moves: ``{"choices": [{"value", "label"}]}`` (200), or
     back to the game page with the buttons to pick one (303); nothing was made."""
     if _answers_json():
@@ -146,7 +146,7 @@ def index() -> ResponseReturnValue:
             game = services.start_game(
                 form.name.data or "", form.preset.data, form.options(), form.bots(), form.seed.data
             )
-        except services.PlayError as error:
+        except refusals.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
         except jobs.Refused as busy:
             return _busy_page(busy, form)
@@ -172,7 +172,7 @@ def show(slug: str) -> str:
     if not isinstance(notice, dict) or notice.get("slug") != slug:
         notice = {}
     error = notice.get("error")
-    refusal = services.PlayError(error["message"], error.get("rule")) if error else None
+    refusal = refusals.PlayError(error["message"], error.get("rule")) if error else None
     page = _page(game, refusal, notice.get("choices"), sitting)
     if request.args.get("hint") and sitting.seat is not None:
         try:
@@ -218,7 +218,7 @@ def _busy_page(busy: jobs.Refused, form: NewPlayForm | None = None) -> ResponseR
 
 def _page(
     game: DigitalGame,
-    error: services.PlayError | None = None,
+    error: refusals.PlayError | None = None,
     choices: list[tuple[str, str]] | None = None,
     sitting: seating.Sitting | None = None,
 ) -> dict[str, object]:
@@ -253,14 +253,14 @@ def move(slug: str) -> WerkzeugResponse:
 
 
 def _json_body() -> object:
-    """A JSON route's body; raises :class:`.services.Malformed` when it is not JSON
+    """A JSON route's body; raises :class:`.refusals.Malformed` when it is not JSON
     (415) or breaks the JSON limits (400/413)."""
     if not request.is_json:
-        raise services.Malformed("send the move as JSON (Content-Type: application/json)", 415)
+        raise refusals.Malformed("send the move as JSON (Content-Type: application/json)", 415)
     try:
         return load_json(request.get_data())
     except HTTPException as error:
-        raise services.Malformed(str(error.description), error.code or 400) from None
+        raise refusals.Malformed(str(error.description), error.code or 400) from None
 
 
 @bp.post("/<slug>/tap")

@@ -501,7 +501,10 @@ class StreamReads(Statements):
 def woken_app(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[Flask]:
     """The app whose streams only a move's wake-up wakes: on SQLite its process's own
     (its shared check waits 600 s), on PostgreSQL the ``NOTIFY``, with ``REDIS_URL``
-    (on SQLite) the notice its process published."""
+    (on SQLite) the notice its process published. Its data folder is its own: no other
+    test's process nudges its shared check (a nudge makes the check compare, and wake
+    the streams of a game its own move already woke)."""
+    monkeypatch.setenv("SCOREKEEPER_DATA", str(tmp_path / "data"))
     quiet = QUICK | {"PLAY_POLL_SECONDS": 600}
     if request.param != "postgresql":
         if request.param == "redis":

@@ -19,7 +19,7 @@ from ...live import bus
 from ...live.keys import play_key, seat_key
 from ...models import DigitalGame, DigitalSeat, new_token
 from ...web import same_token
-from .. import services
+from .. import refusals, services
 from ..seats import BOT_NAMES
 from .seating import (
     TOUCH_EVERY,
@@ -58,7 +58,7 @@ def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
     names = [people[0]]
     names += [next(people_left) if c.level is None else next(spare, "") for c in seats]
     if len({n.casefold() for n in names}) != len(names) or "" in names:
-        raise services.PlayError("each player needs a different name", "D1", "seats")
+        raise refusals.PlayError("each player needs a different name", "D1", "seats")
     return names
 
 
@@ -75,16 +75,16 @@ def start_table(
     token. Raises :class:`PlayError`."""
     unknown = [s.level for s in seats if s.level is not None and s.level not in BOTS]
     if unknown:
-        raise services.PlayError(f"there is no bot level {unknown[0]!r}", None, "seats")
+        raise refusals.PlayError(f"there is no bot level {unknown[0]!r}", None, "seats")
     names = _names(host, seats)
     seed = services.drawn_seed()
     try:
         state = new_game(names, preset=preset, options=dict(options), seed=seed)
     except RulesError as error:
         where, message = error.problems[0]
-        raise services.PlayError(message, None, where) from None
+        raise refusals.PlayError(message, None, where) from None
     except GameSetupError as error:
-        raise services.PlayError(str(error), "D1", "seats") from None
+        raise refusals.PlayError(str(error), "D1", "seats") from None
     game = DigitalGame(
         preset=preset,
         options=dict(options),
@@ -273,10 +273,10 @@ def sweep(contacts: Sequence[bus.Contact], keys: Sequence[str], due: float) -> l
 def seat_as_bot(game: DigitalGame, seat: int, level: str) -> None:
     """The host gives seat ``seat`` (not the host's own) to a bot of ``level``: its token
     stops working; the bot moves at once if it is its turn. Raises
-    :class:`.services.NotAllowed` (403) or :class:`.services.StaleGame`."""
+    :class:`..refusals.NotAllowed` (403) or :class:`..refusals.StaleGame`."""
     _check_seat(game, seat)
     if level not in BOTS:
-        raise services.NotAllowed(f"there is no bot level {level!r}")
+        raise refusals.NotAllowed(f"there is no bot level {level!r}")
     bots = list(game.bots)
     bots[seat] = level
     _change_bots(game, bots)
@@ -290,7 +290,7 @@ def seat_as_bot(game: DigitalGame, seat: int, level: str) -> None:
 def seat_for_person(game: DigitalGame, seat: int) -> None:
     """The host makes seat ``seat`` a person's seat with a new secret link (a bot's seat
     given back to a person, or a person removed: the old link and phone no longer sit
-    there). Raises :class:`.services.NotAllowed` (403) or :class:`.services.StaleGame`."""
+    there). Raises :class:`..refusals.NotAllowed` (403) or :class:`..refusals.StaleGame`."""
     _check_seat(game, seat)
     bots = list(game.bots)
     bots[seat] = None
@@ -304,7 +304,7 @@ def seat_for_person(game: DigitalGame, seat: int) -> None:
 
 def _check_seat(game: DigitalGame, seat: int) -> None:
     if not 1 <= seat < len(game.bots):
-        raise services.NotAllowed("choose another player's seat (the host keeps seat 1)")
+        raise refusals.NotAllowed("choose another player's seat (the host keeps seat 1)")
 
 
 def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
@@ -318,7 +318,7 @@ def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:
     )
     if getattr(done, "rowcount", 1) != 1:
         db.session.rollback()
-        raise services.StaleGame()
+        raise refusals.StaleGame()
     bus.moved(play_key(game.id))
     game.bots, game.version = bots, version + 1
 

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ...extensions import limiter, new_games_limit
 from ...hosting.addresses import is_loopback_host, qr_svg, share_base
 from ...models import DigitalGame
-from .. import services
+from .. import refusals, services
 from ..forms import MoveForm
 from ..seats import bot_levels
 from . import seating, watch
@@ -23,11 +23,11 @@ from .forms import NewTableForm
 
 
 def _table_game(slug: str) -> DigitalGame:
-    """The table game at ``slug``; raises :class:`.services.NoGame` (the play
+    """The table game at ``slug``; raises :class:`..refusals.NoGame` (the play
     blueprint's error handlers answer every refusal, :func:`scorekeeper.play.views.refused`)."""
     game = services.get_game(slug)
     if game is None or game.host_token is None:
-        raise services.NoGame("There is no table game at this link.")
+        raise refusals.NoGame("There is no table game at this link.")
     return game
 
 
@@ -40,7 +40,7 @@ def new_table() -> ResponseReturnValue:
             game = table_services.start_table(
                 form.name.data or "", form.preset.data, form.options(), seats
             )
-        except services.PlayError as error:
+        except refusals.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
         else:
             table_services.remember(game)
@@ -55,7 +55,7 @@ def table_seats_page(slug: str) -> str:
     game = _table_game(slug)
     sitting = table_services.sitting(game)
     if sitting.seat is None:
-        raise services.NotSeated()
+        raise refusals.NotSeated()
     base = share_base()
     seats = [
         _with_link(seat, slug, base) if sitting.host else seat for seat in seating.seat_list(game)
@@ -89,7 +89,7 @@ def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:
     """A seat's secret link: this phone sits there (kept in its session), then plays."""
     game = _table_game(slug)
     if not table_services.sit_down(game, seat, token):
-        raise services.NotAllowed("This seat's link is no longer valid: ask the host for it.")
+        raise refusals.NotAllowed("This seat's link is no longer valid: ask the host for it.")
     table_services.remember(game)
     return redirect(url_for("play.show", slug=slug), 303)
 
@@ -100,7 +100,7 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     (403) are raised: :func:`scorekeeper.play.views.refused` answers them."""
     game = _table_game(slug)
     if not table_services.sitting(game).host:
-        raise services.NotAllowed("Only the host's phone changes the seats.")
+        raise refusals.NotAllowed("Only the host's phone changes the seats.")
     make = request.form.get("make", "")
     if make == "person":
         table_services.seat_for_person(game, seat)
