@@ -21,7 +21,8 @@ The rooms, each importing only the rooms above it in this list (tests/test_layou
   ``gambit``, ``turns`` (legal moves and making them), ``deal`` (dealing and ending
   rounds), ``records`` (game records, shared/game-record.md; ``turn_shape`` a record's
   turns, both ways).
-- ``checker/``: ``candidates`` (every legal meld holding one card), ``advice`` and
+- ``checker/``: ``candidates`` (every legal meld holding one card), ``filling`` (the row a
+  tapped card makes with a meld being written, the cards completing a set), ``advice`` and
   ``explain`` (the checker's answers: which discards may be taken; why a meld or lay-off
   is legal).
 - ``bots/``: ``bots`` (the levels), ``strategy``, ``expert``, ``hidden``, ``rollout``,
@@ -72,6 +73,7 @@ from .cards import JOKER, Card, CardError, parse_card, parse_cards, quoted, sort
 from .checker.advice import PileChoice
 from .checker.advice import advise as advise_pile
 from .checker.explain import layoff_reasons, meld_points, meld_reasons
+from .checker.filling import row_after_tap, set_completion, smallest_meld
 from .game.actions import (
     Action,
     ActionError,
@@ -124,6 +126,9 @@ __all__ = [
     "meld_reasons",
     "PileChoice",
     "advise_pile",
+    "row_after_tap",
+    "set_completion",
+    "smallest_meld",
     "NOMINATION_MEANINGS",
     "round_rules_stated",
     "joker_namings",
