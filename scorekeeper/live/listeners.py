@@ -22,7 +22,8 @@ from __future__ import annotations
 import logging
 import select
 import time
-from collections.abc import Callable, Iterable
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from flask import Flask
@@ -63,10 +64,10 @@ class Streams(Protocol):
         """The keys of the games held now, or None when none is (the listener stops)."""
 
 
-class ServerListener:
+class ServerListener(ABC):
     """A listener of a server's notices (:class:`RedisListener`,
-    :class:`PostgresqlListener`): :meth:`once` listens on one connection until no game is
-    held; :meth:`run` connects again each time the connection fails."""
+    :class:`PostgresqlListener`): :meth:`once` (each bus its own) listens on one
+    connection until no game is held; :meth:`run` connects again each time it fails."""
 
     bus = ""
     """The bus's name, for the log."""
@@ -75,12 +76,24 @@ class ServerListener:
         self.app, self.streams = app, streams
 
     def run(self) -> None:
-        """Listen while a game is held, connecting again when the server is lost."""
-        reconnecting(self.bus, self.once, self.streams)
+        """Listen while a game is held: :meth:`once` again each time its connection fails
+        (the server restarted or is unreachable), every stream woken meanwhile (a notice
+        may have been missed), after :data:`RECONNECT_SECONDS`; it stops, and the bus
+        starts another, when no game is held."""
+        while True:
+            try:
+                self.once()
+                return
+            except Exception:  # the server restarted or is unreachable: connect again
+                log.warning("the %s listener lost its connection", self.bus, exc_info=True)
+            self.streams.wake_all()
+            time.sleep(RECONNECT_SECONDS)
+            if self.streams.still_held() is None:
+                return
 
+    @abstractmethod
     def once(self) -> None:
-        """One connection's listening (each bus its own)."""
-        raise NotImplementedError
+        """One connection's listening, until no game is held (each bus its own)."""
 
 
 class RedisListener(ServerListener):
@@ -130,21 +143,6 @@ class PostgresqlListener(ServerListener):
                 if ready:
                     for notice in connection.notifies(timeout=RECONNECT_SECONDS, stop_after=1):
                         self.streams.wake(keys_in(notice.payload))
-
-
-def reconnecting(bus: str, once: Callable[[], None], streams: Streams) -> None:
-    """Run a listener's ``once`` again each time its connection fails, as long as a game
-    is held (it stops, and the bus starts another, when none is)."""
-    while True:
-        try:
-            once()
-            return
-        except Exception:  # the server restarted or is unreachable: connect again
-            log.warning("the %s listener lost its connection", bus, exc_info=True)
-        streams.wake_all()
-        time.sleep(RECONNECT_SECONDS)
-        if streams.still_held() is None:
-            return
 
 
 class SqliteListener:
