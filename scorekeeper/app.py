@@ -255,14 +255,14 @@ FACTS_REVISION = "b27e4f1a9c01"
 def store_every_groups_facts(connection: Connection) -> None:
     """The backfill of :data:`FACTS_REVISION`: the stored facts of every game of a group
     (at the table: not deleted; digital: as :func:`~scorekeeper.groups.facts.store_facts`
-    decides), written in ``connection``'s transaction by the app's one writer of facts."""
-    from .groups.facts import store_facts
+    decides), written in ``connection``'s transaction by the app's one writer of facts
+    (the table's games, none with facts yet, in bulk: :func:`~.groups.facts.store_new_facts`)."""
+    from .groups.facts import store_facts, store_new_facts
 
     table = connection.execute(
         text("SELECT id FROM games WHERE group_id IS NOT NULL AND deleted_at IS NULL")
     ).scalars()
-    for game_id in list(table):
-        store_facts(connection, "table", game_id)
+    store_new_facts(connection, list(table))
     digital = connection.execute(
         text("SELECT id FROM digital_games WHERE group_id IS NOT NULL")
     ).scalars()
