@@ -13,7 +13,7 @@ Glossary:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from flask import session
 from sqlalchemy import bindparam
@@ -142,8 +142,3 @@ def group_of_new_game(slug: str | None) -> Group | None:
         return None
     group = group_by_slug(slug)
     return group if group is not None and can_add(group) else None
-
-
-def member_names(group: Group) -> Sequence[str]:
-    """The group's players' names, in the order they joined."""
-    return [m.name for m in group.members]

@@ -410,11 +410,6 @@ def observation(state: GameState, seat: int) -> Observation:
     )
 
 
-def log_actions(state: GameState) -> list[tuple[int, Action]]:
-    """This round's moves so far as ``(seat, action)``, events left out."""
-    return [(s, a) for s, a in state.log if not isinstance(a, dict)]
-
-
 def logged_json(logged: Action | dict[str, object]) -> dict[str, object]:
     """A log entry's move or event as JSON (a move by its ``to_json``)."""
     return logged if isinstance(logged, dict) else logged.to_json()
