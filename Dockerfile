@@ -1,26 +1,40 @@
-# The app as a container image, built from the same wheel as `pip install .`.
+# The app as a container image, built from the same wheel as `pip install .`, its packages
+# at constraints.txt's exact versions (scripts/lock), without pip in the image.
 #   docker build -t scorekeeper .                       (BASE: the official Python image)
 #   docker run -p 8000:8000 -v scorekeeper-data:/data scorekeeper
 # BASE may be any Debian-like image with python3 and its venv module (see docs/hosting.md,
 # podman route). Settings come from the environment (docs/hosting.md, "Configuration").
-ARG BASE=python:3.11-slim
+ARG BASE=python:3.11.14-slim-bookworm
 
 FROM ${BASE} AS build
 # only behind a proxy that re-signs https: its certificate bundle, for pip (see docs/hosting.md)
 ARG PIP_CERT
 WORKDIR /src
-COPY pyproject.toml README.md LICENSE ./
+COPY pyproject.toml constraints.txt README.md LICENSE ./
 COPY scorekeeper ./scorekeeper
-RUN python3 -m venv /opt/venv \
-    && /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check --upgrade pip \
-    && /opt/venv/bin/pip wheel --no-cache-dir --no-deps --wheel-dir /dist . \
+# pip lives in a venv of this stage only (/opt/pip: the base's own pip, >= 22.3 for
+# --python); the app's venv is made without pip and filled from outside by it
+RUN python3 -m venv /opt/pip \
+    && /opt/pip/bin/pip wheel --no-cache-dir --disable-pip-version-check --no-deps \
+        --wheel-dir /dist . \
+    && python3 -m venv --without-pip /opt/venv \
     && WHEEL="$(ls /dist/scorekeeper-*.whl)" \
-    && /opt/venv/bin/pip install --no-cache-dir "${WHEEL}[postgres]" \
+    && /opt/pip/bin/pip --python /opt/venv/bin/python install --no-cache-dir \
+        --disable-pip-version-check -c constraints.txt "${WHEEL}[postgres,redis]" \
     && find /opt/venv -name __pycache__ -prune -exec rm -rf {} +
 
 FROM ${BASE}
+# no pip, setuptools nor wheel at run time: the base's own removed (python:3.11-slim keeps
+# them in /usr/local, Debian's python3-venv its wheels for ensurepip)
+RUN rm -rf /usr/local/bin/pip* /usr/local/lib/python3*/site-packages/pip \
+        /usr/local/lib/python3*/site-packages/pip-* \
+        /usr/local/lib/python3*/site-packages/setuptools* \
+        /usr/local/lib/python3*/site-packages/_distutils_hack \
+        /usr/local/lib/python3*/site-packages/distutils-precedence.pth \
+        /usr/local/lib/python3*/site-packages/wheel* \
+        /usr/local/lib/python3*/ensurepip/_bundled /usr/share/python-wheels \
+    && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /opt/venv /opt/venv
-RUN mkdir -p /data && chown 10001:10001 /data
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
