@@ -59,13 +59,17 @@ def main() -> None:
 
 
 def _live_updates() -> None:
-    """``serve``'s gevent worker loads, and a Redis client for the wake-ups is made (no
-    server needed: it connects on first use)."""
+    """``serve``'s gevent worker loads; the extras: a Redis client for the wake-ups is made
+    (no server needed: it connects on first use) and psycopg imports with its binary
+    build (no server: nothing connects)."""
+    import psycopg
     import redis
     from gunicorn.workers.ggevent import GeventWorker
 
     _check(GeventWorker.__name__ == "GeventWorker", "gunicorn's gevent worker")
     _check(redis.Redis.from_url("redis://127.0.0.1:9/0") is not None, "a Redis client")
+    _check(psycopg.pq.__impl__ in ("binary", "c"), f"psycopg's {psycopg.pq.__impl__} build")
+    _check(psycopg.pq.version() >= 100000, "psycopg's libpq")
 
 
 if __name__ == "__main__":
