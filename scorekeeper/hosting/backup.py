@@ -107,9 +107,10 @@ def _staged(app: Flask, source: Path, revision: str, current: Path, stamp: str) 
         try:
             migrate_copy(app, copy)
         except Exception as error:  # noqa: BLE001 - any failure of an old file's migration
+            said = (str(error).splitlines() or [""])[0]
             raise Unrestorable(
                 f"{source} is at an older revision ({revision}) whose migration to this "
-                f"version failed ({type(error).__name__}: {str(error).splitlines()[0]}): "
+                f"version failed ({type(error).__name__}: {said}): "
                 "restore a newer backup, or report it"
             ) from None
         check_schema(copy, revision_of(copy))

@@ -86,18 +86,21 @@ def check_schema(path: Path, revision: str) -> None:
     (what is missing, extra or different named, a few at most)."""
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
         found = schema_of(connection)
-    expected = reference_schema(revision)
-    missing = [name for name in expected if name not in found]
-    extra = [name for name in found if name not in expected]
-    changed = [name for name in expected if name in found and found[name] != expected[name]]
-    problems = [f"missing {name}" for name in missing] + [f"extra {name}" for name in extra]
-    problems += [f"different {name}" for name in changed]
+    problems = differences(found, reference_schema(revision))
     if problems:
         shown = ", ".join(problems[:4]) + (f" and {len(problems) - 4} more" if problems[4:] else "")
         raise Unrestorable(
             f"{path} does not have scorekeeper's schema at revision {revision} ({shown}): "
             f"{MADE_BY_BACKUP}"
         )
+
+
+def differences(found: Schema, expected: Schema) -> list[str]:
+    """What ``found`` has unlike ``expected``: "missing ...", "extra ...", "different ..."."""
+    missing = [f"missing {name}" for name in expected if name not in found]
+    extra = [f"extra {name}" for name in found if name not in expected]
+    changed = [name for name in expected if name in found and found[name] != expected[name]]
+    return missing + extra + [f"different {name}" for name in changed]
 
 
 def schema_of(connection: sqlite3.Connection) -> Schema:

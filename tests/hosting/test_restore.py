@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -214,3 +216,43 @@ def test_restore_is_refused_while_a_server_uses_the_data_folder(tmp_path):
         assert _dump(database) == before
     accepted = _command(data, "restore", str(backup))
     assert accepted.returncode == 0, accepted.stderr
+
+
+def _locked(lock: Path) -> bool:
+    """Whether another process holds ``lock`` (an exclusive try, let go at once)."""
+    import fcntl
+
+    with open(lock, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock on Windows: not guarded")
+def test_restore_is_refused_while_a_queue_worker_runs_on_the_data_folder(served, tmp_path):
+    database, _games = served
+    data = database.parent
+    backup = _backup(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "SCOREKEEPER_JOBS"}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "worker", "--processes", "1"],
+        env=env | {"SCOREKEEPER_DATA": str(data)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(600):  # a bound against a hang, never a measure
+            if _locked(data / "serving.lock") or worker.poll() is not None:
+                break
+            time.sleep(0.2)
+        assert worker.poll() is None, "the worker stopped"
+        before = _dump(database)
+        refused = _command(data, "restore", str(backup))
+        assert refused.returncode == 2 and "a server is using" in refused.stderr
+        assert _dump(database) == before
+    finally:
+        worker.send_signal(signal.SIGINT)
+        worker.wait(timeout=120)
+    assert _command(data, "restore", str(backup)).returncode == 0
