@@ -132,6 +132,7 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
         announce_authority(url + "ca")
     announce(url)
     streams = int(app.config["PLAY_STREAMS_PER_PROCESS"])
+    os.environ["SCOREKEEPER_DATA"] = app.instance_path  # gunicorn's serving lock's folder
     raise_open_files(streams + PAGE_CONNECTIONS + 100)  # and the database's, the logs'
     os.execv(sys.executable, gunicorn_command(host, port, workers, streams, tls))
     return 0  # pragma: no cover - execv does not return
@@ -142,9 +143,12 @@ def _worker(processes: int) -> int:
     (:func:`scorekeeper.jobs.queue.work`), on this machine's share of the database and
     Redis."""
     from . import create_app
+    from .hosting.inuse import serving
     from .jobs.queue import work
 
-    return work(create_app(), processes)
+    app = create_app()
+    with serving(Path(app.instance_path)):  # ``restore`` refuses meanwhile
+        return work(app, processes)
 
 
 def _certificates(data: Path) -> tuple[str, str]:

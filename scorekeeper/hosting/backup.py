@@ -6,24 +6,29 @@ a consistent snapshot page by page while the app keeps serving (a plain copy of 
 database in WAL mode may miss what is still in its ``-wal`` file). A PostgreSQL
 database is backed up with its own tools (``pg_dump``; see docs/hosting.md, "Backups").
 
-Restoring refuses a file that is not a scorekeeper database or whose schema is newer
-than this code's migrations; otherwise the current database is first kept aside, beside
-it, under a timestamped name, then replaced, then brought up to date (an older backup is
-migrated as the app would at start).
+Restoring checks the file before anything is replaced (:mod:`.restorable`: sound, at a
+revision this code knows, exactly the app's schema at that revision) and refuses while a
+server uses the data folder (:mod:`.inuse`). An older backup is migrated as a copy beside
+the database, and used only when that migration and the check at the newest revision
+pass. Then the current database is kept aside, beside it, under a timestamped name, and
+the file copied into the live database through the backup API (its write-ahead log
+with it): each refusal leaves the database as it was.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from alembic.script import ScriptDirectory
 from flask import Flask
 from sqlalchemy.engine import make_url
 
-from .schema import MIGRATIONS, bring_up_to_date
+from .inuse import FolderInUse, unused
+from .restorable import Unrestorable, check_schema, migrate_copy, revision_of
+from .schema import head_revisions
 
 PG_DUMP = 'pg_dump --format=custom --file=FILE "$DATABASE_URL"'
 """What to run for a PostgreSQL database (``pg_restore --clean`` to restore)."""
@@ -62,38 +67,54 @@ def backup(app: Flask, target: Path) -> None:
     partial.replace(target)
 
 
-def revisions_of(path: Path) -> set[str]:
-    """The migration revisions a backup file is at; :class:`BackupError` when it is not
-    a sound scorekeeper database."""
-    if not path.is_file():
-        raise BackupError(f"{path}: no such file")
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
-            (check,) = connection.execute("PRAGMA quick_check").fetchone()
-            rows = connection.execute("SELECT version_num FROM alembic_version").fetchall()
-    except sqlite3.DatabaseError:
-        raise BackupError(f"{path} is not a scorekeeper database (SQLite)") from None
-    if check != "ok" or not rows:
-        raise BackupError(f"{path} is not a sound scorekeeper database")
-    return {str(row[0]) for row in rows}
-
-
 def restore(app: Flask, source: Path, now: datetime | None = None) -> Path:
-    """Replace ``app``'s SQLite database by the backup ``source`` and bring its schema up
-    to date; returns where the previous database was kept. :class:`BackupError` (and
-    nothing changed) for a file that is not a scorekeeper database or whose schema is
-    newer than this code's."""
+    """Replace ``app``'s SQLite database by the backup ``source`` (at this code's schema,
+    or older and then migrated first); returns where the previous database was kept.
+    :class:`BackupError`, with nothing changed, when a server uses the data folder or
+    ``source`` is not a sound scorekeeper database with exactly the app's schema at a
+    revision this code knows, or when an older one's migration fails."""
     current = database_file(app)
-    known = {script.revision for script in ScriptDirectory(str(MIGRATIONS)).walk_revisions()}
-    unknown = revisions_of(source) - known
-    if unknown:
-        raise BackupError(
-            f"{source} has a newer schema (revision {', '.join(sorted(unknown))}) than this "
-            "version of scorekeeper knows: upgrade scorekeeper, then restore"
-        )
+    folder = Path(app.instance_path)
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-    aside = current.with_name(f"{current.stem}-before-restore-{stamp}{current.suffix}")
-    _copy(current, aside)
-    _copy(source, current)
-    bring_up_to_date(app)
+    try:
+        with unused(folder):
+            revision = revision_of(source)
+            check_schema(source, revision)
+            with _staged(app, source, revision, current, stamp) as ready:
+                aside = current.with_name(f"{current.stem}-before-restore-{stamp}{current.suffix}")
+                _copy(current, aside)
+                _copy(ready, current)  # into the live file, through SQLite: its WAL too
+    except FolderInUse:
+        raise BackupError(
+            f"a server is using {folder}: stop it first (docker compose stop app), then restore"
+        ) from None
+    except Unrestorable as error:
+        raise BackupError(str(error)) from None
     return aside
+
+
+@contextmanager
+def _staged(app: Flask, source: Path, revision: str, current: Path, stamp: str) -> Iterator[Path]:
+    """The file to put in place: ``source`` itself at this code's schema; else a copy of
+    it beside ``current``, migrated and checked again at the newest revision (removed
+    at the end, whatever happens)."""
+    if revision in head_revisions():
+        yield source
+        return
+    copy = current.with_name(f"{current.stem}-restoring-{stamp}{current.suffix}")
+    try:
+        _copy(source, copy)
+        try:
+            migrate_copy(app, copy)
+        except Exception as error:  # noqa: BLE001 - any failure of an old file's migration
+            said = (str(error).splitlines() or [""])[0]
+            raise Unrestorable(
+                f"{source} is at an older revision ({revision}) whose migration to this "
+                f"version failed ({type(error).__name__}: {said}): "
+                "restore a newer backup, or report it"
+            ) from None
+        check_schema(copy, revision_of(copy))
+        yield copy
+    finally:
+        for leftover in (copy, *(copy.with_name(copy.name + end) for end in ("-wal", "-shm"))):
+            leftover.unlink(missing_ok=True)

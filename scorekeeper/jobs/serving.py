@@ -51,3 +51,23 @@ def when_ready(_server: object) -> None:
 def on_exit(_server: object) -> None:
     """Gunicorn is stopping: stop the consumer (running jobs finish first)."""
     Beside.stop()
+
+
+SERVING_LOCKS: list[object] = []
+"""The open lock file of :func:`on_starting`, kept open (so locked) while gunicorn lives."""
+
+
+def on_starting(_server: object) -> None:
+    """Gunicorn's master starts: hold the data folder's (``SCOREKEEPER_DATA``) serving lock,
+    shared, until it exits, so ``scorekeeper restore`` refuses meanwhile. The lock of
+    :mod:`scorekeeper.hosting.inuse`, taken here in the standard library's words (a shared
+    ``flock`` on ``serving.lock``); it waits while a restore runs. Not on Windows (no flock,
+    no gunicorn)."""
+    folder = os.environ.get("SCOREKEEPER_DATA", "").strip()
+    if not folder or sys.platform == "win32":
+        return
+    import fcntl
+
+    handle = open(os.path.join(folder, "serving.lock"), "a", encoding="utf-8")
+    fcntl.flock(handle, fcntl.LOCK_SH)
+    SERVING_LOCKS.append(handle)
