@@ -22,9 +22,13 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address)
+limiter = Limiter(key_func=get_remote_address, swallow_errors=True, in_memory_fallback_enabled=True)
 """Rate limits per client address (``RATELIMIT_*`` settings; storage
-``RATELIMIT_STORAGE_URI``, in memory by default)."""
+``RATELIMIT_STORAGE_URI``, in memory by default). A store that stops answering (Redis
+down) never fails a request: flask-limiter logs one warning ("Rate limit storage
+unreachable - falling back to in-memory storage") and counts each process's requests
+in its own memory until the store answers again ("Rate limit storage recovered",
+checked at most every 2, 4, 8... s); ``/healthz`` says whether it answers."""
 RATE_LIMITED = frozenset(
     {
         "api",
