@@ -206,7 +206,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     ``RATELIMIT_API`` and ``RATELIMIT_IMPORT`` per client, stored at
     ``RATELIMIT_STORAGE_URI`` (``memory://`` by default; ``redis://`` for several
     servers). ``TRUSTED_PROXIES``: how many reverse proxies
-    in front set ``X-Forwarded-For``/``-Proto``/``-Host`` (0: none, the default; only
+    in front set ``X-Forwarded-For``/``-Proto``/``-Host``/``-Port`` (0: none, the default; only
     when set is werkzeug's ProxyFix applied). ``/healthz`` tells a proxy or a container
     whether the database answers with the current schema. ``PUBLIC_URL``
     (config or environment, e.g. ``https://rum.example.org``) is the address the share
@@ -220,7 +220,8 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     _configure(app, test_config)
     if app.config["TRUSTED_PROXIES"]:
         hops = app.config["TRUSTED_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+        forwarded = {"x_for": hops, "x_proto": hops, "x_host": hops, "x_port": hops}
+        app.wsgi_app = ProxyFix(app.wsgi_app, **forwarded)  # type: ignore[method-assign]
     app.url_map.converters["id"] = IdConverter
     app.session_interface = TokenSafeSessions()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import sys
 
 from flask import request
 from flask_limiter import Limiter
@@ -22,9 +24,40 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address)
+limiter = Limiter(key_func=get_remote_address, swallow_errors=True, in_memory_fallback_enabled=True)
 """Rate limits per client address (``RATELIMIT_*`` settings; storage
-``RATELIMIT_STORAGE_URI``, in memory by default)."""
+``RATELIMIT_STORAGE_URI``, in memory by default). A store that stops answering (Redis
+down) never fails a request: flask-limiter logs one warning ("Rate limit storage
+unreachable - falling back to in-memory storage") and counts each process's requests
+in its own memory until the store answers again ("Rate limit storage recovered",
+checked at most every 2, 4, 8... s); ``/healthz`` says whether it answers."""
+
+
+class LimiterLines(logging.Handler):
+    """flask-limiter's warnings and errors (its store down: one line per failure burst)
+    and its "Rate limit storage recovered", on the process's stderr (the serve log)
+    whatever the root logger's set-up (flask-limiter gives its logger a handler that
+    drops everything); not each refused request (its INFO lines)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """True for a warning or worse, or the store's recovery."""
+        return record.levelno >= logging.WARNING or "recovered" in record.getMessage()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Write ``record`` as one line (the stream looked up now: tests swap it)."""
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:  # a closed stream must not fail the request
+            self.handleError(record)
+
+
+_limiter_log = logging.getLogger("flask-limiter")
+_lines = LimiterLines(logging.INFO)
+_lines.setFormatter(logging.Formatter("[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s"))
+_limiter_log.addHandler(_lines)
+_limiter_log.setLevel(logging.INFO)
+_limiter_log.propagate = False
 RATE_LIMITED = frozenset(
     {
         "api",

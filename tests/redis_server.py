@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,11 @@ TRIES = 600
 a hang, never a measure)."""
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[Path]:
-    """A running server: yields its socket's path (skips when redis-server is absent)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (scripts/test installs it)")
+@contextmanager
+def running_redis(binary: str) -> Iterator[Path]:
+    """A redis-server (``binary``) on a unix socket in a new temporary folder, nothing on
+    disk: yields the socket's path, stopped and removed at the end (a test may stop it
+    sooner: :func:`stop`)."""
     folder = Path(tempfile.mkdtemp(prefix="sk-redis-"))
     socket = folder / "redis.sock"
     options = ["--port", "0", "--unixsocket", str(socket), "--save", "", "--appendonly", "no"]
@@ -36,6 +36,7 @@ def redis_server() -> Iterator[Path]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    SERVERS[socket] = server
     try:
         for _ in range(TRIES):
             if socket.exists() or server.poll() is not None:
@@ -45,9 +46,31 @@ def redis_server() -> Iterator[Path]:
             pytest.fail(f"redis-server did not start (status {server.poll()})")
         yield socket
     finally:
+        stop(socket)
+        SERVERS.pop(socket, None)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+SERVERS: dict[Path, subprocess.Popen[bytes]] = {}
+"""The servers :func:`running_redis` started, by socket."""
+
+
+def stop(socket: Path) -> None:
+    """Stop the server of :func:`running_redis` at ``socket`` (its socket removed)."""
+    server = SERVERS[socket]
+    if server.poll() is None:
         server.terminate()
         server.wait(timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Path]:
+    """A running server: yields its socket's path (skips when redis-server is absent)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (scripts/test installs it)")
+    with running_redis(binary) as socket:
+        yield socket
 
 
 @pytest.fixture

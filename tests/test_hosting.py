@@ -1,6 +1,7 @@
 """Where phones find the app: the LAN address chosen from this machine's interfaces, the
-share page's base URL (PUBLIC_URL, else the LAN address, never loopback) and serve's
-banner with its QR code."""
+share page's base URL (PUBLIC_URL, else the address the phone opened, else the LAN
+address, never loopback) and its hint when phones may not reach it, and serve's banner
+with its QR code."""
 
 from __future__ import annotations
 
@@ -63,6 +64,10 @@ def test_this_machine_has_addresses_and_none_is_a_duplicate():
         ("", "https", "[::1]:443", "10.0.0.7", "https://10.0.0.7"),
         ("", "http", "192.168.1.20:5000", "192.168.1.20", "http://192.168.1.20:5000"),
         ("", "http", "127.0.0.1:5000", None, "http://127.0.0.1:5000"),
+        # the address the phone opened (through a proxy: its Host), not this machine's
+        ("", "http", "rum.local:8080", "172.17.0.2", "http://rum.local:8080"),
+        ("", "http", "192.168.1.5:8000", "172.17.0.2", "http://192.168.1.5:8000"),
+        ("", "https", "rum.example.org", "10.0.0.7", "https://rum.example.org"),
     ],
 )
 def test_public_base(public_url, scheme, host, lan, base):
@@ -127,6 +132,7 @@ def test_share_links_use_public_url_when_set(tmp_path):
 
 def test_share_links_use_the_lan_address_opened_from_the_host(tmp_path, monkeypatch):
     monkeypatch.setattr(hosting, "interface_addresses", lambda: ["127.0.0.1", "192.168.1.20"])
+    monkeypatch.setattr(hosting, "CONTAINER_MARKERS", ())
     for host in ("127.0.0.1:5000", "localhost:5000"):
         app = make_app(str(tmp_path / f"{host}.sqlite3"), SERVER_NAME=host)
         page = _share_page(app)
@@ -140,3 +146,43 @@ def test_share_page_warns_when_no_phone_can_reach_this_machine(tmp_path, monkeyp
     monkeypatch.setattr(hosting, "interface_addresses", lambda: ["127.0.0.1"])
     app = make_app(str(tmp_path / "t.sqlite3"))
     assert "no network address other phones can reach" in _share_page(app)
+
+
+@pytest.mark.parametrize(
+    ("public_url", "host", "lan", "container", "hint"),
+    [
+        ("", "192.168.1.5:8000", None, True, None),  # the phone reached it: so can others
+        ("", "localhost:8000", "192.168.1.20", False, None),
+        ("", "localhost:8000", "192.168.1.20", True, hosting.BRIDGE_ADDRESS),  # the container's
+        ("", "localhost:8000", "172.17.0.2", False, hosting.BRIDGE_ADDRESS),
+        ("", "172.17.0.2:8000", None, False, hosting.BRIDGE_ADDRESS),  # opened at the bridge
+        ("", "127.0.0.1:8000", None, False, hosting.NO_ADDRESS),
+        ("https://rum.example.org", "localhost:8000", None, True, None),
+    ],
+)
+def test_share_hint_when_phones_may_not_reach_the_address(
+    public_url, host, lan, container, hint, monkeypatch
+):
+    monkeypatch.setattr(hosting, "in_container", lambda: container)
+    assert hosting.share_place(public_url, "http", host, lan).hint == hint
+
+
+def test_share_page_hints_at_public_url_when_only_a_bridge_address_is_known(tmp_path, monkeypatch):
+    monkeypatch.setattr(hosting, "interface_addresses", lambda: ["127.0.0.1", "172.17.0.2"])
+    monkeypatch.setattr(hosting, "CONTAINER_MARKERS", ())
+    app = make_app(str(tmp_path / "t.sqlite3"))
+    page = _share_page(app)
+    assert all(link.startswith("http://172.17.0.2/games/") for link in _links(page))
+    assert "Phones may not reach this address" in page and "set PUBLIC_URL" in page
+    assert "no network address" not in page
+
+
+def test_share_page_in_a_container_hints_even_at_a_private_address(tmp_path, monkeypatch):
+    monkeypatch.setattr(hosting, "interface_addresses", lambda: ["10.0.3.4"])
+    monkeypatch.setattr(hosting, "CONTAINER_MARKERS", (tmp_path,))  # exists: "a container"
+    page = _share_page(make_app(str(tmp_path / "t.sqlite3")))
+    assert "Phones may not reach this address" in page
+    monkeypatch.setattr(hosting, "CONTAINER_MARKERS", (tmp_path / "absent",))
+    page = _share_page(make_app(str(tmp_path / "u.sqlite3")))
+    assert "Phones may not reach this address" not in page
+    assert all(link.startswith("http://10.0.3.4/games/") for link in _links(page))

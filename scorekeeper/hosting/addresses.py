@@ -7,7 +7,9 @@ Glossary:
   (``127.0.0.1``, which on a phone means the phone itself) nor ``0.0.0.0`` (listen on
   all interfaces, not an address to open);
 - public URL: ``PUBLIC_URL`` from the config or the environment, the address of an HTTPS
-  reverse proxy in front of the app (``https://rum.example.org``); when set it wins.
+  reverse proxy in front of the app (``https://rum.example.org``); when set it wins;
+  else the address the phone itself opened (its Host, through trusted proxies), unless
+  that is a loopback one: then the LAN address.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import socket
 import struct
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
@@ -115,27 +119,95 @@ def is_loopback_host(host: str) -> bool:
     return address.is_loopback or address.is_unspecified
 
 
+def _hostname(host: str) -> str:
+    return urlsplit(f"//{host}").hostname or ""
+
+
 def public_base(public_url: str, scheme: str, host: str, lan: str | None) -> str:
     """The base URL (no trailing slash) for links other phones open: ``public_url``
-    when set; else this request's ``scheme`` and port (``host`` is its Host header, e.g.
-    ``127.0.0.1:5000``) at the ``lan`` address; else, without a LAN address, the
-    request's own host (a loopback one only when nothing better exists)."""
+    when set; else the address this request came to (``scheme`` and ``host``, its Host
+    header after any trusted proxy, e.g. ``192.168.1.20:8080``) when it is not a
+    loopback one, since the phone that opened it reached it and so can the others on
+    its network; else (opened as ``localhost`` or ``127.0.0.1`` on this machine) the
+    ``lan`` address with the request's port; else, without a LAN address, the
+    request's own loopback host."""
     if public_url.strip():
         return public_url.strip().rstrip("/")
     parts = urlsplit(f"//{host}")
-    if lan is None:
+    if lan is None or not is_loopback_host(_hostname(host)):
         return f"{scheme}://{host}"
     default = {"http": 80, "https": 443}.get(scheme)
     port = f":{parts.port}" if parts.port and parts.port != default else ""
     return f"{scheme}://{lan}{port}"
 
 
-def share_base() -> str:
-    """:func:`public_base` for the current request and app (``PUBLIC_URL`` config)."""
+CONTAINER_MARKERS = (Path("/.dockerenv"), Path("/run/.containerenv"))
+"""Files whose presence means this process runs in a container (Docker's, Podman's):
+its interfaces' addresses are then the container's own, which phones cannot reach."""
+BRIDGES = ipaddress.ip_network("172.16.0.0/12")
+"""Where Docker and Podman put their bridge networks (``172.17.0.2``)."""
+NO_ADDRESS = (
+    "This machine has no network address other phones can reach. Connect it to the "
+    'table\'s Wi-Fi, or set PUBLIC_URL (see docs/hosting.md, "Hosting for a group").'
+)
+BRIDGE_ADDRESS = (
+    "Phones may not reach this address (a container's or a bridge network's): set "
+    "PUBLIC_URL to the address they open (e.g. PUBLIC_URL=http://192.168.1.20:8000 in "
+    "the environment or in the .env file next to compose.yaml) and restart the app."
+)
+
+
+def in_container() -> bool:
+    """True when this process runs in a container (:data:`CONTAINER_MARKERS`)."""
+    return any(marker.exists() for marker in CONTAINER_MARKERS)
+
+
+def _bridge(hostname: str) -> bool:
+    try:
+        return ipaddress.ip_address(hostname) in BRIDGES
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class SharePlace:
+    """Where the share links point: ``base`` (:func:`public_base`) and ``hint``, the one
+    line the page shows when phones may not reach it (None when they should)."""
+
+    base: str
+    hint: str | None
+
+
+def share_place(public_url: str, scheme: str, host: str, lan: str | None) -> SharePlace:
+    """:func:`public_base` with its hint: none with ``public_url``;
+    :data:`NO_ADDRESS` when only a loopback address is known; :data:`BRIDGE_ADDRESS`
+    when the address is a bridge network's (172.16.0.0/12), or this machine's own
+    address (``host`` a loopback one) while :func:`in_container`."""
+    base = public_base(public_url, scheme, host, lan)
+    if public_url.strip():
+        return SharePlace(base, None)
+    offered = urlsplit(base).hostname or ""
+    if is_loopback_host(offered):
+        return SharePlace(base, NO_ADDRESS)
+    own = is_loopback_host(_hostname(host))
+    if _bridge(offered) or (own and in_container()):
+        return SharePlace(base, BRIDGE_ADDRESS)
+    return SharePlace(base, None)
+
+
+def current_share_place() -> SharePlace:
+    """:func:`share_place` for the current request and app (``PUBLIC_URL`` config); the
+    interfaces are read only when the request came to a loopback address."""
+    public_url = str(current_app.config.get("PUBLIC_URL", "") or "")
     lan = None
-    if not current_app.config.get("PUBLIC_URL"):
+    if not public_url.strip() and is_loopback_host(_hostname(request.host)):
         lan = choose_lan_address(interface_addresses())
-    return public_base(current_app.config.get("PUBLIC_URL", ""), request.scheme, request.host, lan)
+    return share_place(public_url, request.scheme, request.host, lan)
+
+
+def share_base() -> str:
+    """The base URL of :func:`current_share_place` (no trailing slash)."""
+    return current_share_place().base
 
 
 def serve_url(host: str, port: int, public_url: str, scheme: str = "http") -> str:

@@ -4,10 +4,15 @@ health check; and the request deadline, so that no request waits for ever on a d
 
 200 with ``{"status": "ok", ...}`` when the database answers and its schema is the
 code's (the database's alembic revision is the migrations' head); 503 with
-``{"status": "unavailable", ...}`` otherwise, saying which. Never rate limited (only
-the API and imports are, :data:`scorekeeper.extensions.RATE_LIMITED`), never cached,
-and no session cookie is read or set. It answers within ``HEALTH_SECONDS`` (1.5 s): a
-database that does not answer in time is reported ``"not answering in time"`` (503).
+``{"status": "unavailable", ...}`` otherwise, saying which. The 200 answer also says
+whether the servers the app can serve without answer: ``"rate_limits"`` (the
+``RATELIMIT_STORAGE_URI`` store: ``"answering"`` or ``"not answering: requests served
+without shared limits"``) and ``"bus"`` (the live updates' wake-ups,
+:func:`bus_state`); either failing leaves the answer 200, since the app still serves.
+Never rate limited (only the API and imports are,
+:data:`scorekeeper.extensions.RATE_LIMITED`), never cached, and no session cookie
+is read or set. It answers within ``HEALTH_SECONDS`` (1.5 s): a database that does
+not answer in time is reported ``"not answering in time"`` (503).
 
 The deadline (:class:`RequestDeadline`, on a database server): under ``serve``'s gevent
 workers, every request waits at most ``REQUEST_WAIT_SECONDS`` (2.5 s; an event stream's
@@ -32,7 +37,8 @@ from typing import TYPE_CHECKING
 from flask import Flask, Response, current_app, jsonify
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..extensions import db
+from ..extensions import db, limiter
+from ..live.bus import bus_of
 from .loop import gevent_serving
 from .schema import database_revisions, head_revisions
 
@@ -57,7 +63,46 @@ def healthz() -> tuple[Response, int]:
     if current != head:
         body = {"status": "unavailable", "database": "answering", "schema": schema}
         return _uncached(body | {"problem": "schema out of date"}), 503
-    return _uncached({"status": "ok", "database": "answering", "schema": schema}), 200
+    healthy: dict[str, object] = {"status": "ok", "database": "answering", "schema": schema}
+    return _uncached(healthy | _helpers(seconds)), 200
+
+
+RATE_LIMITS_DOWN = "not answering: requests served without shared limits"
+"""``rate_limits`` when the store does not answer: each process counts in its memory."""
+
+
+def _helpers(seconds: float) -> dict[str, str]:
+    """The servers the app serves without (never a 503): the rate limits' store and
+    the live updates' bus, each ``"answering"`` or why not."""
+    try:
+        with deadline(seconds):
+            limits = "answering" if limiter.storage.check() else RATE_LIMITS_DOWN
+    except Overdue:
+        limits = RATE_LIMITS_DOWN
+    return {"rate_limits": limits, "bus": bus_state(current_app.config, seconds)}
+
+
+def bus_state(config: Mapping[str, object], seconds: float) -> str:
+    """The live-update bus of an app with ``config`` (:func:`~scorekeeper.live.bus.bus_of`)
+    and whether it answers: ``"redis: answering"`` or ``"redis: not answering"`` (a
+    ``PING`` within ``seconds``); PostgreSQL's and SQLite's are the database, which
+    answers when this is asked (``"postgresql: answering"``)."""
+    bus = bus_of(config)
+    if bus != "redis":
+        return f"{bus}: answering"
+    import redis
+
+    client = redis.Redis.from_url(
+        str(config["REDIS_URL"]), socket_connect_timeout=seconds, socket_timeout=seconds
+    )
+    try:
+        with deadline(seconds):
+            client.ping()
+    except (redis.RedisError, OSError, Overdue):
+        return "redis: not answering"
+    finally:
+        client.close()
+    return "redis: answering"
 
 
 def _uncached(body: Mapping[str, object]) -> Response:

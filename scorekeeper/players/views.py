@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -34,7 +33,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from ..groups.members import can_add, grant_group, group_by_slug, my_groups
-from ..hosting.addresses import is_loopback_host, qr_svg, share_base
+from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import parse_int
 from ..models import DigitalGame, Game, Group
 from ..web import same_token
@@ -157,7 +156,8 @@ def join(slug: str, token: str) -> ResponseReturnValue:
 def share(slug: str) -> str:
     """The group's view link and (for a phone that may add) its edit link, with QR codes."""
     group = _group(slug)
-    base = share_base()
+    place = current_share_place()
+    base = place.base
     view_url = base + url_for("players.show", slug=slug)
     edit_url = base + url_for("players.join", slug=slug, token=group.edit_token)
     editable = can_add(group)
@@ -168,7 +168,7 @@ def share(slug: str) -> str:
         view_qr=_qr(view_url),
         edit_url=edit_url if editable else None,
         edit_qr=_qr(edit_url) if editable else None,
-        unreachable=is_loopback_host(urlsplit(base).hostname or ""),
+        share_hint=place.hint,
     )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -29,7 +28,7 @@ from wtforms import Field
 
 from ..groups.members import group_of_new_game, usual_rules, with_picked
 from ..groups.services import start_in_group
-from ..hosting.addresses import is_loopback_host, qr_svg, share_base
+from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Round
 from ..web import same_token
@@ -202,7 +201,8 @@ def share(slug: str) -> str:
     """The view and edit links, each with a QR code to scan across the table, at
     ``PUBLIC_URL`` or this machine's LAN address (never 127.0.0.1 while another exists)."""
     game = _game(slug)
-    base = share_base()
+    place = current_share_place()
+    base = place.base
     view_url = base + url_for("table.show", slug=slug)
     edit_url = base + url_for("table.join", slug=slug, token=game.edit_token)
     editable = can_edit(game)
@@ -213,7 +213,7 @@ def share(slug: str) -> str:
         view_qr=qr_svg(view_url),
         edit_url=edit_url if editable else None,
         edit_qr=qr_svg(edit_url) if editable else None,
-        unreachable=is_loopback_host(urlsplit(base).hostname or ""),
+        share_hint=place.hint,
         renew=ConfirmForm(version=game.version) if editable else None,
     )
 

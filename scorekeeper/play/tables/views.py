@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...extensions import limiter, new_games_limit
-from ...hosting.addresses import is_loopback_host, qr_svg, share_base
+from ...hosting.addresses import current_share_place, qr_svg
 from ...models import DigitalGame
 from .. import refusals, services
 from ..forms import MoveForm
@@ -56,7 +56,8 @@ def table_seats_page(slug: str) -> str:
     sitting = table_services.sitting(game)
     if sitting.seat is None:
         raise refusals.NotSeated()
-    base = share_base()
+    place = current_share_place()
+    base = place.base
     seats = [
         _with_link(seat, slug, base) if sitting.host else seat for seat in seating.seat_list(game)
     ]
@@ -72,7 +73,7 @@ def table_seats_page(slug: str) -> str:
         sitting=sitting,
         levels=list(bot_levels()),
         form=MoveForm(version=game.version, formdata=None),
-        unreachable=is_loopback_host(base.split("//", 1)[-1].split(":")[0]),
+        share_hint=place.hint,
     )
 
 
