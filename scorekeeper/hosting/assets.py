@@ -3,7 +3,9 @@ hash (``/static/table.js?v=<12 hex>``), a file asked for with its current hash i
 a year (``immutable``), any other static request (no hash, or an old build's) is revalidated
 each time (``no-cache``), and the service worker (``/sw.js``) is named by the build: its
 caches' names and its precache list change whenever any static file or the package's
-version does, so after an upgrade no phone keeps running yesterday's scripts.
+version does, so after an upgrade no phone keeps running yesterday's scripts. A page's ETag
+carries the build too (``"<the view's tag>.<build>"``), so that a phone's copy of a page of
+an older build, naming older files, is never answered 304.
 
 Hashes are read once per process per file (lazily, on the first URL or request that needs
 them) and kept; an upgrade restarts the processes, which read the new files.
@@ -14,12 +16,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
+from werkzeug.http import parse_etags, quote_etag
 from werkzeug.security import safe_join
 
 YEAR = 31_536_000
@@ -28,6 +32,8 @@ HASH_LENGTH = 12
 """Hex digits of a file's SHA-256 in its URL (``?v=``) and of the build id."""
 BUILD_MARK = "__BUILD__"
 """What ``static/sw.js`` holds where the build id goes (a string literal's content)."""
+BUILT_TAG = re.compile(rf"(.*)\.([0-9a-f]{{{HASH_LENGTH}}})")
+"""A page's ETag with its build: the view's tag (none holds a dot), a dot, the build id."""
 FILES_MARK = "__FILES__"
 """What ``static/sw.js`` holds where the precache list goes (a JSON array of URLs)."""
 
@@ -86,9 +92,10 @@ def _hashes(app: Flask) -> StaticHashes:
 
 
 def register_assets(app: Flask) -> None:
-    """Give every ``url_for('static', filename=...)`` of ``app`` its file's hash (``v``) and
+    """Give every ``url_for('static', filename=...)`` of ``app`` its file's hash (``v``);
     set each static response's ``Cache-Control``: a year and ``immutable`` when asked for
-    with the file's current hash, else ``no-cache`` (and no ``Expires``)."""
+    with the file's current hash, else ``no-cache`` (and no ``Expires``); add the build to
+    every page's ETag (and read it back from ``If-None-Match``)."""
     app.extensions["static_hashes"] = StaticHashes()
 
     @app.url_defaults
@@ -98,11 +105,39 @@ def register_assets(app: Flask) -> None:
             if digest is not None:
                 values["v"] = digest
 
+    @app.before_request
+    def pages_of_this_build_only() -> None:
+        header = request.environ.get("HTTP_IF_NONE_MATCH")
+        if header and request.endpoint != "static":
+            build = _hashes(app).build(app.static_folder or "")
+            request.environ["HTTP_IF_NONE_MATCH"] = _this_builds_tags(header, build)
+
     @app.after_request
-    def static_cache_control(response: Response) -> Response:
+    def cache_by_build(response: Response) -> Response:
         if request.endpoint == "static" and response.status_code in (200, 206, 304):
             _cache_control(app, response)
+        elif response.mimetype == "text/html":
+            tag, weak = response.get_etag()
+            if tag is not None:
+                build = _hashes(app).build(app.static_folder or "")
+                response.set_etag(f"{tag}.{build}", bool(weak))
         return response
+
+
+def _this_builds_tags(header: str, build: str) -> str:
+    """An ``If-None-Match`` header as the views know it: a page's tag of ``build`` without it
+    (``"v7.<build>"`` is ``"v7"``), a page's tag of another build left out (that copy names
+    another build's files: never current), any other tag (JSON's, a static file's) as it is;
+    ``*`` stays as it is."""
+    tags = parse_etags(header)
+    if tags.star_tag:
+        return header
+    kept = []
+    for tag in sorted(tags.as_set(include_weak=True)):
+        built = BUILT_TAG.fullmatch(tag)
+        if built is None or built[2] == build:
+            kept.append(quote_etag(tag if built is None else built[1]))
+    return ", ".join(kept)
 
 
 def _cache_control(app: Flask, response: Response) -> None:

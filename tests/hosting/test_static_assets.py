@@ -142,3 +142,18 @@ def test_the_service_worker_names_its_caches_by_the_build_and_precaches_hashed_u
 @pytest.mark.parametrize("path", ["/static/../app.py", "/static/nothing.js?v=0123456789ab"])
 def test_a_static_file_that_is_not_there_is_a_plain_404(client, path):
     assert client.get(path).status_code == 404
+
+
+def test_a_pages_etag_carries_the_build_so_an_older_builds_copy_is_sent_again(client):
+    game = _game(client)
+    build = _service_worker(client)[0]
+    tag = client.get(game).headers["ETag"]
+    assert tag.endswith(f'.{build}"')
+    assert client.get(game, headers={"If-None-Match": tag}).status_code == 304
+    older = tag.replace(build, "0123456789ab")
+    assert client.get(game, headers={"If-None-Match": older}).status_code == 200
+    polled = client.get(f"{game}/version").headers["ETag"]  # JSON: no build in its tag
+    assert polled == '"v1"'
+    assert client.get(f"{game}/version", headers={"If-None-Match": polled}).status_code == 304
+    both = f"{older}, {tag}"
+    assert client.get(game, headers={"If-None-Match": both}).status_code == 304
