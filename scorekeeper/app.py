@@ -15,6 +15,7 @@ from sqlalchemy import Connection, text
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db, limiter, migrate
+from .hosting.assets import register_assets
 from .hosting.health import register_health
 from .hosting.loop import SqliteConnection
 from .hosting.schema import BACKFILLS, MIGRATIONS, bring_up_to_date
@@ -239,6 +240,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     register_unavailable(app)
     register_health(app)
     register_trust(app)
+    register_assets(app)
     _register_blueprints(app)
     app.extensions[BACKFILLS] = {FACTS_REVISION: store_every_groups_facts}
     if app.config["MIGRATE_ON_START"]:

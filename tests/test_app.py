@@ -100,9 +100,9 @@ def test_a_session_cookie_is_refused_once_altered_or_expired(app, monkeypatch):
 def test_links_are_built_for_the_root_each_request_is_served_under(app):
     client = app.test_client()
     page = _start(client)
-    share, style = f'href="{page}/share"', 'href="/static/style.css"'
+    share, style = f'href="{page}/share"', 'href="/static/style.css?v='
     plain = client.get(page).get_data(as_text=True)
     rooted = client.get(page, base_url="http://localhost/rum").get_data(as_text=True)
     assert share in plain and style in plain and share not in rooted and style not in rooted
-    assert f'href="/rum{page}/share"' in rooted and 'href="/rum/static/style.css"' in rooted
+    assert f'href="/rum{page}/share"' in rooted and 'href="/rum/static/style.css?v=' in rooted
     assert share in client.get(page).get_data(as_text=True)

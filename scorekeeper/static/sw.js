@@ -1,12 +1,16 @@
-/* The scorekeeper's service worker (served at /sw.js; registered by table.js in a secure
-   context: https, or localhost). The app shell (styles, scripts, icons) comes from the
-   cache and is refreshed behind it; each game page opened is kept, network first, so that
-   it reads offline. Only GET pages and /static/ files: saves, polls, the live fragment and
-   JSON always go to the network, so a lost server shows as offline, never as old news. */
+/* The scorekeeper's service worker (served at /sw.js, never from a cache: Cache-Control
+   no-cache; registered by table.js in a secure context: https, or localhost). The /sw.js
+   route (scorekeeper/hosting/assets.py) fills in the build (a hash of every static file and
+   the version) and the app shell's URLs, each with its file's hash (?v=...). The shell comes
+   from the cache (a hashed URL never changes; one without a hash is refreshed behind it);
+   each game page opened is kept, network first, so that it reads offline. Only GET pages
+   and /static/ files: saves, polls, the live fragment and JSON always go to the network, so
+   a lost server shows as offline, never as old news. A new build installs its own caches
+   and, once active, deletes every other cache, an older build's included. */
 "use strict";
-var SHELL = "sk-shell-v1", PAGES = "sk-pages-v1";
-var FILES = ["/static/style.css", "/static/theme.js", "/static/table.css", "/static/table.js", "/static/entry.js",
-  "/static/manifest.webmanifest", "/static/icon.svg"];
+var BUILD = "__BUILD__";
+var SHELL = "sk-shell-" + BUILD, PAGES = "sk-pages-" + BUILD;
+var FILES = __FILES__;
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(SHELL).then(function (c) { return c.addAll(FILES); })
@@ -23,6 +27,7 @@ self.addEventListener("activate", function (e) {
 var shell = function (req) {
   return caches.open(SHELL).then(function (c) {
     return c.match(req).then(function (hit) {
+      if (hit && new URL(req.url).searchParams.has("v")) return hit;
       var net = fetch(req).then(function (r) {
         if (r.ok) c.put(req, r.clone());
         return r;

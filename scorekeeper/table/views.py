@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -28,6 +26,7 @@ from wtforms import Field
 
 from ..groups.members import group_of_new_game, usual_rules, with_picked
 from ..groups.services import start_in_group
+from ..hosting import assets
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Round
@@ -173,11 +172,24 @@ def version(slug: str) -> Response:
     return page.conditional(json.dumps({"version": number}), tag, "application/json")
 
 
+SHELL_FILES = (
+    "style.css",
+    "theme.js",
+    "table.css",
+    "table.js",
+    "entry.js",
+    "manifest.webmanifest",
+    "icon.svg",
+)
+"""The static files the service worker keeps from its install on (the game page's shell)."""
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker (static/sw.js) served from the root, so that it may keep the
-    game pages for reading offline."""
-    script = Path(current_app.static_folder or "static", "sw.js").read_bytes()
+    game pages for reading offline; named by the build, its shell's URLs hashed
+    (:func:`scorekeeper.hosting.assets.service_worker`), and revalidated on every load."""
+    script = assets.service_worker(SHELL_FILES)
     return Response(script, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
