@@ -70,8 +70,11 @@ def gunicorn_command(
     """The gunicorn command line ``serve`` runs: gevent workers of ``streams`` (the
     app's ``PLAY_STREAMS_PER_PROCESS``; :data:`scorekeeper.app.STREAMS_PER_PROCESS` when
     None) plus :data:`PAGE_CONNECTIONS` connections each, a short keep-alive, the log
-    without secrets; ``tls`` (certificate and key files) serves https."""
+    without secrets; ``tls`` (certificate and key files) serves https. A stop waits at
+    most :data:`~scorekeeper.jobs.serving.GRACEFUL_SECONDS` for running requests (the
+    event streams end at once: :mod:`scorekeeper.jobs.serving`)."""
     from .app import STREAMS_PER_PROCESS
+    from .jobs.serving import GRACEFUL_SECONDS
 
     connections = (STREAMS_PER_PROCESS if streams is None else streams) + PAGE_CONNECTIONS
     served = ["--certfile", tls[0], "--keyfile", tls[1]] if tls else []
@@ -90,6 +93,8 @@ def gunicorn_command(
         "2",
         "--timeout",
         "30",
+        "--graceful-timeout",
+        str(GRACEFUL_SECONDS),
         "--bind",
         f"{host}:{port}",
         "--access-logfile",

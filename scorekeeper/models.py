@@ -24,10 +24,14 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Float, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
+
+# Seconds since the epoch and other floats are ``Float`` as the migrations made them
+# (PostgreSQL's FLOAT is double precision, SQLite's REAL 8 bytes): a bare ``float``
+# maps to ``Double`` in SQLAlchemy 2.1, which ``flask db check`` would take for a change.
 
 
 def now_utc() -> datetime:
@@ -223,7 +227,7 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     )
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
     host_token: Mapped[str | None] = mapped_column(String(40), default=None)
-    moved_at: Mapped[float | None] = mapped_column(default=time.time)
+    moved_at: Mapped[float | None] = mapped_column(Float, default=time.time)
 
 
 class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
@@ -243,8 +247,8 @@ class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[int] = mapped_column(ForeignKey("digital_games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column()
     token: Mapped[str] = mapped_column(String(40), default=new_token)
-    joined_at: Mapped[float | None] = mapped_column(default=None)
-    last_seen: Mapped[float | None] = mapped_column(default=None)
+    joined_at: Mapped[float | None] = mapped_column(Float, default=None)
+    last_seen: Mapped[float | None] = mapped_column(Float, default=None)
     away: Mapped[bool] = mapped_column(default=False)
     stream: Mapped[int] = mapped_column(default=0)
 
@@ -326,7 +330,7 @@ class DigitalReview(db.Model):  # type: ignore[name-defined,misc]
     played: Mapped[str] = mapped_column(String(200))
     expert: Mapped[str] = mapped_column(String(200))
     why: Mapped[str] = mapped_column(String(400))
-    cost: Mapped[float] = mapped_column()
+    cost: Mapped[float] = mapped_column(Float)
 
 
 class GameFact(db.Model):  # type: ignore[name-defined,misc]
@@ -508,9 +512,9 @@ class Job(db.Model):  # type: ignore[name-defined,misc]
     args: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     client: Mapped[str] = mapped_column(String(64), default="", index=True)
     address: Mapped[str] = mapped_column(String(64), default="", index=True)
-    created_at: Mapped[float] = mapped_column(default=time.time)
-    started_at: Mapped[float | None] = mapped_column(default=None)
-    finished_at: Mapped[float | None] = mapped_column(default=None)
+    created_at: Mapped[float] = mapped_column(Float, default=time.time)
+    started_at: Mapped[float | None] = mapped_column(Float, default=None)
+    finished_at: Mapped[float | None] = mapped_column(Float, default=None)
     attempts: Mapped[int] = mapped_column(default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     error: Mapped[str | None] = mapped_column(String(400), default=None)

@@ -4,6 +4,13 @@ ready, and stopped when it exits, so the laptop at the table still needs one com
 ``SCOREKEEPER_JOB_PROCESSES`` worker processes (default 2); 0 starts none (``scorekeeper
 worker`` runs them elsewhere).
 
+Stopping (SIGTERM, e.g. ``docker stop``) fits in :data:`STOP_SECONDS`: each web worker
+ends its event streams at once (:func:`post_worker_init`; the phones reconnect after
+their ``retry:``), gunicorn waits at most ``--graceful-timeout`` (:data:`GRACEFUL_SECONDS`)
+for the requests still running, then the consumer gets :data:`JOBS_GRACE_SECONDS` to
+finish its running jobs before they are interrupted (a job interrupted is queued again
+by :mod:`scorekeeper.jobs`' recovery).
+
 Gunicorn reads this file in its master process, before its gevent workers patch the
 standard library: it imports nothing but the standard library (a database driver
 imported here would keep its blocking waits in every worker)."""
@@ -14,6 +21,29 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
+from typing import Protocol
+
+STOP_SECONDS = 10
+"""The bound of a whole stop: Docker's default wait before it kills (compose.yaml gives
+15 s, a margin)."""
+GRACEFUL_SECONDS = 4
+"""gunicorn's ``--graceful-timeout``: the web workers' wait for running requests once
+their streams are ended (a page or a move takes well under a second)."""
+JOBS_GRACE_SECONDS = 3.0
+"""The consumer's wait for its running jobs (SIGINT) before they are interrupted
+(SIGTERM), then :data:`JOBS_INTERRUPT_SECONDS` more before it is killed."""
+JOBS_INTERRUPT_SECONDS = 1.5
+WATCH_SECONDS = 0.1
+"""How often a web worker looks whether it was told to stop (``worker.alive``)."""
+
+
+class Worker(Protocol):
+    """What :func:`post_worker_init` reads of gunicorn's worker: ``alive``, False once
+    it was told to stop (SIGTERM)."""
+
+    alive: bool
 
 
 class Beside:
@@ -29,16 +59,23 @@ class Beside:
 
     @classmethod
     def stop(cls) -> None:
-        """Stop the consumer: SIGINT (it finishes its running jobs), then wait."""
+        """Stop the consumer within :data:`JOBS_GRACE_SECONDS` plus
+        :data:`JOBS_INTERRUPT_SECONDS`: SIGINT (it finishes its running jobs), SIGTERM
+        (it interrupts them), then SIGKILL."""
         process, cls.process = cls.process, None
         if process is None or process.poll() is not None:
             return
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        for sent, wait in (
+            (signal.SIGINT, JOBS_GRACE_SECONDS),  # huey: finish the running jobs
+            (signal.SIGTERM, JOBS_INTERRUPT_SECONDS),  # huey: interrupt them
+            (signal.SIGKILL, None),
+        ):
+            process.send_signal(sent)
+            try:
+                process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
 
 
 def when_ready(_server: object) -> None:
@@ -71,3 +108,17 @@ def on_starting(_server: object) -> None:
     handle = open(os.path.join(folder, "serving.lock"), "a", encoding="utf-8")
     fcntl.flock(handle, fcntl.LOCK_SH)
     SERVING_LOCKS.append(handle)
+
+
+def post_worker_init(worker: Worker) -> None:
+    """A web worker is serving: watch it (a thread, a greenlet under gevent) until it
+    is told to stop, then end every event stream it holds at once
+    (:func:`scorekeeper.live.bus.close_every_stream`), so it never waits for them."""
+    from scorekeeper.live.bus import close_every_stream  # after gevent's patching
+
+    def watch() -> None:
+        while worker.alive:
+            time.sleep(WATCH_SECONDS)
+        close_every_stream()
+
+    threading.Thread(target=watch, name="stopping", daemon=True).start()

@@ -29,6 +29,12 @@ notice sent while it was away is not lost unread.
   one UPDATE stamps the contact of every seat a stream of the process holds, one query
   finds the held games where a stand-in bot is due, and only those catch up). A quiet
   stream itself only sends a keep-alive comment.
+
+- closing (:func:`close_every_stream`): when the process is told to stop (``serve``'s
+  gunicorn worker on SIGTERM, :mod:`scorekeeper.jobs.serving`), every stream it holds,
+  and every one opened afterwards, ends at once with a ``retry:`` hint, so the phones
+  reconnect to another process or the restarted server, and the process stops at once
+  instead of waiting for streams that would stay open up to an hour.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +66,8 @@ transaction, told to the streams when it commits."""
 NUDGES = "wakeups"
 """The folder of the SQLite bus's sockets in the data folder (:class:`.Nudges`)."""
 log = logging.getLogger(__name__)
+_EVERY: weakref.WeakSet[Wakeups] = weakref.WeakSet()
+"""Every :class:`Wakeups` of this process (one per app), for :func:`close_every_stream`."""
 
 Contact = tuple[int, int, int]
 """A seat a stream holds: its digital game's id, the seat (0-based) and the stream's
@@ -102,6 +111,18 @@ class Wakeups:
         self._sweeper: threading.Thread | None = None
         self._redis: redis.Redis | None = None
         self.nudges = Nudges(Path(app.instance_path) / NUDGES)
+        self.closing = False
+        """True once :meth:`close` was called: every stream ends at its next wake."""
+        _EVERY.add(self)
+
+    def close(self) -> None:
+        """The process is stopping: set :attr:`closing` and wake every stream, which
+        ends (a stream opened afterwards ends at once)."""
+        with self._lock:
+            self.closing = True
+            events = [woken for held in self._held.values() for woken in held]
+        for woken in events:
+            woken.set()
 
     def hold(self, key: str, contact: Contact | None = None) -> threading.Event:
         """A new event, set each time the game of ``key`` (:func:`play_key`,
@@ -250,6 +271,16 @@ class Wakeups:
                 self._listener = None
                 return None
             return list(self._held)
+
+
+def close_every_stream() -> int:
+    """End every event stream of this process, now and from now on (every app's
+    :meth:`Wakeups.close`), when it is told to stop; the number of :class:`Wakeups`
+    closed."""
+    every = list(_EVERY)
+    for wakeups in every:
+        wakeups.close()
+    return len(every)
 
 
 def moved(key: str) -> None:

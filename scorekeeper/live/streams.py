@@ -22,6 +22,10 @@ Standing = Callable[[], tuple[int, str | None]]
 
 Told = Callable[[int], dict[str, object] | None]
 """A version event's data for the version read (see :func:`version_events`)."""
+CLOSED_RETRY_MS = 3000
+"""The ``retry:`` (milliseconds) a stream ends with when its process is stopping: the
+phone's EventSource reconnects after it, to another process or the restarted server
+(a container's restart takes a few seconds; sooner would mostly find nothing)."""
 
 
 def version_only(version: int) -> dict[str, object]:
@@ -45,7 +49,8 @@ def version_events(
     a keep-alive comment, nothing read (the
     listener wakes every stream when it reconnects, so no notice is lost unread; the
     process's sweep stamps ``contact``, the seat it serves, and lets due bots move).
-    Ends after ``PLAY_STREAM_SECONDS`` (3600)."""
+    Ends after ``PLAY_STREAM_SECONDS`` (3600), and at once, after ``retry:``
+    :data:`CLOSED_RETRY_MS`, when the process is stopping (:meth:`Wakeups.close`)."""
     wakeups: Wakeups = current_app.extensions["wakeups"]
     every = check_every()
     end = time.monotonic() + float(current_app.config.get("PLAY_STREAM_SECONDS", 3600))
@@ -55,6 +60,9 @@ def version_events(
         last: object = since
         while True:
             woken.clear()
+            if wakeups.closing:
+                yield f"retry: {CLOSED_RETRY_MS}\n\n"
+                return
             version, ended = standing()
             if ended is not None:
                 yield f"event: end\ndata: {json.dumps({'reason': ended})}\n\n"

@@ -14,7 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 DEADLINE = 120.0
@@ -74,7 +74,8 @@ def serving(
             _wait_healthy(base, child, context)
             yield child
         finally:
-            os.killpg(child.pid, signal.SIGTERM)
+            with suppress(ProcessLookupError):  # a test may have stopped it already
+                os.killpg(child.pid, signal.SIGTERM)
             try:
                 child.wait(timeout=DEADLINE)
             except subprocess.TimeoutExpired:
