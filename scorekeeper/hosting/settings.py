@@ -190,7 +190,7 @@ class Settings(BaseSettings):
             return url
         try:
             parsed = make_url(url)
-        except ArgumentError:
+        except (ArgumentError, ValueError):  # ValueError: a port that is not a number
             raise ValueError("not a database URL: postgresql://user:password@host/db") from None
         if parsed.drivername in ("postgres", "postgresql"):
             parsed = parsed.set(drivername="postgresql+psycopg")
