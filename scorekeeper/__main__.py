@@ -1,5 +1,8 @@
 """Command line (``scorekeeper`` or ``python -m scorekeeper``): ``score FILE|-``,
-``serve``, ``simulate``, ``backup FILE`` and ``restore FILE``.
+``serve``, ``worker``, ``simulate``, ``backup FILE``, ``restore FILE`` and ``--version``.
+``serve``, ``worker``, ``backup`` and ``restore`` read the settings
+(:mod:`scorekeeper.hosting.settings`): a bad one is one line and status 2, an unusable
+data folder one line and status 1; ``score`` and ``simulate`` read none.
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
@@ -290,34 +293,35 @@ def with_settings(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """A command that builds the app: ``serve``, ``worker``, ``backup``, ``restore``."""
-    args = with_settings(args)
-    if args.command == "serve":
-        return _serve(args.host, args.port, args.workers, args.https)
-    if args.command == "worker":
-        return _worker(args.processes)
-    return _backup(args.command, args.file)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a subcommand; returns the exit status: a bad setting is one line per setting
-    on standard error and 2, an unusable data folder one line and 1 (no traceback).
-    ``score`` and ``simulate`` read no setting."""
+    """A command that builds the app (``serve``, ``worker``, ``backup``, ``restore``): a
+    bad setting is one line per setting on standard error and 2, an unusable data folder
+    one line and 1 (no traceback)."""
     from .hosting.settings import DataFolderError, SettingsError
 
-    args = parser().parse_args(argv)
-    if args.command == "simulate":
-        return _simulate(args)
-    if args.command == "score":
-        return _score(args.file)
     try:
-        return _run(args)
+        args = with_settings(args)
+        if args.command == "serve":
+            return _serve(args.host, args.port, args.workers, args.https)
+        if args.command == "worker":
+            return _worker(args.processes)
+        return _backup(args.command, args.file)
     except SettingsError as error:
         sys.stderr.write(f"{error}\n")
         return 2
     except DataFolderError as error:
         sys.stderr.write(f"{error}\n")
         return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand; returns the exit status. ``score`` and ``simulate`` read no
+    setting (nor import Flask); the others as :func:`_run` says."""
+    args = parser().parse_args(argv)
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "score":
+        return _score(args.file)
+    return _run(args)
 
 
 def _simulate_parser(sim: argparse.ArgumentParser) -> None:

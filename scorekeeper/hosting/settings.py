@@ -28,6 +28,8 @@ from urllib.parse import urlsplit
 
 from flask import Config
 from limits import parse_many
+from limits.errors import ConfigurationError
+from limits.storage import storage_from_string
 from platformdirs import user_data_path
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -49,6 +51,10 @@ class SettingsError(ValueError):
 class DataFolderError(RuntimeError):
     """The data folder cannot be made or written: one line naming it, the user the app
     runs as and what to do."""
+
+
+LIMIT = "a rate limit such as '10 per minute' or '5/second;120/minute'"
+"""What a ``RATELIMIT_*`` setting accepts (the ``limits`` package's notation)."""
 
 
 def _named(name: str, default: Any, accepts: str, **bounds: Any) -> Any:
@@ -119,17 +125,19 @@ class Settings(BaseSettings):
     workers: int = _count("WORKERS", 2, "serve's web worker processes")
     https: bool = _named("HTTPS", False, "serve https with its own certificates: on or off")
     job_processes: int = _count("JOB_PROCESSES", 2, "the queue's worker processes", least=0)
-    redis_url: str = _named("REDIS_URL", "", "a redis:// or rediss:// URL, or unset")
+    redis_url: str = _named(
+        "REDIS_URL", "", "a redis://, rediss:// or unix:// (a socket) URL, or unset"
+    )
     ratelimit_storage_uri: str = _named(
         "RATELIMIT_STORAGE_URI",
         "",
         "where rate limits are counted: memory:// or a shared store such as redis://...; "
         "unset: REDIS_URL when set, else memory://",
     )
-    ratelimit_api: str = _named("RATELIMIT_API", "120 per minute", "a rate limit")
-    ratelimit_import: str = _named("RATELIMIT_IMPORT", "10 per minute", "a rate limit")
-    ratelimit_new_games: str = _named("RATELIMIT_NEW_GAMES", "20 per minute", "a rate limit")
-    ratelimit_hints: str = _named("RATELIMIT_HINTS", "5 per second;120 per minute", "a rate limit")
+    ratelimit_api: str = _named("RATELIMIT_API", "120 per minute", LIMIT)
+    ratelimit_import: str = _named("RATELIMIT_IMPORT", "10 per minute", LIMIT)
+    ratelimit_new_games: str = _named("RATELIMIT_NEW_GAMES", "20 per minute", LIMIT)
+    ratelimit_hints: str = _named("RATELIMIT_HINTS", "5 per second;120 per minute", LIMIT)
     play_grace_seconds: float = _seconds("PLAY_GRACE_SECONDS", 60, "a dropped phone's grace")
     play_stream_seconds: float = _seconds("PLAY_STREAM_SECONDS", 3600, "an event stream's life")
     play_check_seconds: float = _seconds("PLAY_CHECK_SECONDS", 30, "a stream's keep-alive")
@@ -206,13 +214,25 @@ class Settings(BaseSettings):
             raise ValueError("the address phones open: an http:// or https:// URL, or unset")
         return url
 
-    @field_validator("redis_url", "ratelimit_storage_uri")
+    @field_validator("redis_url")
     @classmethod
-    def _store(cls, url: str) -> str:
-        if url and not urlsplit(url).scheme:
-            raise ValueError("a URL such as redis://host:6379/0, or unset")
+    def _redis(cls, url: str) -> str:
+        if url and urlsplit(url).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError(str(cls.model_fields["redis_url"].description))
+        if url:
+            _needs("redis", "redis", "Redis")
+        return url
+
+    @field_validator("ratelimit_storage_uri")
+    @classmethod
+    def _rate_store(cls, url: str) -> str:
+        """A store the ``limits`` package knows (made once here, which connects to none)."""
         if _is_redis(url):
             _needs("redis", "redis", "Redis")
+        try:
+            storage_from_string(url) if url else None
+        except ConfigurationError as error:
+            raise ValueError(f"{error} (e.g. memory:// or redis://host:6379/0)") from None
         return url
 
     @field_validator("ratelimit_api", "ratelimit_import", "ratelimit_new_games", "ratelimit_hints")
@@ -221,15 +241,14 @@ class Settings(BaseSettings):
         try:
             parse_many(limit)
         except ValueError:
-            raise ValueError(
-                "a rate limit such as '10 per minute' or '5/second;120/minute'"
-            ) from None
+            raise ValueError(LIMIT) from None
         return limit
 
     def rate_storage(self) -> str:
         """Where rate limits are counted: ``RATELIMIT_STORAGE_URI``, else Redis whenever it
         is there (every worker shares the limits), else memory."""
-        return self.ratelimit_storage_uri or self.redis_url or "memory://"
+        redis = re.sub(r"^unix://", "redis+unix://", self.redis_url)  # limits' name for it
+        return self.ratelimit_storage_uri or redis or "memory://"
 
     def reviewing(self) -> bool:
         """``PLAY_REVIEW`` when set, else the older ``PLAY_REVIEW_SAMPLES`` (0: off), else on."""

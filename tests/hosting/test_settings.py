@@ -276,8 +276,21 @@ def test_rate_limits_are_counted_in_redis_whenever_it_is_there(environment):
     assert load_settings().rate_storage() == "memory://"
     environment.setenv("REDIS_URL", "redis://cache:6379/0")
     assert load_settings().rate_storage() == "redis://cache:6379/0"
+    environment.setenv("REDIS_URL", "unix:///run/redis.sock")  # redis-py's; limits' name:
+    assert load_settings().rate_storage() == "redis+unix:///run/redis.sock"
     environment.setenv("RATELIMIT_STORAGE_URI", "memory://")
     assert load_settings().rate_storage() == "memory://"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("RATELIMIT_STORAGE_URI", "nowhere://x"), ("REDIS_URL", "http://cache:6379")],
+)
+def test_a_store_of_an_unknown_kind_is_refused(environment, name, value):
+    environment.setenv(name, value)
+    with pytest.raises(SettingsError) as refused:
+        create_app()
+    assert str(refused.value).startswith(f"{name}={value}: ") and "\n" not in str(refused.value)
 
 
 def test_typed_settings_are_not_read_again_raw_but_other_flask_keys_are(environment, tmp_path):
