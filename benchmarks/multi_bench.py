@@ -780,7 +780,7 @@ def prepare_place(args: Any, stack: ExitStack) -> dict[str, Any]:
         place["logs"].mkdir(parents=True, exist_ok=True)
     app_env = {
         "SCOREKEEPER_DATA": str(folder / "data"),
-        "SECRET_KEY": "multi-bench",
+        "SECRET_KEY": "multi-bench-secret-key-of-32-characters",
         # every phone here comes from 127.0.0.1: lift the cap of streams per address
         "SCOREKEEPER_PLAY_STREAMS_PER_ADDRESS": "1000000",
     }

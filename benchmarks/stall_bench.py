@@ -359,7 +359,7 @@ def serve_command(port: int, workers: int) -> list[str]:
 def server_env(folder: Path, monitor: bool) -> dict[str, str]:
     env = {
         "SCOREKEEPER_DATA": str(folder),
-        "SECRET_KEY": "stall-bench",
+        "SECRET_KEY": "stall-bench-secret-key-of-32-characters",
         # every client here comes from 127.0.0.1: lift the bounds per address only
         "SCOREKEEPER_PLAY_STREAMS_PER_ADDRESS": "1000000",
         "SCOREKEEPER_PLAY_JOBS_PER_ADDRESS": "1000000",

@@ -1,5 +1,8 @@
 """Command line (``scorekeeper`` or ``python -m scorekeeper``): ``score FILE|-``,
-``serve``, ``simulate``, ``backup FILE`` and ``restore FILE``.
+``serve``, ``worker``, ``simulate``, ``backup FILE``, ``restore FILE`` and ``--version``.
+``serve``, ``worker``, ``backup`` and ``restore`` read the settings
+(:mod:`scorekeeper.hosting.settings`): a bad one is one line and status 2, an unusable
+data folder one line and status 1; ``score`` and ``simulate`` read none.
 
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
@@ -18,7 +21,6 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 
 def _score(path: str) -> int:
@@ -124,6 +126,8 @@ def raise_open_files(needed: int) -> int:
 
 
 def _serve(host: str, port: int, workers: int, https: bool) -> int:
+    """``scorekeeper serve``: bring the schema up to date, announce the address, then
+    become gunicorn (the settings are checked here, before any worker starts)."""
     import os
     from pathlib import Path
 
@@ -166,6 +170,8 @@ def _certificates(data: Path) -> tuple[str, str]:
 
 
 def _backup(command: str, path: str) -> int:
+    """``scorekeeper backup`` or ``restore``: 2 and one line when the file will not do
+    (a bad setting or data folder is :func:`main`'s to tell)."""
     from pathlib import Path
 
     from . import create_app
@@ -221,63 +227,114 @@ def _fail(where: str, message: str) -> int:
     return 2
 
 
-def parser() -> argparse.ArgumentParser:
-    """The command line's parser; ``serve``'s defaults come from the environment
-    (``SCOREKEEPER_HOST``, ``SCOREKEEPER_PORT`` or ``PORT``, ``SCOREKEEPER_WORKERS``)."""
-    from .hosting.settings import setting
+DESCRIPTION = "500 Rum scorekeeper: score rounds, simulate bot games, serve the web app."
+EPILOG = (
+    "Settings come from the environment (SCOREKEEPER_<NAME> or <NAME>, e.g. PORT, "
+    "DATABASE_URL, SECRET_KEY): see docs/hosting.md, sections Configuration and "
+    "The command line."
+)
 
-    top = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
-    sub = top.add_subparsers(dest="command", required=True)
-    score = sub.add_parser("score", help="score one round (shared/score-contract.md)")
+
+def _version() -> str:
+    """The installed package's version (importlib.metadata), or why there is none."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"scorekeeper {version('scorekeeper')}"
+    except PackageNotFoundError:
+        return "scorekeeper (not installed: run from a checkout)"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser. It reads no setting: ``serve``'s and ``worker``'s
+    options left out are filled from the environment by :func:`with_settings`."""
+    top = argparse.ArgumentParser(prog="scorekeeper", description=DESCRIPTION, epilog=EPILOG)
+    top.add_argument("--version", action="version", version=_version())
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        made: argparse.ArgumentParser = sub.add_parser(
+            name, help=text, description=text[0].upper() + text[1:] + ".", epilog=EPILOG
+        )
+        return made
+
+    score = command("score", "score one round (shared/score-contract.md)")
     score.add_argument("file", help="the request JSON file, or - for standard input")
-    serve = sub.add_parser("serve", help="migrate the database and run the web app")
-    serve.add_argument(
-        "--host", default=setting("HOST", "0.0.0.0"), help="address to listen on (default: all)"
-    )
-    serve.add_argument("--port", type=int, default=int(setting("PORT", "5000")))
-    serve.add_argument("--workers", type=int, default=int(setting("WORKERS", "2")))
+    serve = command("serve", "migrate the database and run the web app")
+    serve.add_argument("--host", help="address to listen on (HOST; default: all)")
+    serve.add_argument("--port", type=int, help="port (PORT; default 5000)")
+    serve.add_argument("--workers", type=int, help="web worker processes (WORKERS; default 2)")
     serve.add_argument(
         "--https",
         action="store_true",
-        default=setting("HTTPS", "") not in ("", "0"),
-        help="serve https with this machine's own certificate authority (made once)",
+        default=None,
+        help="serve https with this machine's own certificate authority (made once; HTTPS)",
     )
-    worker = sub.add_parser(
-        "worker", help="run the queue's worker processes (bots, hints, reviews, imports)"
-    )
+    worker = command("worker", "run the queue's worker processes (bots, hints, reviews, imports)")
     worker.add_argument(
         "--processes",
         type=int,
-        default=int(setting("JOB_PROCESSES", "2")),
-        help="worker processes (default 2: one per core of a small machine)",
+        help="worker processes (JOB_PROCESSES; default 2: one per core of a small machine)",
     )
-    backup = sub.add_parser("backup", help="copy the SQLite database, safe while serving")
-    backup.add_argument("file", help="the new backup file")
-    restore = sub.add_parser("restore", help="replace the database by a backup")
-    restore.add_argument("file", help="a file written by backup")
-    _simulate_parser(sub)
+    command("backup", "copy the SQLite database, safe while serving").add_argument(
+        "file", help="the new backup file"
+    )
+    command("restore", "replace the database by a backup").add_argument(
+        "file", help="a file written by backup"
+    )
+    _simulate_parser(command("simulate", "play games between bots and sum them up"))
     return top
 
 
+def with_settings(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` of ``serve`` or ``worker`` with the options left out taken from the
+    environment's settings (:func:`scorekeeper.hosting.settings.load_settings`; raises
+    its :class:`~scorekeeper.hosting.settings.SettingsError`)."""
+    from .hosting.settings import load_settings
+
+    settings = load_settings()
+    for option in ("host", "port", "workers", "https"):
+        if args.command == "serve" and getattr(args, option) is None:
+            setattr(args, option, getattr(settings, option))
+    if args.command == "worker" and args.processes is None:
+        args.processes = settings.job_processes
+    return args
+
+
+def _run(args: argparse.Namespace) -> int:
+    """A command that builds the app (``serve``, ``worker``, ``backup``, ``restore``): a
+    bad setting is one line per setting on standard error and 2, an unusable data folder
+    one line and 1 (no traceback)."""
+    from .hosting.settings import DataFolderError, SettingsError
+
+    try:
+        args = with_settings(args)
+        if args.command == "serve":
+            return _serve(args.host, args.port, args.workers, args.https)
+        if args.command == "worker":
+            return _worker(args.processes)
+        return _backup(args.command, args.file)
+    except SettingsError as error:
+        sys.stderr.write(f"{error}\n")
+        return 2
+    except DataFolderError as error:
+        sys.stderr.write(f"{error}\n")
+        return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a subcommand; returns the exit status."""
+    """Run a subcommand; returns the exit status. ``score`` and ``simulate`` read no
+    setting (nor import Flask); the others as :func:`_run` says."""
     args = parser().parse_args(argv)
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "score":
         return _score(args.file)
-    if args.command == "serve":
-        return _serve(args.host, args.port, args.workers, args.https)
-    if args.command == "worker":
-        return _worker(args.processes)
-    if args.command in ("backup", "restore"):
-        return _backup(args.command, args.file)
-    return 2  # pragma: no cover - argparse rejects unknown commands
+    return _run(args)
 
 
-def _simulate_parser(sub: Any) -> None:
-    """The ``simulate`` subcommand's arguments, added to ``sub`` (argparse's subparsers)."""
-    sim = sub.add_parser("simulate", help="play games between bots and sum them up")
+def _simulate_parser(sim: argparse.ArgumentParser) -> None:
+    """The ``simulate`` subcommand's arguments, added to its parser ``sim``."""
     sim.add_argument("--preset", default="standard", help="rules preset (default standard)")
     sim.add_argument("--players", type=int, default=2, help="players at the table")
     sim.add_argument("--games", type=int, default=100, help="games to play")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import gc
+import logging
 import math
-import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +19,15 @@ from .hosting.assets import register_assets
 from .hosting.health import register_health
 from .hosting.loop import SqliteConnection
 from .hosting.schema import BACKFILLS, MIGRATIONS, bring_up_to_date
-from .hosting.settings import PREFIX, data_folder, is_on, setting, switch
+from .hosting.settings import (
+    SERVING_ONLY,
+    Settings,
+    data_folder,
+    is_on,
+    load_settings,
+    other_flask_keys,
+    ready_data_folder,
+)
 from .hosting.trust import register_trust
 from .inputs import IdConverter
 from .web import TokenSafeSessions, register_unavailable
@@ -58,97 +66,104 @@ process on PostgreSQL: three statements and about 5 ms of CPU, the test client's
 included), so 8,000 streams of 300 s would open 27 a second (a seventh of a core), of
 an hour 2.2; an idle stream costs nothing meanwhile (no thread; a keep-alive every
 ``PLAY_CHECK_SECONDS``, which also finds a phone gone)."""
+app_log = logging.getLogger("scorekeeper")
 TOKEN_ARGS = frozenset({"slug", "token"})
 """URL parts that hold a secret: pages with them send no Referer at all."""
 
 
 def _secret_key(instance: Path) -> str:
-    """The secret key, generated into ``instance/secret_key`` on first run."""
+    """The secret key, generated into ``instance/secret_key`` on first run, and made
+    again (one line logged) when that file is empty: no session could have been signed
+    with an empty key, and every page would fail with it."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+    if path.exists() and path.read_text().strip():
+        return path.read_text().strip()
+    if path.exists():
+        app_log.warning("%s was empty: a new secret key was made in it", path)
+    path.write_text(secrets.token_hex(32))
+    path.chmod(0o600)
     return path.read_text().strip()
 
 
-def _defaults(app: Flask) -> dict[str, object]:
-    database = setting("DATABASE_URL", "") or (
+def _defaults(app: Flask, settings: Settings) -> dict[str, object]:
+    """The app's config: fixed defaults, then every setting of ``settings`` (as its key
+    in upper case) but those only the command line reads."""
+    database = settings.database_url or (
         f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite3'}"
     )
-    return {
-        "SECRET_KEY": setting("SECRET_KEY", ""),
-        "SQLALCHEMY_DATABASE_URI": database,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 22},
-        "MAX_CONTENT_LENGTH": 1024 * 1024,
-        "WTF_CSRF_TIME_LIMIT": None,
-        # over https Flask-WTF would also demand a same-site Referer, which pages whose
-        # address holds a token never send (Referrer-Policy no-referrer): the CSRF token
-        # and the SameSite session cookie guard every form either way
-        "WTF_CSRF_SSL_STRICT": False,
-        "SEND_FILE_MAX_AGE_DEFAULT": 3600,
-        "SESSION_COOKIE_HTTPONLY": True,
-        "SESSION_COOKIE_SAMESITE": "Lax",
-        "RATELIMIT_STORAGE_URI": setting("RATELIMIT_STORAGE_URI", "memory://"),
-        "RATELIMIT_HEADERS_ENABLED": True,
-        "RATELIMIT_API": setting("RATELIMIT_API", "120 per minute"),
-        "RATELIMIT_IMPORT": setting("RATELIMIT_IMPORT", "10 per minute"),
-        "RATELIMIT_NEW_GAMES": setting("RATELIMIT_NEW_GAMES", "20 per minute"),
-        "RATELIMIT_HINTS": setting("RATELIMIT_HINTS", "5 per second;120 per minute"),
-        "TRUSTED_PROXIES": int(setting("TRUSTED_PROXIES", "0")),
-        "MIGRATE_ON_START": True,
-        "PUBLIC_URL": setting("PUBLIC_URL", ""),
-        "PLAY_GRACE_SECONDS": float(setting("PLAY_GRACE_SECONDS", "60")),
-        "PLAY_STREAM_SECONDS": float(setting("PLAY_STREAM_SECONDS", str(STREAM_SECONDS))),
-        "PLAY_CHECK_SECONDS": float(setting("PLAY_CHECK_SECONDS", "30")),
-        "PLAY_POLL_SECONDS": float(setting("PLAY_POLL_SECONDS", "0.2")),
-        "REDIS_URL": setting("REDIS_URL", ""),
-        "PLAY_STREAMS_PER_PROCESS": int(
-            setting("PLAY_STREAMS_PER_PROCESS", str(STREAMS_PER_PROCESS))
-        ),
-        "PLAY_EXPERT_SAMPLES": int(setting("PLAY_EXPERT_SAMPLES", "16")),
-        "PLAY_HINT_SAMPLES": int(setting("PLAY_HINT_SAMPLES", "16")),
-        "PLAY_REVIEW": switch("PLAY_REVIEW", True, old="PLAY_REVIEW_SAMPLES"),
-    } | _work_defaults()
+    return (
+        {
+            "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 22},
+            "MAX_CONTENT_LENGTH": 1024 * 1024,
+            "WTF_CSRF_TIME_LIMIT": None,
+            # over https Flask-WTF would also demand a same-site Referer, which pages whose
+            # address holds a token never send (Referrer-Policy no-referrer): the CSRF token
+            # and the SameSite session cookie guard every form either way
+            "WTF_CSRF_SSL_STRICT": False,
+            "SEND_FILE_MAX_AGE_DEFAULT": 3600,
+            "SESSION_COOKIE_HTTPONLY": True,
+            "SESSION_COOKIE_SAMESITE": "Lax",
+            "RATELIMIT_HEADERS_ENABLED": True,
+            "MIGRATE_ON_START": True,
+        }
+        | _work_defaults(settings)
+        | {"SQLALCHEMY_DATABASE_URI": database}
+    )
 
 
-def _work_defaults() -> dict[str, object]:
-    """The queue's settings (:mod:`scorekeeper.jobs`), the bounds on a client's work and
-    the timeouts of calls that can hang (docs/architecture.md, "Where the work runs")."""
-    return {
-        "PLAY_THINK_SECONDS": float(setting("PLAY_THINK_SECONDS", "2")),
-        "PLAY_JOBS_PER_CLIENT": int(setting("PLAY_JOBS_PER_CLIENT", "6")),
-        "PLAY_JOBS_PER_ADDRESS": int(setting("PLAY_JOBS_PER_ADDRESS", "24")),
-        "JOBS": setting("JOBS", "queue"),
-        "JOBS_STALE_SECONDS": float(setting("JOBS_STALE_SECONDS", "30")),
-        "JOBS_POLL_SECONDS": float(setting("JOBS_POLL_SECONDS", "0.1")),
-        "REDIS_TIMEOUT_SECONDS": float(setting("REDIS_TIMEOUT_SECONDS", "5")),
-        "DATABASE_CONNECT_SECONDS": float(setting("DATABASE_CONNECT_SECONDS", "3")),
-        "DATABASE_STATEMENT_SECONDS": float(setting("DATABASE_STATEMENT_SECONDS", "5")),
-        "DATABASE_LOCK_SECONDS": float(setting("DATABASE_LOCK_SECONDS", "3")),
-        "REQUEST_WAIT_SECONDS": float(setting("REQUEST_WAIT_SECONDS", "2.5")),
+def _work_defaults(settings: Settings) -> dict[str, object]:
+    """Every setting the app reads (:class:`~scorekeeper.hosting.settings.Settings`: the
+    queue's, the bounds on a client's work, the timeouts of calls that can hang, see
+    docs/architecture.md, "Where the work runs"), ``PLAY_REVIEW`` resolved to a bool."""
+    values = {
+        name.upper(): value
+        for name, value in settings.model_dump().items()
+        if name.upper() not in SERVING_ONLY
+    }
+    return values | {
+        "PLAY_REVIEW": settings.reviewing(),
+        "RATELIMIT_STORAGE_URI": settings.rate_storage(),
     }
 
 
+def _from_environment(settings: Settings) -> dict[str, object]:
+    """The config keys of the settings the environment gave (they win over ``config.py``,
+    as every ``SCOREKEEPER_<KEY>`` did before settings were typed)."""
+    given = {name.upper() for name in settings.model_fields_set}
+    if given & {"PLAY_REVIEW", "PLAY_REVIEW_SAMPLES"}:
+        given.add("PLAY_REVIEW")
+    if "RATELIMIT_STORAGE_URI" in given or "REDIS_URL" in given:
+        given.add("RATELIMIT_STORAGE_URI")
+    if "DATABASE_URL" in given:
+        given.add("SQLALCHEMY_DATABASE_URI")
+    database = {"SQLALCHEMY_DATABASE_URI": settings.database_url}
+    values = _work_defaults(settings) | database
+    return {key: value for key, value in values.items() if key in given}
+
+
 def _configure(app: Flask, test_config: Mapping[str, object] | None) -> None:
-    """Defaults (the environment's settings, :mod:`scorekeeper.hosting.settings`), then the data
-    folder's ``config.py``, then any ``SCOREKEEPER_<KEY>`` of the environment, then
-    ``test_config``; then the secret key (generated into the data folder on first
-    run). A database server's connections are checked before use (``pool_pre_ping``:
-    it may have dropped them); a SQLite file's need no such round trip. The check is
-    one more round trip a checkout (a request, a stream's wake-up read): about 0.1-0.2
-    ms of CPU of a move's 3.5-4 ms (issue 27, measured in process on PostgreSQL), and
-    kept: without it, after PostgreSQL restarts or a network device drops idle
-    connections, the request that meets a dead connection fails with a 500 (SQLAlchemy
-    renews the pool only then; ``pool_recycle`` bounds a connection's age, not what
-    happened to it). A SQLite file's writes and commits wait for its lock off ``serve``'s
-    loop (:class:`scorekeeper.hosting.loop.SqliteConnection`)."""
-    os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(_defaults(app))
+    """Defaults and the environment's settings (:func:`~.hosting.settings.load_settings`:
+    :class:`~.hosting.settings.SettingsError` for a bad one), then the data folder's
+    ``config.py``, then again the settings the environment gave (they win over
+    ``config.py``) and its ``SCOREKEEPER_<KEY>`` for Flask keys no setting owns, then
+    ``test_config``; then the secret key (generated into the data folder on first run).
+    The data folder is made and checked first (:class:`~.hosting.settings.DataFolderError`).
+    A database server's connections are checked before use (``pool_pre_ping``: it may
+    have dropped them); a SQLite file's need no such round trip. The check is one more
+    round trip a checkout (a request, a stream's wake-up read): about 0.1-0.2 ms of CPU
+    of a move's 3.5-4 ms (issue 27, measured in process on PostgreSQL), and kept:
+    without it, after PostgreSQL restarts or a network device drops idle connections,
+    the request that meets a dead connection fails with a 500. A SQLite file's writes
+    and commits wait for its lock off ``serve``'s loop
+    (:class:`scorekeeper.hosting.loop.SqliteConnection`)."""
+    settings = load_settings()
+    ready_data_folder(Path(app.instance_path))
+    app.config.from_mapping(_defaults(app, settings))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-    app.config.from_prefixed_env(PREFIX)
+    app.config.from_mapping(_from_environment(settings) | other_flask_keys(app.root_path))
     app.config.from_mapping(test_config or {})
-    app.config["PLAY_REVIEW"] = is_on(app.config["PLAY_REVIEW"])  # "off" as SCOREKEEPER_ sets it
+    app.config["PLAY_REVIEW"] = is_on(app.config["PLAY_REVIEW"])  # "off" as config.py sets it
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     url = str(app.config["SQLALCHEMY_DATABASE_URI"])
@@ -198,10 +213,15 @@ def _register_blueprints(app: Flask) -> None:
 
 
 def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
-    """Build the app: defaults and settings from the environment, then the data folder's
-    ``config.py``, then ``SCOREKEEPER_<KEY>`` variables, then ``test_config``.
+    """Build the app: defaults and typed settings from the environment
+    (:class:`~scorekeeper.hosting.settings.Settings`), then the data folder's
+    ``config.py``, then the environment's settings again and ``SCOREKEEPER_<KEY>``
+    variables of other Flask keys, then ``test_config``. Raises
+    :class:`~scorekeeper.hosting.settings.SettingsError` (one line per bad setting) and
+    :class:`~scorekeeper.hosting.settings.DataFolderError` (the data folder unusable).
 
-    The database is ``DATABASE_URL`` when set (any SQLAlchemy URL), else SQLite at
+    The database is ``DATABASE_URL`` when set (``postgres://`` and ``postgresql://`` are
+    PostgreSQL through psycopg 3; any SQLAlchemy URL), else SQLite at
     ``scorekeeper.sqlite3`` in the data folder (:func:`scorekeeper.hosting.settings.data_folder`);
     its schema is brought up to date here (:mod:`scorekeeper.hosting.schema`). Rate limits:
     ``RATELIMIT_API`` and ``RATELIMIT_IMPORT`` per client, stored at

@@ -10,8 +10,9 @@ Glossary:
   differed from the advice for that position, with the expected points the difference
   gave up (:func:`engine.cost`), kept as a :class:`models.DigitalReview` row of its
   round and shown at the round's end. A move the hint advised is never reviewed.
-  The setting ``PLAY_REVIEW`` (on/off, default on; :func:`scorekeeper.hosting.settings.switch`,
-  which still reads the older ``PLAY_REVIEW_SAMPLES``, 0 for off) turns it off.
+  The setting ``PLAY_REVIEW`` (on/off, default on;
+  :meth:`scorekeeper.hosting.settings.Settings.reviewing`, which still reads the older
+  ``PLAY_REVIEW_SAMPLES``, 0 for off) turns it off.
 
 Reads only, and only in a job of the queue (:mod:`.thinking`), which writes what it
 found.

@@ -1,6 +1,6 @@
 """Configuration from the environment and /healthz (issue 25, item 3): the plain names
-hosts use (SECRET_KEY, DATABASE_URL, PUBLIC_URL, TRUSTED_PROXIES, PORT), any Flask key
-as SCOREKEEPER_<KEY>, the data folder from SCOREKEEPER_DATA; /healthz 200 when the
+hosts use (SECRET_KEY, DATABASE_URL, PUBLIC_URL, TRUSTED_PROXIES, PORT), any other Flask
+key as SCOREKEEPER_<KEY>, the data folder from SCOREKEEPER_DATA; /healthz 200 when the
 database answers at the current schema, 503 otherwise."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import pytest
 from flask_migrate import downgrade
 
 from scorekeeper import create_app
-from scorekeeper.__main__ import parser
+from scorekeeper.__main__ import parser, with_settings
 from scorekeeper.hosting import addresses as hosting
-from scorekeeper.hosting.settings import PLAIN_NAMES, PREFIX
+from scorekeeper.hosting.settings import NAMES, PREFIX
 from tests.conftest import make_app
 
 
 @pytest.fixture
 def environment(tmp_path, monkeypatch):
     """A clean environment: no setting of the machine's, the data folder in tmp_path."""
-    for name in PLAIN_NAMES | {"HOST", "WORKERS"}:
+    for name in NAMES:
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(f"{PREFIX}_{name}", raising=False)
     monkeypatch.setenv("SCOREKEEPER_DATA", str(tmp_path / "data"))
@@ -28,13 +28,13 @@ def environment(tmp_path, monkeypatch):
 
 
 def test_settings_come_from_the_environment(environment, tmp_path):
-    environment.setenv("SECRET_KEY", "from-the-environment")
+    environment.setenv("SECRET_KEY", "from-the-environment-32-characters")
     environment.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.db'}")
     environment.setenv("PUBLIC_URL", "https://rum.example.org")
     environment.setenv("SCOREKEEPER_PLAY_GRACE_SECONDS", "30")
     environment.setenv("SCOREKEEPER_RATELIMIT_API", "7 per minute")
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-the-environment"
+    assert app.config["SECRET_KEY"] == "from-the-environment-32-characters"
     assert app.config["PUBLIC_URL"] == "https://rum.example.org"
     assert app.config["PLAY_GRACE_SECONDS"] == 30
     assert app.config["RATELIMIT_API"] == "7 per minute"
@@ -58,16 +58,20 @@ def test_the_prefixed_name_wins_over_the_plain_one(environment):
     assert create_app().config["PUBLIC_URL"] == "https://prefixed.example.org"
 
 
+def _serve_args(*options: str):
+    return with_settings(parser().parse_args(["serve", *options]))
+
+
 def test_serve_takes_host_port_and_workers_from_the_environment(environment):
-    assert parser().parse_args(["serve"]).port == 5000
+    assert _serve_args().port == 5000
     environment.setenv("PORT", "8080")
-    assert parser().parse_args(["serve"]).port == 8080
+    assert _serve_args().port == 8080
     environment.setenv("SCOREKEEPER_PORT", "8123")
     environment.setenv("SCOREKEEPER_HOST", "127.0.0.1")
     environment.setenv("SCOREKEEPER_WORKERS", "5")
-    args = parser().parse_args(["serve"])
+    args = _serve_args()
     assert (args.host, args.port, args.workers) == ("127.0.0.1", 8123, 5)
-    assert parser().parse_args(["serve", "--port", "9000"]).port == 9000
+    assert _serve_args("--port", "9000").port == 9000
 
 
 def _share_links(app) -> str:

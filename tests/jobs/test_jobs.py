@@ -65,9 +65,9 @@ class Worker:
     def __init__(self, database: str, config: dict[str, Any], processes: int = 1) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
         env["SCOREKEEPER_SQLALCHEMY_DATABASE_URI"] = database
-        env["SCOREKEEPER_SECRET_KEY"] = "test-secret"
+        env["SCOREKEEPER_SECRET_KEY"] = "test-secret-of-at-least-32-characters"
         for key, value in config.items():
-            env[f"SCOREKEEPER_{key}"] = json.dumps(value)
+            env[f"SCOREKEEPER_{key}"] = value if isinstance(value, str) else json.dumps(value)
         command = [sys.executable, "-m", "scorekeeper", "worker", "--processes", str(processes)]
         self.process = subprocess.Popen(
             command, env=env, start_new_session=True, stderr=subprocess.DEVNULL
