@@ -139,7 +139,7 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
     url = serve_url(host, port, app.config.get("PUBLIC_URL", ""), "https" if https else "http")
     if https:
         announce_authority(url + "ca")
-    announce(url)
+    announce(url, chosen=not app.config.get("PUBLIC_URL"))
     streams = int(app.config["PLAY_STREAMS_PER_PROCESS"])
     os.environ["SCOREKEEPER_DATA"] = app.instance_path  # gunicorn's serving lock's folder
     raise_open_files(streams + PAGE_CONNECTIONS + 100)  # and the database's, the logs'

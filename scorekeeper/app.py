@@ -174,6 +174,21 @@ def _configure(app: Flask, test_config: Mapping[str, object] | None) -> None:
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = (
         {"pool_pre_ping": server} | options | app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
     )
+    app.config["RATELIMIT_STORAGE_OPTIONS"] = _store_timeouts(app.config)
+
+
+def _store_timeouts(config: Config) -> dict[str, object]:
+    """The rate-limit store's options (flask-limiter's ``RATELIMIT_STORAGE_OPTIONS``,
+    handed to the Redis client): for Redis, a connect and a read that wait at most
+    ``REDIS_TIMEOUT_SECONDS`` (5), so a Redis that freezes costs a limited request that
+    long, then it is served without its limit (the limiter swallows the store's errors,
+    :data:`scorekeeper.extensions.limiter`); options already configured win."""
+    given: dict[str, object] = dict(config.get("RATELIMIT_STORAGE_OPTIONS") or {})
+    if not str(config["RATELIMIT_STORAGE_URI"]).startswith("redis"):
+        return given
+    seconds = float(config["REDIS_TIMEOUT_SECONDS"])
+    waits: dict[str, object] = {"socket_timeout": seconds, "socket_connect_timeout": seconds}
+    return waits | given
 
 
 def _postgresql_timeouts(config: Config) -> dict[str, object]:

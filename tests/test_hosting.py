@@ -112,6 +112,24 @@ def test_announce_prints_the_url_and_a_qr_code():
     assert "other phones cannot reach this machine" in out.getvalue()
 
 
+@pytest.mark.parametrize(
+    ("url", "chosen", "container", "hinted"),
+    [
+        ("http://192.168.1.20:8000/", True, False, False),
+        ("http://172.17.0.2:8000/", True, False, True),  # a bridge network's address
+        ("http://10.0.3.4:8000/", True, True, True),  # the container's own address
+        ("http://192.168.1.20:8000/", False, True, False),  # PUBLIC_URL, in a container
+    ],
+)
+def test_serve_in_a_container_says_how_to_set_public_url(
+    url, chosen, container, hinted, monkeypatch
+):
+    monkeypatch.setattr(hosting, "in_container", lambda: container)
+    out = io.StringIO()
+    announce(url, out, chosen=chosen)
+    assert (hosting.BRIDGE_ADDRESS in out.getvalue()) is hinted
+
+
 def _share_page(app) -> str:
     client = app.test_client()
     slug = GameActions(client, app).start(("Ann", "Bob"))

@@ -230,13 +230,19 @@ def announce_authority(url: str, out: TextIO = sys.stdout) -> None:
     segno.make(url, error="m").terminal(out=out, compact=True)
 
 
-def announce(url: str, out: TextIO = sys.stdout) -> None:
-    """Print the URL to open and its QR code (Unicode blocks) for phones to scan."""
+def announce(url: str, out: TextIO = sys.stdout, chosen: bool = True) -> None:
+    """Print the URL to open and its QR code (Unicode blocks) for phones to scan; when
+    ``chosen`` (the address is this machine's, not ``PUBLIC_URL``) and phones may not
+    reach it (a loopback address; a bridge network's, or any while :func:`in_container`),
+    the share page's hint (:func:`share_place`) below it."""
     out.write(f"\n500 Rum is running. On every phone at the table, open:\n\n    {url}\n\n")
     out.write("or scan this code with the phone's camera:\n\n")
     segno.make(url, error="m").terminal(out=out, compact=True)
-    if urlsplit(url).hostname == "127.0.0.1":
+    hostname = urlsplit(url).hostname or ""
+    if hostname == "127.0.0.1":
         out.write("\nNo network address found: other phones cannot reach this machine.\n")
+    elif chosen and (_bridge(hostname) or in_container()):
+        out.write(f"\n{BRIDGE_ADDRESS}\n")
     out.write("\n")
     out.flush()
 

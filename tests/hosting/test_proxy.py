@@ -207,3 +207,59 @@ def test_the_scale_profile_publishes_only_the_proxy_and_starts_it_after_a_health
     assert proxy["ports"] == ["${PROXY_PORT:-8080}:80"]
     assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
     assert "HEALTHCHECK" in (ROOT / "Dockerfile").read_text()
+
+
+def test_every_event_stream_of_the_app_passes_nginx_unbuffered(tmp_path):
+    from tests.conftest import make_app
+
+    config = (ROOT / "nginx.conf").read_text()
+    unbuffered = [
+        block.group(1)
+        for block in re.finditer(r"location ~ (\S+) \{([^}]*)\}", config)
+        if "proxy_buffering off;" in block.group(2)
+    ]
+    app = make_app(str(tmp_path / "t.sqlite3"))
+    streams = [
+        rule.rule.replace("<", "").replace(">", "")
+        for rule in app.url_map.iter_rules()
+        if rule.rule.endswith("/events")
+    ]
+    assert len(streams) >= 3, streams  # the seats', the watching phones' and the TV's
+    for path in streams:
+        assert any(re.search(pattern, path) for pattern in unbuffered), path
+
+
+def test_a_rate_limit_store_that_freezes_still_lets_requests_through(tmp_path):
+    import signal
+    import threading
+
+    from tests.conftest import make_app
+    from tests.redis_server import SERVERS
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (scripts/test installs it)")
+    with running_redis(binary) as socket:
+        app = make_app(
+            str(tmp_path / "t.sqlite3"),
+            RATELIMIT_ENABLED=True,
+            RATELIMIT_STORAGE_URI=f"redis+unix://{socket}",
+            REDIS_TIMEOUT_SECONDS=0.3,
+        )
+        options = app.config["RATELIMIT_STORAGE_OPTIONS"]  # the Redis client's waits
+        assert options == {"socket_timeout": 0.3, "socket_connect_timeout": 0.3}
+        client = app.test_client()
+        assert client.get("/api/v1/rules").status_code == 200
+        server = SERVERS[socket]
+        server.send_signal(signal.SIGSTOP)  # the store answers nothing, holds the socket
+        statuses: list[int] = []
+        asking = threading.Thread(
+            target=lambda: statuses.append(client.get("/api/v1/rules").status_code)
+        )
+        try:
+            asking.start()
+            asking.join(DEADLINE)  # a guard against a hang, not a measure
+        finally:
+            server.send_signal(signal.SIGCONT)
+        asking.join()
+    assert statuses == [200], "served without its limit once the store's read timed out"
