@@ -197,6 +197,7 @@ def page(game: Game, entry: bool = False) -> GamePage:
     st = standings(game, rounds)
     first = count - len(rounds) + 1
     panel = rules_panel(game)
+    teams = sheet.teams_of(game)
     return GamePage(
         entry=net_form(names, data={"version": game.version}) if editable and entry else None,
         rules=panel.rules,
@@ -207,12 +208,12 @@ def page(game: Game, entry: bool = False) -> GamePage:
         shown=SHOWN,
         first_number=first,
         rows=rows(game, rounds, first, st, editable),
-        result=result_of(game, st, count),
+        result=result_of(game, st, count, rounds[-1].figures if rounds else None, teams),
         standings=st,
         house_rules=panel.house_rules,
         editable=editable,
         confirm=ConfirmForm(version=game.version) if editable and st.winner else None,
-        teams=sheet.teams_of(game),
+        teams=teams,
         preset_title=panel.preset_title,
         check_link=panel.check_link,
         parts=module("table/_parts.html"),
@@ -243,7 +244,8 @@ def final_result(game: Game) -> Result | None:
     """The game's :class:`~.result.Result` (None while nobody has won), read from its
     last live round."""
     rounds, count = sheet.page_rounds(game, 1)
-    return result_of(game, standings(game, rounds), count)
+    figures = rounds[-1].figures if rounds else None
+    return result_of(game, standings(game, rounds), count, figures, sheet.teams_of(game))
 
 
 def answer(game: Game, template: str, entry: bool = False) -> Response:

@@ -1,12 +1,16 @@
 """A finished game's result to share in a group chat: a short text (the game, the winner,
-the final totals, the rounds, the date) and a picture of the final standings, an SVG made
-here. Both read the game's standings (:mod:`.standings`); Persian rummy and partnership
-games (P1) are told by sides, the two-deal game (P5) counts deals."""
+the final totals, the rounds, the last round's full change with its bonuses, who pays
+whom, the date) and a picture of the same, an SVG made here. Both read the game's
+standings (:mod:`.standings`); Persian rummy and partnership games (P1) are told by
+sides, the two-deal game (P5) counts deals. The TV (:mod:`.tv`) shows the last round
+and the settlement with the same helpers (:func:`last_change`, :func:`payment_line`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from markupsafe import escape
 
@@ -16,6 +20,83 @@ from .standings import Standings
 
 ROW = 56
 """The height of one unit's row in the picture, in SVG units."""
+TABLE_RULES = frozenset({"S7"})
+"""Notes that are the table's own count or adjustment (S7), not a bonus: left unsaid."""
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A bonus in a round as the engine explains it (its note): the ``unit`` (player, or
+    side under P1) credited, ``points``, ``why`` in words and the catalogue ``rule``."""
+
+    unit: str
+    points: int
+    why: str
+    rule: str
+
+    @property
+    def line(self) -> str:
+        """``"Ann & Cat +50: the better score after two deals (P5)"``."""
+        return f"{self.unit} {self.points:+d}: {self.why} ({self.rule})"
+
+
+@dataclass(frozen=True)
+class Change:
+    """The last round's full change: ``label`` ("Round 7", "Deal 2"), each unit's rise
+    in points bonuses included (``changes``, in the order of the standings' series) and
+    the ``bonuses`` in it (:class:`Bonus`)."""
+
+    label: str
+    changes: list[tuple[str, int]]
+    bonuses: list[Bonus]
+
+    @property
+    def line(self) -> str:
+        """``"Deal 2: Ann & Cat +100 · Bob & Dan +125 (Ann & Cat +50: ...)"``."""
+        rises = " · ".join(f"{unit} {points:+d}" for unit, points in self.changes)
+        said = "; ".join(b.line for b in self.bonuses)
+        return f"{self.label}: {rises}" + (f" ({said})" if said else "")
+
+
+def _unit_of(owner: str, units: Sequence[str], teams: Sequence[Sequence[str]] | None) -> str:
+    """The scoring unit of a note's ``owner`` (a player): its side's name under P1."""
+    for team, unit in zip(teams or (), units, strict=False):
+        if owner in team:
+            return unit
+    return owner
+
+
+def last_change(
+    st: Standings,
+    number: int,
+    figures: Mapping[str, Any] | None,
+    teams: Sequence[Sequence[str]] | None = None,
+) -> Change | None:
+    """The :class:`Change` of round ``number``, the last of ``st``'s series (None before
+    the first round): each unit's total after it less the total before (so P5's end
+    bonus counts), and the bonuses of its ``figures``' notes (the engine's; the table's
+    own count, :data:`TABLE_RULES`, left out). ``teams`` the sides, in the order of
+    the units, under P1."""
+    units = list(st.series)
+    if number < 1 or not units or len(st.series[units[0]]) < 2:
+        return None
+    changes = [(u, st.series[u][-1] - st.series[u][-2]) for u in units]
+    sides = [" & ".join(t) for t in teams] if teams else units
+    bonuses = [
+        Bonus(_unit_of(n["owner"], sides, teams), n["points"], n["why"], n["rule"])
+        for n in (figures or {}).get("notes") or []
+        if n.get("rule") not in TABLE_RULES and n.get("points")
+    ]
+    label = f"{'Deal' if st.deals else 'Round'} {number}"
+    return Change(label, changes, bonuses)
+
+
+def payment_line(payer: str, payee: str, points: int, money: Any = None) -> str:
+    """G3's payment in words: ``"Bob pays Ann 120"``, a side ``"Bob & Dan pay Ann & Cat
+    110"``, with the money at the game's stake when there is one (``" (1.20)"``)."""
+    verb = "pay" if " & " in payer else "pays"
+    at_stake = f" ({money:.2f})" if money is not None else ""
+    return f"{payer} {verb} {payee} {points}{at_stake}"
 
 
 @dataclass(frozen=True)
@@ -23,7 +104,8 @@ class Result:
     """A finished game as shared: ``title`` (the game's name, or the players' or sides'
     names), ``winner_line`` ("Ann wins"), ``totals`` (unit, points) highest first,
     ``rounds`` the rounds (deals in the two-deal game) played, ``day`` the date the game
-    ended (``YYYY-MM-DD``) and ``rules`` the preset's title."""
+    ended (``YYYY-MM-DD``), ``rules`` the preset's title, ``last`` the last round's
+    full change (:class:`Change`) and ``settlement`` who pays whom, in words."""
 
     title: str
     winner_line: str
@@ -32,6 +114,8 @@ class Result:
     deals: bool
     day: str
     rules: str
+    last: Change | None = None
+    settlement: tuple[str, ...] = ()
 
     @property
     def played(self) -> str:
@@ -41,18 +125,32 @@ class Result:
 
     @property
     def text(self) -> str:
-        """The short text to share: two lines, e.g. ``"500 Rum · Friday: Ann wins!"``
-        then ``"Ann 510 · Bob 380 · Cat 220 · 7 rounds · 2026-11-26"``."""
+        """The short text to share, e.g. ``"500 Rum (Standard) · Friday: Ann wins!"``,
+        ``"Ann 510 · Bob 380 · Cat 220 · 7 rounds · 2026-11-26"``, then the last round
+        (``"Round 7: Ann +120 · Bob +15 · Cat -20"``) and the settlement
+        (``"Bob pays Ann 130 · Cat pays Ann 290"``), each on a line."""
         totals = " · ".join(f"{name} {points}" for name, points in self.totals)
-        return (
-            f"500 Rum ({self.rules}) · {self.title}: {self.winner_line}!\n"
-            f"{totals} · {self.played} · {self.day}"
-        )
+        lines = [
+            f"500 Rum ({self.rules}) · {self.title}: {self.winner_line}!",
+            f"{totals} · {self.played} · {self.day}",
+        ]
+        if self.last is not None:
+            lines.append(self.last.line)
+        if self.settlement:
+            lines.append(" · ".join(self.settlement))
+        return "\n".join(lines)
 
 
-def result_of(game: Game, st: Standings, rounds: int) -> Result | None:
+def result_of(
+    game: Game,
+    st: Standings,
+    rounds: int,
+    figures: Mapping[str, Any] | None = None,
+    teams: Sequence[Sequence[str]] | None = None,
+) -> Result | None:
     """The :class:`Result` of ``game`` with standings ``st`` after ``rounds`` live
-    rounds; None while nobody has won."""
+    rounds, the last of them with ``figures`` (its bonuses) and the sides ``teams``
+    (P1); None while nobody has won."""
     if not st.winner:
         return None
     ended = game.finished_at or datetime.now(UTC)
@@ -65,37 +163,128 @@ def result_of(game: Game, st: Standings, rounds: int) -> Result | None:
         deals=bool(st.deals),
         day=ended.strftime("%Y-%m-%d"),
         rules=PRESET_TITLES.get(game.preset, game.preset),
+        last=last_change(st, rounds, figures, teams),
+        settlement=tuple(payment_line(*pay) for pay in st.settlement),
     )
+
+
+WIDTH, MARGIN = 600, 24
+"""The picture's width and side margin, in SVG units."""
+NARROW, WIDE = frozenset(" .,:;·'!|iIljtf()[]-"), frozenset("MWmw@%&")
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of ``text``'s width in a sans-serif face at font ``size``
+    (SVG units): narrow marks 0.34 em, wide letters 0.95, other capitals and digits 0.7,
+    other letters 0.6, anything past Latin (CJK, emoji) a full em."""
+
+    def em(char: str) -> float:
+        if ord(char) > 0x2E7F:
+            return 1.0
+        if char in NARROW:
+            return 0.34
+        if char in WIDE:
+            return 0.95
+        return 0.7 if char.isupper() or char.isdigit() else 0.6
+
+    return size * sum(em(c) for c in text)
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words, a separator ("·", "&") kept with the word before it."""
+    words: list[str] = []
+    for word in text.split(" "):
+        if words and word in {"·", "&"}:
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+    return words
+
+
+def wrap(text: str, size: float, width: float = WIDTH - 2 * MARGIN) -> list[str]:
+    """``text`` broken into lines that fit ``width`` at font ``size`` (by
+    :func:`text_width`): between words (never before a "·" or "&"), and inside a word
+    too long for a line."""
+    lines: list[str] = []
+    line = ""
+    for word in _words(text):
+        joined = f"{line} {word}" if line else word
+        if text_width(joined, size) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while text_width(line, size) > width and len(line) > 1:
+            fits = (i for i in range(1, len(line) + 1) if text_width(line[:i], size) <= width)
+            cut = max(fits, default=1)
+            lines.append(line[:cut])
+            line = line[cut:]
+    return [*lines, line] if line or not lines else lines
+
+
+def fit(text: str, size: float, width: float) -> str:
+    """``text`` cut with "…" to fit ``width`` at font ``size`` (a name beside its total)."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _lines(texts: Sequence[str], size: float, css: str, y: int, step: int) -> tuple[str, int]:
+    """Each of ``texts`` wrapped (:func:`wrap`) as ``<text>`` lines of class ``css`` from
+    baseline ``y``, ``step`` apart: the SVG and the baseline after the last line."""
+    out = []
+    for line in (part for text in texts for part in wrap(text, size)):
+        out.append(f'<text x="{MARGIN}" y="{y}" class="{css}">{escape(line)}</text>')
+        y += step
+    return "".join(out), y
+
+
+def _rows(totals: Sequence[tuple[str, int]], y: int) -> str:
+    """Each unit's name, total and bar against the best, from ``y`` down."""
+    top = max((p for _, p in totals), default=0) or 1
+    rows = []
+    for i, (name, points) in enumerate(totals):
+        at = y + i * ROW
+        bar = max(0, round(360 * points / top)) if points > 0 else 0
+        fill = "#a35f00" if i == 0 else "#5b6b7d"
+        room = WIDTH - 2 * MARGIN - text_width(str(points), 24) - 16
+        rows.append(
+            f'<text x="{MARGIN}" y="{at + 20}" class="n">{escape(fit(name, 22, room))}</text>'
+            f'<rect x="{MARGIN}" y="{at + 28}" width="{bar}" height="10" rx="5" fill="{fill}"/>'
+            f'<text x="{WIDTH - MARGIN}" y="{at + 20}" class="p">{points}</text>'
+        )
+    return "".join(rows)
+
+
+STYLE = (
+    "<style>text{font-family:system-ui,sans-serif;fill:#141a22}"
+    ".t{font-size:18px;fill:#4d5967}.w{font-size:30px;font-weight:800}"
+    ".n{font-size:22px;font-weight:600}.p{font-size:24px;font-weight:800;text-anchor:end}"
+    ".f{font-size:16px;fill:#4d5967}.s{font-size:16px;font-weight:700}</style>"
+)
+"""The picture's type: title, winner, names, totals, footer and settlement."""
 
 
 def picture(result: Result) -> str:
     """The final standings as an SVG picture (600 units wide, light card, dark text):
-    the title, the winner, each unit's total as a bar against the best, the rounds and
-    the date. Every name is escaped."""
-    top = max((p for _, p in result.totals), default=0) or 1
-    height = 150 + ROW * len(result.totals)
-    rows = []
-    for i, (name, points) in enumerate(result.totals):
-        y = 118 + i * ROW
-        bar = max(0, round(360 * points / top)) if points > 0 else 0
-        fill = "#a35f00" if i == 0 else "#5b6b7d"
-        rows.append(
-            f'<text x="24" y="{y + 20}" class="n">{escape(name)}</text>'
-            f'<rect x="24" y="{y + 28}" width="{bar}" height="10" rx="5" fill="{fill}"/>'
-            f'<text x="576" y="{y + 20}" class="p">{points}</text>'
-        )
+    the title and the winner (each wrapped to the width, :func:`wrap`), each unit's
+    total as a bar against the best, the last round's full change with its bonuses,
+    who pays whom, the rounds and the date. Every name is escaped."""
+    title, y = _lines([f"500 Rum · {result.rules} · {result.title}"], 18, "t", 40, 24)
+    winner, y = _lines([f"{result.winner_line}!"], 30, "w", y + 20, 38)
+    rows = _rows(result.totals, y - 4)
+    y += ROW * len(result.totals) + 10
+    last, y = _lines([result.last.line] if result.last else [], 16, "f", y, 22)
+    pays, y = _lines(result.settlement, 16, "s", y + 4, 22)
+    height = y + 28
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 {height}" '
-        f'width="600" height="{height}" role="img" aria-label="{escape(result.winner_line)}">'
-        "<style>text{font-family:system-ui,sans-serif;fill:#141a22}"
-        ".t{font-size:18px;fill:#4d5967}.w{font-size:30px;font-weight:800}"
-        ".n{font-size:22px;font-weight:600}.p{font-size:24px;font-weight:800;text-anchor:end}"
-        ".f{font-size:16px;fill:#4d5967}</style>"
-        f'<rect width="600" height="{height}" rx="18" fill="#fbf8f1"/>'
-        f'<text x="24" y="40" class="t">500 Rum · {escape(result.rules)} · '
-        f"{escape(result.title)}</text>"
-        f'<text x="24" y="84" class="w">{escape(result.winner_line)}!</text>'
-        + "".join(rows)
-        + f'<text x="24" y="{height - 22}" class="f">{result.played} · {result.day}</text>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}" role="img" aria-label="{escape(result.winner_line)}">'
+        f'{STYLE}<rect width="{WIDTH}" height="{height}" rx="18" fill="#fbf8f1"/>'
+        f"{title}{winner}{rows}{last}{pays}"
+        f'<text x="{MARGIN}" y="{height - 22}" class="f">{result.played} · {result.day}</text>'
         "</svg>"
     )

@@ -1,8 +1,9 @@
 """The TV / big-screen view of a table game: ``/games/<view token>/tv``, landscape and
-readable across a room (standings with progress to the target, the last round, the next
-dealer or Persian's "Deal 1 of 2", a QR code of the view link, the winner once the game
-is over). The table blueprint (:data:`scorekeeper.table.views.bp`) takes these routes
-through :func:`register`.
+readable across a room with 2 to 8 players or two sides, on one screen without scrolling
+(standings with progress to the target, the last round's full change with its bonuses,
+the next dealer or Persian's "Deal 1 of 2", a QR code of the view link; once the game is
+over the winner and who pays whom). The table blueprint
+(:data:`scorekeeper.table.views.bp`) takes these routes through :func:`register`.
 
 It needs only the view link (the view token is in its URL) and never offers a change. It
 stays live as a table's phones do: an event stream (``/games/<slug>/tv/events``, woken
@@ -24,6 +25,9 @@ from ..live.streams import open_stream, since_asked, version_events
 from ..models import Game
 from . import page
 from . import services as sheet
+from .result import last_change, payment_line
+from .sheets import last_figures
+from .standings import Standings
 
 
 def _view(slug: str) -> Game:
@@ -44,17 +48,37 @@ def why_won(outcome: str, winner_line: str) -> str:
     return reason[:1].upper() + reason[1:]
 
 
+def settled(st: Standings) -> dict[str, str]:
+    """Once the game is won, each unit's part in the settlement (G3, the engine's
+    ``settle`` through the standings) as its card on the TV says it: a loser's
+    ``"pays Ann 120"`` (with the money at the game's stake), the winner's ``"collects
+    340"``; empty before."""
+    said: dict[str, str] = {}
+    collected = 0
+    for payer, payee, points, money in st.settlement:
+        said[payer] = payment_line(payer, payee, points, money).removeprefix(f"{payer} ")
+        collected += points
+    if st.winner and st.settlement:
+        said[st.winner] = f"collects {collected}"
+    return said
+
+
 def tv_page(game: Game) -> dict[str, object]:
     """What the TV templates (table/tv.html, table/_tv_live.html) are given: the game
     page's figures (:func:`.page.page`), the ``last`` round's row (None before the first
-    round), once the game is over ``why``, the reason it was won (:func:`why_won`), and
-    the ``tv_live`` and ``tv_events`` URLs."""
+    round), its full ``change`` with its bonuses (:func:`.result.last_change`: P5's 50
+    counted in, as the engine explains it), each unit's part in the settlement
+    (``settled``, :func:`settled`), once the game is over ``why``, the reason it was won
+    (:func:`why_won`), and the ``tv_live`` and ``tv_events`` URLs."""
     shown = page.page(game)
-    rows, rounds = shown.rows, shown.rounds
+    rows, rounds, st = shown.rows, shown.rounds, shown.standings
     outcome = (rounds[-1].figures or {}).get("outcome", "") if rounds and game.winner else ""
+    figures = (rounds[-1].figures or last_figures(game)) if rounds else None
     return shown.context() | {
         "last": rows[-1] if rows else None,
-        "why": why_won(outcome, shown.standings.winner_line),
+        "change": last_change(st, shown.count, figures, shown.teams),
+        "settled": settled(st),
+        "why": why_won(outcome, st.winner_line),
         "tv_live": url_for("table.tv_live", slug=game.view_token),
         "tv_events": url_for("table.tv_events", slug=game.view_token),
     }

@@ -12,9 +12,11 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.engine.cards import parse_card
-from tests.browser.conftest import WAIT, shot
+from tests.browser.conftest import SCREENSHOTS, WAIT, shot
 from tests.browser.conftest import phone as phone_page
 from tests.browser.test_home_browser import _axe_problems
+from tests.browser.test_share_result_browser import SHARE
+from tests.browser.test_small_things_browser import net_round
 
 TV = {"width": 1920, "height": 1080}
 NAMES = ["Ann", "Bob", "Cat"]
@@ -170,3 +172,139 @@ def test_the_tv_of_a_persian_game_shows_the_sides_and_the_deal(browser, live_ser
     finally:
         phone_context.close()
         tv_context.close()
+
+
+# Issue 37, item 2 and 7: the TV with 8 players or two sides on one screen at 1920 x 1080 and
+# 1280 x 720, the Persian bonus counted in the last deal's rise, and who pays whom.
+SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
+EIGHT = ["Ann", "Bob", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def _start(phone, names: list[str], **fields: str) -> str:
+    """A game started through the new game form (``fields``: ``preset`` chosen, others
+    filled by id); returns its view link's path."""
+    phone.goto("/games/new")
+    for i, name in enumerate(names):
+        phone.fill(f"#player_{i}", name)
+    for key, value in fields.items():
+        if key == "preset":
+            phone.select_option("#preset", value)
+        else:
+            phone.fill(f"#{key}", value)
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_selector("#entry")
+    return "/games/" + phone.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _fits_one_screen(tv, names: list[str]) -> None:
+    """No scrolling either way, and every unit's card, name and total inside the window."""
+    size = tv.evaluate(
+        "[document.documentElement.scrollHeight, innerHeight,"
+        " document.documentElement.scrollWidth, innerWidth]"
+    )
+    assert size[0] <= size[1] and size[2] <= size[3], size
+    cards = tv.locator(".tv-cards .standing")
+    expect(cards).to_have_count(len(names))
+    for i in range(len(names)):
+        for part in (cards.nth(i), cards.nth(i).locator(".total")):
+            box = part.bounding_box()
+            assert box is not None and box["width"] > 0
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size[3], (names[i], box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (names[i], box)
+    shown = {cards.nth(i).locator(".name").inner_text() for i in range(len(names))}
+    assert shown == set(names)
+
+
+def _at_both_sizes(tv, names: list[str], name: str) -> None:
+    for size in SIZES:
+        tv.set_viewport_size(size)
+        _fits_one_screen(tv, names)
+        shot(tv, f"{name}-{size['width']}")
+
+
+def test_the_tv_of_eight_players_fits_one_screen_at_both_sizes(browser, live_server):
+    phone_context, phone = phone_page(browser, live_server)
+    tv_context, tv = _context(browser, live_server, TV)
+    try:
+        game = _start(phone, EIGHT, target="300", stake="0.05")
+        tv.goto(f"{game}/tv")
+        _at_both_sizes(tv, EIGHT, "tv-07-eight-new")
+        net_round(phone, dict(zip(EIGHT, [120, 15, 40, 10, 35, 0, 25, 5], strict=True)), "Ann", 1)
+        expect(tv.locator(".tv-last")).to_contain_text("+120")
+        _at_both_sizes(tv, EIGHT, "tv-08-eight-round-1")
+        net_round(phone, dict(zip(EIGHT, [200, 5, 10, 15, 20, 0, 25, 5], strict=True)), "Ann", 2)
+        expect(tv.locator(".tv-winner")).to_contain_text("Ann wins!")
+        expect(tv.locator(".standing.won")).to_have_text(re.compile(r"Ann\s*320\s*collects 2030"))
+        expect(tv.locator(".standing", has_text="Fay")).to_contain_text("pays Ann 320 (16.00)")
+        _at_both_sizes(tv, EIGHT, "tv-09-eight-winner")
+        tv.select_option("#theme", "dark")
+        _at_both_sizes(tv, EIGHT, "tv-09-eight-winner-dark")
+    finally:
+        phone_context.close()
+        tv_context.close()
+
+
+def test_the_tv_of_two_sides_fits_one_screen_at_both_sizes(browser, live_server):
+    phone_context, phone = phone_page(browser, live_server)
+    tv_context, tv = _context(browser, live_server, TV)
+    try:
+        game = _start(phone, ["Ann", "Bob", "Cat", "Dee"], preset="partnership", target="200")
+        tv.goto(f"{game}/tv")
+        net_round(phone, {"Ann": 150, "Bob": 20, "Cat": 80, "Dee": 10}, "Ann", 1)
+        expect(tv.locator(".tv-winner")).to_contain_text("Ann & Cat win!")
+        expect(tv.locator(".standing", has_text="Bob & Dee")).to_contain_text("pay Ann & Cat 200")
+        _at_both_sizes(tv, ["Ann & Cat", "Bob & Dee"], "tv-10-sides-winner")
+    finally:
+        phone_context.close()
+        tv_context.close()
+
+
+def test_the_persian_tv_counts_the_bonus_in_the_rise_and_says_who_pays(browser, live_server):
+    phone_context, phone = phone_page(browser, live_server)
+    tv_context, tv = _context(browser, live_server, TV)
+    try:
+        game = _start(phone, ["Ann", "Bob", "Cat", "Dan"], preset="persian", title="Nowruz")
+        tv.goto(f"{game}/tv")
+        net_round(phone, {"Ann": 120, "Bob": 15, "Cat": 40, "Dan": 10}, "Ann", 1)
+        expect(tv.locator(".tv-last")).to_contain_text("+160")
+        net_round(phone, {"Ann": 200, "Bob": 10, "Cat": 120, "Dan": 5}, "Ann", 2)
+        last = tv.locator(".tv-last")
+        expect(last).to_contain_text("Deal 2")
+        expect(last.locator("li", has_text="Ann & Cat")).to_contain_text("+370")  # 320 + 50
+        expect(last.locator(".tv-bonus")).to_contain_text(
+            "+50 Ann & Cat: the better score after two deals P5"
+        )
+        expect(tv.locator(".standing", has_text="Bob & Dan")).to_contain_text("pay Ann & Cat 490")
+        _at_both_sizes(tv, ["Ann & Cat", "Bob & Dan"], "tv-11-persian-bonus")
+        phone.add_init_script(SHARE)
+        phone.reload()
+        phone.get_by_role("button", name="Share result").click()
+        text = phone.evaluate("window.shared[0].text")
+        assert "Deal 2: Ann & Cat +370 · Bob & Dan +15 (Ann & Cat +50: " in text, text
+        assert text.endswith("\nBob & Dan pay Ann & Cat 490"), text
+    finally:
+        phone_context.close()
+        tv_context.close()
+
+
+def test_the_picture_of_eight_players_fits_its_title(browser, live_server):
+    phone_context, phone = phone_page(browser, live_server)
+    try:
+        names = [f"{n}-{'W' * 5}berg" for n in EIGHT]
+        game = _start(phone, names, target="100")
+        net_round(phone, dict(zip(names, [120, 5, 10, 15, 20, 0, 25, 5], strict=True)), names[0], 1)
+        phone.goto(f"{game}/result.svg")
+        widths = phone.evaluate(
+            "[...document.querySelectorAll('text')].map(t => [t.textContent,"
+            " t.getBBox().x, t.getBBox().x + t.getBBox().width])"
+        )
+        canvas = phone.evaluate("document.querySelector('svg').viewBox.baseVal.width")
+        titles = phone.evaluate("document.querySelectorAll('text.t').length")
+        assert titles > 1  # the title wrapped onto more than one line
+        for text, left, right in widths:
+            assert 0 <= left and right <= canvas, (text, left, right, canvas)
+        said = " ".join(w[0] for w in widths)
+        assert "pays" in said and names[0] in said  # the settlement in the picture
+        phone.screenshot(path=str(SCREENSHOTS / "tv-12-picture-eight.png"))
+    finally:
+        phone_context.close()
