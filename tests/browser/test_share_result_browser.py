@@ -45,7 +45,9 @@ def test_share_a_standard_game_then_tonights_tally(page):
     assert shared["title"] == "Ann wins"
     assert shared["text"] == (
         "500 Rum (Quick (divide by five, game to 100)) · Ann · Bob · Cat: Ann wins!\n"
-        f"Ann 110 · Bob 20 · Cat 5 · 1 round · {today}"
+        f"Ann 110 · Bob 20 · Cat 5 · 1 round · {today}\n"
+        "Round 1: Ann +110 · Bob +20 · Cat +5\n"  # issue 37: the last round, who pays whom
+        "Bob pays Ann 90 · Cat pays Ann 105"
     )
     shot(page, "result-standard-390")
     svg = _picture(page, first)
@@ -77,7 +79,10 @@ def test_share_a_persian_game_by_sides(page):
     text = page.evaluate("window.shared[0].text")
     assert re.fullmatch(
         r"500 Rum \(Persian\) · Nowruz: Ann & Cat win!\n"
-        r"Ann & Cat 260 · Bob & Dan 150 · 2 deals · \d{4}-\d\d-\d\d",
+        r"Ann & Cat 260 · Bob & Dan 150 · 2 deals · \d{4}-\d\d-\d\d\n"
+        r"Deal 2: Ann & Cat \+100 · Bob & Dan \+125 "  # issue 37: the 50 counted in, said
+        r"\(Ann & Cat \+50: the better score after two deals \(P5\)\)\n"
+        r"Bob & Dan pay Ann & Cat 110",
         text,
     ), text
     shot(page, "result-persian-390")

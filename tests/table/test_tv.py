@@ -87,3 +87,55 @@ def test_tv_is_reached_from_the_share_page_and_the_game_page(games, client, app)
     watcher = app.test_client()
     for path in (f"/games/{slug}", f"/games/{slug}/share"):
         assert f'href="/games/{slug}/tv"' in watcher.get(path).get_data(as_text=True)
+
+
+# Issue 37, item 7: the Persian TV counts the +50 of the better side (P5) in the last deal's
+# rise and says who pays whom; so do the shared text and the picture.
+
+
+def _persian_won(games) -> str:
+    slug = games.start(("Ann", "Bob", "Cat", "Dee"), preset="persian")
+    games.totals(0, [40, 10, 20, 5], [0, 10, 5, 20])
+    games.totals(0, [200, 10, 130, 5], [0, 5, 10, 0])
+    return slug
+
+
+def _totals(games) -> dict[str, int]:
+    now = games.totals_now()
+    return {"Ann & Cat": now["Ann"] + now["Cat"], "Bob & Dee": now["Bob"] + now["Dee"]}
+
+
+def test_the_persian_tv_shows_the_full_rise_with_the_bonus_and_the_settlement(games, client):
+    slug = _persian_won(games)
+    before = games.rounds()[0]["response"]["players"]
+    totals = _totals(games)
+    rise = totals["Ann & Cat"] - before["Ann"]["total"] - before["Cat"]["total"]
+    fragment = client.get(f"/games/{slug}/tv/live").get_data(as_text=True)
+    last = fragment.split('class="tv-last"', 1)[1]
+    assert "Deal 2" in last and f"+{rise}" in last  # the 50 counted in
+    assert "+50</span> Ann &amp; Cat: the better score after two deals" in last
+    pays = totals["Ann & Cat"] - totals["Bob & Dee"]
+    assert f"pay Ann &amp; Cat {pays}" in fragment
+    assert f"collects {pays}" in fragment
+
+
+def test_the_shared_text_and_picture_of_a_persian_game_say_the_bonus_and_who_pays(games, client):
+    slug = _persian_won(games)
+    totals = _totals(games)
+    pays = totals["Ann & Cat"] - totals["Bob & Dee"]
+    page = client.get(f"/games/{slug}").get_data(as_text=True)
+    text = page.split('class="result-text"', 1)[1].split("</textarea>", 1)[0]
+    assert "Deal 2: Ann &amp; Cat +" in text
+    said = "(Ann &amp; Cat +25: going out (P4); Ann &amp; Cat +50: the better score after two deals"
+    assert f"{said} (P5))" in text
+    assert text.endswith(f"Bob &amp; Dee pay Ann &amp; Cat {pays}")
+    svg = client.get(f"/games/{slug}/result.svg").get_data(as_text=True)
+    assert f"Bob &amp; Dee pay Ann &amp; Cat {pays}</text>" in svg
+    assert "the better score after two deals" in svg
+
+
+def test_tv_of_a_standard_game_names_no_bonus_and_no_settlement_before_the_end(games, client):
+    slug = games.start(("Ann", "Bob", "Cat"), target="300")
+    games.totals(0, [120, 40, 10], [0, 15, 35])
+    fragment = client.get(f"/games/{slug}/tv/live").get_data(as_text=True)
+    assert "tv-bonus" not in fragment and " pays " not in fragment and "collects" not in fragment
