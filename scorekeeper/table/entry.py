@@ -91,7 +91,9 @@ def field_sentence(name: str, message: str, names: Sequence[str]) -> str:
     return sentence(f"{who}, {FIELD_WORDS[seat.group(1)]}: {message}")
 
 
-def sentences(fields: dict[str, list[str]], problems: Sequence[str], names: Sequence[str]) -> list[str]:
+def sentences(
+    fields: dict[str, list[str]], problems: Sequence[str], names: Sequence[str]
+) -> list[str]:
     """Every problem of a refused round once, each one sentence: those that fit no
     field, then each field's (in the form's order); :data:`FIX_FIELDS` left out, as
     each field's problem is named."""

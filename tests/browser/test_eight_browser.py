@@ -105,8 +105,9 @@ def test_no_sideways_pan_and_the_toast_on_the_screen(
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"eight-toast-{tag}.png"), scale="css")
     rounds = page.locator(".rounds-panel .scroll")
-    assert rounds.evaluate("e => e.scrollWidth <= e.clientWidth || "
-                           "getComputedStyle(e).overflowX === 'auto'")
+    assert rounds.evaluate(
+        "e => e.scrollWidth <= e.clientWidth || getComputedStyle(e).overflowX === 'auto'"
+    )
     page.evaluate("document.querySelectorAll('#toast').forEach((e) => e.remove())")
     shot(page, f"eight-game-{tag}")
     game = page.url
