@@ -36,12 +36,21 @@ class _Authority:
         return has_authority()
 
 
+def fingerprint_groups(certificate: x509.Certificate) -> list[str]:
+    """The certificate's SHA-256 fingerprint as a phone's settings show it, upper-case
+    hex, in groups of four digits (16 groups of 4 for the 32 bytes): short pieces a
+    person compares one by one and a narrow page wraps between (issue 37)."""
+    digits = certificate.fingerprint(hashes.SHA256()).hex().upper()
+    return [digits[i : i + 4] for i in range(0, len(digits), 4)]
+
+
 def ca_page() -> str:
-    """The steps to trust the authority, with its download's QR code."""
+    """The steps to trust the authority, with its download's QR code and its fingerprint
+    (:func:`fingerprint_groups`)."""
     if not has_authority():
         abort(404, description="This server does not use its own certificate authority.")
     certificate = x509.load_pem_x509_certificate(_ca_path().read_bytes())
-    fingerprint = certificate.fingerprint(hashes.SHA256()).hex(":").upper()
+    fingerprint = fingerprint_groups(certificate)
     download = share_base() + url_for("ca_file")
     return render_template(
         "ca.html", download=download, qr=qr_svg(download), fingerprint=fingerprint

@@ -8,7 +8,12 @@
      #live the round changed (standings, next dealer, the new row, the chart), or all of
      #live when the page's layout changes, rendered by the page's own templates
      (scorekeeper/table/entry.py), and the script puts them in place; a toast "Round N
-     saved · Undo" stays 10 s (Undo posts to the history's undo; its answer swapped in);
+     saved: Ann 250 · Bob 175 [Undo]" stays 10 s at the foot of the visible screen, above
+     an open keyboard (Undo posts to the history's undo; its answer swapped in);
+   - a round sent while none waits keeps its figures and the heading's number until the
+     server answers: saved, the form is emptied and the number moves on; refused, nothing
+     moves and each problem is one sentence on its own line (the server's); the server
+     unreachable, the round is queued as below and the form emptied;
    - offline (or the server unreachable): the round is queued ("sk:queue:<game>") with its
      nonce and version, shown as "waiting to sync", and sent once when the server answers
      again; a stale version shows both versions and waits for the person's choice.
@@ -26,7 +31,7 @@
   var draftKey = "sk:draft:" + form.dataset.slug, queueKey = "sk:queue:" + form.dataset.slug;
   var preview = document.getElementById("entry-preview"), problem = document.getElementById("entry-problem");
   var pending = document.getElementById("pending"), conflict = document.getElementById("conflict");
-  var timer = null, flushing = false, tapped = false, lastOwn = null;
+  var timer = null, flushing = false, tapped = false, lastOwn = null, holding = null;
   var $ = function (sel, root) { return Array.prototype.slice.call((root || form).querySelectorAll(sel)); };
   var field = function (name) { return form.elements[name]; };
   var store = function (key, value) {
@@ -56,7 +61,13 @@
     return fetch(url, { method: "POST", body: body, headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) { return r.json().then(function (j) { j.status = r.status; return j; }); });
   };
-  var say = function (text) { problem.textContent = text || ""; problem.hidden = !text; };
+  var say = function (text, lines) {
+    problem.textContent = "";
+    (lines && lines.length ? lines : text ? [text] : []).forEach(function (line) {
+      problem.appendChild(document.createElement("span")).textContent = line;
+    });
+    problem.hidden = !problem.firstChild;
+  };
   var mark = function (fields) {
     $("[aria-invalid]").forEach(function (i) { i.removeAttribute("aria-invalid"); });
     Object.keys(fields || {}).forEach(function (n) { var f = field(n); if (f && f.setAttribute) f.setAttribute("aria-invalid", "true"); });
@@ -89,10 +100,18 @@
     if (jump) jump.hidden = form.hidden;
   };
 
+  /* The toast sits at the foot of the visible screen: lifted above an open keyboard
+     (the visual viewport shorter than the layout one). */
+  var lift = function () {
+    var t = document.getElementById("toast"), v = window.visualViewport;
+    if (t && v) t.style.setProperty("--keyboard", Math.max(0, window.innerHeight - v.height - v.offsetTop) + "px");
+  };
+  if (window.visualViewport) { window.visualViewport.addEventListener("resize", lift); window.visualViewport.addEventListener("scroll", lift); }
   var toast = function (text, undo) {
     var t = document.getElementById("toast") || document.body.appendChild(document.createElement("div"));
     t.id = "toast"; t.className = "toast"; t.setAttribute("role", "status");
-    t.textContent = text;
+    t.textContent = "";
+    t.appendChild(document.createElement("span")).textContent = text;
     if (undo) {
       var b = t.appendChild(document.createElement("button"));
       b.type = "button"; b.textContent = "Undo";
@@ -102,10 +121,10 @@
           toast(j.message);
         }).catch(function () { toast("Offline: undo from the history when back online."); });
       });
-      t.insertBefore(document.createTextNode(" · "), b);
     }
     clearTimeout(t.timer);
     t.hidden = false;
+    lift();
     t.timer = setTimeout(function () { t.hidden = true; }, 10000);
   };
 
@@ -147,22 +166,24 @@
     });
     var drop = add("button", "Keep theirs, drop mine");
     drop.type = "button";
-    drop.addEventListener("click", function () { conflict.hidden = true; shift(); flush(); });
+    drop.addEventListener("click", function () { conflict.hidden = true; shift(); release(); flush(); });
     conflict.hidden = false;
     conflict.scrollIntoView({ block: "center" });
   };
   var setPair = function (list, key, value) { return list.map(function (p) { return p[0] === key ? [key, value] : p; }); };
+  var release = function () { if (holding) { holding = null; clear(); } };
   var answered = function (item, j) {
-    if (j.status === 201) { lastOwn = j.version; shift(); saved(j); return true; }
+    if (j.status === 201) { lastOwn = j.version; shift(); release(); saved(j); return true; }
     if (j.error === "already_saved") {
-      shift(); toast(j.message);
+      shift(); release(); toast(j.message);
       return fetch(live.dataset.src, { cache: "no-store" }).then(function (r) { return r.text(); })
         .then(function (html) { showLive(html, j.version); return true; });
     }
     if (j.error === "stale") { showConflict(item, j); return false; }
-    shift();
+    shift(); holding = null;
     if (!typed()) restore(item.pairs);
-    say(j.message); mark(j.fields);
+    setNumber(numberNow() + load(queueKey, []).length);
+    say(j.message, j.sentences); mark(j.fields);
     return false;
   };
   var flush = function () {
@@ -177,18 +198,22 @@
       var r = load(queueKey, []);
       var fresh = r.some(function (i) { return !i.waiting; });
       r.forEach(function (i) { i.waiting = true; });
-      store(queueKey, r); showQueue();
+      store(queueKey, r);
+      if (holding) { holding = null; clear(); setNumber(numberNow() + r.length); }
+      showQueue();
       if (fresh) toast("Round " + head.number + " kept on this phone: waiting to sync");
       return false;
     }).then(function (ok) { flushing = false; if (ok) flush(); });
   };
   var queue = function (list) {
+    if (holding) return;  /* the round sent is not answered yet: Save tapped twice */
     var q = load(queueKey, []);
     var item = { pairs: list, number: numberNow() + q.length, version: Number(field("version").value), chained: q.length > 0 };
     if (navigator.onLine === false) item.waiting = true;
     q.push(item);
     store(queueKey, q);
-    clear(); showQueue(); setNumber(item.number + 1);
+    if (q.length === 1 && !item.waiting) holding = item;
+    else { clear(); showQueue(); setNumber(item.number + 1); }
     if (item.waiting) toast("Round " + item.number + " kept on this phone: waiting to sync");
     flush();
   };

@@ -14,7 +14,9 @@ Answers (every score the engine's, every page part rendered by the server):
   the whole changing part; each rendered from the page's own templates, which the
   page's script puts in place;
 - refused, 4xx: ``{"error", "message"}`` and, by ``error``: ``"invalid"`` (422) with
-  ``fields`` (field name: messages), ``problems`` and ``went_out`` (as a preview's);
+  ``fields`` (field name: messages), ``problems``, ``went_out`` (as a preview's) and
+  ``sentences``, one clear sentence per problem (:func:`sentences`; ``message`` is
+  them joined by spaces), which the page shows one to a line;
   ``"stale"`` (409) with the game's
   ``version`` and its ``latest`` rounds (``{"number", "went_out", "scores"}``);
   ``"already_saved"`` (409) with the ``number`` of the round that form saved;
@@ -22,6 +24,9 @@ Answers (every score the engine's, every page part rendered by the server):
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
 
 from flask import Response, flash, jsonify, render_template, request
 
@@ -38,6 +43,13 @@ figures previewed (None when none) and the problems that fit no field."""
 
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
+
+FIX_FIELDS = "Some figures need fixing: see the messages by the fields."
+"""What a refused round page says above its fields (each field's own message beside
+it); the game page's entry names each problem instead (:func:`sentences`)."""
+
+FIELD_WORDS = {"net": "round score", "shown": "shown", "in_hand": "in hand", "adjust": "±"}
+"""A seat's figure fields (``net-0``, ``shown-0``...) as the entry labels them."""
 
 
 def wants_json() -> bool:
@@ -59,12 +71,51 @@ def refused(status: int, error: str, message: str, **extra: object) -> Response:
     return answer(status, error=error, message=message, **extra)
 
 
-def invalid(form: RoundForm, problems: list[str]) -> Response:
-    """422: the messages by field (form field names) and those that fit no field."""
+def sentence(text: str) -> str:
+    """``text`` as one sentence: upper-case first letter, one full stop at the end
+    (``"tap the player who went out;"`` -> ``"Tap the player who went out."``); ``""``
+    for nothing."""
+    text = text.strip().rstrip(".;:, ")
+    return f"{text[:1].upper()}{text[1:]}." if text else ""
+
+
+def field_sentence(name: str, message: str, names: Sequence[str]) -> str:
+    """A field's ``message`` as one sentence that names the field when it is a seat's
+    figure (``net-3``: ``"Dee, round score: not a valid integer value."``)."""
+    seat = re.fullmatch(r"(net|shown|in_hand|adjust)-(\d+)", name)
+    if seat is None or int(seat.group(2)) >= len(names):
+        return sentence(message)
+    who = names[int(seat.group(2))]
+    if not message.startswith(tuple(names)):
+        message = message[:1].lower() + message[1:]
+    return sentence(f"{who}, {FIELD_WORDS[seat.group(1)]}: {message}")
+
+
+def sentences(
+    fields: dict[str, list[str]], problems: Sequence[str], names: Sequence[str]
+) -> list[str]:
+    """Every problem of a refused round once, each one sentence: those that fit no
+    field, then each field's (in the form's order); :data:`FIX_FIELDS` left out, as
+    each field's problem is named."""
+    said = [sentence(p) for p in problems if p != FIX_FIELDS]
+    said += [field_sentence(name, m, names) for name, ms in fields.items() for m in ms]
+    return list(dict.fromkeys(s for s in said if s)) or [sentence(FIX_FIELDS)]
+
+
+def invalid(form: RoundForm, problems: list[str], names: Sequence[str]) -> Response:
+    """422: the messages by field (form field names), those that fit no field, and
+    every one of them as a sentence (:func:`sentences`; ``names``: the seats' names)."""
     fields = {name: list(f.errors) for name, f in form._fields.items() if f.errors}
-    message = "; ".join(problems + [m for ms in fields.values() for m in ms])
-    went_out = form.went_out.data
-    return refused(422, "invalid", message, fields=fields, problems=problems, went_out=went_out)
+    said = sentences(fields, problems, names)
+    return refused(
+        422,
+        "invalid",
+        " ".join(said),
+        fields=fields,
+        problems=problems,
+        went_out=form.went_out.data,
+        sentences=said,
+    )
 
 
 def latest(game: Game) -> list[dict[str, object]]:

@@ -284,7 +284,7 @@ def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
         if status == 303:
             return redirect(url_for("table.show", slug=slug), 303)
         if entry.wants_json():
-            return entry.invalid(form, problems)
+            return entry.invalid(form, problems, sheet.names_of(game))
     return render_template(
         "table/round.html",
         game=game,
@@ -302,7 +302,7 @@ def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
 def _submit_round(game: Game, round_: Round | None, mode: str, form: RoundForm) -> Submitted:
     """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
-        return 422, None, ["Some figures need fixing: see the messages by the fields."]
+        return 422, None, [entry.FIX_FIELDS]
     data, fields, early = read_round(form, mode, sheet.names_of(game))
     if early:
         return 422, None, place_errors(form, {k: k for k, _ in early}, early)

@@ -7,6 +7,7 @@ name-constrained to the LAN, two years at most, an old one replaced (phones told
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import ssl
 from datetime import UTC, datetime, timedelta
@@ -77,6 +78,20 @@ def test_ca_pages_exist_only_when_served_with_https(tmp_path, monkeypatch):
     assert download.data == files.ca.read_bytes()
     assert download.mimetype == "application/x-x509-ca-cert"
     assert 'href="/ca"' in client.get(share).get_data(as_text=True)
+
+
+def test_ca_shows_the_fingerprint_in_groups_of_four(tmp_path, monkeypatch):
+    """Issue 37: the SHA-256 fingerprint in 16 groups of four hex digits (grouped by the
+    server, so a narrow phone wraps between them), the certificate's own."""
+    monkeypatch.setenv("SCOREKEEPER_DATA", str(tmp_path / "data"))
+    files = ensure_certificates(tmp_path / "data", None)
+    page = make_app(str(tmp_path / "c.db")).test_client().get("/ca").get_data(as_text=True)
+    shown = re.search(r'<p class="fingerprint"><code>([^<]*)</code>', page)
+    assert shown is not None
+    groups = shown.group(1).split(" ")
+    assert len(groups) == 16 and all(re.fullmatch(r"[0-9A-F]{4}", g) for g in groups)
+    certificate = x509.load_pem_x509_certificate(files.ca.read_bytes())
+    assert "".join(groups) == certificate.fingerprint(hashes.SHA256()).hex().upper()
 
 
 def test_only_a_page_that_offers_the_authority_looks_for_it(tmp_path, monkeypatch):

@@ -138,7 +138,29 @@ def test_each_refusal_is_a_clear_422_and_writes_nothing(games, fields, field, me
     assert response.status_code == 422
     body = response.get_json()
     assert body["error"] == "invalid" and message in " ".join(body["fields"][field])
-    assert message in body["message"]
+    assert message.lower() in body["message"].lower()  # issue 37: each one a sentence
+    _nothing_written(games)
+
+
+def test_a_refusal_says_one_sentence_per_problem(games):
+    """Issue 37: "...by the fields.; tap the player who went out..." is now one sentence
+    per problem, each naming the figure it is about; the message is them, in order."""
+    games.start(NAMES)
+    data = _entry(games) | {"mode": "net", "action": "save", "net-0": "10", "net-3": "abc"}
+    body = games.client.post(_path(games), data=data, headers=JSON).get_json()
+    assert body["sentences"] == [
+        "Tap the player who went out, or “Stock ran out”.",
+        "Dee, round score: not a valid integer value.",
+    ]
+    assert body["message"] == " ".join(body["sentences"])
+    assert "Some figures need fixing" in games.client.post(_path(games), data=data).get_data(
+        as_text=True
+    )  # the plain page keeps its line above the fields
+    totals = _entry(games) | {"mode": "totals", "action": "save", "went_out": "0"}
+    totals |= {"in_hand-0": "5", "shown-1": "-3"}
+    said = games.client.post(_path(games), data=totals, headers=JSON).get_json()["sentences"]
+    assert said[0].startswith("Ann, in hand: ") and said[1].startswith("Bob, shown: ")
+    assert all(s[0].isupper() and s.endswith(".") and ";" not in s for s in said), said
     _nothing_written(games)
 
 
@@ -198,7 +220,8 @@ def test_game_over_refuses_another_round(games):
     assert "Save round" not in games.client.get(f"/games/{games.slug}").get_data(as_text=True)
     data = games.form(_path(games)) | {"mode": "net", "action": "save", "went_out": "0"}
     response = games.client.post(_path(games), data=data | {"net-0": "5"}, headers=JSON)
-    assert response.status_code == 422 and "the game is over" in response.get_json()["message"]
+    assert response.status_code == 422  # issue 37: the message is a sentence now
+    assert "the game is over" in response.get_json()["message"].lower()
     assert len(games.rounds()) == 1
 
 
