@@ -1,4 +1,4 @@
-/* A finished game's replay (play/replay.py): the server computed every step with the
+/* A finished game's replay (play/replays.py): the server computed every step with the
    engine (hands, melds, discard pile, scores, each move in words with its rules) and put
    them in #replay's data-steps; this script only shows step i. Forward and back (buttons
    and the arrow keys; Home and End for the first and last step) and a jump to a round's
@@ -75,7 +75,9 @@
       var item = el("li", "replay-hand" + (name === step.player ? " moving" : ""));
       var head = el("p", "replay-hand-who");
       head.appendChild(el("b", "", name));
-      head.appendChild(el("span", "num", String(step.totals[name])));
+      var total = el("span", "muted", "total ");
+      total.appendChild(el("span", "num", String(step.totals[name])));
+      head.appendChild(total);
       item.appendChild(head);
       var cards = step.hands[name];
       item.appendChild(cards.length ? row(cards) : el("span", "muted", "no cards"));

@@ -43,7 +43,8 @@ def check_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     ends = [s for s in steps if s["kind"] == "end"]
     deals = [s for s in steps if s["kind"] == "deal"]
     assert len(ends) == len(deals) == len(record["rounds"])
-    for number, (deal, end, stored) in enumerate(zip(deals, ends, record["rounds"]), start=1):
+    rounds = zip(deals, ends, record["rounds"], strict=True)
+    for number, (deal, end, stored) in enumerate(rounds, start=1):
         assert deal["round"] == end["round"] == number
         assert end["scores"] == stored["scores"], f"round {number}"
         assert end["totals"] == {p: f["total"] for p, f in stored["scores"].items()}
@@ -86,7 +87,7 @@ def test_each_move_is_in_words_with_the_rule_that_allowed_it() -> None:
 
 def test_a_move_step_shows_the_game_after_the_move() -> None:
     steps = check_steps(finished("quick", 6))
-    for before, after in zip(steps, steps[1:]):
+    for before, after in zip(steps[:-1], steps[1:], strict=True):
         if after["kind"] != "move" or before["round"] != after["round"]:
             continue
         mover = after["player"]
