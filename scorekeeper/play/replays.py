@@ -5,14 +5,17 @@ shared/game-record.md, replayed and shown; nothing is stored).
 
 The engine computes every step (:func:`scorekeeper.engine.replay_steps`: hands, melds,
 discard pile, scores, each move in words with its rules); the page carries them as JSON
-in a data attribute and static/replay.js only shows step i. Only a finished game is
+in a data attribute, packed (:func:`pack_steps`: each step says only what changed since
+the step before, so that eight players' game stays a few hundred KB, not megabytes), and
+static/replay.js unpacks them and only shows step i. Only a finished game is
 replayed: until the game is over the other seats' hands stay hidden (fairness). The
 views module adds the routes to the ``play`` blueprint through :func:`register`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
@@ -25,6 +28,62 @@ RECORD_FIELD = "record"
 """The file input's name on the upload form."""
 
 
+def pack_steps(steps: Sequence[Step]) -> dict[str, Any]:
+    """``steps`` as the page carries them: ``{"why": [[rule id, why], ...], "steps":
+    [...]}``, each step with ``kind``, ``round``, ``player``, ``text``, ``rules`` (indexes
+    into ``why``) and only what changed since the step before: ``hands`` (the players
+    whose hand changed, each hand one string of card texts), ``melds_all`` (the whole
+    table, when it shrank: a new round) or ``melds`` (table index -> meld, those changed),
+    ``pile`` (``[cards kept from the pile before, [cards added]]``), ``stock``,
+    ``totals``, ``scores`` (an end step's). static/replay.js unpacks it."""
+    why: dict[tuple[str, str], int] = {}
+    packed: list[dict[str, Any]] = []
+    before: Step | None = None
+    for step in steps:
+        out: dict[str, Any] = {k: step[k] for k in ("kind", "round", "player", "text")}
+        out["rules"] = [why.setdefault((r["id"], r["why"]), len(why)) for r in step["rules"]]
+        out.update(_changes(before, step))
+        packed.append(out)
+        before = step
+    return {"why": [list(pair) for pair in why], "steps": packed}
+
+
+def _changes(before: Step | None, step: Step) -> dict[str, Any]:
+    """What ``step`` changed since ``before`` (every part, for the first step)."""
+    out: dict[str, Any] = {}
+    old_hands = before["hands"] if before else {}
+    hands = {p: " ".join(h) for p, h in step["hands"].items() if old_hands.get(p) != h}
+    if hands:
+        out["hands"] = hands
+    old_melds = before["melds"] if before else []
+    if len(step["melds"]) < len(old_melds) or before is None:
+        out["melds_all"] = step["melds"]
+    else:
+        changed = {
+            str(i): m
+            for i, m in enumerate(step["melds"])
+            if i >= len(old_melds) or old_melds[i] != m
+        }
+        if changed:
+            out["melds"] = changed
+    out.update(_pile_change(before["pile"] if before else [], step["pile"]))
+    for key in ("stock", "totals", "scores"):
+        if before is None or before[key] != step[key]:
+            out[key] = step[key]
+    return out
+
+
+def _pile_change(old: list[str], new: list[str]) -> dict[str, Any]:
+    """``{"pile": [kept, added]}``: the cards of ``old`` kept at the bottom of ``new``,
+    the cards added above them; nothing when the pile is the same."""
+    if old == new:
+        return {}
+    kept = 0
+    while kept < min(len(old), len(new)) and old[kept] == new[kept]:
+        kept += 1
+    return {"pile": [kept, new[kept:]]}
+
+
 def _page(steps: list[Step], record: Mapping[str, object], slug: str | None) -> str:
     """The replay page of ``record``'s ``steps`` (``slug`` the game's, None for a file)."""
     final = record.get("final")
@@ -33,7 +92,8 @@ def _page(steps: list[Step], record: Mapping[str, object], slug: str | None) -> 
     firsts = {r: next(i for i, s in enumerate(steps) if s["round"] == r) for r in rounds}
     return render_template(
         "play/replay.html",
-        steps=steps,
+        packed=pack_steps(steps),
+        count=len(steps),
         players=record.get("players"),
         rules=record.get("rules"),
         winner=winner,

@@ -7,7 +7,32 @@
   "use strict";
   var root = document.getElementById("replay");
   if (!root) { return; }
-  var steps = JSON.parse(root.getAttribute("data-steps"));
+  /* The steps as the server packed them (play/replays.py, pack_steps): each says only
+     what changed since the step before; unpacked here into whole steps. */
+  var unpack = function (data) {
+    var out = [];
+    var prev = { hands: {}, melds: [], pile: [], stock: 0, totals: {} };
+    var cards = function (text) { return text ? text.split(" ") : []; };
+    data.steps.forEach(function (d) {
+      var hands = Object.assign({}, prev.hands);
+      Object.keys(d.hands || {}).forEach(function (name) { hands[name] = cards(d.hands[name]); });
+      var melds = d.melds_all ? d.melds_all : prev.melds.slice();
+      Object.keys(d.melds || {}).forEach(function (i) { melds[Number(i)] = d.melds[i]; });
+      var step = {
+        kind: d.kind, round: d.round, player: d.player, text: d.text,
+        rules: d.rules.map(function (i) { return { id: data.why[i][0], why: data.why[i][1] }; }),
+        hands: hands, melds: melds,
+        pile: d.pile ? prev.pile.slice(0, d.pile[0]).concat(d.pile[1]) : prev.pile,
+        stock: "stock" in d ? d.stock : prev.stock,
+        totals: d.totals || prev.totals,
+        scores: d.scores || null
+      };
+      out.push(step);
+      prev = step;
+    });
+    return out;
+  };
+  var steps = unpack(JSON.parse(root.getAttribute("data-steps")));
   var rulesUrl = root.getAttribute("data-rules-url") || "/rules";
   var SUITS = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
   var NAMES = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };

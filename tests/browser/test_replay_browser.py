@@ -89,7 +89,7 @@ def _controls_on_screen(page) -> None:
 
 def _step_through(page, record: dict) -> None:
     """Forward to the end, checking each round's end figures; back to the start."""
-    total = int(page.locator("#replay").evaluate("e => JSON.parse(e.dataset.steps).length"))
+    total = int(page.locator("#replay").evaluate("e => JSON.parse(e.dataset.steps).steps.length"))
     rounds = record["rounds"]
     seen = 0
     forward = page.locator("#replay-forward")

@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.engine import replay_steps
 from tests.play.test_pages import PlayActions, _play_to_the_end, text
 
 
@@ -24,10 +25,30 @@ def play(app: Flask, client: FlaskClient) -> PlayActions:
 
 
 def steps_of(page: str) -> list[dict[str, Any]]:
-    """The steps a replay page carries (its ``data-steps``)."""
+    """The steps a replay page carries (its ``data-steps``), unpacked as static/replay.js
+    unpacks them (each packed step says only what changed)."""
     found = re.search(r"data-steps='([^']*)'", page)
     assert found, "the page carries no steps"
-    steps: list[dict[str, Any]] = json.loads(html.unescape(found.group(1)))
+    data = json.loads(html.unescape(found.group(1)))
+    steps: list[dict[str, Any]] = []
+    prev: dict[str, Any] = {"hands": {}, "melds": [], "pile": [], "stock": 0, "totals": {}}
+    for d in data["steps"]:
+        hands = prev["hands"] | {p: h.split() for p, h in d.get("hands", {}).items()}
+        melds = list(d["melds_all"]) if "melds_all" in d else list(prev["melds"])
+        for i, meld in d.get("melds", {}).items():
+            melds[int(i) : int(i) + 1] = [meld]
+        kept, added = d.get("pile", [len(prev["pile"]), []])
+        step = {k: d[k] for k in ("kind", "round", "player", "text")} | {
+            "rules": [dict(zip(("id", "why"), data["why"][i], strict=True)) for i in d["rules"]],
+            "hands": hands,
+            "melds": melds,
+            "pile": prev["pile"][:kept] + added,
+            "stock": d.get("stock", prev["stock"]),
+            "totals": d.get("totals", prev["totals"]),
+            "scores": d.get("scores"),
+        }
+        steps.append(step)
+        prev = step
     return steps
 
 
@@ -60,6 +81,7 @@ def test_the_end_screen_links_to_the_replay_which_shows_the_records_figures(
     page = play.client.get(f"/play/{slug}/replay")
     assert page.status_code == 200
     steps = steps_of(text(page))
+    assert steps == json.loads(json.dumps(replay_steps(record)))  # nothing lost in packing
     check_against(steps, record)
     first = record["rounds"][0]
     assert steps[0]["hands"] == {p: sorted(h, key=_suit_order) for p, h in first["hands"].items()}
