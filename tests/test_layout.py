@@ -45,6 +45,7 @@ ENGINE_ROOMS = {
     "game": 4,
     "checker": 5,
     "bots": 6,
+    "replay": 6,
 }
 """Each room of the engine (a module or a folder of ``engine/``) and its layer: a module
 imports from its own layer or those below it."""

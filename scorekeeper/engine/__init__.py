@@ -28,6 +28,9 @@ The rooms, each importing only the rooms above it in this list (tests/test_layou
 - ``bots/``: ``bots`` (the levels), ``strategy``, ``expert``, ``hidden``, ``rollout``,
   ``why`` (a bot's reasons), ``gambit_bots`` (the dealer's nomination) and ``simulate``
   (many games from the command line).
+- ``replay``: a finished game's record stepped move by move for people
+  (:func:`replay.replay_steps`: every step's hands, melds, pile and scores, each move in
+  words with the rules that allowed it).
 
 Modules inside the engine import concrete modules, never this face.
 
@@ -98,6 +101,7 @@ from .game.records import seat_record
 from .game.state import GameSetupError, GameState, Observation, Phase, laid_down_in, observation
 from .game.turns import apply_action, current_player, is_terminal, legal_actions
 from .melds import IllegalMeld, Meld, check_meld, extend_with
+from .replay import ReplayRefused, Step, replay_steps
 from .rules.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
 from .rules.options import OptionInfo, OptionValue
 from .rules.ruleset import OPTIONS, PRESET_TITLES, PRESETS, RulesError, RuleSet, ruleset
@@ -147,6 +151,10 @@ __all__ = [
     # the digital game's records (game/)
     "laid_down_in",
     "seat_record",
+    # a finished game's record stepped for people (replay)
+    "ReplayRefused",
+    "Step",
+    "replay_steps",
     # many games from the command line (bots/simulate)
     "parse_option",
     "progress_bar",

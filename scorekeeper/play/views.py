@@ -32,7 +32,7 @@ from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..inputs import load_json
 from ..models import DigitalGame
 from ..web import wants_json
-from . import per_version, refusals, services, taps, thinking
+from . import per_version, refusals, replays, services, taps, thinking
 from .board import board
 from .forms import MoveForm, NewPlayForm, read_form, read_move_json, read_tap
 from .seats import bot_levels
@@ -44,6 +44,7 @@ bp = Blueprint("play", __name__, url_prefix="/play")
 table_views.register(bp)  # a game on several phones: the new table, its seats
 events.register(bp)  # live updates: events, version, board.json
 watch.register(bp)  # the spectator board
+replays.register(bp)  # a finished game's replay, a record file opened from the phone
 bp.add_app_template_global(taps.latest_moves, "latest_moves")  # shared by every seat
 bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
 

@@ -29,13 +29,15 @@ game ended unfinished, not by a rule.
 
 Reading (:func:`replay`) deals each round from the record and replays every move through
 ``apply_action``; a record that breaks a rule raises :class:`RecordError` saying where
-(round, turn) and why.
+(round, turn) and why. :func:`record_moves` is the same reading one move at a time (the
+replay page steps through it, :mod:`..replay`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, CardError, make_pack, parse_card
@@ -204,15 +206,46 @@ def _round_rules(
 # ---- reading ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RecordMove:
+    """One move of a record as the reader is about to make it: ``state`` the game BEFORE
+    the move (the reader's own state, changed in place once the reader goes on: copy what
+    must be kept), ``seat`` who makes it, ``action`` the move, ``round`` (1-based) and
+    ``turn`` (1-based; None for a pass the reader adds for a window, X1, T7)."""
+
+    state: GameState
+    seat: int
+    action: Action
+    round: int
+    turn: int | None
+
+
+Moves = Generator[RecordMove, None, None]
+"""The moves of a part of a record, each yielded before it is made."""
+
+
 def replay(record: object) -> GameState:
     """Replay ``record`` move by move; returns the final state. Raises
     :class:`RecordError` for a record that is malformed or breaks a rule (saying the
     round, the turn and why), or whose scores differ from the replay's."""
+    moves = record_moves(record)
+    while True:
+        try:
+            next(moves)
+        except StopIteration as done:
+            final: GameState = done.value
+            return final
+
+
+def record_moves(record: object) -> Generator[RecordMove, None, GameState]:
+    """:func:`replay` one move at a time: yields each move (:class:`RecordMove`) before
+    it is made, and returns the final state. Raises :class:`RecordError` as :func:`replay`
+    does, at the move where the record goes wrong (the moves before it were yielded)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a game record: the format must be {FORMAT!r}")
     state, rounds = _game_of(record)
     for number, stored in enumerate(rounds, start=1):
-        _replay_round(state, stored, number)
+        yield from _replay_round(state, stored, number)
     final = record.get("final")
     if final is not None:
         totals = dict(zip(state.players, state.totals, strict=True))
@@ -309,12 +342,12 @@ def _dealers_joker(stored: Mapping[str, object], number: int) -> Card:
     return joker
 
 
-def _replay_round(state: GameState, record: object, number: int) -> None:
+def _replay_round(state: GameState, record: object, number: int) -> Moves:
     stored = _round_checked(state, record, number)
     pack = _deal_pack(state, stored, number)
     state.deal_number = number - 1
     deal_round(state, pack)
-    _replay_turns(state, stored, number)
+    yield from _replay_turns(state, stored, number)
     if len(state.rounds) < number and _stopped(stored):
         stop_game(state, SIMULATION_LIMIT)
     if len(state.rounds) < number:
@@ -324,19 +357,20 @@ def _replay_round(state: GameState, record: object, number: int) -> None:
         raise RecordError(f"the scores differ from the replay's: {scores}", number)
 
 
-def _replay_turns(state: GameState, stored: dict[str, Any], number: int) -> None:
+def _replay_turns(state: GameState, stored: dict[str, Any], number: int) -> Moves:
     """Every turn of the round, each move through ``apply_action`` (the upcard first
     when a player chose it, D4); then a pass for each seat a window still waits on (X1,
     T7)."""
     for turn_no, turn in enumerate(stored.get("turns", []), start=1):
         if "upcard_from" in stored and state.phase is Phase.START_PILE:
-            _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
+            yield from _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
         if len(state.rounds) >= number:
             raise RecordError("the round is already over, yet the record goes on", number, turn_no)
-        for action in _turn_actions(state, turn, number, turn_no):
-            _apply(state, action, number, turn_no)
+        actions = yield from _turn_actions(state, turn, number, turn_no)
+        for action in actions:
+            yield from _apply(state, action, number, turn_no)
     while len(state.rounds) < number and state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
-        _apply(state, Pass(), number, 0)
+        yield from _apply(state, Pass(), number, 0)
 
 
 def _round_checked(state: GameState, record: object, number: int) -> dict[str, Any]:
@@ -358,7 +392,8 @@ def _stopped(stored: Mapping[str, object]) -> bool:
     return isinstance(end, dict) and end.get("reason") == SIMULATION_LIMIT
 
 
-def _apply(state: GameState, action: Action, number: int, turn_no: int) -> None:
+def _apply(state: GameState, action: Action, number: int, turn_no: int) -> Moves:
+    yield RecordMove(state, state.seat, action, number, turn_no or None)
     try:
         apply_action(state, action)
     except IllegalMove as refused:
@@ -368,7 +403,9 @@ def _apply(state: GameState, action: Action, number: int, turn_no: int) -> None:
         ) from None
 
 
-def _turn_actions(state: GameState, turn: object, number: int, turn_no: int) -> list[Action]:
+def _turn_actions(
+    state: GameState, turn: object, number: int, turn_no: int
+) -> Generator[RecordMove, None, list[Action]]:
     if not isinstance(turn, dict):
         raise RecordError("a turn must be a JSON object", number, turn_no)
     unknown = sorted(set(turn) - TURN_FIELDS)
@@ -378,7 +415,7 @@ def _turn_actions(state: GameState, turn: object, number: int, turn_no: int) -> 
         seat = state.players.index(turn["player"])
     except (KeyError, ValueError):
         raise RecordError(f"{turn.get('player')!r} is not a player", number, turn_no) from None
-    _skip_windows(state, seat, turn, number, turn_no)
+    yield from _skip_windows(state, seat, turn, number, turn_no)
     if "reshuffled_stock" in turn:
         _set_reshuffle(state, turn["reshuffled_stock"], number, turn_no)
     try:
@@ -389,7 +426,7 @@ def _turn_actions(state: GameState, turn: object, number: int, turn_no: int) -> 
 
 def _skip_windows(
     state: GameState, seat: int, turn: Mapping[str, object], number: int, turn_no: int
-) -> None:
+) -> Moves:
     """Pass for the seats asked in a window (X1, T7) that the record shows not acting."""
     while state.phase in (Phase.RUMMY, Phase.OUT_OF_TURN):
         if state.seat == seat and (
@@ -397,7 +434,7 @@ def _skip_windows(
             or (state.phase is Phase.OUT_OF_TURN and turn.get("out_of_turn"))
         ):
             break
-        _apply(state, Pass(), number, turn_no)
+        yield from _apply(state, Pass(), number, turn_no)
     if state.seat != seat:
         who = state.players[state.seat]
         raise RecordError(f"it is {who}'s turn, not {state.players[seat]}'s", number, turn_no)

@@ -1,0 +1,172 @@
+"""Replays: a finished digital game stepped move by move in the browser, at
+``/play/<slug>/replay``, and a game record opened from the phone (``/play/replay``: a file
+input that POSTs the record; it is checked against the record contract,
+shared/game-record.md, replayed and shown; nothing is stored).
+
+The engine computes every step (:func:`scorekeeper.engine.replay_steps`: hands, melds,
+discard pile, scores, each move in words with its rules); the page carries them as JSON
+in a data attribute, packed (:func:`pack_steps`: each step says only what changed since
+the step before, so that eight players' game stays a few hundred KB, not megabytes), and
+static/replay.js unpacks them and only shows step i. Only a finished game is
+replayed: until the game is over the other seats' hands stay hidden (fairness). The
+views module adds the routes to the ``play`` blueprint through :func:`register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+
+from ..engine import ReplayRefused, Step, replay_steps
+from ..inputs import load_json
+from . import services
+
+RECORD_FIELD = "record"
+"""The file input's name on the upload form."""
+
+
+def pack_steps(steps: Sequence[Step]) -> dict[str, Any]:
+    """``steps`` as the page carries them: ``{"why": [[rule id, why], ...], "steps":
+    [...]}``, each step with ``kind``, ``round``, ``player``, ``text``, ``rules`` (indexes
+    into ``why``) and only what changed since the step before: ``hands`` (the players
+    whose hand changed, each hand one string of card texts), ``melds_all`` (the whole
+    table, when it shrank: a new round) or ``melds`` (table index -> meld, those changed),
+    ``pile`` (``[cards kept from the pile before, [cards added]]``), ``stock``,
+    ``totals``, ``scores`` (an end step's). static/replay.js unpacks it."""
+    why: dict[tuple[str, str], int] = {}
+    packed: list[dict[str, Any]] = []
+    before: Step | None = None
+    for step in steps:
+        out: dict[str, Any] = {k: step[k] for k in ("kind", "round", "player", "text")}
+        out["rules"] = [why.setdefault((r["id"], r["why"]), len(why)) for r in step["rules"]]
+        out.update(_changes(before, step))
+        packed.append(out)
+        before = step
+    return {"why": [list(pair) for pair in why], "steps": packed}
+
+
+def _changes(before: Step | None, step: Step) -> dict[str, Any]:
+    """What ``step`` changed since ``before`` (every part, for the first step)."""
+    out: dict[str, Any] = {}
+    old_hands = before["hands"] if before else {}
+    hands = {p: " ".join(h) for p, h in step["hands"].items() if old_hands.get(p) != h}
+    if hands:
+        out["hands"] = hands
+    old_melds = before["melds"] if before else []
+    if len(step["melds"]) < len(old_melds) or before is None:
+        out["melds_all"] = step["melds"]
+    else:
+        changed = {
+            str(i): m
+            for i, m in enumerate(step["melds"])
+            if i >= len(old_melds) or old_melds[i] != m
+        }
+        if changed:
+            out["melds"] = changed
+    out.update(_pile_change(before["pile"] if before else [], step["pile"]))
+    for key in ("stock", "totals", "scores"):
+        if before is None or before[key] != step[key]:
+            out[key] = step[key]
+    return out
+
+
+def _pile_change(old: list[str], new: list[str]) -> dict[str, Any]:
+    """``{"pile": [kept, added]}``: the cards of ``old`` kept at the bottom of ``new``,
+    the cards added above them; nothing when the pile is the same."""
+    if old == new:
+        return {}
+    kept = 0
+    while kept < min(len(old), len(new)) and old[kept] == new[kept]:
+        kept += 1
+    return {"pile": [kept, new[kept:]]}
+
+
+def _page(steps: list[Step], record: Mapping[str, object], slug: str | None) -> str:
+    """The replay page of ``record``'s ``steps`` (``slug`` the game's, None for a file)."""
+    final = record.get("final")
+    winner = final.get("winner") if isinstance(final, Mapping) else None
+    rounds = sorted({s["round"] for s in steps})
+    firsts = {r: next(i for i, s in enumerate(steps) if s["round"] == r) for r in rounds}
+    return render_template(
+        "play/replay.html",
+        packed=pack_steps(steps),
+        count=len(steps),
+        players=record.get("players"),
+        rules=record.get("rules"),
+        winner=winner,
+        firsts=firsts,
+        slug=slug,
+    )
+
+
+def replay_game(slug: str) -> tuple[str, int]:
+    """A finished digital game's replay (404 no such game; 409 not finished yet: its
+    hands stay hidden). Anyone with the game's link may replay it once it is over, as
+    every card may then be shown."""
+    game = services.get_game(slug)
+    if game is None:
+        return _refused("There is no game at this address.", 404)
+    if not game.finished:
+        return _refused(
+            "Only a finished game can be replayed: until it is over, the other hands stay "
+            "hidden. Finish the game first.",
+            409,
+        )
+    record = services.record_of(game)
+    try:
+        steps = replay_steps(record)
+    except ReplayRefused as refused:
+        return _refused(_sentence(str(refused)), 422)
+    return _page(steps, record, slug), 200
+
+
+def open_record() -> tuple[str, int]:
+    """The form to open a record file from the phone (GET), or its replay (POST: the
+    file checked by the engine's reader and replayed, nothing stored); a record that
+    cannot be read or replayed: the form again with one sentence why (400)."""
+    if request.method == "GET":
+        return render_template("play/replay_open.html", error=None), 200
+    try:
+        record = _uploaded()
+        steps = replay_steps(record)
+    except ReplayRefused as refused:
+        return _form_again(_sentence(str(refused)))
+    except (BadRequest, RequestEntityTooLarge) as bad:
+        return _form_again(_sentence(str(bad.description)))
+    assert isinstance(record, Mapping)  # replay_steps refuses any other
+    return _page(steps, record, None), 200
+
+
+def _uploaded() -> object:
+    """The record JSON of the upload (the file input, or a JSON body from a script);
+    raises ``BadRequest`` (no file, not JSON) or ``RequestEntityTooLarge``."""
+    limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 1024 * 1024)
+    if request.is_json:
+        return load_json(request.get_data(), max_bytes=limit)
+    upload = request.files.get(RECORD_FIELD)
+    if upload is None or not upload.filename:
+        raise BadRequest("choose a game record file (.json) to replay")
+    return load_json(upload.read(limit + 1), max_bytes=limit)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _form_again(message: str) -> tuple[str, int]:
+    return render_template("play/replay_open.html", error=message), 400
+
+
+def _refused(message: str, status: int) -> tuple[str, int]:
+    return render_template("play/replay_open.html", error=message, refused=True), status
+
+
+def register(bp: Blueprint) -> None:
+    """Add the replay routes to the ``play`` blueprint (:mod:`.views` calls it)."""
+    bp.add_url_rule("/replay", view_func=open_record, methods=["GET", "POST"])
+    bp.add_url_rule("/<slug>/replay", view_func=replay_game)
