@@ -1,14 +1,17 @@
 """The TV / big-screen view of a table game: ``/games/<view token>/tv``, landscape and
 readable across a room (standings with progress to the target, the last round, the next
 dealer or Persian's "Deal 1 of 2", a QR code of the view link, the winner once the game
-is over). The table blueprint (:data:`scorekeeper.table.views.bp`) takes these routes
-through :func:`register`.
+is over, the night's room code, and between games tonight's tally). The table blueprint
+(:data:`scorekeeper.table.views.bp`) takes these routes through :func:`register`.
 
 It needs only the view link (the view token is in its URL) and never offers a change. It
 stays live as a table's phones do: an event stream (``/games/<slug>/tv/events``, woken
 by the process's one listener when a round is saved, corrected or deleted,
 :mod:`scorekeeper.live.bus`) says the version and static/table.js swaps in
 ``/games/<slug>/tv/live``; it polls ``/games/<slug>/version`` while the stream is down.
+Once the night's next game exists ("Play again" takes this game's next version), the
+swapped-in part carries a link to the next game's TV view and static/night.js follows
+it (:mod:`.nights`).
 """
 
 from __future__ import annotations
@@ -71,10 +74,22 @@ def _answer(game: Game, template: str, **extra: object) -> Response:
 
 def show_tv(slug: str) -> Response:
     """The TV page: the standings, the last round and the next deal, with a QR code of
-    the view link for phones in the room; 404 for an unknown link."""
+    the view link for phones in the room and the room code of the game's night (the
+    game given a night if it has none); 404 for an unknown link."""
     game = _view(slug)
     view_url = share_base() + url_for("table.show", slug=slug)
-    return _answer(game, "table/tv.html", view_url=view_url, view_qr=qr_svg(view_url))
+    try:
+        code = sheet.night_of(game).code
+    except sheet.SaveFailed:
+        code = None
+    return _answer(
+        game,
+        "table/tv.html",
+        view_url=view_url,
+        view_qr=qr_svg(view_url),
+        room_code=code,
+        join_url=share_base() + url_for("home.index"),
+    )
 
 
 def tv_live(slug: str) -> Response:
