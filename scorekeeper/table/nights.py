@@ -22,7 +22,6 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import ROOM_CODE_LETTERS, Game, Group, Night, now_utc
-from ..players.services import Tally, tonight
 
 LIVE_FOR = timedelta(hours=12)
 """How long a night stays live after any of its games last changed."""
@@ -83,13 +82,14 @@ class Following:
     """What a game's pages show of its night: ``code`` the room code (None when the game
     is in no night or its night has none); ``next_view`` and ``next_tv`` the URLs of the
     night's current game when it is a later game than this one (None otherwise: the
-    view link, and its TV view); ``tally`` tonight's tally of the game's group once the
-    game is won and no next game exists yet (None otherwise, or outside a group)."""
+    view link, and its TV view); ``group`` the game's group once the game is won and no
+    next game exists yet (None otherwise, or outside a group): the TV shows its tonight's
+    tally (the template global ``tonight_of``, offered by the players feature)."""
 
     code: str | None
     next_view: str | None
     next_tv: str | None
-    tally: Tally | None
+    group: Group | None
 
 
 def following(game: Game) -> Following:
@@ -104,7 +104,7 @@ def following(game: Game) -> Following:
         view = url_for("table.show", slug=later.view_token)
         return Following(code, view, url_for("table.show_tv", slug=later.view_token), None)
     group = db.session.get(Group, game.group_id) if game.winner and game.group_id else None
-    return Following(code, None, None, tonight(group) if group is not None else None)
+    return Following(code, None, None, group)
 
 
 def register(bp: Blueprint) -> None:

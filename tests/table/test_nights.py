@@ -119,9 +119,8 @@ def test_a_night_no_longer_live_gives_its_code_to_nobody(games, app, client):
     first = games.start(("Ann", "Bob"))
     code = _code_on(client.get(f"/games/{first}/share").get_data(as_text=True))
     with app.app_context():  # the night's games last changed 13 hours ago
-        db.session.execute(
-            db.update(Game).values(updated_at=(now_utc() - timedelta(hours=13)).replace(tzinfo=None))
-        )
+        long_ago = (now_utc() - timedelta(hours=13)).replace(tzinfo=None)
+        db.session.execute(db.update(Game).values(updated_at=long_ago))
         db.session.commit()
     answer = client.get("/join", query_string={"code": code})
     assert answer.status_code == 404 and code in _alert(answer)
