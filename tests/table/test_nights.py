@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 
+from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import ROOM_CODE_LETTERS, Game, new_room_code, now_utc
 from tests.conftest import make_app
@@ -157,3 +158,24 @@ def test_between_games_the_tv_of_a_group_game_shows_tonights_tally(app):
     assert f"/games/{second}" in group_page  # Play again kept the group
     tv = night.client.get(f"/games/{slug}/tv/live").get_data(as_text=True)
     assert "Between games" not in tv and NEXT.findall(tv) == [f"/games/{second}/tv"]
+
+
+def test_a_night_on_postgresql(postgres_url, monkeypatch):
+    """The same night on PostgreSQL (``DATABASE_URL``): Play again followed, the room
+    code joins the current game."""
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "JOBS": "inline"}
+        | {"RATELIMIT_ENABLED": False}
+    )
+    try:
+        test_play_again_carries_the_old_games_tv_and_watchers_to_the_next_game(
+            GameActions(app.test_client(), app), app
+        )
+        phone = app.test_client()
+        joining = GameActions(phone, app)
+        test_the_room_code_joins_the_nights_current_game_to_watch(joining, app, phone)
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
