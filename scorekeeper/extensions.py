@@ -66,11 +66,12 @@ RATE_LIMITED = frozenset(
         "play.index",
         "play.new_table",
         "play.hint",
+        "home.join_night",
     }
 )
 """The blueprints and endpoints that carry a rate limit (the JSON API, an import, a new
-digital game); every other request is let through before the limiter looks up any
-limit."""
+digital game, a room code tried); every other request is let through before the limiter
+looks up any limit."""
 
 
 def hints_limit() -> str:

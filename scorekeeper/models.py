@@ -49,6 +49,19 @@ def new_slug() -> str:
     return secrets.token_urlsafe(8)
 
 
+ROOM_CODE_LETTERS = "ACDEFGHJKMNPQRTUVWXY34679"
+"""The characters of a room code: none that can be misread for another (no 0/O, 1/I/L,
+5/S, 2/Z, 8/B)."""
+ROOM_CODE_LENGTH = 5
+"""The length of a room code given to a night (25 ** 5: about 9.8 million codes)."""
+
+
+def new_room_code() -> str:
+    """A fresh random room code (:data:`ROOM_CODE_LENGTH` characters of
+    :data:`ROOM_CODE_LETTERS`, drawn by :mod:`secrets`)."""
+    return "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
+
+
 class Game(db.Model):  # type: ignore[name-defined,misc]
     """A game at a real table. ``options`` are the house rules changed from ``preset``
     ({option name: value}); ``stake`` is money per point as decimal text, or None;
@@ -82,6 +95,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         ForeignKey("groups.id", ondelete="SET NULL"), default=None, index=True
     )
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
+    night_id: Mapped[int | None] = mapped_column(
+        ForeignKey("nights.id", ondelete="SET NULL"), default=None, index=True
+    )
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -92,6 +108,22 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     changes: Mapped[list[Change]] = relationship(
         back_populates="game", order_by="Change.id", cascade="all, delete-orphan"
     )
+
+
+class Night(db.Model):  # type: ignore[name-defined,misc]
+    """A game night at one table: the games played one after another ("Play again"),
+    each pointing at it (``games.night_id``); its current game is its newest one not
+    deleted. ``code`` is its short room code (:func:`new_room_code`), typed on the home
+    page to watch the current game; unique among the nights that hold one, and taken
+    from a night no longer live (none of its games changed for 12 hours) when a new
+    night draws it, so that night's code is None."""
+
+    __tablename__ = "nights"
+    __table_args__ = (UniqueConstraint("code", name="uq_nights_code"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str | None] = mapped_column(String(8), default=new_room_code)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

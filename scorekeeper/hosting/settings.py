@@ -138,6 +138,7 @@ class Settings(BaseSettings):
     ratelimit_import: str = _named("RATELIMIT_IMPORT", "10 per minute", LIMIT)
     ratelimit_new_games: str = _named("RATELIMIT_NEW_GAMES", "20 per minute", LIMIT)
     ratelimit_hints: str = _named("RATELIMIT_HINTS", "5 per second;120 per minute", LIMIT)
+    ratelimit_room_codes: str = _named("RATELIMIT_ROOM_CODES", "10 per minute;60 per hour", LIMIT)
     play_grace_seconds: float = _seconds("PLAY_GRACE_SECONDS", 60, "a dropped phone's grace")
     play_stream_seconds: float = _seconds("PLAY_STREAM_SECONDS", 3600, "an event stream's life")
     play_check_seconds: float = _seconds("PLAY_CHECK_SECONDS", 30, "a stream's keep-alive")
@@ -235,7 +236,13 @@ class Settings(BaseSettings):
             raise ValueError(f"{error} (e.g. memory:// or redis://host:6379/0)") from None
         return url
 
-    @field_validator("ratelimit_api", "ratelimit_import", "ratelimit_new_games", "ratelimit_hints")
+    @field_validator(
+        "ratelimit_api",
+        "ratelimit_import",
+        "ratelimit_new_games",
+        "ratelimit_hints",
+        "ratelimit_room_codes",
+    )
     @classmethod
     def _limits(cls, limit: str) -> str:
         try:

@@ -41,6 +41,7 @@ from . import figures, history, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
 
 bp = Blueprint("players", __name__, url_prefix="/groups")
+bp.add_app_template_global(services.tonight, "tonight_of")  # the TV between games shows it
 
 
 def _group(slug: str) -> Group:

@@ -1,5 +1,8 @@
 """The home page: this phone's games (started or opened here), each with archive and
-delete (with undo). Its own blueprint, ``home``, beside the game pages of ``views``.
+delete (with undo), and the room code form: a night's code (shown on its TV and share
+page) opens the night's current game to watch (its view link, never an edit link),
+rate-limited per address (``RATELIMIT_ROOM_CODES``) so codes cannot be tried in bulk.
+Its own blueprint, ``home``, beside the game pages of ``views``.
 
 No route here or anywhere lists games beyond the ones this phone's signed session names
 (:mod:`scorekeeper.table.mine`).
@@ -9,13 +12,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
 
 from ..engine import PRESET_TITLES
+from ..extensions import limiter
 from ..models import Game
 from . import mine
 from .forms import ConfirmForm
+from .nights import BadCode, clean_code, game_of_code
 from .rights import can_edit
 from .services import get_game
 from .views import refused
@@ -46,9 +52,9 @@ def _confirmed() -> None:
         abort(400, description="This form is out of date: reload the page.")
 
 
-@bp.get("/")
-def index() -> str:
-    """This phone's games: in progress, finished, archived, and those it just deleted."""
+def _home(join_error: str | None = None, code: str = "", status: int = 200) -> tuple[str, int]:
+    """The home page, with ``join_error`` (one sentence) under the room code form holding
+    ``code`` as typed, answered with ``status``."""
     cards = mine.my_games()
     shelf: dict[str, list[mine.GameCard]] = {"playing": [], "finished": [], "archived": []}
     for card in cards:
@@ -56,14 +62,54 @@ def index() -> str:
             shelf["archived"].append(card)
         else:
             shelf["finished" if card.game.finished_at else "playing"].append(card)
-    return render_template(
+    page = render_template(
         "table/index.html",
         **shelf,
         deleted=[g for g in mine.deleted_games() if can_edit(g)],
         editable={c.game.id for c in cards if can_edit(c.game)},
         confirm=ConfirmForm(version="0"),
         presets=PRESET_TITLES,
+        join_error=join_error,
+        code=code[:20],
     )
+    return page, status
+
+
+@bp.get("/")
+def index() -> tuple[str, int]:
+    """This phone's games: in progress, finished, archived, and those it just deleted."""
+    return _home()
+
+
+def room_codes_limit() -> str:
+    """``RATELIMIT_ROOM_CODES`` (room codes tried per client address, "10 per minute;60
+    per hour": a person types one or two; 25 ** 5 codes cannot be tried at that pace)."""
+    return str(current_app.config["RATELIMIT_ROOM_CODES"])
+
+
+@bp.get("/join")
+@limiter.limit(room_codes_limit)
+def join_night() -> ResponseReturnValue:
+    """The room code typed on the home page (``?code=``, case-insensitive, spaces
+    ignored): a redirect to the view link of the current game of the live night that has
+    it; the home page with one sentence under the form otherwise (400 for what cannot be
+    a code, 404 for a code no live night has; 429 past the rate limit)."""
+    typed = request.args.get("code", "")
+    try:
+        code = clean_code(typed)
+    except BadCode as error:
+        return _home(str(error), typed, 400)
+    game = game_of_code(code)
+    if game is None:
+        sentence = f"No game night has the room code {code} now: check it on the TV."
+        return _home(sentence, typed, 404)
+    return redirect(url_for("table.show", slug=game.view_token), 303)
+
+
+@bp.errorhandler(429)
+def too_many_codes(_error: HTTPException) -> tuple[str, int]:
+    """Room codes tried too often from this address: the home page with one sentence."""
+    return _home("Too many room codes tried from here: wait a minute and try again.", "", 429)
 
 
 @bp.post("/games/<slug>/archive")

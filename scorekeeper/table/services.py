@@ -30,7 +30,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Update, bindparam, insert, update
+from sqlalchemy import Update, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -38,7 +38,7 @@ from ..extensions import db
 from ..groups.facts import refresh, store_facts
 from ..live import bus
 from ..live.keys import table_key
-from ..models import Change, Game, Round, new_token, now_utc
+from ..models import Change, Game, Night, Round, new_room_code, new_token, now_utc
 from .errors import AlreadySaved as AlreadySaved
 from .errors import SaveFailed as SaveFailed
 from .errors import ScoresheetError as ScoresheetError
@@ -46,6 +46,7 @@ from .errors import StaleRound as StaleRound
 from .errors import StaleVersion as StaleVersion
 from .errors import saving
 from .games import ExportParts, imported_game, new_game, write_games
+from .nights import is_live
 from .round_scores import ENTRY_MODES as ENTRY_MODES
 from .round_scores import MODES as MODES
 from .round_scores import score_input as score_input
@@ -422,20 +423,91 @@ def renew_edit_token(game: Game) -> None:
         db.session.commit()
 
 
+CODE_DRAWS = 8
+"""How many room codes a new night draws before giving up (each one taken by a live
+night is drawn again; with few live nights the first is almost always free)."""
+
+
+def _free_code() -> str:
+    """A room code no live night holds, taken (not committed) from the stale night that
+    holds it, if one does. Raises :class:`SaveFailed` after :data:`CODE_DRAWS` draws."""
+    for _ in range(CODE_DRAWS):
+        code = new_room_code()
+        holder = db.session.execute(select(Night).where(Night.code == code)).scalar_one_or_none()
+        if holder is None:
+            return code
+        if not is_live(holder.id):
+            holder.code = None
+            db.session.flush()
+            return code
+    raise SaveFailed()
+
+
+def night_of(game: Game) -> Night:
+    """The night of ``game``, with a room code: a new night (a fresh code, unique among
+    live nights) when the game is in none, a new code when its night's was given to
+    another night; committed. A night given to the game meanwhile by another request
+    is the one returned. Raises :class:`SaveFailed` when the database fails."""
+    night = db.session.get(Night, game.night_id) if game.night_id is not None else None
+    if night is not None and night.code is not None:
+        return night
+    for _ in range(CODE_DRAWS):
+        try:
+            with saving():
+                return _coded(game, night)
+        except IntegrityError:  # the code drawn was taken meanwhile: draw again
+            db.session.rollback()
+            db.session.refresh(game)
+            night = db.session.get(Night, game.night_id) if game.night_id else None
+    raise SaveFailed()
+
+
+def _coded(game: Game, night: Night | None) -> Night:
+    """The body of :func:`night_of`: ``night`` given a fresh code, or a new night linked
+    to ``game`` unless another request linked one first; committed."""
+    code = _free_code()
+    if night is not None:
+        night.code = code
+        db.session.commit()
+        return night
+    night = Night(code=code)
+    db.session.add(night)
+    db.session.flush()
+    linked = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.night_id.is_(None))
+        .values(night_id=night.id, updated_at=Game.updated_at)
+    )
+    if getattr(linked, "rowcount", 0) != 1:  # another request gave it a night first
+        db.session.rollback()
+        db.session.refresh(game)
+        return night_of(game)
+    db.session.commit()
+    game.night_id = night.id
+    return night
+
+
 def play_again(game: Game) -> Game:
-    """A new game with the same players, sides, rules and stake; the next dealer deals."""
+    """A new game with the same players, sides, rules and stake, the next dealer dealing,
+    in the night of ``game`` (given one first if it has none), so the night's current
+    game is the new one; ``game`` takes its next version in the same transaction, so
+    its TV and its watching phones refresh and find the next game
+    (:func:`.nights.following`). Committed; the caller puts it in the group of ``game``.
+    Raises :class:`ScoresheetError` as :func:`start_game`, :class:`SaveFailed` when the
+    database fails."""
+    night = night_of(game)
     sides = [p.side or 0 for p in game.players] if teams_of(game) else None
     last = previous_round(game, None)
     seat = last.totals["dealer"] if last is not None and last.summary else game.first_dealer
-    return start_game(
-        names_of(game),
-        game.preset,
-        game.options,
-        first_dealer=seat,
-        stake=Decimal(game.stake) if game.stake else None,
-        sides=sides,
-        title=game.title,
-    )
+    stake = Decimal(game.stake) if game.stake else None
+    with saving():
+        new = new_game(names_of(game), game.preset, game.options, seat, stake, sides, game.title)
+        new.night_id = night.id
+        db.session.add(new)
+        db.session.execute(update(Game).where(Game.id == game.id).values(version=Game.version + 1))
+        bus.moved(table_key(game.id))
+        db.session.commit()
+    return new
 
 
 def import_game(parts: ExportParts) -> Game:

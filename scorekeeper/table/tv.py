@@ -2,7 +2,8 @@
 readable across a room with 2 to 8 players or two sides, on one screen without scrolling
 (standings with progress to the target, the last round's full change with its bonuses,
 the next dealer or Persian's "Deal 1 of 2", a QR code of the view link; once the game is
-over the winner and who pays whom). The table blueprint
+over the winner and who pays whom; the night's room code, and between games tonight's
+tally). The table blueprint
 (:data:`scorekeeper.table.views.bp`) takes these routes through :func:`register`.
 
 It needs only the view link (the view token is in its URL) and never offers a change. It
@@ -10,6 +11,9 @@ stays live as a table's phones do: an event stream (``/games/<slug>/tv/events``,
 by the process's one listener when a round is saved, corrected or deleted,
 :mod:`scorekeeper.live.bus`) says the version and static/table.js swaps in
 ``/games/<slug>/tv/live``; it polls ``/games/<slug>/version`` while the stream is down.
+Once the night's next game exists ("Play again" takes this game's next version), the
+swapped-in part carries a link to the next game's TV view and static/night.js follows
+it (:mod:`.nights`).
 """
 
 from __future__ import annotations
@@ -95,10 +99,22 @@ def _answer(game: Game, template: str, **extra: object) -> Response:
 
 def show_tv(slug: str) -> Response:
     """The TV page: the standings, the last round and the next deal, with a QR code of
-    the view link for phones in the room; 404 for an unknown link."""
+    the view link for phones in the room and the room code of the game's night (the
+    game given a night if it has none); 404 for an unknown link."""
     game = _view(slug)
     view_url = share_base() + url_for("table.show", slug=slug)
-    return _answer(game, "table/tv.html", view_url=view_url, view_qr=qr_svg(view_url))
+    try:
+        code = sheet.night_of(game).code
+    except sheet.SaveFailed:
+        code = None
+    return _answer(
+        game,
+        "table/tv.html",
+        view_url=view_url,
+        view_qr=qr_svg(view_url),
+        room_code=code,
+        join_url=share_base() + url_for("home.index"),
+    )
 
 
 def tv_live(slug: str) -> Response:

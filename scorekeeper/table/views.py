@@ -24,14 +24,15 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 from wtforms import Field
 
+from ..extensions import db
 from ..groups.members import group_of_new_game, usual_rules, with_picked
 from ..groups.services import start_in_group
 from ..hosting import assets
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import MAX_VERSION, parse_int
-from ..models import Game, Round
+from ..models import Game, Group, Round
 from ..web import same_token
-from . import deal_melds, entry, files, page, tv
+from . import deal_melds, entry, files, nights, page, tv
 from . import services as sheet
 from .entry import Submitted
 from .forms import ConfirmForm, NewGameForm, RoundForm
@@ -51,6 +52,7 @@ bp = Blueprint("table", __name__)
 files.register(bp)  # a game as a file: export and import
 tv.register(bp)  # the TV / big-screen view
 deal_melds.register(bp)  # the melds a round by cards is tapped into
+nights.register(bp)  # a game's night (its room code, its next game) for the templates
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -227,7 +229,17 @@ def share(slug: str) -> str:
         edit_qr=qr_svg(edit_url) if editable else None,
         share_hint=place.hint,
         renew=ConfirmForm(version=game.version) if editable else None,
+        room_code=_room_code(game),
     )
+
+
+def _room_code(game: Game) -> str | None:
+    """The room code of the game's night (the game given a night if it has none); None
+    when the database could not give one (the page is shown without it)."""
+    try:
+        return sheet.night_of(game).code
+    except sheet.SaveFailed:
+        return None
 
 
 @bp.post("/games/<slug>/share/new-edit-link")
@@ -424,12 +436,23 @@ def undo(slug: str, change_id: int) -> ResponseReturnValue:
 
 @bp.post("/games/<slug>/again")
 def play_again(slug: str) -> ResponseReturnValue:
-    """A new game with the same players and rules."""
+    """A new game with the same players and rules, in the same night (the TV and the
+    watching phones of this game move to it) and the same group."""
     game = _game(slug)
     require_edit(game)
     if not ConfirmForm().validate():
         abort(400, description="This form is out of date: reload the page.")
-    new = sheet.play_again(game)
+    try:
+        new = sheet.play_again(game)
+    except sheet.ScoresheetError as error:
+        flash(error.problems[0][1], "error")
+        return redirect(url_for("table.show", slug=slug), 303)
+    group = db.session.get(Group, game.group_id) if game.group_id is not None else None
+    if group is not None:
+        start_in_group(new, group)
     grant(new)
-    flash("New game with the same players and rules.", "success")
+    flash(
+        "New game with the same players and rules: the TV and the watching phones follow.",
+        "success",
+    )
     return redirect(url_for("table.show", slug=new.view_token), 303)
