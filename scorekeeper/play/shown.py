@@ -193,6 +193,7 @@ class Step(TypedDict):
     (a reshuffle, a round's or the game's end, ``who`` empty): ``who``, ``kind``
     (``move``, ``event``, ``round``, ``game``), ``text``, ``cards`` (card texts) and
     ``groups`` (a list of card-text lists, one per meld laid); a bot's reason ``why``,
+    ``rules`` (catalogue ids an event follows, shown beside its words, never in them),
     ``bot`` True for a bot's move and ``v`` the version that made it, once known."""
 
     who: str
@@ -201,6 +202,7 @@ class Step(TypedDict):
     groups: list[list[str]]
     text: str
     why: NotRequired[str]
+    rules: NotRequired[list[str]]
     bot: NotRequired[bool]
     v: NotRequired[int]
 
