@@ -134,6 +134,7 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
     from . import create_app
     from .hosting.addresses import announce, announce_authority, serve_url
 
+    _one_line_schema_log()
     app = create_app()  # brings the database schema up to date, or says which command to run
     tls = _certificates(Path(app.instance_path)) if https else None
     url = serve_url(host, port, app.config.get("PUBLIC_URL", ""), "https" if https else "http")
@@ -145,6 +146,19 @@ def _serve(host: str, port: int, workers: int, https: bool) -> int:
     raise_open_files(streams + PAGE_CONNECTIONS + 100)  # and the database's, the logs'
     os.execv(sys.executable, gunicorn_command(host, port, workers, streams, tls))
     return 0  # pragma: no cover - execv does not return
+
+
+def _one_line_schema_log() -> None:
+    """The schema's one line on start (``Database brought up to date (14 migrations;
+    ...)``, INFO of ``scorekeeper.schema``) shown on stderr, before the address; the
+    migrations' own lines stay in the data folder's migrations.log."""
+    import logging
+
+    said = logging.StreamHandler(sys.stderr)
+    said.setFormatter(logging.Formatter("%(message)s"))
+    schema_log = logging.getLogger("scorekeeper.schema")
+    schema_log.setLevel(logging.INFO)
+    schema_log.addHandler(said)
 
 
 def _worker(processes: int) -> int:

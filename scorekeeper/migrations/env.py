@@ -17,7 +17,10 @@ config = context.config
 
 # Interpret the config file for Python logging, leaving the loggers already there alone:
 # migrations run inside create_app, which must not silence the app's or gunicorn's logs.
-if config.config_file_name is not None:
+# ``-x quiet=true`` (the app's upgrade on start, scorekeeper/hosting/schema.py) leaves
+# logging as the app set it: alembic's lines go to the data folder's migrations.log.
+QUIET = context.get_x_argument(as_dictionary=True).get("quiet") == "true"
+if config.config_file_name is not None and not QUIET:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 

@@ -176,14 +176,16 @@ class Board(PublicBoard, Seated):
 class SpectatorBoard(PublicBoard):
     """The spectator board (:func:`.tables.watch.spectator_board`): the public board with
     no seat's view in it, and ``turn`` (whose turn, a name, or None), ``moves`` (the
-    latest in words, each a step without a bot's reason), ``over``, ``paused`` and
-    ``winner_line``."""
+    latest in words, each a step without a bot's reason), ``over``, ``paused``,
+    ``winner_line`` and ``ending``: the round just played while the game pauses after
+    it (:class:`Ending`, no review; ``round`` is then that round's number), else None."""
 
     turn: str | None
     moves: tuple[Mapping[str, object], ...]
     over: bool
     paused: bool
     winner_line: str
+    ending: Ending | None = None
 
 
 class Step(TypedDict):
@@ -191,6 +193,7 @@ class Step(TypedDict):
     (a reshuffle, a round's or the game's end, ``who`` empty): ``who``, ``kind``
     (``move``, ``event``, ``round``, ``game``), ``text``, ``cards`` (card texts) and
     ``groups`` (a list of card-text lists, one per meld laid); a bot's reason ``why``,
+    ``rules`` (catalogue ids an event follows, shown beside its words, never in them),
     ``bot`` True for a bot's move and ``v`` the version that made it, once known."""
 
     who: str
@@ -199,6 +202,7 @@ class Step(TypedDict):
     groups: list[list[str]]
     text: str
     why: NotRequired[str]
+    rules: NotRequired[list[str]]
     bot: NotRequired[bool]
     v: NotRequired[int]
 

@@ -50,7 +50,7 @@ def step(
     apply_action(state, action)
     steps.append(said)
     if state.reshuffles > reshuffles:
-        steps.append(_event("The discard pile is shuffled into a new stock (O3)."))
+        steps.append(_event("The discard pile is shuffled into a new stock.", rules=["O3"]))
     if len(state.scores) == ended:
         if watch is not None:
             watch(state, said)
@@ -64,8 +64,13 @@ def step(
     return True
 
 
-def _event(text: str, kind: str = "event") -> Step:
-    return Step(who="", kind=kind, text=text, cards=[], groups=[])
+def _event(text: str, kind: str = "event", rules: Sequence[str] = ()) -> Step:
+    """An event of the game in words (``who`` empty), the ids of the ``rules`` it follows
+    kept beside the words, never in them."""
+    said = Step(who="", kind=kind, text=text, cards=[], groups=[])
+    if rules:
+        said["rules"] = list(rules)
+    return said
 
 
 def run_bot(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -275,13 +275,30 @@ class Finished:
 
 
 @dataclass(frozen=True)
+class NightLine:
+    """One player's line of tonight's tally: ``name``, ``games`` played tonight, ``wins``
+    and ``points`` (their own final totals of those games, summed)."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+
+
+@dataclass(frozen=True)
 class Tally:
     """Tonight's tally of a group: ``games`` the table games finished tonight (newest
-    first), ``wins`` (player name, games won) for everyone who played in them, most wins
-    first; a side's win (P1) is a win for both partners."""
+    first), ``players`` (:class:`NightLine`) for everyone who played in them, most wins
+    first, then most points; ``wins`` the same as ``(name, games won)``; a side's win
+    (P1) is a win for both partners."""
 
     games: list[Finished]
-    wins: list[tuple[str, int]]
+    players: list[NightLine]
+
+    @property
+    def wins(self) -> list[tuple[str, int]]:
+        """``(name, games won)`` of each player, in the tally's order."""
+        return [(line.name, line.wins) for line in self.players]
 
 
 def tonight(group: Group, limit: int = 50) -> Tally:
@@ -298,16 +315,15 @@ def tonight(group: Group, limit: int = 50) -> Tally:
         .limit(limit)
     ).all()
     seats = db.session.execute(
-        select(SeatFact.fact_id, SeatFact.name, SeatFact.won)
+        select(SeatFact.name, SeatFact.won, SeatFact.own)
         .where(SeatFact.fact_id.in_([g.id for g in games]))
-        .order_by(SeatFact.seat)
+        .order_by(SeatFact.fact_id.desc(), SeatFact.seat)
     ).all()
-    by_game: dict[int, list[Row[int, str, bool]]] = {}
+    lines: dict[str, NightLine] = {}
     for seat in seats:
-        by_game.setdefault(seat.fact_id, []).append(seat)
-    wins: dict[str, int] = {}
-    for game in games:
-        for seat in by_game.get(game.id, []):
-            wins[seat.name] = wins.get(seat.name, 0) + seat.won
+        had = lines.get(seat.name, NightLine(seat.name, 0, 0, 0))
+        lines[seat.name] = NightLine(
+            seat.name, had.games + 1, had.wins + seat.won, had.points + seat.own
+        )
     finished = [Finished(g.view_token, g.winner) for g in games]
-    return Tally(finished, sorted(wins.items(), key=lambda item: -item[1]))
+    return Tally(finished, sorted(lines.values(), key=lambda line: (-line.wins, -line.points)))

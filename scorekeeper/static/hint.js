@@ -15,14 +15,22 @@
     lead.textContent = "The expert's move: ";
     box.appendChild(lead);
     box.appendChild(document.createTextNode(data.why));
-    (data.rules || []).forEach(function (id) {
-      var link = document.createElement("a");
-      link.className = "rule-id";
-      link.href = "/rules#" + encodeURIComponent(id);
-      link.textContent = id;
+    var rules = data.rules || [];  /* beside the sentence, as the page writes them: (rule T2) */
+    if (rules.length) {
+      var beside = document.createElement("small");
+      beside.appendChild(document.createTextNode("(rule" + (rules.length > 1 ? "s " : " ")));
+      rules.forEach(function (id, i) {
+        var link = document.createElement("a");
+        link.className = "rule-id";
+        link.href = "/rules#" + encodeURIComponent(id);
+        link.textContent = id;
+        if (i) beside.appendChild(document.createTextNode(", "));
+        beside.appendChild(link);
+      });
+      beside.appendChild(document.createTextNode(")"));
       box.appendChild(document.createTextNode(" "));
-      box.appendChild(link);
-    });
+      box.appendChild(beside);
+    }
     if (data.samples) {
       var detail = document.createElement("small");
       detail.className = "muted";

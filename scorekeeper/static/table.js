@@ -10,7 +10,8 @@
    - [data-more] reveals the next hidden meld / lay-off row of its fieldset.
    - new game: name fields beyond the fourth appear one by one as names are typed; the
      first dealer's list names the players in seat order (a group's ticked players, then
-     the names typed), updated as ticks and names change.
+     the names typed), updated as ticks and names change (a choice added for a guest:
+     a group's form offers only the seated players).
    - a round by cards (form[data-packs]): each card picker greys out the cards the other
      pickers of the round hold as often as the pack has them (D2: two packs for 5+).
    - a round's own page (form.round): preview and save by fetch; the page's content is
@@ -120,6 +121,9 @@
       document.querySelectorAll(".player-name input").forEach(function (n) {
         if (n.value.trim()) names.push(n.value.trim());
       });
+      while (dealer.options.length < Math.min(names.length, 8)) {  /* the server offers the seated only */
+        dealer.add(new Option("", String(dealer.options.length)));
+      }
       Array.prototype.forEach.call(dealer.options, function (o, i) {
         o.textContent = names[i] || "Player " + (i + 1);
         o.hidden = names.length > 1 && i >= names.length;

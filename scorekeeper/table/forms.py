@@ -87,11 +87,13 @@ class NewGameForm(FlaskForm):
         return [name for name in cleaned if name]
 
     def name_dealers(self, names: Sequence[str]) -> None:
-        """Label the first dealer's choices with ``names`` in seat order (the rest stay
-        "Player N"), so the list reads right before any script runs."""
-        self.first_dealer.choices = [
-            (str(i), names[i] if i < len(names) else f"Player {i + 1}") for i in range(MAX_PLAYERS)
-        ]
+        """Offer as first dealer only the seated players, ``names`` in seat order (eight
+        at most; "Player 1" alone when nobody is seated yet), so the list reads right
+        before any script runs (static/table.js adds a choice as a name is typed). Call
+        it after :meth:`validate`: any seat 0-7 is a valid choice there, and
+        :meth:`_seats_ok` refuses one beyond the players."""
+        seated = [(str(i), name) for i, name in enumerate(names[:MAX_PLAYERS])]
+        self.first_dealer.choices = seated or [("0", "Player 1")]
 
     def clean_title(self) -> str:
         """The title as stored (the rule an import passes too)."""

@@ -60,8 +60,17 @@ def test_share_a_standard_game_then_tonights_tally(page):
     tally = page.locator(".tonight")
     expect(tally).to_contain_text("2 games finished")
     rows = tally.locator("tbody tr").all_inner_texts()
-    assert sorted(r.split() for r in rows) == [["Ann", "1"], ["Bob", "1"], ["Cat", "0"]]
+    # games, wins and points of tonight (issue 37: the tally showed wins only)
+    assert [r.split() for r in rows] == [
+        ["Bob", "2", "1", "125"],
+        ["Ann", "2", "1", "120"],
+        ["Cat", "2", "0", "20"],
+    ]
     shot(page, "result-tonight-390")
+    page.set_viewport_size({"width": 360, "height": 780})
+    tally.scroll_into_view_if_needed()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "result-tonight-360")
 
 
 def test_share_a_persian_game_by_sides(page):

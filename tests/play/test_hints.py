@@ -15,6 +15,7 @@ from scorekeeper.engine import action_from_json
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalReview
 from scorekeeper.play import services as digital
+from scorekeeper.play.board import PROMPTS
 from tests.conftest import make_app
 
 
@@ -238,14 +239,55 @@ def test_the_hint_is_offered_in_the_must_use_step(tmp_path) -> None:
     assert "The expert&#39;s move:" in page
 
 
-def test_the_prompt_is_in_words_with_its_rules_as_links(quick_app) -> None:
+RULE_ID = re.compile(r"\b[A-Z]\d+\b")
+"""A catalogue id (T1, O3): never in a prompt's or a move's sentence (issue 37, item 7)."""
+
+
+def _prompt(page: str) -> str:
+    return page.split('<p class="prompt" role="status">', 1)[1].split("</p>", 1)[0]
+
+
+def test_the_prompt_is_in_words_with_its_rules_in_a_why_detail(quick_app) -> None:
+    """The prompt is a sentence in words; the ids of its rules (links to /rules) stand in
+    a small "Why?" detail beside it, not in the sentence (issue 37 changed this: the
+    links stood in the prompt)."""
     client = quick_app.test_client()
     slug = start(client)
     page = client.get(f"/play/{slug}").get_data(as_text=True)
-    prompt = page.split('<p class="prompt" role="status">', 1)[1].split("</p>", 1)[0]
-    words = prompt.split("<a", 1)[0]
-    assert words.startswith("Your turn: draw from the stock") and "(T1" not in words
-    assert '<a class="rule-id" href="/rules#T1">T1</a>' in prompt and "#T2" in prompt
+    prompt = _prompt(page)
+    assert prompt.startswith("Your turn: draw from the stock") and "<" not in prompt
+    assert RULE_ID.search(prompt) is None
+    why = page.split('<details class="prompt-why small">', 1)[1].split("</details>", 1)[0]
+    assert "<summary>Why?</summary>" in why
+    assert '<a class="rule-id" href="/rules#T1">T1</a>' in why and "#T2" in why
+
+
+def _sentences(page: str) -> list[str]:
+    """The prompt and each move's words on a play page, without their small details."""
+    steps = re.findall(r'<li class="step [a-z]+">(.*?)</li>', page, re.S)
+    words = [re.sub(r"<small.*?</small>|<[^>]+>", "", s) for s in steps]
+    return [_prompt(page), *words]
+
+
+def test_no_prompt_or_move_names_a_rule_by_its_id(app: Flask) -> None:
+    """Every prompt the board can ask (each phase's) and, through a round played on the
+    page, every prompt and move shown is in words: no bare id like "T1 T2" in it."""
+    for said, _ in PROMPTS.values():
+        assert RULE_ID.search(said) is None, said
+    client = app.test_client()
+    slug = start(client, bot_0="basic", preset="jokers-wild")
+    rng, asked = random.Random(11), set()
+    for _ in range(400):
+        page = client.get(f"/play/{slug}").get_data(as_text=True)
+        if "is over" in page:
+            break
+        for sentence in _sentences(page):
+            assert RULE_ID.search(sentence) is None, sentence
+        asked.add(_prompt(page))
+        now = seen(client, slug)
+        move = now["legal"][rng.randrange(len(now["legal"]))]
+        assert client.post(f"/play/{slug}/tap", json={"version": now["version"], "do": move})
+    assert len(asked) >= 2, asked
 
 
 def test_the_header_names_the_round_that_just_ended_during_the_pause(app: Flask) -> None:

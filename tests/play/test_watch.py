@@ -10,7 +10,15 @@ import re
 import pytest
 from flask import Flask
 
-from scorekeeper.engine import Discard, Draw, GameState, current_player, legal_actions
+from scorekeeper.engine import (
+    Discard,
+    Draw,
+    GameState,
+    LayDown,
+    LayOff,
+    current_player,
+    legal_actions,
+)
 from scorekeeper.extensions import db
 from scorekeeper.play import services as digital
 from tests.conftest import make_app
@@ -154,3 +162,66 @@ def test_a_game_of_one_person_has_no_spectator_board(table_app) -> None:
     data = {"name": "Sam", "preset": "standard", "bot_0": "basic"}
     slug = client.post("/play", data=data).headers["Location"].split("?")[0].rsplit("/", 1)[1]
     assert client.get(f"/play/{slug}/watch/{'0' * 24}").status_code == 404
+
+
+def _eager_move(state: GameState) -> dict:
+    """A move that hurries the round to its end: lay down, lay off, else draw from the
+    stock, else discard."""
+    legal = legal_actions(state)
+    for kind in (LayDown, LayOff):
+        found = [a for a in legal if isinstance(a, kind)]
+        if found:
+            return found[0].to_json()
+    return _quiet_move(state)
+
+
+def _paused(table: Table) -> bool:
+    with table.app.app_context():
+        game = digital.get_game(table.slug)
+        assert game is not None
+        paused = game.paused
+        db.session.expunge(game)
+    return paused
+
+
+def _play_to_the_rounds_end(table: Table) -> None:
+    """The phones play (the bot by itself) until the round ends in its pause."""
+    for _ in range(500):  # a guard against a hang: a round ends long before
+        if _paused(table):
+            return
+        state = table.state()
+        turn = current_player(state)
+        assert turn in table.phones
+        assert table.act(turn, _eager_move(state)).status_code == 200
+    raise AssertionError("the round never ended")
+
+
+def test_the_pause_after_a_round_shows_the_round_just_played(table) -> None:
+    """Issue 37, item 5: in the pause after round 1 the board says "Round 1 is over" and
+    shows round 1's figures (as the seats' round end scores them), not the next deal."""
+    link = _spectator_link(table)
+    screen = table.app.test_client()
+    _play_to_the_rounds_end(table)
+    state = table.state()
+    assert state.deal_number == 2 and len(state.rounds) == 1
+    for text in (
+        screen.get(link).get_data(as_text=True),
+        screen.get(link + "/live").get_data(as_text=True),
+    ):
+        assert "Round 1 is over" in text and "Round 2" not in text
+        assert "to play" not in text and "Stock: " not in text  # not the next deal
+        result = text.split('class="watch-figures"', 1)[1].split("</table>", 1)[0]
+        rows = re.findall(
+            r'<th scope="row">([^<]+)<br>.*?<td class="num">([^<]+)</td>'
+            r'<td class="num"><strong>(-?\d+)</strong>',
+            result,
+            re.S,
+        )
+        figures = {name: (int(points), int(total)) for name, points, total in rows}
+        assert list(figures) == list(state.players)
+        scores = state.rounds[0]["scores"]
+        for name, total in zip(state.players, state.totals, strict=True):
+            assert figures[name] == (scores[name]["round"], total)
+        hidden = {c.text for hand in state.hands for c in hand} - _public_cards(table)
+        leaked = [word for word in _words_of(table, hidden) if word in text]
+        assert leaked == []

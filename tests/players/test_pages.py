@@ -115,6 +115,31 @@ def test_the_new_game_form_offers_the_groups_players_and_usual_rules(night: Nigh
         ]
 
 
+def dealer_choices(page: str) -> list[tuple[str, str]]:
+    """The first dealer's choices of a new-game page: ``(value, label)`` in order."""
+    select = page.split('name="first_dealer"', 1)[1].split("</select>", 1)[0]
+    return re.findall(r'<option[^>]*value="(\d+)"[^>]*>([^<]*)</option>', select)
+
+
+def test_the_first_dealer_is_one_of_the_seated_players_only(night: Night):
+    """Issue 37, item 7: the group's new-game form offers as first dealer the ticked
+    players (then the guests), never "Player 4".."Player 8" after them."""
+    night.make_group("Friday", ("Ann", "Bob", "Cat"))
+    form = night.client.get(f"/games/new?group={night.slug}").get_data(as_text=True)
+    assert dealer_choices(form) == [("0", "Ann"), ("1", "Bob"), ("2", "Cat")]
+    picks = [str(night.member("Ann")), str(night.member("Cat"))]
+    data = {"pick": picks, "player_0": "Zed", "preset": "standard", "first_dealer": "3"}
+    refused = night.client.post(f"/games/new?group={night.slug}", data=data)
+    assert refused.status_code == 422 and count(night.app, Game) == 0
+    page = refused.get_data(as_text=True)
+    assert "the first dealer must be one of the players" in page
+    assert dealer_choices(page) == [("0", "Ann"), ("1", "Cat"), ("2", "Zed")]
+    assert "Player " not in page.split('name="first_dealer"', 1)[1].split("</select>", 1)[0]
+    view = night.start(("Ann", "Cat"), guests=("Zed",), first_dealer="2")
+    with night.app.app_context():
+        assert night.game(view).first_dealer == 2
+
+
 def test_a_new_game_with_one_player_is_refused_and_stores_nothing(night: Night):
     night.make_group("Friday", ("Ann", "Bob"))
     data = {"pick": [str(night.member("Ann"))], "preset": "standard", "first_dealer": "0"}

@@ -29,7 +29,8 @@ from ...models import DigitalGame
 from ...web import same_token
 from .. import services
 from ..board import shared
-from ..shown import SpectatorBoard
+from ..ending import ending
+from ..shown import Ending, SpectatorBoard
 from . import services as table_services
 
 SHOWN_MOVES = 8
@@ -68,22 +69,35 @@ def _public_step(step: Mapping[str, object]) -> dict[str, object]:
 _STEP_KEYS = ("who", "kind", "text", "cards", "groups")
 
 
+def paused_round(game: DigitalGame, state: GameState) -> Ending | None:
+    """The round just played (:func:`.ending.ending`, without a person's review) while
+    ``game`` pauses after it, else None (no pause, or no round kept)."""
+    last = services.last_round(game) if game.paused and not game.finished else None
+    if last is None:
+        return None
+    number, record, scored = last
+    return ending(number, record, scored, state.players)
+
+
 def spectator_board(game: DigitalGame, state: GameState) -> SpectatorBoard:
     """The public board (:func:`.board.public`) with no seat's view in it: no "you", no
     cards seen taken; ``turn`` (whose turn, a name, or None), ``moves`` (the latest
-    :data:`SHOWN_MOVES` in words), ``over``, ``paused`` and ``winner_line``
-    (:class:`.shown.SpectatorBoard`)."""
+    :data:`SHOWN_MOVES` in words), ``over``, ``paused``, ``winner_line`` and, in the
+    pause after a round, that round's ``ending`` (:func:`paused_round`; ``round`` is
+    then its number, not the next deal's) (:class:`.shown.SpectatorBoard`)."""
     seen = shared(game, state, 0)
     seen = replace(seen, players=tuple(replace(p, you=False, known=()) for p in seen.players))
     turn = current_player(state)
+    just_played = paused_round(game, state)
     return SpectatorBoard(
         **vars(seen),
-        round=state.deal_number,
+        round=just_played["number"] if just_played else state.deal_number,
         turn=state.players[turn] if turn is not None and not game.paused else None,
         moves=tuple(_public_step(s) for s in game.moves[-SHOWN_MOVES:]),
         over=game.finished,
         paused=game.paused,
         winner_line=wins(state.winner) if state.winner else "",
+        ending=just_played,
     )
 
 
