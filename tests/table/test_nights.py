@@ -151,8 +151,9 @@ def test_between_games_the_tv_of_a_group_game_shows_tonights_tally(app):
     tv = night.client.get(f"/games/{slug}/tv/live").get_data(as_text=True)
     between = tv.split('aria-label="Between games"', 1)[1].split("</section>", 1)[0]
     assert "Play again" in between and "Tonight · 1 game" in between
-    rows = re.findall(r'<th scope="row">(\w+)</th><td class="num">(\d+)</td>', between)
-    assert rows == [("Ann", "1"), ("Bob", "0")]
+    cell = r'<td class="num">(-?\d+)</td>'
+    rows = re.findall(r'<th scope="row">(\w+)</th>' + cell * 3, between)
+    assert rows == [("Ann", "1", "1", "120"), ("Bob", "1", "0", "-30")]  # games, wins, points
     second = _again(games, slug)
     group_page = night.client.get(night.url()).get_data(as_text=True)
     assert f"/games/{second}" in group_page  # Play again kept the group
