@@ -122,7 +122,13 @@ def test_no_sideways_pan_and_the_toast_on_the_screen(
         shot(page, f"eight-round-{tag}")
     page.goto(f"{game}/share")
     _fits(page, "the share page")
+    page.goto(f"{game}/history")
+    _fits(page, "the history")
     context.close()
+    watcher, phone = _phone(browser, live_server, width, dark)  # no rights: the view link
+    phone.goto(game.split("/edit/")[0])
+    _fits(phone, "a watching phone's page")
+    watcher.close()
 
 
 def test_a_refused_save_moves_nothing_and_says_one_sentence_each(browser, live_server):
