@@ -82,11 +82,17 @@ def page(browser, live_server) -> Iterator[object]:
     assert violations == [], f"the page broke its Content-Security-Policy: {violations}"
 
 
-def phone(browser, live_server, width: int = PHONE["width"], dark: bool = False):
-    """A phone-sized page of its own (``width`` px wide, light or ``dark`` colour scheme)
-    for a test that needs several or a chosen size: ``(context, page)``."""
+def phone(
+    browser,
+    live_server,
+    width: int = PHONE["width"],
+    dark: bool = False,
+    height: int = PHONE["height"],
+):
+    """A phone-sized page of its own (``width`` x ``height`` px, light or ``dark`` colour
+    scheme) for a test that needs several or a chosen size: ``(context, page)``."""
     context = browser.new_context(
-        viewport={"width": width, "height": PHONE["height"]},
+        viewport={"width": width, "height": height},
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,

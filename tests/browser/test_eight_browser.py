@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from scorekeeper.hosting.certificates import ensure_certificates
-from tests.browser.conftest import SCREENSHOTS, WAIT, shot
+from tests.browser.conftest import SCREENSHOTS, phone, shot
 from tests.conftest import make_app
 
 EIGHT = ["Annabelle", "Bartholomew", "Catherine", "Dee", "Ezekiel", "Florence", "Gus", "Henrietta"]
@@ -27,17 +27,7 @@ OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth"
 
 
 def _phone(browser, live_server, width: int, dark: bool):
-    context = browser.new_context(
-        viewport={"width": width, "height": SIZES[width]},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-        color_scheme="dark" if dark else "light",
-    )
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return context, page
+    return phone(browser, live_server, width, dark, height=SIZES[width])
 
 
 def _start(page, names: list[str], preset: str = "standard") -> None:
