@@ -1,10 +1,15 @@
 """Replays: a finished digital game stepped move by move in the browser, at
 ``/play/<slug>/replay``, and a game record opened from the phone (``/play/replay``: a file
 input that POSTs the record; it is checked against the record contract,
-shared/game-record.md, replayed and shown; nothing is stored).
+shared/game-record.md, replayed and shown behind a link of its own; the record is kept
+only as its job's row).
 
 The engine computes every step (:func:`scorekeeper.engine.replay_steps`: hands, melds,
-discard pile, scores, each move in words with its rules); the page carries them as JSON
+discard pile, scores, each move in words with its rules) in a ``replay`` job of the queue
+(:func:`replay_job`: 0.2 s of CPU for an eight players' game, never in a request; a
+finished game's job is shared by every phone that opens its replay, a file's is its own,
+behind a secret link); until it is done the page says so and reloads itself. The page
+carries the steps as JSON
 in a data attribute, packed (:func:`pack_steps`: each step says only what changed since
 the step before, so that eight players' game stays a few hundred KB, not megabytes), and
 static/replay.js unpacks them and only shows step i. Only a finished game is
@@ -14,16 +19,24 @@ views module adds the routes to the ``play`` blueprint through :func:`register`.
 
 from __future__ import annotations
 
+import json
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
+from .. import jobs
 from ..engine import ReplayRefused, Step, replay_steps
+from ..extensions import db
 from ..inputs import load_json
+from ..models import DigitalGame, Job
+from ..web import same_token
 from . import services
 
+NOT_A_RECORD = "This is not a game record: a record is a JSON object (shared/game-record.md)."
 RECORD_FIELD = "record"
 """The file input's name on the upload form."""
 
@@ -84,28 +97,61 @@ def _pile_change(old: list[str], new: list[str]) -> dict[str, Any]:
     return {"pile": [kept, new[kept:]]}
 
 
-def _page(steps: list[Step], record: Mapping[str, object], slug: str | None) -> str:
-    """The replay page of ``record``'s ``steps`` (``slug`` the game's, None for a file)."""
+def _shown(steps: list[Step], record: Mapping[str, object]) -> dict[str, object]:
+    """What the replay page of ``record``'s ``steps`` shows, as a job's result (JSON):
+    the packed steps already as JSON text, their count, the players, the rules, the
+    winner and each round's first step (``[round, index]`` pairs)."""
     final = record.get("final")
     winner = final.get("winner") if isinstance(final, Mapping) else None
     rounds = sorted({s["round"] for s in steps})
-    firsts = {r: next(i for i, s in enumerate(steps) if s["round"] == r) for r in rounds}
-    return render_template(
-        "play/replay.html",
-        packed=pack_steps(steps),
-        count=len(steps),
-        players=record.get("players"),
-        rules=record.get("rules"),
-        winner=winner,
-        firsts=firsts,
-        slug=slug,
-    )
+    firsts = [[r, next(i for i, s in enumerate(steps) if s["round"] == r)] for r in rounds]
+    return {
+        "packed": json.dumps(pack_steps(steps), separators=(",", ":")),
+        "count": len(steps),
+        "players": record.get("players"),
+        "rules": record.get("rules"),
+        "winner": winner,
+        "firsts": firsts,
+    }
 
 
-def replay_game(slug: str) -> tuple[str, int]:
+@jobs.handler("replay")
+def replay_job(job: Job) -> dict[str, object]:
+    """A ``replay`` job: the steps of the record ``args["record"]`` (a file), else of the
+    finished game ``job.game_id``, as :func:`_shown` gives them (``{"shown": ...}``), or
+    ``{"problem": sentence}`` when the engine refuses the record."""
+    record = job.args.get("record")
+    if not isinstance(record, Mapping):
+        game = db.session.get(DigitalGame, job.game_id)
+        if game is None:
+            return {"problem": "There is no game at this address."}
+        record = services.record_of(game)
+    try:
+        steps = replay_steps(record)
+    except ReplayRefused as refused:
+        return {"problem": _sentence(str(refused))}
+    return {"shown": _shown(steps, record)}
+
+
+def _answer(job: Job, slug: str | None) -> ResponseReturnValue:
+    """Where a replay job stands: not done, a page that says so and reloads itself;
+    refused, the sentence why (422); done, the replay page."""
+    db.session.refresh(job)  # done already when the jobs run where they are asked
+    if job.finished_at is None:
+        page = render_template("play/replaying.html")
+        return page, 200, {"Refresh": "1", "Cache-Control": "no-store"}
+    result = job.result or {}
+    shown = result.get("shown")
+    if not isinstance(shown, dict):
+        problem = str(result.get("problem") or "The replay could not be made: try again.")
+        return _refused(problem, 422) if slug else _form_again(problem)
+    return render_template("play/replay.html", slug=slug, **shown), 200
+
+
+def replay_game(slug: str) -> ResponseReturnValue:
     """A finished digital game's replay (404 no such game; 409 not finished yet: its
-    hands stay hidden). Anyone with the game's link may replay it once it is over, as
-    every card may then be shown."""
+    hands stay hidden), by the game's one ``replay`` job. Anyone with the game's link
+    may replay it once it is over, as every card may then be shown."""
     game = services.get_game(slug)
     if game is None:
         return _refused("There is no game at this address.", 404)
@@ -115,29 +161,44 @@ def replay_game(slug: str) -> tuple[str, int]:
             "hidden. Finish the game first.",
             409,
         )
-    record = services.record_of(game)
-    try:
-        steps = replay_steps(record)
-    except ReplayRefused as refused:
-        return _refused(_sentence(str(refused)), 422)
-    return _page(steps, record, slug), 200
+    return _answer(jobs.submit("replay", game.id, game.version), slug)
 
 
-def open_record() -> tuple[str, int]:
+def open_record() -> ResponseReturnValue:
     """The form to open a record file from the phone (GET), or its replay (POST: the
-    file checked by the engine's reader and replayed, nothing stored); a record that
-    cannot be read or replayed: the form again with one sentence why (400)."""
+    file read, then checked and replayed by a ``replay`` job of its own, nothing else
+    stored; its page behind a secret link); a file that cannot be read: the form again
+    with one sentence why (400); too many jobs waiting for this phone: 429."""
     if request.method == "GET":
         return render_template("play/replay_open.html", error=None), 200
     try:
         record = _uploaded()
-        steps = replay_steps(record)
-    except ReplayRefused as refused:
-        return _form_again(_sentence(str(refused)))
     except (BadRequest, RequestEntityTooLarge) as bad:
         return _form_again(_sentence(str(bad.description)))
-    assert isinstance(record, Mapping)  # replay_steps refuses any other
-    return _page(steps, record, None), 200
+    if not isinstance(record, dict):
+        return _form_again(
+            "This is not a game record: a record is a JSON object (shared/game-record.md)."
+        )
+    token = secrets.token_urlsafe(16)
+    job = jobs.submit(
+        "replay",
+        None,
+        secrets.randbits(31),  # a file's job is its own, never another's
+        args={"record": record, "token": token},
+        bounded=True,
+        refusal="this phone is replaying a file already: wait until it is shown",
+    )
+    return redirect(url_for("play.replaying", job_id=job.id, token=token), 303)
+
+
+def replaying(job_id: int, token: str) -> ResponseReturnValue:
+    """A record file's replay (the phone that sent it holds its link)."""
+    job = db.session.get(Job, job_id)
+    if job is None or job.kind != "replay" or job.game_id is not None:
+        abort(404, description="There is no replay at this link.")
+    if not same_token(token, str(job.args.get("token", ""))):
+        abort(404, description="There is no replay at this link.")
+    return _answer(job, None)
 
 
 def _uploaded() -> object:
@@ -170,3 +231,4 @@ def register(bp: Blueprint) -> None:
     """Add the replay routes to the ``play`` blueprint (:mod:`.views` calls it)."""
     bp.add_url_rule("/replay", view_func=open_record, methods=["GET", "POST"])
     bp.add_url_rule("/<slug>/replay", view_func=replay_game)
+    bp.add_url_rule("/replay/<int:job_id>/<token>", view_func=replaying)

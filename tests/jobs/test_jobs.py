@@ -481,3 +481,22 @@ def test_an_import_refused_at_its_last_game_writes_nothing(
     answer = client.get(sent.headers["Location"])
     assert answer.status_code == 422 and "game 40" in answer.get_data(as_text=True)
     assert _counts(app) == (0, 0, 0)
+
+
+def test_a_replay_is_laid_out_by_a_job_never_in_the_request(tmp_path) -> None:
+    from scorekeeper.engine import simulate
+
+    simulate(3, 1, preset="quick", seed=5, bots=["basic"], records=tmp_path / "records")
+    record = next((tmp_path / "records").glob("*.json")).read_bytes()
+    app = _queued_app(tmp_path)
+    client = app.test_client()
+    upload = {"record": (io.BytesIO(record), "game.json")}
+    sent = client.post("/play/replay", data=upload, content_type="multipart/form-data")
+    assert sent.status_code == 303 and "/play/replay/" in sent.headers["Location"]
+    waiting = client.get(sent.headers["Location"])
+    assert waiting.status_code == 200 and waiting.headers["Refresh"] == "1"
+    assert "data-steps" not in waiting.get_data(as_text=True)  # no step made in a request
+    assert app.test_client().get(sent.headers["Location"] + "x").status_code == 404
+    _worked_through(app, tmp_path, "replay")
+    shown = client.get(sent.headers["Location"])
+    assert shown.status_code == 200 and "data-steps" in shown.get_data(as_text=True)

@@ -103,7 +103,9 @@ def test_a_record_file_opened_from_the_phone_replays_and_nothing_is_kept(
     assert 'type="file"' in text(fresh.get("/play/replay"))
     body = json.dumps(record).encode()
     upload = {"record": (io.BytesIO(body), "game.json")}
-    page = fresh.post("/play/replay", data=upload, content_type="multipart/form-data")
+    page = fresh.post(
+        "/play/replay", data=upload, content_type="multipart/form-data", follow_redirects=True
+    )
     assert page.status_code == 200
     check_against(steps_of(text(page)), record)
 
@@ -121,7 +123,9 @@ def test_an_unfinished_games_record_file_is_refused(play: PlayActions) -> None:
     slug = play.start(preset="quick")
     record = text(play.client.get(f"/play/{slug}/record"))
     upload = {"record": (io.BytesIO(record.encode()), "game.json")}
-    page = play.client.post("/play/replay", data=upload, content_type="multipart/form-data")
+    page = play.client.post(
+        "/play/replay", data=upload, content_type="multipart/form-data", follow_redirects=True
+    )
     assert page.status_code == 400 and "data-steps" not in text(page)
     assert alert(text(page)).startswith("Only a finished game can be replayed")
 
@@ -139,7 +143,9 @@ def test_a_file_that_is_no_finished_record_is_refused_in_one_sentence(
     client: FlaskClient, body: bytes | None, words: str
 ) -> None:
     upload = {"record": (io.BytesIO(body), "game.json")} if body is not None else {}
-    page = client.post("/play/replay", data=upload, content_type="multipart/form-data")
+    page = client.post(
+        "/play/replay", data=upload, content_type="multipart/form-data", follow_redirects=True
+    )
     assert page.status_code == 400
     assert alert(text(page)).startswith(words) and "Traceback" not in text(page)
 
@@ -149,7 +155,7 @@ def test_a_record_whose_scores_were_changed_is_refused_saying_where(
 ) -> None:
     _, record = finished
     record["rounds"][0]["scores"][record["players"][0]]["total"] += 5
-    page = client.post("/play/replay", json=record)
+    page = client.post("/play/replay", json=record, follow_redirects=True)
     assert page.status_code == 400
     assert alert(text(page)).startswith("The record cannot be replayed: round 1: the scores")
 
