@@ -1,6 +1,6 @@
 """Whether a server uses a data folder: the ``serving.lock`` file in it, locked with
-``flock`` (the standard library only: gunicorn's settings file, ``jobs/serving.py``, takes
-the same lock in its own words, since it may import nothing else).
+``flock`` (the standard library only, so that gunicorn's settings file, ``jobs/serving.py``,
+takes it too before any database driver is imported).
 
 A server (``serve``'s gunicorn master, ``scorekeeper worker``) holds a SHARED lock for as
 long as it runs, so several run side by side; ``scorekeeper restore`` takes the EXCLUSIVE

@@ -12,7 +12,8 @@ finish its running jobs before they are interrupted (a job interrupted is queued
 by :mod:`scorekeeper.jobs`' recovery).
 
 Gunicorn reads this file in its master process, before its gevent workers patch the
-standard library: it imports nothing but the standard library (a database driver
+standard library: it imports the standard library at the top and, in its hooks, only
+modules that import no database driver (a database driver
 imported here would keep its blocking waits in every worker)."""
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Protocol
 
 STOP_SECONDS = 10
@@ -90,24 +93,21 @@ def on_exit(_server: object) -> None:
     Beside.stop()
 
 
-SERVING_LOCKS: list[object] = []
-"""The open lock file of :func:`on_starting`, kept open (so locked) while gunicorn lives."""
+HELD = ExitStack()
+"""The serving lock :func:`on_starting` takes, held while gunicorn lives."""
 
 
 def on_starting(_server: object) -> None:
     """Gunicorn's master starts: hold the data folder's (``SCOREKEEPER_DATA``) serving lock,
-    shared, until it exits, so ``scorekeeper restore`` refuses meanwhile. The lock of
-    :mod:`scorekeeper.hosting.inuse`, taken here in the standard library's words (a shared
-    ``flock`` on ``serving.lock``); it waits while a restore runs. Not on Windows (no flock,
-    no gunicorn)."""
+    shared, until it exits, so ``scorekeeper restore`` refuses meanwhile; it waits while a
+    restore runs (:func:`scorekeeper.hosting.inuse.serving`: the standard library only,
+    and the package's engine, no database driver)."""
     folder = os.environ.get("SCOREKEEPER_DATA", "").strip()
-    if not folder or sys.platform == "win32":
+    if not folder:
         return
-    import fcntl
+    from scorekeeper.hosting.inuse import serving
 
-    handle = open(os.path.join(folder, "serving.lock"), "a", encoding="utf-8")
-    fcntl.flock(handle, fcntl.LOCK_SH)
-    SERVING_LOCKS.append(handle)
+    HELD.enter_context(serving(Path(folder)))
 
 
 def post_worker_init(worker: Worker) -> None:
