@@ -289,16 +289,10 @@ class NightLine:
 class Tally:
     """Tonight's tally of a group: ``games`` the table games finished tonight (newest
     first), ``players`` (:class:`NightLine`) for everyone who played in them, most wins
-    first, then most points; ``wins`` the same as ``(name, games won)``; a side's win
-    (P1) is a win for both partners."""
+    first, then most points; a side's win (P1) is a win for both partners."""
 
     games: list[Finished]
     players: list[NightLine]
-
-    @property
-    def wins(self) -> list[tuple[str, int]]:
-        """``(name, games won)`` of each player, in the tally's order."""
-        return [(line.name, line.wins) for line in self.players]
 
 
 def tonight(group: Group, limit: int = 50) -> Tally:
