@@ -108,7 +108,7 @@ from .rules.ruleset import OPTIONS, PRESET_TITLES, PRESETS, RulesError, RuleSet,
 from .scoring.checks import RoundError, went_out_by_hand
 from .scoring.contract import ScoreRequestError, rules_from_request, score
 from .scoring.notation import score_sheet
-from .scoring.outcome import SIDE_BONUSES, settle, wins
+from .scoring.outcome import SIDE_BONUSES, TABLE_COUNT, settle, wins
 from .scoring.score_round import RoundScore
 from .scoring.tally import TableCount, next_dealer, tally_net, tally_round
 
@@ -140,6 +140,7 @@ __all__ = [
     "RoundError",
     "RoundScore",
     "SIDE_BONUSES",
+    "TABLE_COUNT",
     "TableCount",
     "next_dealer",
     "score_sheet",

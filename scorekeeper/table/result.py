@@ -14,14 +14,12 @@ from typing import Any
 
 from markupsafe import escape
 
-from ..engine import PRESET_TITLES
+from ..engine import PRESET_TITLES, TABLE_COUNT
 from ..models import Game
 from .standings import Standings
 
 ROW = 56
 """The height of one unit's row in the picture, in SVG units."""
-TABLE_RULES = frozenset({"S7"})
-"""Notes that are the table's own count or adjustment (S7), not a bonus: left unsaid."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ def last_change(
     """The :class:`Change` of round ``number``, the last of ``st``'s series (None before
     the first round): each unit's total after it less the total before (so P5's end
     bonus counts), and the bonuses of its ``figures``' notes (the engine's; the table's
-    own count, :data:`TABLE_RULES`, left out). ``teams`` the sides, in the order of
+    own count, the engine's ``TABLE_COUNT``, left out). ``teams`` the sides, in the order of
     the units, under P1."""
     units = list(st.series)
     if number < 1 or not units or len(st.series[units[0]]) < 2:
@@ -85,7 +83,7 @@ def last_change(
     bonuses = [
         Bonus(_unit_of(n["owner"], sides, teams), n["points"], n["why"], n["rule"])
         for n in (figures or {}).get("notes") or []
-        if n.get("rule") not in TABLE_RULES and n.get("points")
+        if n.get("rule") not in TABLE_COUNT and n.get("points")
     ]
     label = f"{'Deal' if st.deals else 'Round'} {number}"
     return Change(label, changes, bonuses)

@@ -30,6 +30,10 @@ SIDE_BONUSES = ("P4", "P5")
 """The rule ids of the bonuses a game of sides credits to the side of the note's owner,
 not to the owner alone: P4's going-out bonus and P5's two-deal bonus (seed 002,
 Persian: "the side" goes out and wins the deals). Points, as every note's."""
+TABLE_COUNT = frozenset({"S7"})
+"""The rule ids of notes that are the table's own count of a round or its adjustment
+(S7: a net score entered, an adjustment entered by the table), not a bonus: a round's
+bonuses are its notes of any other rule."""
 
 
 class Note(NamedTuple):
