@@ -16,7 +16,7 @@ from markupsafe import escape
 
 from ..engine import PRESET_TITLES, TABLE_COUNT
 from ..models import Game
-from .standings import Standings
+from .standings import Standings, sides_of
 
 ROW = 56
 """The height of one unit's row in the picture, in SVG units."""
@@ -56,14 +56,6 @@ class Change:
         return f"{self.label}: {rises}" + (f" ({said})" if said else "")
 
 
-def _unit_of(owner: str, units: Sequence[str], teams: Sequence[Sequence[str]] | None) -> str:
-    """The scoring unit of a note's ``owner`` (a player): its side's name under P1."""
-    for team, unit in zip(teams or (), units, strict=False):
-        if owner in team:
-            return unit
-    return owner
-
-
 def last_change(
     st: Standings,
     number: int,
@@ -79,9 +71,9 @@ def last_change(
     if number < 1 or not units or len(st.series[units[0]]) < 2:
         return None
     changes = [(u, st.series[u][-1] - st.series[u][-2]) for u in units]
-    sides = [" & ".join(t) for t in teams] if teams else units
+    side = sides_of(teams)
     bonuses = [
-        Bonus(_unit_of(n["owner"], sides, teams), n["points"], n["why"], n["rule"])
+        Bonus(side.get(n["owner"], n["owner"]), n["points"], n["why"], n["rule"])
         for n in (figures or {}).get("notes") or []
         if n.get("rule") not in TABLE_COUNT and n.get("points")
     ]

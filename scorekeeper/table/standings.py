@@ -159,11 +159,17 @@ def _settlement(
     ]
 
 
+def sides_of(teams: Sequence[Sequence[str]] | None) -> dict[str, str]:
+    """Each player's side as the standings name it under P1 (``"Ann & Cat"``); empty
+    without sides (a player is then their own unit)."""
+    return {name: " & ".join(team) for team in teams or () for name in team}
+
+
 def _end_bonus(
     figures: dict[str, Any], units: list[str], teams: tuple[tuple[str, ...], ...] | None
 ) -> dict[str, int]:
     """The P5 bonus in a round's figures per unit (a note's owner is a player)."""
-    side = {name: " & ".join(team) for team in teams or () for name in team}
+    side = sides_of(teams)
     bonus = dict.fromkeys(units, 0)
     for note in figures.get("notes") or []:
         if note.get("rule") == "P5":
