@@ -25,9 +25,10 @@ The rooms, each importing only the rooms above it in this list (tests/test_layou
   tapped card makes with a meld being written, the cards completing a set), ``advice`` and
   ``explain`` (the checker's answers: which discards may be taken; why a meld or lay-off
   is legal).
-- ``bots/``: ``bots`` (the levels), ``strategy``, ``expert``, ``hidden``, ``rollout``,
-  ``why`` (a bot's reasons), ``gambit_bots`` (the dealer's nomination) and ``simulate``
-  (many games from the command line).
+- ``bots/``: ``bots`` (the players), ``levels`` (the ladder a person picks from),
+  ``strategy``, ``expert``, ``hidden``, ``rollout``, ``why`` (a bot's reasons),
+  ``gambit_bots`` (the dealer's nomination), ``simulate`` (many games from the command
+  line) and ``ladder`` (the levels' matches, ratings and a person's estimate).
 - ``replay``: a finished game's record stepped move by move for people
   (:func:`replay.replay_steps`: every step's hands, melds, pile and scores, each move in
   words with the rules that allowed it).
@@ -68,8 +69,9 @@ its scores (the scoring contract's figures, scored by the scorekeeper's own code
 
 from __future__ import annotations
 
-from .bots.bots import BOTS, Bot, bot_move, bot_move_why, make_bot
+from .bots.bots import Bot, bot_move, bot_move_why
 from .bots.expert import SAMPLES, Decision, advise, cost
+from .bots.levels import BOTS, LEVELS, Level, make_bot, middle_level
 from .bots.simulate import parse_option, progress_bar, simulate
 from .bots.why import to_person
 from .cards import JOKER, Card, CardError, parse_card, parse_cards, quoted, sort_key
@@ -174,6 +176,9 @@ __all__ = [
     "ruleset",
     "score",
     "BOTS",
+    "LEVELS",
+    "Level",
+    "middle_level",
     "Action",
     "ActionError",
     "Bot",

@@ -5,14 +5,13 @@ Glossary:
   the list of legal moves (which depends only on what the seat sees).
 - deadwood: cards in a hand that no meld uses; they count against the holder (S7).
 
-Levels (:data:`BOTS`): ``random`` picks any legal move; ``basic`` melds greedily (takes the
-top discard when it melds or lays off, never only to keep it, :func:`strategy.idle_take`;
-lays down and lays off everything it can, discards its highest loose card); ``strong``
-plays to win (see :mod:`strategy`): it remembers the pile and what each opponent was seen
-taking, weighs what they collect before discarding, and values a stock draw by sampling
-the unseen cards; ``expert`` weighs its moves by Monte Carlo over the hidden cards (see
-:mod:`expert`). Every bot's move comes with a sentence saying why, from what every seat
-may see (:func:`bot_move_why`).
+The players (the ladder of levels built from them: :mod:`levels`): ``RandomBot`` picks any
+legal move (the simulator's baseline); ``BasicBot`` melds greedily (takes the top discard
+when it melds or lays off, never only to keep it, :func:`strategy.idle_take`; lays down
+and lays off everything it can, discards its highest loose card); the strong bot plays to
+win (see :mod:`strategy`); the expert weighs its moves by Monte Carlo over the hidden
+cards (see :mod:`expert`). Every bot's move comes with a sentence saying why, from what
+every seat may see (:func:`bot_move_why`).
 
 Use :func:`bot_move` to get a bot's move for the current seat of a game.
 """
@@ -37,9 +36,7 @@ from ..game.actions import (
 )
 from ..game.state import GameState, Observation, Phase, observation
 from ..scoring.score_round import card_points
-from .expert import SAMPLES, ExpertBot
-from .gambit_bots import GambitSense
-from .strategy import StrongBot, idle_take
+from .strategy import idle_take
 from .why import explain
 
 
@@ -98,16 +95,23 @@ def play_points(action: LayDown | LayOff, view: Observation) -> int:
 
 class BasicBot:
     """Melds greedily: takes the top discard when it can use it, lays down and lays off
-    everything it can (largest first), and discards its highest loose card."""
+    everything it can (largest first), and discards its highest loose card.
+    ``own_melds`` True lays off only onto its own melds (as a beginner who has not yet
+    learnt that L1 allows any meld on the table); ``counts`` False discards any loose
+    card, whatever its points (S1 to S5)."""
 
     name = "basic"
+
+    def __init__(self, own_melds: bool = False, counts: bool = True) -> None:
+        self.own_melds = own_melds
+        self.counts = counts
 
     def choose(self, view: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
         """The greedy move among ``legal``."""
         phase = view.phase
         if phase is Phase.DRAW:
             return self._draw(view, legal)
-        plays = [a for a in legal if isinstance(a, LayDown | LayOff)]
+        plays = [a for a in legal if isinstance(a, LayDown | LayOff) and self._sees(a, view)]
         if plays and phase is not Phase.RUMMY:
             return max(plays, key=lambda a: play_points(a, view))
         calls = [a for a in legal if isinstance(a, RummyCall)]
@@ -115,7 +119,7 @@ class BasicBot:
             return calls[-1]
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
-            return self._discard(view, discards)
+            return self._discard(view, discards, rng)
         for kind in (Pass, EndRound):
             for a in legal:
                 if isinstance(a, kind):
@@ -136,9 +140,19 @@ class BasicBot:
         takes = [a for a in legal if isinstance(a, Draw)]
         return takes[-1] if takes else legal[-1]
 
-    def _discard(self, view: Observation, discards: list[Discard]) -> Action:
+    def _sees(self, play: LayDown | LayOff, view: Observation) -> bool:
+        """Whether it thinks of ``play`` (a lay-off onto another seat's meld only when it
+        lays off onto any meld)."""
+        return not (self.own_melds and isinstance(play, LayOff)) or (
+            view.owners[play.meld] == view.seat
+        )
+
+    def _discard(self, view: Observation, discards: list[Discard], rng: random.Random) -> Action:
         loose = set(loose_cards(view.hand))
         rules = view.rules
+        if not self.counts:
+            pool = [a for a in discards if a.card in loose] or discards
+            return pool[rng.randrange(len(pool))]
 
         def badness(a: Discard) -> tuple[int, int]:
             return (a.card in loose, card_points(a.card, rules)[0])
@@ -149,31 +163,6 @@ class BasicBot:
 def bot_move(state: GameState, bot: Bot, rng: random.Random, legal: Sequence[Action]) -> Action:
     """``bot``'s move for the current seat of ``state``: it sees only that seat's view."""
     return bot.choose(observation(state, state.seat), legal, rng)
-
-
-BOTS: dict[str, type] = {
-    "random": RandomBot,
-    "basic": BasicBot,
-    "strong": StrongBot,
-    "expert": ExpertBot,
-}
-"""Bot classes by level name."""
-
-
-def make_bot(level: str, samples: int | None = None, budget: float | None = None) -> Bot:
-    """A bot of ``level`` (a key of :data:`BOTS`). Raises ``ValueError`` for another.
-    The basic and strong bots come wrapped in :class:`gambit_bots.GambitSense`, which
-    plays dealer's gambit's moves (X2) and changes nothing else; the expert plays them
-    itself, with ``samples`` sampled deals per decision (default
-    :data:`expert.SAMPLES`), within ``budget`` seconds of CPU time per decision (None: no
-    budget; see :class:`expert.ExpertBot`)."""
-    if level == "expert":
-        return ExpertBot(samples or SAMPLES, budget=budget)
-    try:
-        bot: Bot = BOTS[level]()
-    except KeyError:
-        raise ValueError(f"no bot level {level!r}: choose {', '.join(BOTS)}") from None
-    return bot if level == "random" else GambitSense(bot)
 
 
 def move_reason(state: GameState, action: Action) -> str:

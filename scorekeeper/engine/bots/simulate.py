@@ -27,7 +27,8 @@ from ..game.deal import SIMULATION_LIMIT, new_game, stop_game
 from ..game.records import game_record
 from ..game.state import GameState, Phase, observation
 from ..game.turns import apply_action, is_terminal, legal_actions
-from .bots import Bot, make_bot
+from .bots import Bot
+from .levels import make_bot
 
 MAX_ROUNDS = 400
 """A game still undecided after 400 rounds is stopped (random play can drift below zero

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..cards import JOKER, Card, make_pack
 from ..checker.candidates import candidate_melds
@@ -41,12 +42,22 @@ SAMPLES = 6
 """Unseen cards sampled to value a stock draw."""
 
 
+@dataclass(frozen=True)
+class Style:
+    """How much of the strong bot's skill a player has: ``depth`` is how many cards from
+    the top of the discard pile it looks at for a take (None: the whole pile, as T2
+    allows; a steady player looks three deep, most people only at the top card)."""
+
+    depth: int | None = None
+
+
 class Context:
     """What one decision needs, computed once from the view: unseen cards, table lay-off
     targets, opponents' collections, how long the round may last."""
 
-    def __init__(self, view: Observation) -> None:
+    def __init__(self, view: Observation, style: Style | None = None) -> None:
         self.view = view
+        self.style = style or Style()
         self.rules: RuleSet = view.rules
         self.points = [card_points(c, view.rules)[0] for c in _rank_cards()]
         self.takes = accepts(view.melds_now, view.rules)
@@ -196,8 +207,9 @@ def idle_take(view: Observation, action: Action) -> bool:
 
 
 def choose_draw(ctx: Context, legal: Sequence[Action], rng: random.Random) -> Action:
-    """The draw of best expected value: each pile option valued exactly, the stock by
-    sampling unseen cards; never an idle take (:func:`idle_take`)."""
+    """The draw of best expected value: each pile option valued exactly (those within the
+    style's depth), the stock by sampling unseen cards; never an idle take
+    (:func:`idle_take`)."""
     hand = list(ctx.view.hand)
     best: tuple[float, Action] | None = None
     for action in legal:
@@ -205,6 +217,8 @@ def choose_draw(ctx: Context, legal: Sequence[Action], rng: random.Random) -> Ac
             continue
         if isinstance(action, Draw) and action.source == "discard":
             assert action.index is not None
+            if not _within(action.index, ctx):
+                continue
             value = _discard_value(hand + list(ctx.view.pile[action.index :]), ctx)
         elif isinstance(action, Draw | DrawTwo):
             value = _stock_value(hand, ctx, rng, 2 if isinstance(action, DrawTwo) else 1)
@@ -214,6 +228,12 @@ def choose_draw(ctx: Context, legal: Sequence[Action], rng: random.Random) -> Ac
             best = (value, action)
     assert best is not None
     return best[1]
+
+
+def _within(index: int, ctx: Context) -> bool:
+    """A take at ``index`` of the pile lies within the style's depth from the top."""
+    depth = ctx.style.depth
+    return depth is None or len(ctx.view.pile) - index <= depth
 
 
 def _stock_value(hand: list[Card], ctx: Context, rng: random.Random, count: int) -> float:
@@ -258,15 +278,19 @@ def choose_play(ctx: Context, plays: Sequence[LayDown | LayOff]) -> LayDown | La
 
 
 class StrongBot:
-    """Plays to win: see the module docstring."""
+    """Plays to win: see the module docstring; ``style`` (:class:`Style`) takes some of
+    its skill away for a lower level of the ladder."""
 
     name = "strong"
+
+    def __init__(self, style: Style | None = None) -> None:
+        self.style = style or Style()
 
     def choose(self, view: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
         """The move of best expected value among ``legal``."""
         if len(legal) == 1:
             return legal[0]
-        ctx = Context(view)
+        ctx = Context(view, self.style)
         phase = view.phase
         if phase is Phase.DRAW:
             return choose_draw(ctx, legal, rng)
