@@ -71,6 +71,7 @@ from __future__ import annotations
 
 from .bots.bots import Bot, bot_move, bot_move_why
 from .bots.expert import SAMPLES, Decision, advise, cost
+from .bots.ladder import Estimate, estimate_rating, ladder_ratings, nearest_level, wilson
 from .bots.levels import BOTS, LEVELS, Level, make_bot, middle_level
 from .bots.simulate import parse_option, progress_bar, simulate
 from .bots.why import to_person
@@ -177,6 +178,11 @@ __all__ = [
     "score",
     "BOTS",
     "LEVELS",
+    "Estimate",
+    "estimate_rating",
+    "ladder_ratings",
+    "nearest_level",
+    "wilson",
     "Level",
     "middle_level",
     "Action",
