@@ -71,8 +71,19 @@ from __future__ import annotations
 
 from .bots.bots import Bot, bot_move, bot_move_why
 from .bots.expert import SAMPLES, Decision, advise, cost
-from .bots.ladder import Estimate, estimate_rating, ladder_ratings, nearest_level, wilson
-from .bots.levels import BOTS, LEVELS, Level, make_bot, middle_level
+from .bots.ladder import (
+    Estimate,
+    Match,
+    estimate_rating,
+    fair_step,
+    fit_ratings,
+    ladder_ratings,
+    nearest_level,
+    play_ladder,
+    play_match,
+    wilson,
+)
+from .bots.levels import BOTS, FORMER_NAMES, LEVELS, RANDOM, Level, make_bot, middle_level
 from .bots.simulate import parse_option, progress_bar, simulate
 from .bots.why import to_person
 from .cards import JOKER, Card, CardError, parse_card, parse_cards, quoted, sort_key
@@ -183,6 +194,13 @@ __all__ = [
     "ladder_ratings",
     "nearest_level",
     "wilson",
+    "FORMER_NAMES",
+    "RANDOM",
+    "Match",
+    "fair_step",
+    "fit_ratings",
+    "play_ladder",
+    "play_match",
     "Level",
     "middle_level",
     "Action",

@@ -8,6 +8,10 @@ Glossary:
 - rating: a level's Elo rating (400 points: ten to one odds), fitted to the published
   matches (``ladder.json``, written by ``benchmarks/ladder_bench.py``) by maximum
   likelihood (Bradley-Terry), the weakest level held at :data:`ANCHOR`.
+- pair of games: two games on the same deal (the same game seed), the levels' seats
+  swapped, so the luck of the deal cancels (:func:`play_match`).
+- fair step: an upper level winning 65-75% of its match against the level below, its
+  interval inside 60-80% (:func:`fair_step`).
 - estimate: a person's rating from their finished games against bots
   (:func:`estimate_rating`): each bot they finished ahead of counts a win, each one ahead of them
   a loss; the most likely rating given the levels' ratings, pulled gently towards the
@@ -18,12 +22,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import random
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .levels import BOTS, FORMER_NAMES, LEVELS, Level, middle_level
+from .levels import BOTS, FORMER_NAMES, LEVELS, Level, make_bot, middle_level
+from .simulate import play_game
 
 ANCHOR = 1000
 """The weakest level's rating: every other rating is measured from it."""
@@ -33,6 +41,10 @@ middle of the ladder before their games have said much."""
 PUBLISHED = Path(__file__).with_name("ladder.json")
 """The published matches: ``{"seed", "games_per_pair", "matches": [{"upper", "lower",
 "games", "upper_wins"}]}``."""
+FAIR = (0.65, 0.75)
+"""A fair step's win rate of the upper level (the issue's aim)."""
+FAIR_INTERVAL = (0.60, 0.80)
+"""A fair step's 95% interval must lie inside this."""
 
 
 @dataclass(frozen=True)
@@ -190,3 +202,164 @@ def _known(
         if level in table:
             out.append((level, score))
     return out
+
+
+def fair_step(match: Match) -> bool:
+    """Whether ``match`` is a fair step: its rate within :data:`FAIR` and its interval
+    within :data:`FAIR_INTERVAL` (False with no games)."""
+    low, high = match.interval
+    return (
+        match.games > 0
+        and FAIR[0] <= match.rate <= FAIR[1]
+        and FAIR_INTERVAL[0] <= low
+        and high <= FAIR_INTERVAL[1]
+    )
+
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: games played (decided or stopped at the guard) of all."""
+
+
+@dataclass(frozen=True)
+class _Game:
+    """One game of a match: the ``pair`` (match index) it counts for, its levels, its
+    game seed and whether the seats are swapped (the lower level deals first)."""
+
+    pair: int
+    upper: str | Level
+    lower: str | Level
+    seed: int
+    swapped: bool
+
+
+def _play(game: _Game) -> tuple[int, bool | None]:
+    """``(pair, True when the upper level won)``; None for a game with no winner."""
+    seats = [game.lower, game.upper] if game.swapped else [game.upper, game.lower]
+    result = play_game(2, seats, seed=game.seed)
+    if len(result.winners) != 1:
+        return game.pair, None
+    return game.pair, result.winners[0] == int(game.swapped)
+
+
+def _name(level: str | Level) -> str:
+    return level if isinstance(level, str) else level.name
+
+
+def play_match(
+    upper: str | Level,
+    lower: str | Level,
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> Match:
+    """The :class:`Match` of ``games`` two-player games to 500 (preset standard) between
+    levels ``upper`` and ``lower`` (names for :func:`levels.make_bot`, or a
+    :class:`levels.Level`, which must pickle when ``jobs`` > 1), played in pairs on one
+    deal, seats swapped; the game seeds are drawn from ``seed`` (the same seed plays the
+    same games, whatever ``jobs``). ``jobs`` worker processes (1: in this process); no
+    game starts after ``deadline`` (a :func:`time.monotonic` instant), the games
+    decided by then are counted. Raises ``ValueError`` for an unknown level or
+    negative ``games``."""
+    return play_pairs(
+        [(upper, lower)], games, seed=seed, jobs=jobs, deadline=deadline, progress=progress
+    )[0]
+
+
+def play_ladder(
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    seconds: float | None = None,
+    progress: Progress | None = None,
+    levels: Sequence[Level] = LEVELS,
+) -> list[Match]:
+    """A :func:`play_match` of ``games`` games for each adjacent pair of ``levels``
+    (weakest first; the upper the stronger), weakest pair first. The pairs' games are
+    interleaved (a pair of games of each in turn) under one bound of ``seconds`` (None:
+    none) and one ``progress`` count over them all."""
+    pairs = [(up.name, low.name) for low, up in zip(levels, levels[1:], strict=False)]
+    deadline = None if seconds is None else time.monotonic() + seconds
+    return play_pairs(pairs, games, seed=seed, jobs=jobs, deadline=deadline, progress=progress)
+
+
+def play_pairs(
+    pairs: Sequence[tuple[str | Level, str | Level]],
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> list[Match]:
+    """One :class:`Match` per ``(upper, lower)`` of ``pairs``, as :func:`play_match`
+    plays one, the pairs' games interleaved and all of them on the same deals."""
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, not {games}")
+    for upper, lower in pairs:
+        for level in (upper, lower):
+            if isinstance(level, str):
+                make_bot(level)
+    draw = random.Random(seed)
+    deals = [draw.randrange(2**31) for _ in range((games + 1) // 2)]
+    plan = [
+        _Game(p, upper, lower, deals[g // 2], bool(g % 2))
+        for g in range(games)
+        for p, (upper, lower) in enumerate(pairs)
+    ]
+    tally = [[0, 0] for _ in pairs]
+    for pair, upper_won in _run(plan, jobs, deadline, progress):
+        if upper_won is not None:
+            tally[pair][0] += 1
+            tally[pair][1] += upper_won
+    return [
+        Match(_name(upper), _name(lower), played, won)
+        for (upper, lower), (played, won) in zip(pairs, tally, strict=True)
+    ]
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _run(
+    plan: Sequence[_Game], jobs: int, deadline: float | None, progress: Progress | None
+) -> Iterable[tuple[int, bool | None]]:
+    """Each game's :func:`_play` result, ``jobs`` at a time, none started past
+    ``deadline``; ``progress`` after each."""
+    results = _in_process(plan, deadline) if jobs <= 1 else _in_pool(plan, jobs, deadline)
+    for done, result in enumerate(results, start=1):
+        if progress is not None:
+            progress(done, len(plan))
+        yield result
+
+
+def _in_process(plan: Sequence[_Game], deadline: float | None) -> Iterable[tuple[int, bool | None]]:
+    for game in plan:
+        if _past(deadline):
+            return
+        yield _play(game)
+
+
+def _in_pool(
+    plan: Sequence[_Game], jobs: int, deadline: float | None
+) -> Iterable[tuple[int, bool | None]]:
+    """:func:`_play` in ``jobs`` worker processes, one game each at a time, so that no
+    game waits in a queue past ``deadline``."""
+    waiting = iter(plan)
+    running: set[Future[tuple[int, bool | None]]] = set()
+    with ProcessPoolExecutor(jobs) as pool:
+        while True:
+            while len(running) < jobs and not _past(deadline):
+                game = next(waiting, None)
+                if game is None:
+                    break
+                running.add(pool.submit(_play, game))
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()

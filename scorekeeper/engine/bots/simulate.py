@@ -28,7 +28,7 @@ from ..game.records import game_record
 from ..game.state import GameState, Phase, observation
 from ..game.turns import apply_action, is_terminal, legal_actions
 from .bots import Bot
-from .levels import make_bot
+from .levels import Level, make_bot
 
 MAX_ROUNDS = 400
 """A game still undecided after 400 rounds is stopped (random play can drift below zero
@@ -59,7 +59,7 @@ class GameResult:
 
 def play_game(
     players: int,
-    bots: Sequence[str],
+    bots: Sequence[str | Level],
     *,
     preset: str = "standard",
     options: Mapping[str, object] | None = None,
@@ -67,11 +67,14 @@ def play_game(
     keep_record: bool = False,
     samples: int | None = None,
 ) -> GameResult:
-    """Play one game, seat ``s`` by a bot of level ``bots[s]``; each bot sees only its
-    seat's view; an expert samples ``samples`` deals per decision (its default when
-    None). Returns the :class:`GameResult` (with its game record when asked)."""
+    """Play one game, seat ``s`` by a bot of level ``bots[s]`` (a name for
+    :func:`levels.make_bot`, or a :class:`levels.Level` of its own, e.g. a benchmark's
+    contender); each bot sees only its seat's view; an expert samples ``samples`` deals
+    per decision (its level's own when None). Returns the :class:`GameResult` (with its
+    game record when asked; the seats' bots by name)."""
     state = new_game(players, preset=preset, options=options, seed=seed)
-    seats: list[Bot] = [make_bot(level, samples) for level in bots]
+    seats: list[Bot] = [_bot(level, samples) for level in bots]
+    names = [level if isinstance(level, str) else level.name for level in bots]
     rng = random.Random(seed)
     turns = 0
     while not is_terminal(state):
@@ -83,7 +86,11 @@ def play_game(
         action = seats[seat].choose(observation(state, seat), legal, rng)
         turns += isinstance(action, Discard) and state.phase is Phase.PLAY
         apply_action(state, action)
-    return _result(state, list(bots), seed, turns, keep_record)
+    return _result(state, names, seed, turns, keep_record)
+
+
+def _bot(level: str | Level, samples: int | None) -> Bot:
+    return make_bot(level, samples) if isinstance(level, str) else level.bot(None, samples)
 
 
 def _result(
