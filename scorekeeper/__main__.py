@@ -7,20 +7,28 @@ data folder one line and status 1; ``score`` and ``simulate`` read none.
 ``score`` follows shared/score-contract.md: the response JSON on standard output and exit
 status 0, or the error body and exit status 2 with every problem listed. ``serve`` brings
 the database schema up to date (migrations) and runs the web app under gunicorn.
-``simulate --preset P --players N --games G --seed S [--bots basic,strong] [--samples N]
+``simulate --preset P --players N --games G --seed S [--bots casual,strong] [--samples N]
 [--records DIR]``
 plays whole games between bots (progress on standard error) and prints a summary table
-(``--json`` for JSON); the same seed plays the same games. ``backup`` and ``restore``
-copy the SQLite database with its online backup API (:mod:`scorekeeper.hosting.backup`).
+(``--json`` for JSON); the same seed plays the same games. ``simulate --ladder [--games N]
+[--minutes M] [--jobs J]`` plays each adjacent pair of the ladder's levels (docs/ladder.md)
+and prints each pair's win rate with its interval and the ratings fitted to the run.
+``backup`` and ``restore`` copy the SQLite database with its online backup API
+(:mod:`scorekeeper.hosting.backup`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .engine import Match
 
 
 def _score(path: str) -> int:
@@ -210,12 +218,14 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from .engine import GameSetupError, RulesError, parse_option, progress_bar, simulate
 
+    if args.ladder:
+        return _ladder(args)
     try:
         options = dict(parse_option(o) for o in args.option)
-        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        bots = [b.strip() for b in (args.bots or "").split(",") if b.strip()]
         summary = simulate(
             args.players,
-            args.games,
+            100 if args.games is None else args.games,
             preset=args.preset,
             options=options,
             seed=args.seed,
@@ -233,6 +243,89 @@ def _simulate(args: argparse.Namespace) -> int:
     else:
         print(summary.table())
     return 0
+
+
+def _ladder_problem(args: argparse.Namespace) -> str | None:
+    """Why ``simulate --ladder``'s other options cannot be (one line), or None."""
+    mixed = [o for o in ("bots", "samples", "records") if getattr(args, o) is not None]
+    if mixed or args.option:
+        return f"--ladder plays the ladder's own levels: leave out --{(mixed or ['option'])[0]}"
+    if args.players != 2 or args.preset != "standard":
+        return "--ladder plays two players, preset standard"
+    if args.games is not None and args.games < 0:
+        return f"--games must be 0 or more, not {args.games}"
+    if args.minutes <= 0 or args.jobs < 1:
+        return "--minutes must be above 0 and --jobs at least 1"
+    return None
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    """``simulate --ladder``: the adjacent levels' matches, their intervals, whether each
+    is a fair step and the ratings fitted to them (JSON with ``--json``)."""
+    from .engine import play_ladder, progress_bar
+
+    problem = _ladder_problem(args)
+    if problem:
+        sys.stderr.write(f"simulate: {problem}\n")
+        return 2
+    games = 1000 if args.games is None else args.games
+    bar = None if args.quiet else progress_bar(sys.stderr)
+    seen = [0, 0]
+
+    def progress(done: int, total: int) -> None:
+        seen[:] = [done, total]
+        if bar is not None:
+            bar(done, total)
+
+    matches = play_ladder(
+        games, seed=args.seed, jobs=args.jobs, seconds=args.minutes * 60, progress=progress
+    )
+    stopped = seen[0] < seen[1]
+    if stopped and bar is not None:
+        sys.stderr.write("\n")
+    _ladder_report(matches, args, games, stopped)
+    return 0
+
+
+def _ladder_report(
+    matches: list[Match], args: argparse.Namespace, games: int, stopped: bool
+) -> None:
+    """Print ``simulate --ladder``'s figures: a line per pair and the ratings, or JSON."""
+    from .engine import fair_step, fit_ratings, match_line
+
+    try:
+        if any(not m.games for m in matches):
+            raise ValueError("a pair played no game")
+        ratings: dict[str, int] | None = fit_ratings(matches)
+        why = ""
+    except ValueError as error:
+        ratings, why = None, str(error)
+    if args.json:
+        rows = [
+            {**m.to_json(), "rate": m.rate, "interval": m.interval, "fair": fair_step(m)}
+            for m in matches
+        ]
+        data = {
+            "seed": args.seed,
+            "games_per_pair": games,
+            "stopped_by_bound": stopped,
+            "matches": rows,
+            "ratings": ratings,
+        }
+        json.dump(data, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    if stopped:
+        print(f"stopped by the bound of {args.minutes:g} minutes: the games played so far")
+    for match in matches:
+        print(match_line(match))
+    if ratings is None:
+        print(f"ratings: none fit this run ({why})")
+    else:
+        print(
+            "ratings (Elo, fitted to this run): "
+            + ", ".join(f"{name} {r}" for name, r in ratings.items())
+        )
 
 
 def _fail(where: str, message: str) -> int:
@@ -349,21 +442,48 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _simulate_parser(sim: argparse.ArgumentParser) -> None:
     """The ``simulate`` subcommand's arguments, added to its parser ``sim``."""
+    from .engine import BOTS, FORMER_NAMES, RANDOM
+
     sim.add_argument("--preset", default="standard", help="rules preset (default standard)")
     sim.add_argument("--players", type=int, default=2, help="players at the table")
-    sim.add_argument("--games", type=int, default=100, help="games to play")
+    sim.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games to play (default 100; with --ladder, games per pair, default 1000)",
+    )
     sim.add_argument("--seed", type=int, default=0, help="same seed, same games")
     sim.add_argument(
         "--bots",
-        default="basic",
-        help="bot levels round the table: random, "
-        "basic, strong, expert (comma-separated, shifted one seat each game)",
+        default=None,
+        help=f"bot levels round the table, comma-separated, shifted one seat each game: "
+        f"{', '.join(BOTS)} (weakest first) or {RANDOM}; the former names "
+        f"{', '.join(FORMER_NAMES)} are accepted (default {next(iter(FORMER_NAMES))})",
     )
     sim.add_argument(
         "--samples",
         type=int,
         default=None,
-        help="the expert's sampled deals per decision (default 16; fewer is faster)",
+        help="an expert level's sampled deals per decision (default: the level's own; "
+        "fewer is faster)",
+    )
+    sim.add_argument(
+        "--ladder",
+        action="store_true",
+        help="play each adjacent pair of levels, two players to 500, pairs of games on one "
+        "deal with the seats swapped; print each win rate with its interval and the ratings",
+    )
+    sim.add_argument(
+        "--minutes",
+        type=float,
+        default=30.0,
+        help="with --ladder: no game starts after this many minutes (default 30)",
+    )
+    sim.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="with --ladder: worker processes (default: this machine's cores)",
     )
     sim.add_argument(
         "--option",

@@ -216,6 +216,23 @@ def fair_step(match: Match) -> bool:
     )
 
 
+def title(name: str) -> str:
+    """A level's title for people (its name when it is no level, e.g. ``random``)."""
+    level = BOTS.get(name)
+    return level.title if level else name
+
+
+def match_line(match: Match, width: int = 8) -> str:
+    """``Steady vs Casual   1,000 games   73.5% (70.7-76.1%)   fair step``, the pair's
+    names padded to ``width`` each; with no games ``... 0 games``."""
+    pair = f"{title(match.upper):<{width}} vs {title(match.lower):<{width}}"
+    if not match.games:
+        return f"{pair} {match.games:>7,} games"
+    low, high = match.interval
+    verdict = "fair step" if fair_step(match) else "NOT a fair step (65-75%, interval in 60-80%)"
+    return f"{pair} {match.games:>7,} games  {match.rate:6.1%} ({low:.1%}-{high:.1%})  {verdict}"
+
+
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: games played (decided or stopped at the guard) of all."""
 
