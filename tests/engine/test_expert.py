@@ -1,19 +1,23 @@
 """The expert bot: it sees only its seat (two deals that look the same give the same
-decision), the same seed plays the same game, it makes legal moves only under every
-preset, its sampled deals fit what it saw, and it says why."""
+decision, and so for every level of the ladder), the same seed plays the same game, it
+makes legal moves only under every preset, its sampled deals fit what it saw, and it says
+why."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import (
+    LEVELS,
     Discard,
     Draw,
     GameSetupError,
     GameState,
+    Level,
     Phase,
     apply_action,
     is_terminal,
@@ -92,6 +96,41 @@ def test_two_deals_that_look_the_same_from_its_seat_get_the_same_decision(
     first = ExpertBot(samples=3).decide(view, legal_actions(state), random.Random(seed))
     second = ExpertBot(samples=3).decide(twin, legal_actions(other), random.Random(seed))
     assert (first.action, first.reason) == (second.action, second.reason)
+
+
+def _decide(level: Level, state: GameState, seed: int) -> object:
+    """``level``'s new bot's move at ``state``'s seat, from that seat's view only."""
+    view = observation(state, state.seat)
+    return level.bot().choose(view, legal_actions(state), random.Random(seed))
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=lambda level: level.name)
+def test_no_level_decides_differently_on_two_deals_that_look_the_same(level: Level) -> None:
+    """Every level's bot is honest: dealing again what its seat cannot see (the other
+    hands but the cards seen taken, and the stock) changes none of its decisions (the
+    same rng seed for both), wherever it has a choice to make. The expert levels weigh
+    their own samples: fewer examples."""
+
+    @settings(
+        max_examples=6 if level.samples else 25,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    @given(
+        preset=st.sampled_from(sorted(PRESETS)),
+        seed=st.integers(0, 10_000),
+        moves=st.integers(0, 40),
+    )
+    def same_decision(preset: str, seed: int, moves: int) -> None:
+        players = 4 if ruleset(preset).partnership else 2 + seed % 2
+        state = _decision_point(preset, players, seed, moves)
+        other = _hidden_reshuffled(state, state.seat, seed + 1)
+        assume(len(legal_actions(state)) > 1)
+        assume(other.hands != state.hands or other.stock != state.stock)
+        assert observation(state, state.seat).to_json() == observation(other, other.seat).to_json()
+        assert _decide(level, state, seed) == _decide(level, other, seed)
+
+    same_decision()
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
