@@ -262,7 +262,7 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
 def _ladder(args: argparse.Namespace) -> int:
     """``simulate --ladder``: the adjacent levels' matches, their intervals, whether each
     is a fair step and the ratings fitted to them (JSON with ``--json``)."""
-    from .engine import play_ladder, progress_bar
+    from .engine import LEVELS, play_ladder, progress_bar
 
     problem = _ladder_problem(args)
     if problem:
@@ -270,17 +270,17 @@ def _ladder(args: argparse.Namespace) -> int:
         return 2
     games = 1000 if args.games is None else args.games
     bar = None if args.quiet else progress_bar(sys.stderr)
-    seen = [0, 0]
+    seen = [0]
 
     def progress(done: int, total: int) -> None:
-        seen[:] = [done, total]
+        seen[0] = done
         if bar is not None:
             bar(done, total)
 
     matches = play_ladder(
         games, seed=args.seed, jobs=args.jobs, seconds=args.minutes * 60, progress=progress
     )
-    stopped = seen[0] < seen[1]
+    stopped = seen[0] < games * (len(LEVELS) - 1)
     if stopped and bar is not None:
         sys.stderr.write("\n")
     _ladder_report(matches, args, games, stopped)

@@ -1,13 +1,18 @@
-"""``python -m scorekeeper simulate``: games between bots, summed up for a table."""
+"""``python -m scorekeeper simulate``: games between bots, summed up for a table, and
+``simulate --ladder``: each adjacent pair of levels with its win rate and interval."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from scorekeeper.__main__ import main
+from scorekeeper.engine import LEVELS
 from scorekeeper.engine.game.records import replay
 
 
@@ -115,3 +120,82 @@ def test_the_expert_plays_from_the_command_line(capsys: pytest.CaptureFixture[st
     assert status == 0 and summary["games"] == 2 and summary["undecided"] == 0
     assert set(summary["wins_by_bot"]) == {"expert", "strong"}
     assert sum(summary["wins_by_seat"].values()) == 1.0
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _simulate_child(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m scorekeeper simulate ARGS`` in a child process, this checkout's package."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "simulate", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
+        timeout=600,
+    )
+
+
+def test_the_ladder_prints_every_adjacent_pair_and_a_progress_bar() -> None:
+    done = _simulate_child("--ladder", "--games", "2", "--jobs", "1", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for lower, upper in zip(LEVELS, LEVELS[1:], strict=False):
+        line = next(x for x in lines if x.startswith(f"{upper.title} "))
+        assert f" vs {lower.title} " in line and "2 games" in line and "fair step" in line
+    assert lines[-1].startswith("ratings")
+    total = 2 * (len(LEVELS) - 1)
+    assert f"{total}/{total} games" in done.stderr and "#" in done.stderr
+    assert "stopped by the bound" not in done.stdout
+
+
+def test_the_ladder_as_json_with_no_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--ladder", "--games", "0", "--json", "--quiet", "--seed", "7")
+    data = json.loads(out)
+    assert status == 0 and data["seed"] == 7 and data["games_per_pair"] == 0
+    assert [(m["upper"], m["lower"]) for m in data["matches"]] == [
+        (up.name, low.name) for low, up in zip(LEVELS, LEVELS[1:], strict=False)
+    ]
+    assert all(m["games"] == 0 and not m["fair"] for m in data["matches"])
+    assert data["ratings"] is None and data["stopped_by_bound"] is False
+
+
+def test_a_ladder_stopped_by_its_bound_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--ladder", "--minutes", "1e-12", "--jobs", "1", "--quiet")
+    lines = out.splitlines()
+    assert status == 0 and lines[0].startswith("stopped by the bound")
+    assert len([x for x in lines if " vs " in x]) == len(LEVELS) - 1
+    assert "none fit this run" in lines[-1]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--games", "-1"), "--games must be 0 or more"),
+        (("--bots", "casual"), "leave out --bots"),
+        (("--samples", "2"), "leave out --samples"),
+        (("--players", "3"), "two players"),
+        (("--jobs", "0"), "--jobs at least 1"),
+        (("--minutes", "-5"), "--minutes must be above 0"),
+    ],
+)
+def test_bad_ladder_options_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    status, out, err = run(capsys, "--ladder", *args, "--quiet")
+    assert status == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_bots_help_names_todays_levels_and_the_former_names() -> None:
+    done = _simulate_child("--help")
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert ", ".join(level.name for level in LEVELS) in text
+    assert "former names" in text and "basic" in text

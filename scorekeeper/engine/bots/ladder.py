@@ -230,7 +230,9 @@ def match_line(match: Match, width: int = 8) -> str:
         return f"{pair} {match.games:>7,} games"
     low, high = match.interval
     verdict = "fair step" if fair_step(match) else "NOT a fair step (65-75%, interval in 60-80%)"
-    return f"{pair} {match.games:>7,} games  {match.rate:6.1%} ({low:.1%}-{high:.1%})  {verdict}"
+    return (
+        f"{pair} {match.games:>7,} games  {match.rate:6.1%} ({low * 100:.1f}-{high:.1%})  {verdict}"
+    )
 
 
 Progress = Callable[[int, int], None]
