@@ -467,6 +467,21 @@ def _simulate_parser(sim: argparse.ArgumentParser) -> None:
         help="an expert level's sampled deals per decision (default: the level's own; "
         "fewer is faster)",
     )
+    _ladder_parser(sim)
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one house rule, e.g. --option min_run=4 (repeatable)",
+    )
+    sim.add_argument("--records", metavar="DIR", help="write each game's record here")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _ladder_parser(sim: argparse.ArgumentParser) -> None:
+    """``simulate``'s ``--ladder`` and the options only it reads, added to ``sim``."""
     sim.add_argument(
         "--ladder",
         action="store_true",
@@ -485,16 +500,6 @@ def _simulate_parser(sim: argparse.ArgumentParser) -> None:
         default=os.cpu_count() or 1,
         help="with --ladder: worker processes (default: this machine's cores)",
     )
-    sim.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change one house rule, e.g. --option min_run=4 (repeatable)",
-    )
-    sim.add_argument("--records", metavar="DIR", help="write each game's record here")
-    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 if __name__ == "__main__":
