@@ -28,7 +28,8 @@ The rooms, each importing only the rooms above it in this list (tests/test_layou
 - ``bots/``: ``bots`` (the players), ``levels`` (the ladder a person picks from),
   ``strategy``, ``expert``, ``hidden``, ``rollout``, ``why`` (a bot's reasons),
   ``gambit_bots`` (the dealer's nomination), ``simulate`` (many games from the command
-  line) and ``ladder`` (the levels' matches, ratings and a person's estimate).
+  line) and ``ladder`` (the levels' matches and how they are played, ratings and a person's
+  estimate).
 - ``replay``: a finished game's record stepped move by move for people
   (:func:`replay.replay_steps`: every step's hands, melds, pile and scores, each move in
   words with the rules that allowed it).

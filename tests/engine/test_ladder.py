@@ -137,3 +137,8 @@ def test_the_ladder_plays_adjacent_pairs_under_one_progress_count() -> None:
     ]
     assert calls == [(done, 4) for done in range(1, 5)]
     assert matches[0] == play_match(CHEAP[1].name, CHEAP[0].name, 2, seed=3)
+
+
+def test_a_level_of_its_own_plays_as_its_name_does() -> None:
+    upper, lower = CHEAP[1], CHEAP[0]
+    assert play_match(upper, lower.name, 2, seed=8) == play_match(upper.name, lower.name, 2, seed=8)
