@@ -83,16 +83,23 @@ class ExpertBot:
     each seat and one more of its own); ``budget`` seconds of CPU time per decision
     (``time.process_time``; None: none): past it the expert decides on the deals it has
     sampled (at least one), so no think is unbounded: a slower or busier machine weighs
-    fewer deals, never waits longer."""
+    fewer deals, never waits longer. ``depth``: how many cards into the discard pile the
+    players of its rollouts look for a take (1: the top card, as the greedy policy; deeper
+    reads the pile as a strong player does, :func:`rollout.pile_take`)."""
 
     name = "expert"
 
     def __init__(
-        self, samples: int = SAMPLES, horizon: int | None = None, budget: float | None = None
+        self,
+        samples: int = SAMPLES,
+        horizon: int | None = None,
+        budget: float | None = None,
+        depth: int = 1,
     ) -> None:
         self.samples = max(1, samples)
         self.horizon = horizon
         self.budget = budget
+        self.depth = max(1, depth)
         self.policy = GambitSense(StrongBot())
 
     def choose(self, view: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -165,7 +172,7 @@ class ExpertBot:
                 break
             if state.turns >= stop:
                 break
-            play_greedy(state)
+            play_greedy(state, self.depth)
         return outcome(state, me, scored)
 
 
