@@ -55,6 +55,15 @@ def _expert(samples: int, budget: float | None) -> Bot:
     return ExpertBot(samples, budget=budget)
 
 
+MASTER_DEPTH = 6
+"""How deep into the discard pile the master's rollouts look for a take (the expert's look
+at the top card only, as the greedy policy does)."""
+
+
+def _master(samples: int, budget: float | None) -> Bot:
+    return ExpertBot(samples, budget=budget, depth=MASTER_DEPTH)
+
+
 LEVELS: tuple[Level, ...] = (
     Level(
         "beginner",
@@ -99,10 +108,11 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "master",
         "Master",
-        "deals out the cards it cannot see many times over, plays each a few turns ahead "
-        "and picks the move that scores best (slower)",
-        24,
-        _expert,
+        "deals out the cards it cannot see many times over and plays each a few turns "
+        "ahead, every player reading the discard pile six cards deep, then picks the move "
+        "that scores best (slower)",
+        16,
+        _master,
     ),
 )
 """The ladder, weakest first (figures: docs/ladder.md)."""
