@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.engine import LEVELS, ladder_ratings, middle_level
-from tests.browser.conftest import phone, shot
+from tests.browser.conftest import SCREENSHOTS, phone, shot
 
 
 def _no_overflow(page, screen: int) -> None:
@@ -41,6 +41,8 @@ def test_the_picker_shows_titles_and_ratings_and_match_my_level_starts_a_game(
         page.get_by_text("How each level plays").click()
         _no_overflow(page, width)
         shot(page, f"levels-table-{width}{'-dark' if dark else ''}")
+        page.evaluate("document.getElementById('seat_2').scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(SCREENSHOTS / f"levels-seat-{width}{'-dark' if dark else ''}.png"))
         page.goto("/play")
         match = f"Match my level ({middle_level().title} until you finish a game)"
         page.select_option("#bot_0", label=match)
