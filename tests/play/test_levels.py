@@ -20,7 +20,10 @@ from scorekeeper.extensions import db
 from scorekeeper.models import DigitalGame
 from scorekeeper.play.tables import seating
 from tests.play.test_pages import PlayActions, _play_to_the_end, text
+from tests.play.test_shuffle import stored_app
 from tests.play.test_table import TABLE
+
+__all__ = ["stored_app"]  # the fixture: SQLite, then PostgreSQL
 
 OPTION = re.compile(r'<option(?: selected)? value="([^"]*)">([^<]*)</option>')
 
@@ -143,7 +146,9 @@ def test_the_game_page_names_each_bot_by_its_level_title(play) -> None:
     assert f">{LEVELS[0].name} bot" not in page
 
 
-def test_games_stored_with_the_former_names_are_renamed_and_play_on(app: Flask, play) -> None:
+def test_games_stored_with_the_former_names_are_renamed_and_play_on(stored_app: Flask) -> None:
+    app = stored_app
+    play = PlayActions(app, app.test_client())
     first = LEVELS[0].name
     slug = play.start(preset="quick", bot_0=first, bot_1=first, bot_2=first, seed="6")
     with app.app_context():
@@ -159,3 +164,15 @@ def test_games_stored_with_the_former_names_are_renamed_and_play_on(app: Flask, 
     assert "Beginner bot" in page and "Casual bot" in page  # the names are the point
     assert {"draw", "play"} & _play_to_the_end(play, slug)
     assert play.game(slug).finished
+
+
+@pytest.mark.parametrize("cap", [None, 1, 10**6])
+def test_play_expert_samples_caps_each_level_s_own_samples(tmp_path, cap) -> None:
+    from scorekeeper.play.steps import capped_samples
+    from tests.conftest import make_app
+
+    app = make_app(str(tmp_path / "cap.sqlite3"), PLAY_EXPERT_SAMPLES=cap)
+    with app.app_context():
+        for lv in LEVELS:
+            weighed = capped_samples(lv.name) or lv.samples  # None: the level's own
+            assert weighed == (min(lv.samples, cap) if cap and lv.samples else lv.samples)
