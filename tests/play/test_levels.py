@@ -25,7 +25,7 @@ from tests.play.test_table import TABLE
 
 __all__ = ["stored_app"]  # the fixture: SQLite, then PostgreSQL
 
-OPTION = re.compile(r'<option(?: selected)? value="([^"]*)">([^<]*)</option>')
+OPTION = re.compile(r"<option(?: selected)? value=\"([^\"]*)\"(?: selected)?>([^<]*)</option>")
 
 
 @pytest.fixture
@@ -132,11 +132,12 @@ def test_a_table_seat_takes_match_my_level_and_the_stand_in_is_the_middle_level(
     slug = made.headers["Location"].split("/")[2]
     assert play.game(slug).bots[3] == middle_level().name
     assert seating.STANDIN == middle_level().name
+    ratings = ladder_ratings()
     page = text(play.client.get(f"/play/{slug}/seats"))
     assert f"a {middle_level().title} bot plays for it until it is back" in page
     assert f"{middle_level().title} bot" in page  # seat 4's level, by its title
-    for lv in LEVELS:
-        assert f"Make it a {lv.title} bot" in page
+    seat_two = _options(page, "make")  # the first person's seat: a bot of any level
+    assert seat_two == [(lv.name, f"{lv.title} · {ratings[lv.name]}") for lv in LEVELS]
 
 
 def test_the_game_page_names_each_bot_by_its_level_title(play) -> None:

@@ -292,7 +292,9 @@ def test_a_name_from_an_attached_game_passes_the_groups_name_rules(night: Night,
     a name that normalising makes longer): joining the group, the name rules of the
     group's own form hold, and a refusal changes nothing."""
     night.make_group("Friday", ("Ann",))
-    answer = night.client.post("/play", data={"name": name, "preset": "standard", "bot_0": "casual"})
+    answer = night.client.post(
+        "/play", data={"name": name, "preset": "standard", "bot_0": "casual"}
+    )
     assert answer.status_code == 302, answer.data
     link = answer.headers["Location"].split("?")[0]
     found = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
