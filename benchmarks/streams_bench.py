@@ -103,7 +103,7 @@ def make_table(host: Phone, guest: Phone) -> str:
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert token, "no CSRF token on the new-table form"
     fields = {"csrf_token": token.group(1), "name": "Hana", "preset": "standard"}
-    fields |= {"seat_0": "person", "who_0": "Ivo", "seat_1": "basic", "seat_2": ""}
+    fields |= {"seat_0": "person", "who_0": "Ivo", "seat_1": "casual", "seat_2": ""}
     status, response, _ = host.call("POST", "/play/table", fields)
     assert status in (302, 303), f"the new-table form answered {status}"
     slug = response.getheader("Location").split("/")[-2]

@@ -147,11 +147,11 @@ class Forms(RuleBasedStateMachine):
     def import_text(self, text):
         self.post("/games/import", data={"text": text})
 
-    @rule(target=plays, seed=VALUE, name=VALUE, bot=st.sampled_from(["basic", "random", "x"]))
+    @rule(target=plays, seed=VALUE, name=VALUE, bot=st.sampled_from(["casual", "beginner", "x"]))
     def new_play(self, seed, name, bot):
         response = self.post("/play", data={"name": name, "seed": seed, "bot_0": bot})
         if response.status_code != 302:
-            response = self.post("/play", data={"bot_0": "random", "seed": "3"})
+            response = self.post("/play", data={"bot_0": "beginner", "seed": "3"})
         return response.location.split("?")[0].rsplit("/", 1)[-1]
 
     @rule(

@@ -81,7 +81,7 @@ def test_a_correction_is_not_refused_for_another_round_s_save(pg_games):
 
 def test_the_seed_of_a_digital_game_fits_the_database(pg_app):
     client = pg_app.test_client()
-    data = {"name": "Sam", "preset": "standard", "bot_0": "basic"}
+    data = {"name": "Sam", "preset": "standard", "bot_0": "casual"}
     assert client.post("/play", data=data).status_code == 302
 
 

@@ -148,7 +148,12 @@ class Settings(BaseSettings):
     play_streams_per_link: int = _count("PLAY_STREAMS_PER_LINK", 8, "streams a link")
     play_streams_per_client: int = _count("PLAY_STREAMS_PER_CLIENT", 16, "streams a session")
     play_streams_per_address: int = _count("PLAY_STREAMS_PER_ADDRESS", 512, "streams an address")
-    play_expert_samples: int = _count("PLAY_EXPERT_SAMPLES", 16, "the bots' sampled deals")
+    play_expert_samples: int | None = _named(
+        "PLAY_EXPERT_SAMPLES",
+        None,
+        "the most sampled deals a bot weighs: a whole number, at least 1",
+        ge=1,
+    )
     play_hint_samples: int = _count("PLAY_HINT_SAMPLES", 16, "a hint's sampled deals")
     play_jobs_per_client: int = _count("PLAY_JOBS_PER_CLIENT", 6, "jobs a session has waiting")
     play_jobs_per_address: int = _count("PLAY_JOBS_PER_ADDRESS", 24, "jobs an address has waiting")

@@ -1,7 +1,8 @@
 """Forms of the digital game: a new game against bots, and a move.
 
 House-rule choices come from the engine's ``OPTIONS`` (each labelled with its catalogue
-id), presets from ``PRESET_TITLES`` and bot levels from ``BOTS``.
+id), presets from ``PRESET_TITLES`` and bot levels from the engine's ladder (``LEVELS``, by
+title and rating, :mod:`.seats`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..engine import (
@@ -34,7 +36,7 @@ from ..inputs import (
     parse_int,
 )
 from .refusals import Choice, Malformed
-from .seats import MAX_BOTS, bot_levels
+from .seats import MATCH, MAX_BOTS, shown_levels
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
 """Options with no meaning for a game whose players are chosen here (D1)."""
@@ -50,12 +52,26 @@ def house_rule_names() -> list[str]:
     ]
 
 
-def _bot_field(index: int) -> SelectField:
-    levels = [("", "no bot"), *((k, k) for k in bot_levels())]
-    default = "basic" if index == 0 and "basic" in bot_levels() else ""
-    if index == 0 and not default:
-        default = next(iter(bot_levels()))
-    return SelectField(f"Bot {index + 1}", choices=select_choices(levels), default=default)
+class LevelField(SelectField):
+    """A select of the ladder's levels (and "Match my level", :data:`.seats.MATCH`) that
+    refuses any other value with a one-line message naming it."""
+
+    def pre_validate(self, form: object) -> None:
+        """The value is one of the choices, or ``ValidationError``."""
+        if self.data not in {c[0] for c in self.iter_choices()}:
+            raise ValidationError(f"there is no bot level {quoted(str(self.data))[:60]}")
+
+
+def level_choices(first: Sequence[tuple[str, str]], match: str) -> list[tuple[str, str]]:
+    """A level select's ``(value, label)`` pairs: ``first``, then "Match my level"
+    (labelled ``match``), then every level of the ladder with its rating."""
+    return [*first, (MATCH, match), *((lv.name, lv.label) for lv in shown_levels())]
+
+
+def _bot_field(index: int) -> LevelField:
+    levels = level_choices([("", "no bot")], "Match my level")
+    default = MATCH if index == 0 else ""
+    return LevelField(f"Bot {index + 1}", choices=select_choices(levels), default=default)
 
 
 class NewGameForm(FlaskForm):
@@ -74,6 +90,18 @@ class NewGameForm(FlaskForm):
     def bot_fields(self) -> list[Field]:
         """The bot level fields, in seat order."""
         return [self[f"bot_{i}"] for i in range(MAX_BOTS)]
+
+    def level_fields(self) -> list[Any]:
+        """Every select of a level (Any: WTForms' stubs type no ``choices``)."""
+        return self.bot_fields()
+
+    def label_match(self, label: str) -> None:
+        """Label every select's "Match my level" choice ``label`` (the view's words for
+        this phone's estimate, :attr:`.estimate.Reading.match_label`)."""
+        for f in self.level_fields():
+            f.choices = [
+                SelectChoice(c.value, label if c.value == MATCH else c.label) for c in f.choices
+            ]
 
     def option_fields(self) -> list[Field]:
         """The house-rule fields, in catalogue order."""

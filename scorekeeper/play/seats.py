@@ -1,29 +1,53 @@
-"""The seats of a digital game: how many bots, their names and their levels in words.
+"""The seats of a digital game: how many bots, their names, and the ladder's levels as
+people see them (each level's title, rating and words, from the engine: one source).
 
-Shared by the new-game form and the services (which check a new game's seats again).
+Shared by the new-game forms, the pages and the services (which check a new game's
+seats again). ``"match"`` (:data:`MATCH`) is a choice of the forms, never a stored
+level: the view turns it into the level nearest the person's estimate
+(:func:`.estimate.chosen_levels`).
 """
 
 from __future__ import annotations
 
-from ..engine import BOTS
+from dataclasses import dataclass
+
+from ..engine import BOTS, LEVELS, ladder_ratings
 
 MAX_BOTS = 7
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus")
-LEVEL_WORDS = {
-    "random": "any legal move, picked at random: easy to beat",
-    "basic": "melds greedily: takes the top discard when it can use it, lays down and "
-    "lays off all it can, discards its highest loose card",
-    "strong": "plays to win: remembers the pile and what each player took, weighs what "
-    "its discards give away",
-    "expert": "plays as strong players do: deals out the cards it cannot see many times "
-    "over, plays each a few turns ahead and picks the move that scores best (slower)",
-}
-"""The bot levels in words for the new-game page (the engine's docstrings for others)."""
+MATCH = "match"
+"""The forms' "Match my level" choice: the level nearest this phone's estimate."""
+FORMER_TITLES = {"random": "Beginner", "basic": "Casual"}
+"""Titles for the levels of games stored before the ladder and not yet migrated."""
 
 
-def bot_levels() -> dict[str, str]:
-    """The engine's bot levels (:data:`engine.BOTS`), each with a description."""
-    return {
-        name: LEVEL_WORDS.get(name) or (cls.__doc__ or name).strip().split(".")[0]
-        for name, cls in BOTS.items()
-    }
+@dataclass(frozen=True)
+class ShownLevel:
+    """A level of the ladder for people: ``name`` (the form's value, stored with a game),
+    ``title``, ``rating`` (Elo, :func:`engine.ladder_ratings`) and ``words`` (how it
+    plays, one sentence)."""
+
+    name: str
+    title: str
+    rating: int
+    words: str
+
+    @property
+    def label(self) -> str:
+        """The select's label: ``"Steady · 1347"``."""
+        return f"{self.title} · {self.rating}"
+
+
+def shown_levels() -> list[ShownLevel]:
+    """Every level of the ladder, weakest first (:data:`engine.LEVELS`)."""
+    ratings = ladder_ratings()
+    return [ShownLevel(lv.name, lv.title, ratings[lv.name], lv.words) for lv in LEVELS]
+
+
+def level_title(name: str | None) -> str:
+    """The title of the level ``name`` (a stored level; a former name is read as
+    today's); the name itself for one the ladder does not know, "" for None."""
+    if name is None:
+        return ""
+    level = BOTS.get(name)
+    return level.title if level is not None else FORMER_TITLES.get(name, name.title())

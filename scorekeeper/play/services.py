@@ -369,9 +369,9 @@ def bot_move(game: DigitalGame, state: GameState, bots: Sequence[str | None]) ->
     makes its one move, saved as the next version (the queue's job for the version,
     :func:`.thinking.bot_move`): seeded by the game's seed and the move's place in the
     game, so any worker process plays the same move; it says why (``step["why"]``). An
-    expert samples ``PLAY_EXPERT_SAMPLES`` deals, within ``PLAY_THINK_SECONDS`` of CPU
-    time per decision. False, nothing written, when no bot is due or the game moved on
-    meanwhile."""
+    expert level weighs its own samples (at most ``PLAY_EXPERT_SAMPLES`` when set),
+    within ``PLAY_THINK_SECONDS`` of CPU time per decision. False, nothing written, when
+    no bot is due or the game moved on meanwhile."""
     version = game.version
     seat = current_player(state)
     if game.paused or game.finished or seat is None or bots[seat] is None:

@@ -32,10 +32,10 @@ from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..inputs import load_json
 from ..models import DigitalGame
 from ..web import wants_json
-from . import per_version, refusals, replays, services, taps, thinking
+from . import estimate, per_version, refusals, replays, services, taps, thinking
 from .board import board
 from .forms import MoveForm, NewPlayForm, read_form, read_move_json, read_tap
-from .seats import bot_levels
+from .seats import level_title, shown_levels
 from .tables import events, seating, watch
 from .tables import services as table_services
 from .tables import views as table_views
@@ -47,6 +47,7 @@ watch.register(bp)  # the spectator board
 replays.register(bp)  # a finished game's replay, a record file opened from the phone
 bp.add_app_template_global(taps.latest_moves, "latest_moves")  # shared by every seat
 bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
+bp.add_app_template_filter(level_title, "level_title")  # a stored level for people
 
 
 def _game(slug: str) -> DigitalGame:
@@ -142,10 +143,14 @@ def not_found(error: HTTPException) -> tuple[str, int]:
 def index() -> ResponseReturnValue:
     """Start a game against bots (preset, house rules, bots); this phone's games."""
     form = NewPlayForm()
+    games = services.games_by_slugs(session.get("played", []))
+    reading = estimate.phone_reading(games)
+    form.label_match(reading.match_label)
     if form.validate_on_submit():
+        bots = [b for b in estimate.chosen_levels(form.bots(), reading) if b]
         try:
             game = services.start_game(
-                form.name.data or "", form.preset.data, form.options(), form.bots(), form.seed.data
+                form.name.data or "", form.preset.data, form.options(), bots, form.seed.data
             )
         except refusals.PlayError as error:
             form.field_for(error.where).errors.append(error.message)
@@ -155,8 +160,8 @@ def index() -> ResponseReturnValue:
             table_services.remember(game)
             return redirect(url_for("play.show", slug=game.slug, step=game.version))
     status = 422 if form.is_submitted() else 200
-    games = services.games_by_slugs(session.get("played", []))
-    return render_template("play/index.html", form=form, games=games, levels=bot_levels()), status
+    page = {"form": form, "games": games, "levels": shown_levels(), "reading": reading}
+    return render_template("play/index.html", **page), status
 
 
 # ---- the game page ------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def _served(app):
 
 
 def _start(client, seed: str) -> str:
-    data = {"name": "Sam", "preset": "standard", "bot_0": "basic", "seed": seed}
+    data = {"name": "Sam", "preset": "standard", "bot_0": "casual", "seed": seed}
     return client.post("/play", data=data).headers["Location"].split("?")[0].rsplit("/", 1)[1]
 
 
@@ -118,7 +118,7 @@ def test_the_hint_is_there_in_the_must_use_step(browser, tmp_path, width, height
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{server.server_port}/play")
         page.fill("#name", "Sam")
-        page.select_option("#bot_0", "basic")
+        page.select_option("#bot_0", "casual")
         page.fill("#seed", seed)
         page.get_by_role("button", name="Deal").click()
         page.wait_for_selector(".hand .hcard")

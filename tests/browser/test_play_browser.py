@@ -111,7 +111,7 @@ def _sort_and_drag(page) -> None:
 def test_a_round_by_taps_without_a_page_load(page):
     page.goto("/play")
     page.fill("#name", "Sam")
-    page.select_option("#bot_0", "basic")
+    page.select_option("#bot_0", "casual")
     page.fill("#seed", "1")
     page.get_by_role("button", name="Deal").click()
     page.wait_for_selector(".hand .hcard")
@@ -203,7 +203,7 @@ def test_the_discard_buttons_label_fits_with_a_card_selected(browser, live_serve
         page = context.new_page()
         page.goto("/play")
         page.fill("#name", "Sam")
-        page.select_option("#bot_0", "basic")
+        page.select_option("#bot_0", "casual")
         page.fill("#seed", "1")
         page.get_by_role("button", name="Deal").click()
         page.wait_for_selector(".hand .hcard")

@@ -49,7 +49,7 @@ def _start(page) -> str:
     page.goto("/play")
     page.fill("#name", "Sam")
     page.select_option("#preset", "quick")
-    page.select_option("#bot_0", "basic")
+    page.select_option("#bot_0", "casual")
     page.fill("#seed", "11")
     page.get_by_role("button", name="Deal").click()
     page.wait_for_selector(".hand .hcard")

@@ -59,7 +59,7 @@ class Table:
         self.host.fill("#name", "Hana")
         self.host.select_option("#seat_0", "person")
         self.host.fill("#who_0", "Ivo")
-        self.host.select_option("#seat_1", "basic")
+        self.host.select_option("#seat_1", "casual")
         self.host.get_by_role("button", name="Deal").click()
         self.host.wait_for_url(re.compile(r"/play/[^/]+/seats$"))
         self.slug = self.host.url.split("/")[-2]

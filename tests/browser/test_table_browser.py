@@ -14,10 +14,14 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
+from scorekeeper.engine import middle_level
 from scorekeeper.engine.cards import parse_card
 from scorekeeper.play import services
 from tests.browser.conftest import PHONE, WAIT, shot
 from tests.conftest import make_app
+
+STANDIN_BOT = f"A {middle_level().title} bot"
+"""How a page tells the table a stand-in (the ladder's middle level) plays for a person."""
 
 SEED = 15
 """A deal whose first round ends after about 19 moves of the people's plain play: the
@@ -75,7 +79,7 @@ class Phones:
         host.fill("#who_0", "Ivo")
         host.select_option("#seat_1", "person")
         host.fill("#who_1", "Jun")
-        host.select_option("#seat_2", "basic")
+        host.select_option("#seat_2", "casual")
         host.get_by_role("button", name="Deal").click()
         host.wait_for_url(re.compile(r"/play/[^/]+/seats$"))
         self.slug = host.url.split("/")[-2]
@@ -215,12 +219,12 @@ def test_a_phone_drops_a_bot_plays_its_turn_and_the_phone_comes_back(phones) -> 
             "v => document.querySelector('#board input[name=version]').value !== v", arg=version
         )
     ivo.close()  # Ivo's phone drops (its turn comes next: seat 2 after the host)
-    host.wait_for_selector("text=A bot is playing for Ivo")
+    host.wait_for_selector(f"text={STANDIN_BOT} is playing for Ivo")
     shot(host, "table-standin-host")
     assert "Ivo" in (host.locator(".steplist").text_content() or "")
     context = phones.contexts[1]
     back = context.new_page()
     back.goto(f"/play/{phones.slug}")  # the same phone (its session): the same seat
     assert back.locator(".seat.you .who").inner_text().startswith("Ivo")
-    assert "A bot is playing for Ivo" not in back.locator("#seating").inner_text()
+    assert "bot is playing for Ivo" not in back.locator("#seating").inner_text()
     shot(back, "table-back-ivo")

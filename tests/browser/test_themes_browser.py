@@ -41,7 +41,7 @@ def _pages(page) -> dict[str, str]:
     page.fill("#name", "Hana")
     page.select_option("#seat_0", "person")
     page.fill("#who_0", "Ivo")
-    page.select_option("#seat_1", "basic")
+    page.select_option("#seat_1", "casual")
     page.get_by_role("button", name="Deal").click()
     page.wait_for_url(re.compile(r"/play/[^/]+/seats$"))
     return {

@@ -108,7 +108,7 @@ def _table(browser, base: str):
     context, host = phone_page(browser, base)
     host.goto("/play/table")
     host.fill("#name", "Hana")
-    host.select_option("#seat_0", "basic")
+    host.select_option("#seat_0", "casual")
     host.select_option("#seat_1", "")
     host.select_option("#seat_2", "")
     host.get_by_role("button", name="Deal").click()

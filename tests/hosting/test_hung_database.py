@@ -80,7 +80,7 @@ def _new_game(phone: Phone) -> str:
     page = phone.send("/play")[1].decode()
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert token is not None
-    form = {"csrf_token": token.group(1), "name": "Sam", "preset": "standard", "bot_0": "basic"}
+    form = {"csrf_token": token.group(1), "name": "Sam", "preset": "standard", "bot_0": "casual"}
     form |= {"seed": "5"}  # the person moves first: no bot job needed
     status, _ = phone.send(
         "/play", urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded"

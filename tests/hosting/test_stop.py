@@ -40,7 +40,7 @@ def _new_game(phone: urllib.request.OpenerDirector, base: str) -> str:
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert token is not None
     form = {"csrf_token": token.group(1), "name": "Sam", "preset": "standard"}
-    form |= {"bot_0": "basic", "seed": "5"}  # the person moves first
+    form |= {"bot_0": "casual", "seed": "5"}  # the person moves first
     with phone.open(f"{base}/play", urllib.parse.urlencode(form).encode(), GUARD) as answer:
         assert answer.status == 200  # the redirect followed: the game's page
     with phone.open(f"{base}/play", timeout=GUARD) as answer:

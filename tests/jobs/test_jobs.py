@@ -128,7 +128,7 @@ def _jobs(app: Flask, kind: str = "bot") -> list[Job]:
 
 
 def _start(client: Any, **fields: str) -> str:
-    data = {"name": "Sam", "preset": "standard", "bot_0": "basic", "seed": "5"} | fields
+    data = {"name": "Sam", "preset": "standard", "bot_0": "casual", "seed": "5"} | fields
     response = client.post("/play", data=data)
     assert response.status_code == 302, response.data[:300]
     return str(response.headers["Location"].split("?")[0].rsplit("/", 1)[1])
@@ -396,7 +396,7 @@ def test_beyond_a_clients_bound_moves_hints_and_new_games_are_429_and_change_not
     with app.app_context():
         games = db.session.execute(db.select(db.func.count()).select_from(DigitalGame))
         count = games.scalar_one()
-    page = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
+    page = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "casual"})
     assert page.status_code == 429 and "A moment, please" in page.get_data(as_text=True)
     with app.app_context():
         games = db.session.execute(db.select(db.func.count()).select_from(DigitalGame))

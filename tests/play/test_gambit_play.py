@@ -43,7 +43,7 @@ def test_the_new_game_form_offers_dealers_gambit_and_a_target_of_250(client) -> 
         data={
             "name": "Sam",
             "preset": "standard",
-            "bot_0": "basic",
+            "bot_0": "casual",
             "bot_1": "strong",
             "seed": "4",
             "opt_dealers_gambit": "true",
@@ -133,7 +133,7 @@ def test_a_bot_dealers_nomination_is_told_when_next_round_is_tapped(play) -> Non
 def test_a_whole_x2_game_is_played_by_a_person_and_its_record_replays(play) -> None:
     """The person's every move goes through the JSON moves; the downloaded record
     replays (game-record.md, with X2's fields)."""
-    slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="random", seed="9")
+    slug = play.start(opt_dealers_gambit="true", opt_target="250", bot_1="beginner", seed="9")
     rng = random.Random(3)
     bot = make_bot("basic")
     seen = set()

@@ -120,7 +120,7 @@ def test_each_bot_move_says_why_in_the_moves_list(app: Flask) -> None:
 def test_the_round_end_reviews_the_moves_that_differed_from_the_experts(tmp_path) -> None:
     app = make_app(str(tmp_path / "review.sqlite3"), PLAY_REVIEW=True)
     client = app.test_client()
-    slug = start(client, bot_0="basic")
+    slug = start(client, bot_0="casual")
     _play_round(client, slug, random.Random(5))
     with app.app_context():
         game = digital.get_game(slug)
@@ -138,7 +138,7 @@ def test_the_round_end_reviews_the_moves_that_differed_from_the_experts(tmp_path
 
 def test_no_review_is_kept_when_reviews_are_off(app: Flask) -> None:
     client = app.test_client()
-    slug = start(client, bot_0="basic")
+    slug = start(client, bot_0="casual")
     _play_round(client, slug, random.Random(5))
     with app.app_context():
         assert not db.session.execute(db.select(DigitalReview)).scalars().all()
@@ -182,7 +182,7 @@ def test_the_review_never_flags_a_move_the_hint_advised(tmp_path) -> None:
     app = _agreeing_app(tmp_path)
     client = app.test_client()
     for seed in ("5", "9"):
-        slug = start(client, bot_0="basic", seed=seed)
+        slug = start(client, bot_0="casual", seed=seed)
         given = _hinted_round(client, slug, True, random.Random(0))
         page = client.get(f"/play/{slug}").get_data(as_text=True)
         assert "is over" in page and "against the expert" not in page
@@ -199,7 +199,7 @@ def test_the_review_names_the_hints_move_with_the_hints_figure(tmp_path) -> None
     move is the Hint's for that position, with the same expected figure."""
     app = _agreeing_app(tmp_path)
     client = app.test_client()
-    slug = start(client, bot_0="basic", seed="5")
+    slug = start(client, bot_0="casual", seed="5")
     given = [h for h in _hinted_round(client, slug, False, random.Random(5)) if not h["followed"]]
     with app.app_context():
         rows = db.session.execute(db.select(DigitalReview).order_by(DigitalReview.id)).scalars()
@@ -220,7 +220,7 @@ def test_the_hint_is_offered_in_the_must_use_step(tmp_path) -> None:
     app = _agreeing_app(tmp_path)
     client = app.test_client()
     for seed in range(1, 30):
-        slug = start(client, bot_0="basic", seed=str(seed))
+        slug = start(client, bot_0="casual", seed=str(seed))
         now = seen(client, slug)
         takes = [a for a in now["legal"] if a.get("from") == "discard"]
         if takes:
@@ -275,7 +275,7 @@ def test_no_prompt_or_move_names_a_rule_by_its_id(app: Flask) -> None:
     for said, _ in PROMPTS.values():
         assert RULE_ID.search(said) is None, said
     client = app.test_client()
-    slug = start(client, bot_0="basic", preset="jokers-wild")
+    slug = start(client, bot_0="casual", preset="jokers-wild")
     rng, asked = random.Random(11), set()
     for _ in range(400):
         page = client.get(f"/play/{slug}").get_data(as_text=True)
@@ -292,7 +292,7 @@ def test_no_prompt_or_move_names_a_rule_by_its_id(app: Flask) -> None:
 
 def test_the_header_names_the_round_that_just_ended_during_the_pause(app: Flask) -> None:
     client = app.test_client()
-    slug = start(client, bot_0="basic")
+    slug = start(client, bot_0="casual")
     _play_round(client, slug, random.Random(5))
     assert seen(client, slug)["paused"]
     page = client.get(f"/play/{slug}").get_data(as_text=True)

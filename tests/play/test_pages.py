@@ -28,7 +28,7 @@ class PlayActions:
         self.client = client
 
     def start(self, **fields: str) -> str:
-        data = {"name": "Sam", "preset": "standard", "bot_0": "basic", "seed": "7"} | fields
+        data = {"name": "Sam", "preset": "standard", "bot_0": "casual", "seed": "7"} | fields
         response = self.client.post("/play", data=data)
         assert response.status_code == 302, response.data
         return response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
@@ -94,7 +94,7 @@ def test_the_new_game_page_offers_presets_house_rules_and_bot_levels(client) -> 
     assert "Jokers wild with &#34;Rummy!&#34;" in page or 'Jokers wild with "Rummy!"' in page
     assert "The ace in a run" in page and "round the corner allowed" in page
     assert "When the stock runs out" in page
-    assert "<b>basic</b>: melds greedily" in page and "no bot" in page
+    assert "<b>Casual</b>" in page and "melds greedily" in page and "no bot" in page
 
 
 @pytest.mark.parametrize(
@@ -109,7 +109,7 @@ def test_the_new_game_page_offers_presets_house_rules_and_bot_levels(client) -> 
     ],
 )
 def test_a_game_that_cannot_be_set_up_says_why_next_to_the_field(client, fields, message):
-    data = {"preset": "standard", "bot_0": "basic"} | fields
+    data = {"preset": "standard", "bot_0": "casual"} | fields
     response = client.post("/play", data=data)
     assert response.status_code == 422
     assert message in text(response)
@@ -118,11 +118,11 @@ def test_a_game_that_cannot_be_set_up_says_why_next_to_the_field(client, fields,
 
 
 def test_starting_stores_the_game_and_lets_bots_that_come_first_move(play) -> None:
-    slug = play.start(bot_0="random", bot_1="basic", bot_2="basic")
+    slug = play.start(bot_0="beginner", bot_1="casual", bot_2="casual")
     game = play.game(slug)
     state = play.state(slug)
     assert state.players == ("Sam", "Ada", "Bea", "Cy")
-    assert game.bots == [None, "random", "basic", "basic"]
+    assert game.bots == [None, "beginner", "casual", "casual"]
     assert state.seat == game.human_seat == 0 and not game.finished
     bots_first = (state.dealer + 1) % 4 != 0
     assert bool(game.moves) == bots_first == (game.version > 1)
@@ -344,10 +344,10 @@ def test_with_csrf_on_forms_need_the_token_and_json_moves_do_not(csrf_app) -> No
     client = csrf_app.test_client()
     page = client.get("/play")
     token = text(page).split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
-    refused = client.post("/play", data={"preset": "standard", "bot_0": "basic"})
+    refused = client.post("/play", data={"preset": "standard", "bot_0": "casual"})
     assert refused.status_code == 400
     started = client.post(
-        "/play", data={"preset": "standard", "bot_0": "basic", "csrf_token": token}
+        "/play", data={"preset": "standard", "bot_0": "casual", "csrf_token": token}
     )
     assert started.status_code == 302
     slug = started.headers["Location"].split("?")[0].rsplit("/", 1)[1]
@@ -399,7 +399,7 @@ def _view(state: GameState) -> tuple[Any, list[Any]]:
 
 
 def test_a_whole_game_against_bots_to_the_end(play) -> None:
-    slug = play.start(preset="quick", bot_1="random", seed="11")
+    slug = play.start(preset="quick", bot_1="beginner", seed="11")
     assert {"draw", "play"} <= _play_to_the_end(play, slug)
     game = play.game(slug)
     state = play.state(slug)
@@ -445,9 +445,14 @@ def test_discarding_the_card_just_kept_is_refused_with_its_rule(play) -> None:
 @pytest.mark.parametrize(
     ("fields", "phase"),
     [
-        ({"preset": "jokers-wild", "bot_1": "basic", "seed": "3"}, "rummy"),
+        ({"preset": "jokers-wild", "bot_1": "casual", "seed": "3"}, "rummy"),
         (
-            {"opt_out_of_turn_melding": "true", "bot_1": "basic", "opt_target": "100", "seed": "5"},
+            {
+                "opt_out_of_turn_melding": "true",
+                "bot_1": "casual",
+                "opt_target": "100",
+                "seed": "5",
+            },
             "out_of_turn",
         ),
         ({"opt_first_discard": '"extra-card-to-left"', "opt_target": "100"}, "start_pile"),

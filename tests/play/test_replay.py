@@ -67,7 +67,7 @@ def check_against(steps: list[dict[str, Any]], record: dict[str, Any]) -> None:
 @pytest.fixture
 def finished(play: PlayActions) -> tuple[str, dict[str, Any]]:
     """A quick game played to its end: its slug and its downloaded record."""
-    slug = play.start(preset="quick", bot_1="random", seed="11")
+    slug = play.start(preset="quick", bot_1="beginner", seed="11")
     _play_to_the_end(play, slug)
     record = json.loads(text(play.client.get(f"/play/{slug}/record")))
     return slug, record

@@ -122,7 +122,7 @@ def test_no_seat_learns_the_seed_or_the_stock_before_the_end(table_app) -> None:
 
 def _one_person_game(app: Flask, **fields: str) -> tuple[str, dict]:
     client = app.test_client()
-    data = {"name": "Sam", "preset": "standard", "bot_0": "basic"} | fields
+    data = {"name": "Sam", "preset": "standard", "bot_0": "casual"} | fields
     response = client.post("/play", data=data)
     slug = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     return slug, client.get(f"/play/{slug}/record").get_json()

@@ -27,12 +27,15 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper import create_app
-from scorekeeper.engine import current_player, legal_actions
+from scorekeeper.engine import current_player, legal_actions, middle_level
 from scorekeeper.extensions import db
 from scorekeeper.live import caps, streams
 from scorekeeper.models import DigitalSeat
 from tests.conftest import make_app
 from tests.play.test_table import Table, _hidden_from, _play_to_a_person, grace_passes
+
+STANDIN_BOT = f"A {middle_level().title} bot"
+"""How a page tells the table a stand-in (the ladder's middle level) plays for a person."""
 
 WAIT = 120.0
 """Seconds a read of a stream waits at most: a bound against a hang, never a measure."""
@@ -170,7 +173,7 @@ def test_a_new_stream_of_a_seat_ends_the_older_one(stream_app) -> None:
     third = Listening(second_phone, table.slug, f"?since={heard}")  # the phone reconnecting
     assert third.status == 200
     assert second.end() == "replaced"
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert third.end() == "removed"
 
 
@@ -186,7 +189,7 @@ def test_a_removed_seats_stream_ends_at_its_next_poll(stream_app, make: str) -> 
     _give_seat(table, 2, make)
     assert removed.end() == "removed"
     staying.moved(start + 1)
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert staying.end() == "removed"
 
 
@@ -205,13 +208,13 @@ def test_beyond_the_cap_a_stream_is_503_with_retry_after_and_changes_nothing(tmp
         assert phone.get(f"/play/{table.slug}/version").get_json() == {"version": start}
     _give_seat(table, 2, "strong")  # the open stream was not replaced by the refused one
     open_one.moved(start + 1)
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert open_one.end() == "removed"  # closed: its place is free again
     _give_seat(table, 2, "person")
     again = Listening(table.join(2), table.slug)
     assert again.status == 200
     again.moved(start + 3)
-    _give_seat(table, 2, "basic")
+    _give_seat(table, 2, "casual")
     assert again.end() == "removed"
 
 
@@ -233,7 +236,7 @@ def test_a_one_person_games_stream_tells_each_bot_move_with_the_persons_board(tm
     version, and reach the person's phone through its stream, with the board from the
     person's seat (its hand only)."""
     client = make_app(str(tmp_path / "o.sqlite3"), **QUICK).test_client()
-    made = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
+    made = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "casual"})
     slug = made.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     seen = client.get(f"/play/{slug}/state.json").get_json()
     stream = Listening(client, slug)
@@ -265,7 +268,7 @@ def test_the_stream_number_migration_keeps_the_seats(tmp_path) -> None:
     assert ivo.get(f"/play/{table.slug}/state.json").get_json()["seat"] == 1
     stream = Listening(ivo, table.slug)
     assert stream.told() == table.version()
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert stream.end() == "removed"
 
 
@@ -293,7 +296,7 @@ def test_each_seats_stream_brings_its_own_board_and_never_another_seats_cards(
         assert turn is not None
         assert table.act(turn, legal_actions(state)[0].to_json()).status_code == 200
     for seat in (1, 2, 3):  # every stream read to its end before the test ends
-        _give_seat(table, seat, "basic")
+        _give_seat(table, seat, "casual")
         assert streams[seat].end() == "removed"
     stream_app.config["PLAY_STREAM_SECONDS"] = 0  # the host's newer stream ends at once
     assert Listening(table.host, table.slug, f"?since={table.version()}").end() is None
@@ -327,7 +330,7 @@ def test_the_board_an_event_brings_carries_a_csrf_token_the_session_holds(tmp_pa
     assert sent.status_code == 200, sent.get_data(as_text=True)[:300]
     assert sent.get_json()["version"] == told["version"] + 1
     app.config["WTF_CSRF_ENABLED"] = False
-    _give_seat(table, turn, "basic")
+    _give_seat(table, turn, "casual")
     assert stream.end() == "removed"
 
 
@@ -350,8 +353,8 @@ def test_a_phone_in_touch_is_not_taken_for_away_after_a_sweep(stream_app, monkey
     _sweep(stream_app)
     assert table.version() == version and current_player(table.state()) == seat
     status = table.host.get(f"/play/{table.slug}/board.json").get_json()
-    assert "A bot is playing" not in status["text"]
-    _give_seat(table, seat, "basic")
+    assert "bot is playing" not in status["text"]
+    _give_seat(table, seat, "casual")
     assert thinking.end() == "removed"
 
 
@@ -371,11 +374,11 @@ def test_a_seat_whose_phone_left_gets_its_stand_in_through_the_sweep(
     _sweep(stream_app)
     event, told = staying.next()  # the stream's one read of the game finds the seat away
     assert event == "version" and told["version"] > version
-    assert f"A bot is playing for {name}." in told["text"]
+    assert f"{STANDIN_BOT} is playing for {name}." in told["text"]
     assert current_player(table.state()) != seat
     status = table.phones[other].get(f"/play/{table.slug}/board.json").get_json()
-    assert f"A bot is playing for {name}." in status["text"]
-    _give_seat(table, other, "basic")
+    assert f"{STANDIN_BOT} is playing for {name}." in status["text"]
+    _give_seat(table, other, "casual")
     assert staying.end() == "removed"
 
 
@@ -398,7 +401,7 @@ def test_openings_beyond_the_gate_are_503_and_change_nothing(tmp_path, monkeypat
     gate.release()
     opened = Listening(phone, table.slug)
     assert opened.status == 200 and opened.told() == table.version()
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert opened.end() == "removed"
     assert app.extensions["play_streams"].count == 0
     assert not app.extensions["play_streams"].held  # every share given back
@@ -453,7 +456,7 @@ def test_a_streams_opening_reads_no_state_and_writes_the_seat_once(tmp_path) -> 
     assert _numbers(app)[1] == 1
     stream = Listening(phone, table.slug)
     assert stream.told() == table.version() and _numbers(app) == {0: 0, 1: 2, 2: 0}
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert stream.end() == "removed"
 
 
@@ -469,7 +472,7 @@ def test_a_stand_in_due_moves_when_a_stream_opens(stream_app, monkeypatch) -> No
     staying = Listening(table.phones[3 - seat], table.slug)
     assert staying.moved(version + 1) > version
     assert current_player(table.state()) != seat
-    _give_seat(table, 3 - seat, "basic")
+    _give_seat(table, 3 - seat, "casual")
     assert staying.end() == "removed"
 
 
@@ -541,7 +544,7 @@ def test_the_streams_one_move_wakes_in_a_process_read_the_game_once(woken_app) -
                 assert sorted(_hand(told["board"])) == sorted(c.text for c in moved.hands[seat])
         assert len(seen.sent) == 1 or not counted, seen.sent
     for seat in (1, 2, 3):
-        _give_seat(table, seat, "basic")
+        _give_seat(table, seat, "casual")
         assert streams[seat].end() == "removed"
     app.config["PLAY_STREAM_SECONDS"] = 0
     assert Listening(table.host, table.slug, f"?since={table.version()}").end() is None
@@ -565,5 +568,5 @@ def test_the_tvs_of_one_view_link_cannot_take_a_seats_stream(tmp_path) -> None:
     assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
     seat = Listening(table.join(1), table.slug)
     assert seat.status == 200 and seat.told() == table.version()
-    _give_seat(table, 1, "basic")
+    _give_seat(table, 1, "casual")
     assert seat.end() == "removed"

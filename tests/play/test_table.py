@@ -13,12 +13,15 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine import GameState, current_player, legal_actions
+from scorekeeper.engine import GameState, current_player, legal_actions, middle_level
 from scorekeeper.extensions import db
 from scorekeeper.models import DigitalSeat
 from scorekeeper.play import services as digital
 from scorekeeper.play import store
 from tests.conftest import make_app
+
+STANDIN_BOT = f"A {middle_level().title} bot"
+"""How a page tells the table a stand-in (the ladder's middle level) plays for a person."""
 
 TABLE = {
     "name": "Hana",
@@ -27,7 +30,7 @@ TABLE = {
     "who_0": "Ivo",
     "seat_1": "person",
     "who_1": "Jun",
-    "seat_2": "basic",
+    "seat_2": "casual",
 }
 
 
@@ -112,7 +115,7 @@ def test_the_host_sets_the_table_and_each_person_gets_a_seat_link_with_a_qr_code
     page = table.host.get(f"/play/{table.slug}/seats").get_data(as_text=True)
     seats = page.split('id="table-seats"', 1)[1].split("</ol>", 1)[0]
     assert seats.count("<svg") == 2 and seats.count("/sit/") == 2  # seats 2 and 3, not the bot
-    assert "not joined yet" in page and "basic bot" in page
+    assert "not joined yet" in page and "Casual bot" in page
     stranger = table_app.test_client()
     assert stranger.get(f"/play/{table.slug}").status_code == 403
     assert stranger.get(f"/play/{table.slug}/state.json").status_code == 403
@@ -138,7 +141,7 @@ def test_partners_sit_opposite_under_partnership_rules(table_app) -> None:
 
 def test_a_table_with_too_many_players_for_partnership_is_refused(table_app) -> None:
     client = table_app.test_client()
-    fields = TABLE | {"preset": "partnership", "seat_3": "basic"}
+    fields = TABLE | {"preset": "partnership", "seat_3": "casual"}
     response = client.post("/play/table", data=fields)
     assert response.status_code == 422 and b"(P1)" in response.data or b"P1" in response.data
 
@@ -201,10 +204,10 @@ def test_a_dropped_phone_gets_a_stand_in_bot_after_the_grace_then_returns(
     polled = host.get(f"/play/{table.slug}/version").get_json()
     assert polled["version"] > version  # the next request made the stand-in's moves
     status = host.get(f"/play/{table.slug}/board.json").get_json()
-    assert f"A bot is playing for {name}." in status["text"]
+    assert f"{STANDIN_BOT} is playing for {name}." in status["text"]
     assert current_player(table.state()) != seat
     back = table.phones[seat].get(f"/play/{table.slug}/board.json").get_json()
-    assert f"A bot is playing for {name}" not in back["text"]  # back: its own seat again
+    assert f"{STANDIN_BOT} is playing for {name}" not in back["text"]  # back: its own seat again
     assert 'class="dock"' in back["board"]
 
 
@@ -213,12 +216,12 @@ def test_the_host_swaps_a_seat_between_a_person_and_a_bot(table) -> None:
     assert host.post(f"/play/{slug}/seats/2", data={"make": "strong"}).status_code == 303
     assert table.phones[2].get(f"/play/{slug}").status_code == 403  # removed: the link is dead
     page = host.get(f"/play/{slug}/seats").get_data(as_text=True)
-    assert "strong bot" in page and page.count("/sit/") == 1
+    assert "Strong bot" in page and page.count("/sit/") == 1
     assert host.post(f"/play/{slug}/seats/2", data={"make": "person"}).status_code == 303
     phone = table.join(2)
     assert phone.get(f"/play/{slug}/state.json").get_json()["seat"] == 2
-    assert table.phones[1].post(f"/play/{slug}/seats/2", data={"make": "basic"}).status_code == 403
-    assert host.post(f"/play/{slug}/seats/0", data={"make": "basic"}).status_code == 403
+    assert table.phones[1].post(f"/play/{slug}/seats/2", data={"make": "casual"}).status_code == 403
+    assert host.post(f"/play/{slug}/seats/0", data={"make": "casual"}).status_code == 403
 
 
 def test_the_stream_sends_the_version_when_it_changes(tmp_path) -> None:
@@ -240,7 +243,7 @@ def test_the_stream_sends_the_version_when_it_changes(tmp_path) -> None:
 
 def test_a_one_person_game_is_unchanged(table_app) -> None:
     client = table_app.test_client()
-    response = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
+    response = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "casual"})
     slug = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     assert client.get(f"/play/{slug}").status_code == 200
     assert table_app.test_client().get(f"/play/{slug}/state.json").status_code == 200
@@ -254,7 +257,7 @@ def test_the_seats_migration_keeps_a_one_person_game_playing(tmp_path) -> None:
 
     app = make_app(str(tmp_path / "m.sqlite3"))
     client = app.test_client()
-    response = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "basic"})
+    response = client.post("/play", data={"name": "Sam", "preset": "standard", "bot_0": "casual"})
     slug = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     with app.app_context():
         downgrade(revision="d5e9a3c7b214")  # the schema before seats

@@ -18,12 +18,17 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.engine import middle_level
 from tests.conftest import make_app
+
+STANDIN_BOT = f"A {middle_level().title} bot"
+"""How a page tells the table a stand-in (the ladder's middle level) plays for a person."""
 
 SERVE = """
 import json, sys
 from werkzeug.serving import make_server
 from scorekeeper import create_app
+
 app = create_app(json.loads(sys.argv[1]))
 server = make_server("127.0.0.1", 0, app, threaded=True)
 print(server.server_port, flush=True)
@@ -121,7 +126,7 @@ def _a_move_pushed_across_processes(bases: list[str]) -> None:
     or the stream's own reading again, can tell it of the move)."""
     host, ivo = Phone(bases[0]), Phone(bases[1])
     fields = {"name": "Hana", "preset": "standard", "seat_0": "person"}
-    seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "basic"})
+    seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "casual"})
     slug = seats_page.split("/")[2]
     with host.get(f"/play/{slug}/seats") as response:
         html = response.read().decode()
@@ -223,7 +228,7 @@ def _told(heard: tuple[str, Any] | None) -> int:
 def _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases: list[str]) -> None:
     host, ivo, ivo_again = Phone(bases[0]), Phone(bases[1]), Phone(bases[0])
     fields = {"name": "Hana", "preset": "standard", "seat_0": "person"}
-    seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "basic"})
+    seats_page = _opened(host, "/play/table", fields | {"who_0": "Ivo", "seat_1": "casual"})
     slug = seats_page.split("/")[2]
     with host.get(f"/play/{slug}/seats") as response:
         html = response.read().decode()
@@ -241,7 +246,7 @@ def _a_newer_stream_through_one_process_ends_the_older_in_the_other(bases: list[
     assert _told(newer.get(timeout=60)) == version
     assert older.get(timeout=60) == ("end", {"reason": "replaced"})
     assert older.get(timeout=60) is None
-    _opened(host, f"/play/{slug}/seats/1", {"make": "basic"})
+    _opened(host, f"/play/{slug}/seats/1", {"make": "casual"})
     assert newer.get(timeout=60) == ("end", {"reason": "removed"})
     assert newer.get(timeout=60) is None  # read to its end before the servers stop
 
@@ -280,7 +285,7 @@ def test_a_table_game_on_postgresql_plays_stands_in_and_streams(postgres_url, mo
         grace_passes(monkeypatch, app)  # nobody's phone in touch: the stand-ins play
         assert table.phones[0].get(f"/play/{table.slug}/version").get_json()["version"] > version
         assert (
-            "A bot is playing for"
+            f"{STANDIN_BOT} is playing for"
             in table.phones[0].get(f"/play/{table.slug}/board.json").get_json()["text"]
         )
     finally:

@@ -84,7 +84,7 @@ def test_with_csrf_on_a_tap_needs_the_token_in_its_header(csrf_app) -> None:
     client = csrf_app.test_client()
     page = client.get("/play").get_data(as_text=True)
     token = page.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
-    data = {"preset": "standard", "bot_0": "basic", "csrf_token": token}
+    data = {"preset": "standard", "bot_0": "casual", "csrf_token": token}
     slug = client.post("/play", data=data).headers["Location"].split("?")[0].rsplit("/", 1)[1]
     version = client.get(f"/play/{slug}/state.json").get_json()["version"]  # bots first?
     body = {"version": version, "do": "stock"}

@@ -159,7 +159,7 @@ def test_the_spectator_link_is_the_hosts_to_give_and_cannot_be_guessed(table) ->
 
 def test_a_game_of_one_person_has_no_spectator_board(table_app) -> None:
     client = table_app.test_client()
-    data = {"name": "Sam", "preset": "standard", "bot_0": "basic"}
+    data = {"name": "Sam", "preset": "standard", "bot_0": "casual"}
     slug = client.post("/play", data=data).headers["Location"].split("?")[0].rsplit("/", 1)[1]
     assert client.get(f"/play/{slug}/watch/{'0' * 24}").status_code == 404
 

@@ -109,7 +109,7 @@ class Night:
         as /play's JSON moves (and "Next round" at each round's end) until the game is
         over. Returns its slug."""
         form = {"name": name, "preset": "standard", "opt_target": str(target)}
-        answer = self.client.post("/play", data=form | {"bot_0": "basic", "seed": str(seed)})
+        answer = self.client.post("/play", data=form | {"bot_0": "casual", "seed": str(seed)})
         assert answer.status_code == 302, answer.data
         slug = answer.headers["Location"].split("?")[0].rsplit("/", 1)[-1]
         rng, bot = random.Random(seed), make_bot("basic")

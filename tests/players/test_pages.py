@@ -208,7 +208,7 @@ def test_a_digital_table_of_several_phones_cannot_be_attached(night: Night):
     night.make_group("Friday", ("Hana",))
     fields = {"name": "Hana", "preset": "standard", "seat_0": "person", "seat_1": "person"}
     host = night.app.test_client()
-    made = host.post("/play/table", data=fields | {"who_1": "Jun", "seat_2": "basic"})
+    made = host.post("/play/table", data=fields | {"who_1": "Jun", "seat_2": "casual"})
     assert made.status_code == 302, made.data[:300]
     slug = made.headers["Location"].split("/")[2]
     answer = night.client.post(night.url("/attach"), data={"link": f"/play/{slug}"})
@@ -292,7 +292,9 @@ def test_a_name_from_an_attached_game_passes_the_groups_name_rules(night: Night,
     a name that normalising makes longer): joining the group, the name rules of the
     group's own form hold, and a refusal changes nothing."""
     night.make_group("Friday", ("Ann",))
-    answer = night.client.post("/play", data={"name": name, "preset": "standard", "bot_0": "basic"})
+    answer = night.client.post(
+        "/play", data={"name": name, "preset": "standard", "bot_0": "casual"}
+    )
     assert answer.status_code == 302, answer.data
     link = answer.headers["Location"].split("?")[0]
     found = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)

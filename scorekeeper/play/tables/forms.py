@@ -8,21 +8,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wtforms import Field, SelectField, StringField
+from wtforms import Field, StringField
 from wtforms.validators import Length, Optional
 
 from ...house_rules import select_choices
-from ..forms import NewGameForm
-from ..seats import MAX_BOTS, bot_levels
+from ..forms import LevelField, NewGameForm, level_choices
+from ..seats import MATCH, MAX_BOTS
 
 PERSON = "person"
 
 
-def _seat_field(index: int) -> SelectField:
-    levels = [("", "no one"), (PERSON, "a person")]
-    levels += [(k, f"{k} bot") for k in bot_levels()]
-    default = PERSON if index < 2 else ("basic" if index == 2 else "")
-    return SelectField(f"Seat {index + 2}", choices=select_choices(levels), default=default)
+def _seat_field(index: int) -> LevelField:
+    levels = level_choices([("", "no one"), (PERSON, "a person")], "Match my level")
+    default = PERSON if index < 2 else (MATCH if index == 2 else "")
+    return LevelField(f"Seat {index + 2}", choices=select_choices(levels), default=default)
 
 
 def _who_field(index: int) -> StringField:
@@ -65,6 +64,10 @@ class NewTableForm(NewGameForm):
         """``(kind field, name field)`` per seat after the host's, in order."""
         return [(self[f"seat_{i}"], self[f"who_{i}"]) for i in range(MAX_BOTS)]
 
+    def level_fields(self) -> list[Any]:
+        """Every select of a level: the seats'."""
+        return [kind for kind, _ in self.seat_rows()]
+
     def seats(self) -> list[tuple[str, str | None]]:
         """The chosen seats as ``(name, level)``: level None for a person."""
         return [
@@ -82,7 +85,7 @@ class NewTableForm(NewGameForm):
         if not self.seats():
             self.seat_0.errors.append("choose who sits in at least one other seat")
             return False
-        self.bot_0.data = self.bot_0.data or "basic"
+        self.bot_0.data = self.bot_0.data or MATCH
         return super().validate(extra_validators)
 
     def field_for(self, where: str | None) -> Any:

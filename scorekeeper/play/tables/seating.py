@@ -32,14 +32,17 @@ from markupsafe import Markup
 from sqlalchemy import ColumnElement, and_, exists, func
 from sqlalchemy.orm import aliased
 
-from ...engine import GameState, current_player
+from ...engine import GameState, current_player, middle_level
 from ...extensions import db
 from ...models import DigitalGame, DigitalSeat
 from ...web import same_token
 from .. import services
 
-STANDIN = "basic"
-"""The level of the bot that plays for a person who is away."""
+STANDIN = middle_level().name
+"""The level of the bot that plays for a person who is away: the middle of the ladder
+(:func:`engine.middle_level`)."""
+STANDIN_TITLE = middle_level().title
+"""The stand-in's level as people read it ("a Strong bot is playing for Ann")."""
 TOUCH_EVERY = 2.0
 """Seconds between two stamps of a seat's ``last_seen`` at most (fewer writes from polls;
 a quarter of the grace period when that is shorter)."""
@@ -266,7 +269,7 @@ def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> Table
     turn = None if game.paused or game.finished else current_player(state)
     standins = [state.players[s] for s in sitting.away]
     text = _status_text(game, state, sitting, turn)
-    text += "".join(f" A bot is playing for {name}." for name in standins)
+    text += "".join(f" A {STANDIN_TITLE} bot is playing for {name}." for name in standins)
     mine = turn is not None and turn == seat
     return TableStatus(turn, mine, tuple(standins), text.strip(), game.version)
 

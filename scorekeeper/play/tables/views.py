@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...extensions import limiter, new_games_limit
 from ...hosting.addresses import current_share_place, qr_svg
 from ...models import DigitalGame
-from .. import refusals, services
+from .. import estimate, refusals, services
 from ..forms import MoveForm
-from ..seats import bot_levels
+from ..seats import shown_levels
 from . import seating, watch
 from . import services as table_services
 from .forms import NewTableForm
@@ -34,8 +34,10 @@ def _table_game(slug: str) -> DigitalGame:
 def new_table() -> ResponseReturnValue:
     """Set up a table for several phones: the rules, then who sits where (people, bots)."""
     form = NewTableForm()
+    reading = estimate.phone_reading(services.games_by_slugs(session.get("played", [])))
+    form.label_match(reading.match_label)
     if form.validate_on_submit():
-        seats = [seating.SeatChoice(name, level) for name, level in form.seats()]
+        seats = [seating.SeatChoice(n, reading.chosen(lv)) for n, lv in form.seats()]
         try:
             game = table_services.start_table(
                 form.name.data or "", form.preset.data, form.options(), seats
@@ -46,7 +48,8 @@ def new_table() -> ResponseReturnValue:
             table_services.remember(game)
             return redirect(url_for("play.table_seats_page", slug=game.slug))
     status = 422 if form.is_submitted() else 200
-    return render_template("play/new_table.html", form=form, levels=bot_levels()), status
+    page = {"form": form, "levels": shown_levels()}
+    return render_template("play/new_table.html", **page), status
 
 
 def table_seats_page(slug: str) -> str:
@@ -71,7 +74,8 @@ def table_seats_page(slug: str) -> str:
         game=game,
         seats=seats,
         sitting=sitting,
-        levels=list(bot_levels()),
+        levels=shown_levels(),
+        standin=seating.STANDIN_TITLE,
         form=MoveForm(version=game.version, formdata=None),
         share_hint=place.hint,
     )

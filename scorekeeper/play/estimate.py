@@ -1,0 +1,151 @@
+"""A person's level from this phone's finished games against bots, and "Match my level".
+
+Glossary:
+- result: one per bot seat of a finished game this phone had a seat in (a one-person
+  game, or a table game where it sat): 1 when the person finished ahead of that bot (the
+  winner is ahead of everyone; then by final totals), 0 behind it, 0.5 level. Under
+  partnership rules (P1) by side: a bot on the person's own side is no opponent and
+  gives no result.
+- estimate: :func:`engine.estimate_rating` of the results: a rating on the ladder's
+  scale and the nearest level.
+
+Cheap by design: each game's winner, players, sides and totals are read from its row
+(one query for the seats of this phone's table games); no game is replayed, and nothing
+is cached in process memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import session
+
+from ..engine import Estimate, estimate_rating, middle_level
+from ..extensions import db
+from ..models import DigitalGame, DigitalSeat
+from ..web import same_token
+from .seats import MATCH
+
+Result = tuple[str, float]
+"""``(bot level, score)``: 1 the person finished ahead of the bot, 0 behind, 0.5 level."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """This phone's estimate (:class:`engine.Estimate`, None with no result yet) and the
+    number of finished ``games`` against bots it rests on."""
+
+    estimate: Estimate | None
+    games: int
+
+    @property
+    def level_name(self) -> str:
+        """The level "Match my level" seats: the nearest to the estimate, else the
+        middle level of the ladder."""
+        return (self.estimate.level if self.estimate else middle_level()).name
+
+    def chosen(self, level: str | None) -> str | None:
+        """The level a select's ``level`` seats: :attr:`level_name` for
+        :data:`.seats.MATCH`, else ``level`` itself (None: a person)."""
+        return self.level_name if level == MATCH else level
+
+    @property
+    def match_label(self) -> str:
+        """The forms' label of :data:`.seats.MATCH`."""
+        if self.estimate is None:
+            return f"Match my level ({middle_level().title} until you finish a game)"
+        return f"Match my level (about {self.estimate.level.title})"
+
+    @property
+    def text(self) -> str:
+        """The line for /play: the level, rating and what it rests on, or when none."""
+        if self.estimate is None:
+            return "Your level appears here after you finish a game against bots."
+        e = self.estimate
+        games = f"{self.games} game{'' if self.games == 1 else 's'}"
+        results = f"{e.results} result{'' if e.results == 1 else 's'}"
+        about = f"Your level: about {e.level.title}, {e.rating:,}"
+        return f"{about} (from {results} in {games} against bots)"
+
+
+def unit_of(state: Mapping[str, Any], seat: int) -> int:
+    """The scoring unit of ``seat`` in a saved state: its side's index under
+    partnership rules, else the seat."""
+    teams = state.get("teams")
+    if not teams:
+        return seat
+    return next(i for i, team in enumerate(teams) if seat in team)
+
+
+def _units(state: Mapping[str, Any]) -> tuple[list[str], list[int]]:
+    """Each unit's name (a player's, or a side's "Ann & Cat") and final total."""
+    players, totals = state["players"], state["totals"]
+    teams = state.get("teams")
+    if not teams:
+        return list(players), list(totals)
+    names = [" & ".join(players[s] for s in team) for team in teams]
+    return names, [sum(totals[s] for s in team) for team in teams]
+
+
+def results_of(game: DigitalGame, seat: int) -> list[Result]:
+    """The person at ``seat``'s results against each bot of the finished ``game``
+    (none before it is finished). Raises nothing for a row of any age."""
+    if not game.finished or not game.state.get("totals"):
+        return []
+    names, totals = _units(game.state)
+    mine = unit_of(game.state, seat)
+    won = names.index(game.winner) if game.winner in names else None
+    found = []
+    for other_seat, level in enumerate(game.bots):
+        other = unit_of(game.state, other_seat)
+        if level is None or other == mine:
+            continue
+        found.append((level, _score(mine, other, won, totals)))
+    return found
+
+
+def _score(mine: int, other: int, won: int | None, totals: Sequence[int]) -> float:
+    if won is not None and won in (mine, other):
+        return 1.0 if won == mine else 0.0
+    if totals[mine] == totals[other]:
+        return 0.5
+    return 1.0 if totals[mine] > totals[other] else 0.0
+
+
+def phone_seats(games: Sequence[DigitalGame]) -> dict[int, int]:
+    """This phone's seat (from its signed session) in each of ``games`` it sat at:
+    the person's seat of a one-person game, its token's seat at a table game (one
+    query for all the table games)."""
+    seats = {g.id: g.human_seat for g in games if g.host_token is None}
+    tables = {g.id: g.slug for g in games if g.host_token is not None}
+    if not tables:
+        return seats
+    tokens = dict(session.get("seats") or {})
+    query = db.select(DigitalSeat.game_id, DigitalSeat.seat, DigitalSeat.token).where(
+        DigitalSeat.game_id.in_(list(tables))
+    )
+    for game_id, seat, token in db.session.execute(query):
+        if same_token(tokens.get(tables[game_id]), token):
+            seats[game_id] = seat
+    return seats
+
+
+def phone_reading(games: Sequence[DigitalGame]) -> Reading:
+    """This phone's :class:`Reading` from ``games`` (those of its session)."""
+    finished = [g for g in games if g.finished]
+    seats = phone_seats(finished)
+    results: list[Result] = []
+    counted = 0
+    for game in finished:
+        found = results_of(game, seats[game.id]) if game.id in seats else []
+        counted += bool(found)
+        results += found
+    return Reading(estimate_rating(results), counted)
+
+
+def chosen_levels(chosen: Sequence[str | None], reading: Reading) -> list[str | None]:
+    """``chosen`` (levels, None for a person) with each :data:`.seats.MATCH` replaced
+    by the level nearest this phone's estimate (:attr:`Reading.level_name`)."""
+    return [reading.chosen(c) for c in chosen]
