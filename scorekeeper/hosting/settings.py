@@ -151,7 +151,7 @@ class Settings(BaseSettings):
     play_expert_samples: int | None = _named(
         "PLAY_EXPERT_SAMPLES",
         None,
-        "the most sampled deals a bot weighs: a whole number, at least 1",
+        "the sampled deals every expert level weighs: a whole number, at least 1",
         ge=1,
     )
     play_hint_samples: int = _count("PLAY_HINT_SAMPLES", 16, "a hint's sampled deals")

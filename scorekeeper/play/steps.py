@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from flask import current_app, has_app_context
 
 from ..engine import (
-    BOTS,
     Action,
     GameState,
     apply_action,
@@ -84,29 +83,27 @@ def run_bot(
     described into ``steps`` with why (``step["why"]``), its round's scoring into
     ``scored`` when it ends one; True when it ended a round. Seeded by the game's seed
     and the move's place in the game, so any worker process plays the same move (for
-    the same samples). An expert level weighs its own samples (``Level.samples``), at
-    most ``PLAY_EXPERT_SAMPLES`` when set (a cap for slow machines), within
+    the same samples). An expert level weighs its own samples (``Level.samples``), or
+    ``PLAY_EXPERT_SAMPLES`` when set (:func:`expert_samples`), within
     ``PLAY_THINK_SECONDS`` of CPU time per decision (the app's config)."""
     seat = current_player(state)
     level = bots[seat] if seat is not None else None
     if seat is None or level is None:
         raise ValueError("no bot is to move")
     rng = random.Random(f"{state.seed}/{state.deal_number}/{len(state.log)}/0")
-    bot = make_bot(level, capped_samples(level), _think_seconds())
+    bot = make_bot(level, expert_samples(), _think_seconds())
     action, why = bot_move_why(state, bot, rng, legal_actions(state))
     return step(state, action, steps, scored, why=why)
 
 
-def capped_samples(level: str) -> int | None:
-    """The sampled deals a bot of ``level`` weighs per decision: None (the level's own,
-    :attr:`engine.Level.samples`) unless ``PLAY_EXPERT_SAMPLES`` (the app's config, a
-    cap for slow machines) is set and below them; None outside an app."""
-    cap = current_app.config.get("PLAY_EXPERT_SAMPLES") if has_app_context() else None
-    found = BOTS.get(level)
-    own = found.samples if found is not None else 0
-    if not cap or not own or own <= int(cap):
-        return None
-    return int(cap)
+def expert_samples() -> int | None:
+    """The sampled deals every expert level weighs per decision: ``PLAY_EXPERT_SAMPLES``
+    (the app's config: the setting's meaning before the ladder, kept for the machines
+    that set it) or None, each level its own (:attr:`engine.Level.samples`, the ones
+    its ladder figures hold for); None outside an app. The heuristic levels sample
+    nothing: the setting changes nothing for them."""
+    samples = current_app.config.get("PLAY_EXPERT_SAMPLES") if has_app_context() else None
+    return int(samples) if samples else None
 
 
 def _think_seconds() -> float | None:

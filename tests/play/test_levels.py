@@ -167,13 +167,15 @@ def test_games_stored_with_the_former_names_are_renamed_and_play_on(stored_app: 
     assert play.game(slug).finished
 
 
-@pytest.mark.parametrize("cap", [None, 1, 10**6])
-def test_play_expert_samples_caps_each_level_s_own_samples(tmp_path, cap) -> None:
-    from scorekeeper.play.steps import capped_samples
+@pytest.mark.parametrize("setting", [None, 1, 40])
+def test_play_expert_samples_sets_every_expert_levels_samples(tmp_path, setting) -> None:
+    from scorekeeper.engine.bots.expert import ExpertBot
+    from scorekeeper.play.steps import expert_samples
     from tests.conftest import make_app
 
-    app = make_app(str(tmp_path / "cap.sqlite3"), PLAY_EXPERT_SAMPLES=cap)
+    app = make_app(str(tmp_path / "samples.sqlite3"), PLAY_EXPERT_SAMPLES=setting)
     with app.app_context():
         for lv in LEVELS:
-            weighed = capped_samples(lv.name) or lv.samples  # None: the level's own
-            assert weighed == (min(lv.samples, cap) if cap and lv.samples else lv.samples)
+            bot = lv.bot(samples=expert_samples())
+            if isinstance(bot, ExpertBot):  # the heuristic levels sample nothing
+                assert bot.samples == (setting or lv.samples)
