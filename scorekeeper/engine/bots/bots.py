@@ -34,6 +34,7 @@ from ..game.actions import (
     Pass,
     RummyCall,
 )
+from ..game.hand_melds import hand_melds
 from ..game.state import GameState, Observation, Phase, observation
 from ..scoring.score_round import card_points
 from .strategy import idle_take
@@ -148,14 +149,18 @@ class BasicBot:
         )
 
     def _discard(self, view: Observation, discards: list[Discard], rng: random.Random) -> Action:
+        """A loose card (the highest, or any when it does not count points), else a card
+        no meld in its hand uses (one it may not lay down yet, M6), else the highest."""
         loose = set(loose_cards(view.hand))
         rules = view.rules
+        melded = {c for meld in hand_melds(list(view.hand), rules) for c in meld}
         if not self.counts:
-            pool = [a for a in discards if a.card in loose] or discards
+            pool = [a for a in discards if a.card in loose]
+            pool = pool or [a for a in discards if a.card not in melded] or discards
             return pool[rng.randrange(len(pool))]
 
-        def badness(a: Discard) -> tuple[int, int]:
-            return (a.card in loose, card_points(a.card, rules)[0])
+        def badness(a: Discard) -> tuple[bool, bool, int]:
+            return (a.card in loose, a.card not in melded, card_points(a.card, rules)[0])
 
         return max(discards, key=badness)
 
