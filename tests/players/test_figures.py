@@ -292,7 +292,7 @@ def test_a_digital_game_counts_its_stored_rounds_for_the_person_only(night: Nigh
     record = json.loads(night.client.get(f"/play/{slug}/record").get_data(as_text=True))
     rounds = record["rounds"]
     totals_shown = shown_totals(night, slug)
-    assert rounds and record["bots"] == ["person", "basic"] and totals_shown.keys() == {ZOE, "Ada"}
+    assert rounds and record["bots"] == ["person", "casual"] and totals_shown.keys() == {ZOE, "Ada"}
     link = f"http://127.0.0.1:5000/play/{slug}"
     first = night.client.post(night.url("/attach"), data={"link": link}).get_data(as_text=True)
     matched = first.split('<ul class="plain-list matches">')[1].split("</ul>")[0]
