@@ -291,7 +291,7 @@ def _ladder_report(
     matches: list[Match], args: argparse.Namespace, games: int, stopped: bool
 ) -> None:
     """Print ``simulate --ladder``'s figures: a line per pair and the ratings, or JSON."""
-    from .engine import fair_step, fit_ratings, match_line
+    from .engine import BOTS, fair_step, fit_ratings, match_line
 
     try:
         if any(not m.games for m in matches):
@@ -322,10 +322,8 @@ def _ladder_report(
     if ratings is None:
         print(f"ratings: none fit this run ({why})")
     else:
-        print(
-            "ratings (Elo, fitted to this run): "
-            + ", ".join(f"{name} {r}" for name, r in ratings.items())
-        )
+        shown = (f"{BOTS[n].title if n in BOTS else n} {r:,}" for n, r in ratings.items())
+        print("ratings (Elo, fitted to this run): " + ", ".join(shown))
 
 
 def _fail(where: str, message: str) -> int:
