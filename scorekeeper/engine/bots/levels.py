@@ -102,7 +102,7 @@ LEVELS: tuple[Level, ...] = (
         "Expert",
         "deals out the cards it cannot see a few times over, plays each a few turns ahead "
         "and picks the move that scores best",
-        4,
+        3,
         _expert,
     ),
     Level(
