@@ -15,11 +15,15 @@ It WRITES ``scorekeeper/engine/bots/ladder.json`` (what ``ladder.published()`` r
 the seed, games per pair, date, commit, the versus match, the timing and the machine's
 load) and renders ``docs/ladder.md`` from it: one source of truth. ``--quick`` plays a few
 games only and writes into a temporary folder (or ``--out``), never over the published
-files; ``--render`` only renders ``docs/ladder.md`` again from ``ladder.json``.
+files; ``--render`` only renders ``docs/ladder.md`` again from ``ladder.json``;
+``--ladder-from FILE`` takes the adjacent pairs from a ``scorekeeper simulate --ladder
+--json`` run of the same seed and games a pair (after a change to a level that the other
+parts do not play: ``--why`` says which), keeps the rest and says so on the page.
 
     python benchmarks/ladder_bench.py [--games 1000] [--versus-games 1000]
         [--extra-games 300] [--positions 200] [--jobs N] [--seed 1] [--quick] [--out DIR]
     python benchmarks/ladder_bench.py --render
+    python benchmarks/ladder_bench.py --ladder-from run.json --why "Expert weighs 3 deals"
 """
 
 from __future__ import annotations
@@ -282,6 +286,14 @@ def render(data: dict[str, Any]) -> str:
     ]
     if data.get("provisional"):
         lines += ["", f"**Provisional:** {data['provisional']}."]
+    source = data.get("ladder_from")
+    if source:
+        lines += [
+            "",
+            f"The adjacent pairs were measured again on {source['date']} at commit "
+            f"`{source['commit']}` by `{source['command']}` ({source['why']}); the rest "
+            "comes from the run above.",
+        ]
     lines += ["", "## The levels and their ratings", "", *_level_rows(ratings), ""]
     lines += [
         "Ratings are Elo (400 points: ten to one odds), the weakest level at 1000, fitted to",
@@ -335,6 +347,34 @@ def _three(load: list[float]) -> str:
     return ", ".join(f"{x:.2f}" for x in load)
 
 
+def adopt_ladder(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """``data`` (the published figures) with its adjacent pairs replaced by those of a
+    ``simulate --ladder --json`` run (``args.ladder_from``), which must have played the
+    same seed and games a pair to the end; the pairs two apart are kept."""
+    run = json.loads(args.ladder_from.read_text(encoding="utf-8"))
+    if run["seed"] != data["seed"] or run["games_per_pair"] != data["games_per_pair"]:
+        raise SystemExit("the run's seed or games a pair differ from the published figures")
+    if run["stopped_by_bound"]:
+        raise SystemExit("the run was stopped by its time bound: play it to the end")
+    fields = ("upper", "lower", "games", "upper_wins")
+    adjacent = [{k: m[k] for k in fields} for m in run["matches"]]
+    names = [level.name for level in LEVELS]
+    apart = [
+        m for m in data["matches"] if abs(names.index(m["upper"]) - names.index(m["lower"])) > 1
+    ]
+    command = f"scorekeeper simulate --ladder --seed {run['seed']} --games {run['games_per_pair']}"
+    return {
+        **data,
+        "matches": adjacent + apart,
+        "ladder_from": {
+            "command": command,
+            "commit": _commit(),
+            "date": datetime.date.today().isoformat(),
+            "why": args.why or "a level changed",
+        },
+    }
+
+
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games per adjacent pair")
@@ -346,6 +386,14 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="a few games, a temporary folder")
     parser.add_argument("--out", type=Path, help="write ladder.json and ladder.md here")
     parser.add_argument("--render", action="store_true", help="only render docs/ladder.md")
+    parser.add_argument(
+        "--ladder-from",
+        type=Path,
+        metavar="FILE",
+        help="take the adjacent pairs from `scorekeeper simulate --ladder --json` output "
+        "(same seed and games), keep the rest of ladder.json",
+    )
+    parser.add_argument("--why", default="", help="with --ladder-from: what changed")
     args = parser.parse_args()
     if args.quick:
         args.games, args.extra_games, args.versus_games, args.positions = 4, 2, 2, 6
@@ -356,6 +404,12 @@ def _arguments() -> argparse.Namespace:
 def main() -> int:
     """Measure (or with ``--render`` only read ``ladder.json``), write, print the page."""
     args = _arguments()
+    if args.ladder_from is not None:
+        data = adopt_ladder(json.loads(PUBLISHED.read_text(encoding="utf-8")), args)
+        PUBLISHED.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        PAGE.write_text(render(data), encoding="utf-8")
+        print(f"took the adjacent pairs from {args.ladder_from}; wrote {PUBLISHED} and {PAGE}")
+        return 0
     if args.render:
         data = json.loads(PUBLISHED.read_text(encoding="utf-8"))
         PAGE.write_text(render(data), encoding="utf-8")
