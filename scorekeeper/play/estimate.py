@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import session
 
-from ..engine import Estimate, estimate_rating, middle_level
+from ..engine import BOTS, Estimate, estimate_rating, middle_level
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
 from ..web import same_token
@@ -53,16 +53,18 @@ class Reading:
 
     @property
     def match_label(self) -> str:
-        """The forms' label of :data:`.seats.MATCH`."""
-        if self.estimate is None:
-            return f"Match my level ({middle_level().title} until you finish a game)"
-        return f"Match my level (about {self.estimate.level.title})"
+        """The forms' label of :data:`.seats.MATCH` (short: a closed select at 360 px
+        shows about 24 characters): the level it seats."""
+        return f"Match my level: {BOTS[self.level_name].title}"
 
     @property
     def text(self) -> str:
         """The line for /play: the level, rating and what it rests on, or when none."""
         if self.estimate is None:
-            return "Your level appears here after you finish a game against bots."
+            return (
+                "Your level appears here after you finish a game against bots; until then "
+                f"Match my level seats the middle of the ladder, {middle_level().title}."
+            )
         e = self.estimate
         games = f"{self.games} game{'' if self.games == 1 else 's'}"
         results = f"{e.results} result{'' if e.results == 1 else 's'}"

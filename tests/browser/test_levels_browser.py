@@ -44,7 +44,7 @@ def test_the_picker_shows_titles_and_ratings_and_match_my_level_starts_a_game(
         page.evaluate("document.getElementById('seat_2').scrollIntoView({block: 'center'})")
         page.screenshot(path=str(SCREENSHOTS / f"levels-seat-{width}{'-dark' if dark else ''}.png"))
         page.goto("/play")
-        match = f"Match my level ({middle_level().title} until you finish a game)"
+        match = f"Match my level: {middle_level().title}"
         page.select_option("#bot_0", label=match)
         page.fill("#seed", "2")
         page.get_by_role("button", name="Deal").click()

@@ -51,9 +51,9 @@ def test_the_picker_lists_every_level_weakest_first_with_its_rating(client, path
         legend = f'<li data-level="{lv.name}"><b>{lv.title}</b> · <span class="rating">'
         assert legend + f"{ratings[lv.name]}</span>: {html.escape(lv.words)}" in page
     middle = middle_level().title
-    assert ("match", f"Match my level ({middle} until you finish a game)") in options
+    assert ("match", f"Match my level: {middle}") in options
     if path == "/play":
-        assert "Your level appears here after you finish a game against bots." in page
+        assert "Your level appears here after you finish a game against bots;" in page
 
 
 def test_an_unknown_level_is_refused_in_one_line(play) -> None:
@@ -113,7 +113,7 @@ def test_the_estimate_from_finished_games_and_match_my_level(play) -> None:
         f"(from 4 results in 2 games against bots)"
     )
     assert line in page
-    label = f"Match my level (about {estimate.level.title})"
+    label = f"Match my level: {estimate.level.title}"
     assert ("match", label) in _options(page, "bot_0")
     slug = play.start(bot_0="match", bot_1="match")
     assert play.game(slug).bots == [None, estimate.level.name, estimate.level.name]
@@ -123,7 +123,7 @@ def test_another_phone_has_no_estimate(app: Flask, play) -> None:
     _finished_games(play, ["3"])
     other = app.test_client()
     page = text(other.get("/play"))
-    assert "Your level appears here after you finish a game against bots." in page
+    assert "Your level appears here after you finish a game against bots;" in page
 
 
 def test_a_table_seat_takes_match_my_level_and_the_stand_in_is_the_middle_level(play) -> None:
