@@ -277,9 +277,13 @@ def _ladder(args: argparse.Namespace) -> int:
         if bar is not None:
             bar(done, total)
 
-    matches = play_ladder(
-        games, seed=args.seed, jobs=args.jobs, seconds=args.minutes * 60, progress=progress
-    )
+    try:
+        matches = play_ladder(
+            games, seed=args.seed, jobs=args.jobs, seconds=args.minutes * 60, progress=progress
+        )
+    except KeyboardInterrupt:
+        sys.stderr.write("\nsimulate: stopped (Ctrl-C): no figures\n")
+        return 130
     stopped = seen[0] < games * (len(LEVELS) - 1)
     if stopped and bar is not None:
         sys.stderr.write("\n")

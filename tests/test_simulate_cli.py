@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,33 @@ def test_the_bots_help_names_todays_levels_and_the_former_names() -> None:
     assert done.returncode == 0
     assert ", ".join(level.name for level in LEVELS) in text
     assert "former names" in text and "basic" in text
+
+
+def test_ctrl_c_stops_the_ladder_with_one_line_and_no_traceback() -> None:
+    # Ctrl-C at a terminal sends SIGINT to the whole process group: the command and its
+    # worker processes alike.
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = ["simulate", "--ladder", "--games", "1000", "--jobs", "2"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    assert child.stderr is not None
+    seen = b""
+    while b" games" not in seen:  # its progress bar: the games are being played
+        byte = child.stderr.read(1)
+        assert byte, "the ladder ended before it drew its progress bar"
+        seen += byte
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    told = (seen + err).decode()
+    assert child.returncode == 130
+    assert "simulate: stopped (Ctrl-C): no figures" in told
+    assert "Traceback" not in told and not out

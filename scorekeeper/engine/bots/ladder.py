@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import signal
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -363,6 +364,12 @@ def _in_process(plan: Sequence[_Game], deadline: float | None) -> Iterable[tuple
         yield _play(game)
 
 
+def _deaf() -> None:
+    """A worker process ignores Ctrl-C (SIGINT): the parent stops the match, and the
+    games in play end there, with no traceback from each worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _in_pool(
     plan: Sequence[_Game], jobs: int, deadline: float | None
 ) -> Iterable[tuple[int, bool | None]]:
@@ -370,7 +377,7 @@ def _in_pool(
     game waits in a queue past ``deadline``."""
     waiting = iter(plan)
     running: set[Future[tuple[int, bool | None]]] = set()
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=_deaf) as pool:
         while True:
             while len(running) < jobs and not _past(deadline):
                 game = next(waiting, None)
