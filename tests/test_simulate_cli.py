@@ -202,6 +202,12 @@ def test_the_bots_help_names_todays_levels_and_the_former_names() -> None:
     assert "former names" in text and "basic" in text
 
 
+def _terminal_child() -> None:
+    """In the child before it runs: Ctrl-C as at a terminal (pytest's workers may ignore
+    SIGINT, and an ignored signal stays ignored across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_the_ladder_with_one_line_and_no_traceback() -> None:
     # Ctrl-C at a terminal sends SIGINT to the whole process group: the command and its
     # worker processes alike.
@@ -210,22 +216,28 @@ def test_ctrl_c_stops_the_ladder_with_one_line_and_no_traceback() -> None:
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
     command = ["simulate", "--ladder", "--games", "1000", "--jobs", "2"]
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
         env=env,
         start_new_session=True,
-    )
-    assert child.stderr is not None
-    seen = b""
-    while b" games" not in seen:  # its progress bar: the games are being played
-        byte = child.stderr.read(1)
-        assert byte, "the ladder ended before it drew its progress bar"
-        seen += byte
-    os.killpg(child.pid, signal.SIGINT)
-    out, err = child.communicate(timeout=300)
+        preexec_fn=_terminal_child,
+    ) as child:
+        try:
+            assert child.stderr is not None
+            seen = b""
+            while b" games" not in seen:  # its progress bar: the games are being played
+                byte = child.stderr.read(1)
+                assert byte, "the ladder ended before it drew its progress bar"
+                seen += byte
+            os.killpg(child.pid, signal.SIGINT)
+            out, err = child.communicate(timeout=300)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
     told = (seen + err).decode()
     assert child.returncode == 130
     assert "simulate: stopped (Ctrl-C): no figures" in told
