@@ -83,6 +83,7 @@ from .bots.ladder import (
     nearest_level,
     play_ladder,
     play_match,
+    results_against,
     wilson,
 )
 from .bots.levels import BOTS, FORMER_NAMES, LEVELS, RANDOM, Level, make_bot, middle_level
@@ -193,6 +194,7 @@ __all__ = [
     "LEVELS",
     "Estimate",
     "estimate_rating",
+    "results_against",
     "ladder_ratings",
     "nearest_level",
     "wilson",

@@ -3,26 +3,24 @@
 Glossary:
 - result: one per bot seat of a finished game this phone had a seat in (a one-person
   game, or a table game where it sat): 1 when the person finished ahead of that bot (the
-  winner is ahead of everyone; then by final totals), 0 behind it, 0.5 level. Under
-  partnership rules (P1) by side: a bot on the person's own side is no opponent and
-  gives no result.
+  winner is ahead of everyone; then by final totals), 0 behind it, 0.5 level; under
+  partnership rules (P1) by side (:func:`engine.results_against` decides).
 - estimate: :func:`engine.estimate_rating` of the results: a rating on the ladder's
   scale and the nearest level.
 
-Cheap by design: each game's winner, players, sides and totals are read from its row
-(one query for the seats of this phone's table games); no game is replayed, and nothing
-is cached in process memory.
+Cheap by design: each finished game's saved state is read from its row, without its
+rounds (one query for the seats of this phone's table games); no game is replayed, and
+nothing is cached in process memory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flask import session
 
-from ..engine import BOTS, Estimate, estimate_rating, middle_level
+from ..engine import BOTS, Estimate, GameState, estimate_rating, middle_level, results_against
 from ..extensions import db
 from ..models import DigitalGame, DigitalSeat
 from ..web import same_token
@@ -72,48 +70,14 @@ class Reading:
         return f"{about} (from {results} in {games} against bots)"
 
 
-def unit_of(state: Mapping[str, Any], seat: int) -> int:
-    """The scoring unit of ``seat`` in a saved state: its side's index under
-    partnership rules, else the seat."""
-    teams = state.get("teams")
-    if not teams:
-        return seat
-    return next(i for i, team in enumerate(teams) if seat in team)
-
-
-def _units(state: Mapping[str, Any]) -> tuple[list[str], list[int]]:
-    """Each unit's name (a player's, or a side's "Ann & Cat") and final total."""
-    players, totals = state["players"], state["totals"]
-    teams = state.get("teams")
-    if not teams:
-        return list(players), list(totals)
-    names = [" & ".join(players[s] for s in team) for team in teams]
-    return names, [sum(totals[s] for s in team) for team in teams]
-
-
 def results_of(game: DigitalGame, seat: int) -> list[Result]:
     """The person at ``seat``'s results against each bot of the finished ``game``
-    (none before it is finished). Raises nothing for a row of any age."""
+    (:func:`engine.results_against`; none before it is finished). Raises nothing for a
+    row of any age."""
     if not game.finished or not game.state.get("totals"):
         return []
-    names, totals = _units(game.state)
-    mine = unit_of(game.state, seat)
-    won = names.index(game.winner) if game.winner in names else None
-    found = []
-    for other_seat, level in enumerate(game.bots):
-        other = unit_of(game.state, other_seat)
-        if level is None or other == mine:
-            continue
-        found.append((level, _score(mine, other, won, totals)))
-    return found
-
-
-def _score(mine: int, other: int, won: int | None, totals: Sequence[int]) -> float:
-    if won is not None and won in (mine, other):
-        return 1.0 if won == mine else 0.0
-    if totals[mine] == totals[other]:
-        return 0.5
-    return 1.0 if totals[mine] > totals[other] else 0.0
+    state = GameState.from_json({**game.state, "rounds": []})
+    return results_against(state, seat, game.bots)
 
 
 def phone_seats(games: Sequence[DigitalGame]) -> dict[int, int]:

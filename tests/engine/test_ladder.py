@@ -142,3 +142,27 @@ def test_the_ladder_plays_adjacent_pairs_under_one_progress_count() -> None:
 def test_a_level_of_its_own_plays_as_its_name_does() -> None:
     upper, lower = CHEAP[1], CHEAP[0]
     assert play_match(upper, lower.name, 2, seed=8) == play_match(upper.name, lower.name, 2, seed=8)
+
+
+def test_a_finished_partnership_game_gives_a_result_against_each_opposing_bot_only() -> None:
+    import random
+
+    from scorekeeper.engine import (
+        apply_action,
+        is_terminal,
+        legal_actions,
+        make_bot,
+        new_game,
+        observation,
+        results_against,
+    )
+
+    state = new_game(4, preset="partnership", seed=5)
+    bot, rng = make_bot("casual"), random.Random(5)
+    while not is_terminal(state):
+        view = observation(state, state.seat)
+        apply_action(state, bot.choose(view, legal_actions(state), rng))
+    levels = [None, "casual", "steady", "strong"]  # seat 2 is seat 0's partner (P1)
+    found = results_against(state, 0, levels)
+    won = state.winner is not None and state.players[0] in state.winner.split(" & ")
+    assert found == [("casual", float(won)), ("strong", float(won))]

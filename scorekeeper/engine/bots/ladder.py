@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ..game.state import GameState
 from .levels import BOTS, FORMER_NAMES, LEVELS, Level, make_bot, middle_level
-from .simulate import play_game
+from .simulate import play_game, winning_seats
 
 ANCHOR = 1000
 """The weakest level's rating: every other rating is measured from it."""
@@ -192,6 +193,34 @@ def estimate_rating(
             break
     rating = round(r)
     return Estimate(rating, nearest_level(rating, table), len(games))
+
+
+def results_against(
+    state: GameState, seat: int, levels: Sequence[str | None]
+) -> list[tuple[str, float]]:
+    """The player at ``seat``'s results in the finished game ``state`` against each bot
+    seat (``levels[s]`` its level, None for a person), for :func:`estimate_rating`: 1 when
+    they finished ahead of it (the winner is ahead of everyone, then the higher total),
+    0 behind, 0.5 level; under partnership rules (P1) by side, a partner giving none.
+    None finished: no result."""
+    if state.winner is None:
+        return []
+    won = {state.unit_of(s) for s in winning_seats(state)}
+    totals: dict[int, int] = {}
+    for s, total in enumerate(state.totals):
+        totals[state.unit_of(s)] = totals.get(state.unit_of(s), 0) + total
+    mine = state.unit_of(seat)
+    found = []
+    for other_seat, level in enumerate(levels):
+        other = state.unit_of(other_seat)
+        if level is None or other == mine:
+            continue
+        if won & {mine, other}:
+            score = 1.0 if mine in won else 0.0
+        else:
+            score = 0.5 + 0.5 * ((totals[mine] > totals[other]) - (totals[mine] < totals[other]))
+        found.append((level, score))
+    return found
 
 
 def _known(

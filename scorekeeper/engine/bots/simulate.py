@@ -100,7 +100,7 @@ def _result(
     return GameResult(
         seed=seed,
         bots=bots,
-        winners=_winning_seats(state),
+        winners=winning_seats(state),
         rounds=len(state.rounds),
         turns=turns + _turns_gone_out_by_play(state),
         round_scores=scores,
@@ -130,7 +130,7 @@ class SummaryJSON(TypedDict):
     wins_by_bot: dict[str, float]
 
 
-def _winning_seats(state: GameState) -> list[int]:
+def winning_seats(state: GameState) -> list[int]:
     """The seats of the winner, both partners of a winning side (P1); none unfinished."""
     if state.winner is None:
         return []
