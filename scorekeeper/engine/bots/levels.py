@@ -51,8 +51,8 @@ def _heuristic(make: Callable[[], Bot]) -> Callable[[int, float | None], Bot]:
     return lambda _samples, _budget: GambitSense(make())
 
 
-def _expert(samples: int, budget: float | None) -> Bot:
-    return ExpertBot(samples, budget=budget)
+def _expert(samples: int, budget: float | None, depth: int = 1) -> Bot:
+    return ExpertBot(samples, budget=budget, depth=depth)
 
 
 MASTER_DEPTH = 6
@@ -61,7 +61,7 @@ at the top card only, as the greedy policy does)."""
 
 
 def _master(samples: int, budget: float | None) -> Bot:
-    return ExpertBot(samples, budget=budget, depth=MASTER_DEPTH)
+    return _expert(samples, budget, MASTER_DEPTH)
 
 
 LEVELS: tuple[Level, ...] = (
