@@ -30,6 +30,7 @@ from .hosting.settings import (
 )
 from .hosting.trust import register_trust
 from .inputs import IdConverter
+from .languages import init_app as init_languages
 from .web import TokenSafeSessions, register_unavailable
 
 CSP = {
@@ -276,6 +277,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     register_health(app)
     register_trust(app)
     register_assets(app)
+    init_languages(app)
     _register_blueprints(app)
     app.extensions[BACKFILLS] = {FACTS_REVISION: store_every_groups_facts}
     if app.config["MIGRATE_ON_START"]:

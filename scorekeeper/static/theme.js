@@ -1,7 +1,8 @@
 /* Light, dark or the phone's own setting. Loaded in <head> without defer, so the page is
    painted in the chosen theme from the start: sets <html data-theme="light|dark"> from
    localStorage "theme" (absent: "system", no attribute, and style.css follows the
-   phone's prefers-color-scheme). Then wires the footer's switch (select#theme): a change
+   phone's prefers-color-scheme). Then wires the footer's switches: the language's form
+   is sent as soon as its choice changes; the theme's (select#theme): a change
    is kept on this phone and applied at once; the switch shows only with scripts on. */
 (function () {
   "use strict";
@@ -15,6 +16,12 @@
   };
   apply(read());
   document.addEventListener("DOMContentLoaded", function () {
+    var language = document.querySelector(".language-switch select");
+    if (language) {
+      var send = language.form.querySelector("button");
+      if (send) send.hidden = true;
+      language.addEventListener("change", function () { language.form.submit(); });
+    }
     var pick = document.getElementById("theme");
     if (!pick) return;
     pick.value = read();

@@ -1,0 +1,203 @@
+"""The reader's language: which one a request is answered in, the catalogues that give the
+words, and the edge where the engine's sentences (:class:`~scorekeeper.engine.messages.Message`)
+are put into words.
+
+Languages (:data:`LANGUAGES`): English, Spanish, French, German, Brazilian Portuguese, each a
+gettext catalogue under ``scorekeeper/translations/<code>/LC_MESSAGES/messages.po`` (compiled
+to ``messages.mo``, which ships in the wheel; ``scripts/languages`` extracts, updates and
+compiles them, and makes the pseudo-languages). The two pseudo-languages
+(:data:`PSEUDO`: accented and 40% longer, and the same right to left) are for finding
+strings left out of the catalogues and layouts that do not stretch or mirror; they are
+offered only when ``LANGUAGES_PSEUDO`` is set (tests, a translator's checkout).
+
+A request's language (:func:`chosen_language`), first found of:
+
+1. the page's own (a game's or a group's language for its TV and shared result,
+   :func:`use_language`);
+2. ``?lang=`` in the address (a shared link may carry it);
+3. the phone's switch, the ``lang`` cookie (:func:`remember`, set by ``POST /language``);
+4. the browser's ``Accept-Language`` (its best match; any Portuguese is pt_BR);
+5. English.
+
+The JSON API (``/api/``) answers in English unless the caller asks with ``?lang=``:
+other programs read it (``docs/score-contract.md``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from babel import Locale, support
+from flask import Flask, g, has_request_context, request
+from flask_babel import Babel, Domain, format_decimal, refresh
+from flask_babel import gettext as _gettext
+from flask_babel import ngettext as _ngettext
+
+from ..engine.messages import Message
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+"""Where the catalogues live (inside the package, so the wheel carries them)."""
+DOMAIN = "messages"
+DEFAULT = "en"
+
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "es": "Español",
+    "fr": "Français",
+    "de": "Deutsch",
+    "pt_BR": "Português (Brasil)",
+}
+"""The languages offered: code (a gettext catalogue's name) to its own name."""
+
+PSEUDO: dict[str, tuple[str, str]] = {
+    "en_XA": ("Ƥşéûđö [en-XA]", "en"),
+    "ar_XB": ("Pseudo RTL [ar-XB]", "ar"),
+}
+"""The pseudo-languages: code to (its name, the real locale that formats its numbers and
+dates and gives its direction)."""
+
+COOKIE = "lang"
+COOKIE_AGE = 400 * 24 * 3600
+"""The switch's cookie lives as long as browsers keep one (400 days)."""
+
+
+def offered(pseudo: bool | None = None) -> dict[str, str]:
+    """The languages a phone may choose: code to name; the pseudo-languages too when
+    ``pseudo`` (default: the app's ``LANGUAGES_PSEUDO``)."""
+    if pseudo is None:
+        from flask import current_app
+
+        pseudo = bool(current_app.config.get("LANGUAGES_PSEUDO"))
+    names = dict(LANGUAGES)
+    if pseudo:
+        names.update({code: name for code, (name, _locale) in PSEUDO.items()})
+    return names
+
+
+def known(code: object, *, pseudo: bool | None = None) -> str | None:
+    """The offered language ``code`` names (``pt-BR``, ``pt_br`` and ``pt`` are ``pt_BR``;
+    ``fr-CA`` is ``fr``), or None for anything else."""
+    if not isinstance(code, str) or not code or len(code) > 20:
+        return None
+    wanted = code.replace("-", "_").lower()
+    codes = offered(pseudo)
+    for offer in codes:
+        if offer.lower() == wanted:
+            return offer
+    primary = wanted.split("_")[0]
+    for offer in codes:
+        if offer not in PSEUDO and offer.lower().split("_")[0] == primary:
+            return offer
+    return None
+
+
+def chosen_language() -> str:
+    """The code of the language this request is answered in (see the module's order);
+    English outside a request."""
+    if not has_request_context():
+        return DEFAULT
+    page = g.get("page_language")
+    if page:
+        return str(page)
+    cached = g.get("language")
+    if cached:
+        return str(cached)
+    asked = known(request.args.get("lang"))
+    if asked is None and request.path.startswith("/api/"):
+        language = DEFAULT
+    else:
+        language = asked or known(request.cookies.get(COOKIE)) or _accepted() or DEFAULT
+    g.language = language
+    return language
+
+
+def _accepted() -> str | None:
+    """The browser's best ``Accept-Language`` among the real languages (never a pseudo)."""
+    for tag, _quality in request.accept_languages:
+        code = known(tag, pseudo=False)
+        if code is not None:
+            return code
+    return None
+
+
+def use_language(code: str | None) -> None:
+    """Answer the rest of this request in ``code`` (a game's or a group's language, for
+    its TV and shared result); None or an unknown code leaves the reader's choice."""
+    language = known(code)
+    if language is not None:
+        g.page_language = language
+        refresh()
+
+
+def locale() -> Locale:
+    """The Babel locale that formats numbers and dates and gives the direction of the
+    request's language."""
+    language = chosen_language()
+    return Locale.parse(PSEUDO[language][1] if language in PSEUDO else language)
+
+
+def html_lang() -> str:
+    """The request's language as a BCP 47 tag for ``<html lang>`` (``pt-BR``)."""
+    return chosen_language().replace("_", "-")
+
+
+def direction() -> str:
+    """``rtl`` or ``ltr``, for ``<html dir>``."""
+    return "rtl" if locale().text_direction == "rtl" else "ltr"
+
+
+def translate(text: object) -> Any:
+    """An engine sentence in the request's language; anything else as it is."""
+    if isinstance(text, Message):
+        return text.render(_gettext, _ngettext)
+    return text
+
+
+def number(value: float | int) -> str:
+    """``value`` formatted for the request's language (1,356 / 1.356 / 1 356)."""
+    return str(format_decimal(value))
+
+
+class _Catalogues(Domain):  # type: ignore[misc]
+    """The message domain, keyed by the chosen language (a pseudo-language formats as a
+    real locale but reads its own catalogue)."""
+
+    def get_translations(self) -> support.NullTranslations:
+        language = chosen_language()
+        found: support.NullTranslations | None = self.cache.get(language)
+        if found is None:
+            found = support.Translations.load(str(TRANSLATIONS), [language], DOMAIN)
+            self.cache[language] = found
+        return found
+
+
+class _Babel(Babel):  # type: ignore[misc]
+    """Flask-Babel, its default domain being :class:`_Catalogues`."""
+
+    @cached_property
+    def domain_instance(self) -> Domain:
+        return _Catalogues(domain=DOMAIN)
+
+
+def init_app(app: Flask) -> None:
+    """Wire the languages into ``app``: Flask-Babel with this module's choice, the Jinja
+    globals (``html_lang``, ``text_direction``, ``languages``), the ``number`` filter,
+    and engine sentences translated wherever a template prints one."""
+    app.config.setdefault("LANGUAGES_PSEUDO", False)
+    _Babel(app, locale_selector=lambda: str(locale()))
+    env = app.jinja_env
+    env.globals.update(
+        html_lang=html_lang,
+        text_direction=direction,
+        languages=offered,
+        chosen_language=chosen_language,
+    )
+    env.filters["number"] = number
+    env.finalize = translate
+    from .script_words import script_words
+    from .switch import bp, switch_form
+
+    env.globals.update(script_words=script_words, language_form=switch_form)
+    app.register_blueprint(bp)

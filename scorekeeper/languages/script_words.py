@@ -1,0 +1,57 @@
+"""The words the pages' scripts say (``static/*.js``), handed to them translated through
+``<html data-words>`` (the CSP forbids inline scripts): a JSON object from a key to the
+sentence in the request's language, read by ``static/words.js`` (``words(key, figures)``).
+
+Each entry is ``key: N_("English, with %(figure)s placeholders")``; a plural is a pair
+``key: (N_("one …"), N_("… %(count)s …"))`` handed over as ``{"zero", "one", "other"}``
+forms, ``words`` choosing by its ``count`` figure. Keep one section per area so that
+changes to different areas never touch the same lines.
+"""
+
+from __future__ import annotations
+
+from flask_babel import gettext, ngettext
+
+from ..engine.messages import N_
+
+Entry = str | tuple[str, str]
+
+
+# -- every page (base.html, theme.js, localtime.js, words.js, the service worker) -------
+EVERY_PAGE: dict[str, Entry] = {
+    "offline_unopened": N_("Offline, and this page was not opened here before."),
+}
+
+
+# -- the digital game (play.js, seats.js, hint.js, replay.js, awake.js) -------------------
+PLAY: dict[str, Entry] = {}
+
+
+# -- the table's games (table.js, entry.js, dealgrid.js, cardpicker.js, night.js, tv.js,
+#    share.js, result.js) -----------------------------------------------------------------
+TABLE: dict[str, Entry] = {}
+
+
+# -- rules, checker, players and groups (rules.js, check.js, houserules.js) ---------------
+RULES_AND_PLAYERS: dict[str, Entry] = {}
+
+
+SECTIONS = (EVERY_PAGE, PLAY, TABLE, RULES_AND_PLAYERS)
+
+
+def script_words() -> dict[str, object]:
+    """Every script sentence in the request's language: key to text, or to its plural
+    forms ``{"zero", "one", "other"}`` (the catalogue's forms for 0, 1 and 2)."""
+    words: dict[str, object] = {}
+    for section in SECTIONS:
+        for key, entry in section.items():
+            if isinstance(entry, tuple):
+                one, many = entry
+                words[key] = {
+                    "zero": ngettext(one, many, 0),
+                    "one": ngettext(one, many, 1),
+                    "other": ngettext(one, many, 2),
+                }
+            else:
+                words[key] = gettext(entry)
+    return words

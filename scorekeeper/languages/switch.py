@@ -1,0 +1,63 @@
+"""The phone's language switch: ``POST /language`` keeps the choice in the ``lang``
+cookie (400 days, like the theme's choice kept on the phone) and goes back to the page it
+came from. Works without scripts (a small form in every page's footer); with scripts the
+choice is sent as soon as it changes (static/theme.js)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, flash, redirect, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, SelectField
+
+from . import COOKIE, COOKIE_AGE, chosen_language, known, offered
+
+bp = Blueprint("languages", __name__)
+
+
+class LanguageForm(FlaskForm):
+    """The switch: a language among :func:`~scorekeeper.languages.offered`, and the page
+    to go back to (a path on this site)."""
+
+    language = SelectField(_l("Language"), choices=[])
+    next = HiddenField()
+
+
+def switch_form() -> LanguageForm:
+    """The footer's form, the request's language chosen."""
+    form = LanguageForm(formdata=None, language=chosen_language(), next=request.full_path)
+    form.language.choices = list(offered().items())
+    return form
+
+
+def _back(target: str | None) -> str:
+    """``target`` when it is a path on this site, else the home page."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or "\\" in target:
+        return "/"
+    return target.rstrip("?") or "/"
+
+
+@bp.post("/language")
+def switch() -> ResponseReturnValue:
+    """Keep the chosen language on this phone and go back; an unknown language or a form
+    without its CSRF token changes nothing and says so."""
+    form = LanguageForm()
+    form.language.choices = list(offered().items())
+    back = _back(request.form.get("next"))
+    response = redirect(back, code=303)
+    if not form.validate_on_submit() or known(form.language.data) is None:
+        flash(_("That language is not offered; nothing was changed."), "error")
+        return response
+    language = known(form.language.data)
+    response.set_cookie(COOKIE, str(language), max_age=COOKIE_AGE, samesite="Lax", httponly=False)
+    return response
+
+
+__all__ = ["bp", "switch_form", "LanguageForm"]
