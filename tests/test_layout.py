@@ -37,6 +37,7 @@ WEB_LIBRARIES = ("flask", "flask_sqlalchemy", "flask_wtf", "flask_migrate", "sql
 ENGINE = "scorekeeper.engine"
 ENGINE_ROOMS = {
     "cards": 0,
+    "messages": 0,
     "rules": 1,
     "melds": 2,
     "values": 2,

@@ -3,7 +3,9 @@ its one public face (everything a feature package, the API and the command line 
 
 The rooms, each importing only the rooms above it in this list (tests/test_layout.py):
 
-- ``cards``: cards, the notation (7H, 10♦, JK=7C), packs, seeded shuffles.
+- ``cards``: cards, the notation (7H, 10♦, JK=7C), packs, seeded shuffles; ``messages``
+  (beside it): the engine's sentences as message ids with figures (:class:`Message`, ``say``),
+  put into words at the edge.
 - ``rules/``: ``ruleset`` (:class:`RuleSet`, :func:`ruleset`, the presets), ``options``
   (what each option of the catalogue, D1 to X2, means) and ``dealers_joker`` (the dealer's
   joker of one deal and the round's rules once nominated, X2).
@@ -118,6 +120,7 @@ from .game.records import seat_record
 from .game.state import GameSetupError, GameState, Observation, Phase, laid_down_in, observation
 from .game.turns import apply_action, current_player, is_terminal, legal_actions
 from .melds import IllegalMeld, Meld, check_meld, extend_with
+from .messages import N_, Message, say, say_plural
 from .replay import ReplayRefused, Step, replay_steps
 from .rules.dealers_joker import NOMINATION_MEANINGS, round_rules_stated
 from .rules.options import OptionInfo, OptionValue
@@ -139,6 +142,10 @@ __all__ = [
     "quoted",
     "sort_key",
     "IllegalMeld",
+    "Message",
+    "N_",
+    "say",
+    "say_plural",
     "Meld",
     "check_meld",
     "extend_with",

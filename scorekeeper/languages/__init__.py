@@ -35,7 +35,7 @@ from flask_babel import Babel, Domain, format_decimal, refresh
 from flask_babel import gettext as _gettext
 from flask_babel import ngettext as _ngettext
 
-from ..engine.messages import Message
+from ..engine import Message
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 """Where the catalogues live (inside the package, so the wheel carries them)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask_babel import gettext, ngettext
 
-from ..engine.messages import N_
+from ..engine import N_
 
 Entry = str | tuple[str, str]
 
