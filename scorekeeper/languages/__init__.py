@@ -155,6 +155,16 @@ def translate(text: object) -> Any:
     return text
 
 
+def error_text(error: BaseException) -> str:
+    """What an error raised with an engine sentence (or any text) says, in the request's
+    language: its first argument translated when it is a :class:`Message`, else
+    ``str(error)``."""
+    first = error.args[0] if error.args else None
+    if isinstance(first, Message):
+        return str(translate(first))
+    return str(error)
+
+
 def number(value: float | int) -> str:
     """``value`` formatted for the request's language (1,356 / 1.356 / 1 356)."""
     return str(format_decimal(value))

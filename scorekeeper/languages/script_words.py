@@ -23,16 +23,17 @@ EVERY_PAGE: dict[str, Entry] = {
 }
 
 
-# -- the digital game (play.js, seats.js, hint.js, replay.js, awake.js) -------------------
+# -- the digital game (play.js, seats.js, hint.js, replay.js) --------------------------------
 PLAY: dict[str, Entry] = {}
 
 
 # -- the table's games (table.js, entry.js, dealgrid.js, cardpicker.js, night.js, tv.js,
-#    share.js, result.js) -----------------------------------------------------------------
+#    result.js) ---------------------------------------------------------------------------
 TABLE: dict[str, Entry] = {}
 
 
-# -- rules, checker, players and groups (rules.js, check.js, houserules.js) ---------------
+# -- rules, checker, players and groups, shared parts (rules.js, check.js, houserules.js,
+#    awake.js, share.js) -----------------------------------------------------------------
 RULES_AND_PLAYERS: dict[str, Entry] = {}
 
 
