@@ -3,7 +3,7 @@
    scripts). words(key, figures) gives the sentence for key with each %(name)s replaced by
    figures[name]; a plural entry ({zero, one, other}) is chosen by figures.count. An
    unknown key gives the key itself, so a missing entry shows and a test finds it.
-   Loaded in <head> before every other script. */
+   Loaded (deferred) in <head>, so it runs before every other deferred script. */
 (function () {
   "use strict";
   var table = null;
