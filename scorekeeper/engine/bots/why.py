@@ -357,7 +357,60 @@ def _person_id(template: str) -> str:
 PLACEHOLDER: Final = re.compile(r"%\((\w+)\)s")
 """A message id's placeholder, ``%(card)s``."""
 
-PERSON_FORMS: Final = ()
+PERSON_FORMS: Final = (
+    N_("Take the %(card)s, which it must use at once (T2)"),
+    N_("Take the %(card)s (%(count)s cards), which it must use at once (T2)"),
+    N_("Discard %(card)s: %(shape)s, %(points)s points in hand; %(who)s, %(left)s left unseen"),
+    N_("Lay down %(melds)s (+%(points)s)"),
+    N_("Lay off %(card)s on %(meld)s (+%(points)s)"),
+    N_('Call "Rummy!" on the %(card)s'),
+    N_("Pass"),
+    N_("Stop drawing: the round ends"),
+    N_("Take from the discard pile"),
+    N_("Take the %(card)s to make %(meld)s (+%(points)s)"),
+    N_("Take the %(card)s (%(count)s cards) to make %(meld)s (+%(points)s)"),
+    N_("Take the %(card)s to keep it"),
+    N_("Take the %(card)s (%(count)s cards) to keep it"),
+    N_("Take the %(card)s, the top card, which it may keep (T3)"),
+    N_("Take the %(card)s (%(count)s cards), the top card, which it may keep (T3)"),
+    N_("Draw from the stock"),
+    N_("Draw from the stock, leaving the %(card)s on the pile"),
+    N_("Draw from the stock rather than take the %(card)s"),
+    N_("Draw from the stock: the %(card)s on the pile makes no meld with your hand"),
+    N_("Draw two from the stock"),
+    N_("Draw two from the stock, leaving the %(card)s on the pile"),
+    N_("Draw two from the stock rather than take the %(card)s"),
+    N_("Draw two from the stock: the %(card)s on the pile makes no meld with your hand"),
+    N_("Discard a joker (%(points)s points in hand)"),
+    N_("Discard %(card)s: %(points)s points in hand; %(who)s, %(sight)s"),
+    N_("Nominate the jokers %(effect)s (%(meaning)s), before anyone looked at their cards"),
+    N_(
+        "Split the discard pile at the %(card)s with %(whose)s: %(count)s card "
+        "out of the hand, %(taken)s taken"
+    ),
+    N_(
+        "Split the discard pile at the %(card)s with %(whose)s: %(count)s cards "
+        "out of the hand, %(taken)s taken"
+    ),
+    N_("Block the dealer's joker"),
+    N_("Take the %(card)s to lay it off on %(meld)s (+%(points)s)"),
+    N_("Take the %(card)s (%(count)s cards) to lay it off on %(meld)s (+%(points)s)"),
+    N_("Block the dealer's joker: the dealer's total is level with or above your own"),
+    N_("Takes the discard pile from card %(index)s up"),
+    N_("Draws two from the stock"),
+    N_("Lays down %(melds)s"),
+    N_("Lays off %(card)s on meld %(meld)s"),
+    N_("Discards %(card)s"),
+    N_("Passes"),
+    N_("Stops drawing: the round ends"),
+    N_('Calls "Rummy!"'),
+    N_("Nominates the jokers %(effect)s"),
+    N_("Splits the discard pile at card %(index)s with %(whose)s"),
+    N_("Blocks the dealer's joker with a joker"),
+    N_("Draws from the stock"),
+    N_("Lays down %(melds)s with the dealer's joker"),
+    N_("Lays off the dealer's joker as %(card)s on meld %(meld)s"),
+)
 """Every message id :func:`to_person` makes, marked for the catalogues (tests check that
 it holds every one :func:`explain` can lead to)."""
 
