@@ -91,29 +91,7 @@ def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
             ("M5", "D2"),
         )
     if rules.joker_use == "sets-of-jokers":
-        if any(c.stands_for is not None for c in jokers):
-            raise IllegalMeld(
-                say(
-                    "%(cards)s: jokers are never wild under these rules; write a joker as JK",
-                    cards=format_cards(cards),
-                ),
-                ("P2",),
-            )
-        if len(jokers) != len(cards):
-            raise IllegalMeld(
-                say(
-                    "%(cards)s: jokers meld only in sets of three or four jokers, never in runs "
-                    "or as wild cards",
-                    cards=format_cards(cards),
-                ),
-                ("P2",),
-            )
-        if len(cards) > 4:
-            raise IllegalMeld(
-                say("%(cards)s: a set of jokers has 3 or 4 jokers", cards=format_cards(cards)),
-                ("P2", "M1"),
-            )
-        return Meld("jokers", tuple(cards))
+        return _joker_set(cards, jokers)
     if any(c.stands_for is None for c in jokers):
         raise IllegalMeld(
             say(
@@ -123,6 +101,33 @@ def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
             ("M5",),
         )
     return None
+
+
+def _joker_set(cards: Sequence[Card], jokers: list[Card]) -> Meld:
+    """P2: Persian jokers meld only as a set of three or four jokers, never wild."""
+    if any(c.stands_for is not None for c in jokers):
+        raise IllegalMeld(
+            say(
+                "%(cards)s: jokers are never wild under these rules; write a joker as JK",
+                cards=format_cards(cards),
+            ),
+            ("P2",),
+        )
+    if len(jokers) != len(cards):
+        raise IllegalMeld(
+            say(
+                "%(cards)s: jokers meld only in sets of three or four jokers, never in runs "
+                "or as wild cards",
+                cards=format_cards(cards),
+            ),
+            ("P2",),
+        )
+    if len(cards) > 4:
+        raise IllegalMeld(
+            say("%(cards)s: a set of jokers has 3 or 4 jokers", cards=format_cards(cards)),
+            ("P2", "M1"),
+        )
+    return Meld("jokers", tuple(cards))
 
 
 def suits_must_differ(rules: RuleSet) -> bool:

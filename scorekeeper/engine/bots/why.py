@@ -94,6 +94,35 @@ def _take(view: Observation, index: int) -> Message:
     if card is None:
         return say("took from the discard pile")
     n, shown = len(taken), card.display
+    used = _take_to_use(view, card, taken)
+    if used is not None:
+        return used
+    if view.hand:
+        return say_plural(
+            "took the %(card)s to keep it",
+            "took the %(card)s (%(count)s cards) to keep it",
+            n,
+            card=shown,
+        )
+    if may_keep_top(view.rules, index, len(view.pile)):
+        return say_plural(
+            "took the %(card)s, the top card, which it may keep (T3)",
+            "took the %(card)s (%(count)s cards), the top card, which it may keep (T3)",
+            n,
+            card=shown,
+        )
+    return say_plural(
+        "took the %(card)s, which it must use at once (T2)",
+        "took the %(card)s (%(count)s cards), which it must use at once (T2)",
+        n,
+        card=shown,
+    )
+
+
+def _take_to_use(view: Observation, card: Card, taken: list[Card]) -> Message | None:
+    """A take that makes a meld with the hand and the cards above it, or lays the card off
+    (said with the points), else None."""
+    n, shown = len(taken), card.display
     melds = candidate_melds(card, [*view.hand, *taken[1:]], view.rules)
     if melds:
         best = max(melds, key=lambda m: meld_points(m.cards, view.rules))
@@ -115,26 +144,7 @@ def _take(view: Observation, index: int) -> Message:
                 meld=format_cards(meld.cards),
                 points=card_points(card, view.rules)[0],
             )
-    if view.hand:
-        return say_plural(
-            "took the %(card)s to keep it",
-            "took the %(card)s (%(count)s cards) to keep it",
-            n,
-            card=shown,
-        )
-    if may_keep_top(view.rules, index, len(view.pile)):
-        return say_plural(
-            "took the %(card)s, the top card, which it may keep (T3)",
-            "took the %(card)s (%(count)s cards), the top card, which it may keep (T3)",
-            n,
-            card=shown,
-        )
-    return say_plural(
-        "took the %(card)s, which it must use at once (T2)",
-        "took the %(card)s (%(count)s cards), which it must use at once (T2)",
-        n,
-        card=shown,
-    )
+    return None
 
 
 def _fits(card: Card, cards: tuple[Card, ...]) -> bool:
