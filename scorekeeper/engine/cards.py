@@ -18,12 +18,14 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 from typing import Final
 
+from .messages import N_, Message, say
+
 SUITS: Final = ("S", "H", "D", "C")
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: Final = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 RANKS: Final = tuple(range(1, 14))
 RANK_TEXT: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 10)}
-RANK_NAMES: Final = {1: "ace", 11: "jack", 12: "queen", 13: "king"} | {
+RANK_NAMES: Final = {1: N_("ace"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")} | {
     r: str(r) for r in range(2, 11)
 }
 JOKER_TEXT: Final = "JK"
@@ -32,6 +34,11 @@ _SUIT_INPUT: Final = {"S": "S", "H": "H", "D": "D", "C": "C"} | {
     sym: s for s, sym in SUIT_SYMBOLS.items()
 }
 _RANK_INPUT: Final = {text: rank for rank, text in RANK_TEXT.items()} | {"T": 10, "1": 1}
+
+
+def rank_name(rank: int) -> Message | str:
+    """A rank in words for people: ``ace``, ``queen`` as messages, ``7`` as its figure."""
+    return RANK_NAMES[rank] if 2 <= rank <= 10 else say(RANK_NAMES[rank])
 
 
 class CardError(ValueError):
@@ -101,14 +108,18 @@ class Card:
         return RANK_TEXT[self.rank] + SUIT_SYMBOLS[self.suit]
 
     @property
-    def name(self) -> str:
-        """Words: ``seven of hearts``, ``joker``, ``joker as seven of clubs``, ``joker
-        doubling the set`` (X2)."""
+    def name(self) -> Message:
+        """Words, as a :class:`Message`: ``7 of hearts``, ``queen of spades``, ``joker``,
+        ``joker as 7 of clubs``, ``joker doubling the set`` (X2)."""
         if self.rank == 0 and self.text == "JK=double":
-            return "joker doubling the set"
+            return say("joker doubling the set")
         if self.rank == 0:
-            return "joker" if self.stands_for is None else f"joker as {self.stands_for.name}"
-        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+            if self.stands_for is None:
+                return say("joker")
+            return say("joker as %(card)s", card=self.stands_for.name)
+        return say(
+            "%(rank)s of %(suit)s", rank=rank_name(self.rank), suit=say(SUIT_NAMES[self.suit])
+        )
 
     def __str__(self) -> str:
         return self.text
@@ -178,7 +189,10 @@ def _parse_spelled(text: object) -> Card:
     """``text`` with spaces around it, else :class:`CardError`."""
     if not isinstance(text, str):
         raise CardError(
-            f"{quoted(text)} is not a card: write cards as text such as 7H, 10D, AS, JK"
+            say(
+                "%(text)s is not a card: write cards as text such as 7H, 10D, AS, JK",
+                text=quoted(text),
+            )
         )
     key = text.strip().upper()
     card = _CARD_OF_TEXT.get(key)
@@ -186,11 +200,17 @@ def _parse_spelled(text: object) -> Card:
         return card
     if key.startswith("JK="):
         raise CardError(
-            f"{quoted(text)} is not a card: a joker in a meld names a real card, as in JK=7C"
+            say(
+                "%(text)s is not a card: a joker in a meld names a real card, as in JK=7C",
+                text=quoted(text),
+            )
         )
     raise CardError(
-        f"{quoted(text)} is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
-        "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker"
+        say(
+            "%(text)s is not a card: write a rank (A, 2-10, J, Q, K) then a suit "
+            "(S, H, D, C), as in 7H, 10D, AS, or JK for a joker",
+            text=quoted(text),
+        )
     )
 
 
@@ -235,7 +255,7 @@ class Later:
 def declare(joker: Card, stands_for: Card) -> Card:
     """A joker declared as ``stands_for`` (catalogue M5): ``declare(JOKER, 7C) -> JK=7C``."""
     if not joker.is_joker or stands_for.is_joker:
-        raise CardError("only a joker can stand for a card, and only for a real card")
+        raise CardError(say("only a joker can stand for a card, and only for a real card"))
     return _DECLARED[stands_for]
 
 

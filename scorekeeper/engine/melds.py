@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
-from .cards import DOUBLE, Card, Later, format_cards
+from .cards import DOUBLE, Card, format_cards
+from .messages import Message, say
 from .rules.ruleset import RuleSet
 
 
@@ -31,7 +32,7 @@ class IllegalMeld(ValueError):
     ``("M4",)``.
     """
 
-    def __init__(self, message: str, rules: Sequence[str]) -> None:
+    def __init__(self, message: Message | str, rules: Sequence[str]) -> None:
         self.message = message
         self.rules = tuple(rules)
         super().__init__(message)
@@ -68,9 +69,11 @@ class Meld:
         """True when the card at ``index`` is an ace played high in a run (Q-K-A, S1)."""
         return self.kind == "run" and (self.low + index) % 13 == 1 and self.low + index > 1
 
-    def describe(self) -> str:
-        """Words for people: ``run of 9♦ 10♦ J♦``."""
-        return f"{self.kind if self.kind != 'jokers' else 'set'} of {format_cards(self.cards)}"
+    def describe(self) -> Message:
+        """Words for people: ``run of 9♦ 10♦ J♦`` (a :class:`Message`)."""
+        if self.kind == "run":
+            return say("run of %(cards)s", cards=format_cards(self.cards))
+        return say("set of %(cards)s", cards=format_cards(self.cards))
 
 
 def _rank_at(position: int) -> int:
@@ -82,29 +85,49 @@ def _check_jokers(cards: Sequence[Card], rules: RuleSet) -> Meld | None:
     jokers = [c for c in cards if c.is_joker]
     if not jokers:
         return None
-    shown = Later(lambda: format_cards(cards))
     if rules.joker_use == "none":
-        raise IllegalMeld(f"{shown}: these rules play without jokers", ("M5", "D2"))
+        raise IllegalMeld(
+            say("%(cards)s: these rules play without jokers", cards=format_cards(cards)),
+            ("M5", "D2"),
+        )
     if rules.joker_use == "sets-of-jokers":
-        if any(c.stands_for is not None for c in jokers):
-            raise IllegalMeld(
-                f"{shown}: jokers are never wild under these rules; write a joker as JK", ("P2",)
-            )
-        if len(jokers) != len(cards):
-            raise IllegalMeld(
-                f"{shown}: jokers meld only in sets of three or four jokers, never in runs "
-                "or as wild cards",
-                ("P2",),
-            )
-        if len(cards) > 4:
-            raise IllegalMeld(f"{shown}: a set of jokers has 3 or 4 jokers", ("P2", "M1"))
-        return Meld("jokers", tuple(cards))
+        return _joker_set(cards, jokers)
     if any(c.stands_for is None for c in jokers):
         raise IllegalMeld(
-            f"{shown}: a wild joker must name the card it stands for when melded, as in JK=7C",
+            say(
+                "%(cards)s: a wild joker must name the card it stands for when melded, as in JK=7C",
+                cards=format_cards(cards),
+            ),
             ("M5",),
         )
     return None
+
+
+def _joker_set(cards: Sequence[Card], jokers: list[Card]) -> Meld:
+    """P2: Persian jokers meld only as a set of three or four jokers, never wild."""
+    if any(c.stands_for is not None for c in jokers):
+        raise IllegalMeld(
+            say(
+                "%(cards)s: jokers are never wild under these rules; write a joker as JK",
+                cards=format_cards(cards),
+            ),
+            ("P2",),
+        )
+    if len(jokers) != len(cards):
+        raise IllegalMeld(
+            say(
+                "%(cards)s: jokers meld only in sets of three or four jokers, never in runs "
+                "or as wild cards",
+                cards=format_cards(cards),
+            ),
+            ("P2",),
+        )
+    if len(cards) > 4:
+        raise IllegalMeld(
+            say("%(cards)s: a set of jokers has 3 or 4 jokers", cards=format_cards(cards)),
+            ("P2", "M1"),
+        )
+    return Meld("jokers", tuple(cards))
 
 
 def suits_must_differ(rules: RuleSet) -> bool:
@@ -114,13 +137,18 @@ def suits_must_differ(rules: RuleSet) -> bool:
 
 
 def _make_set(cards: Sequence[Card], rules: RuleSet) -> Meld:
-    shown = Later(lambda: format_cards(cards))
     if len(cards) > 4:
-        raise IllegalMeld(f"{shown}: a set has 3 or 4 cards of one rank", ("M1",))
+        raise IllegalMeld(
+            say("%(cards)s: a set has 3 or 4 cards of one rank", cards=format_cards(cards)), ("M1",)
+        )
     suits = [c.natural.suit for c in cards]
     if len(set(suits)) != len(suits) and suits_must_differ(rules):
         raise IllegalMeld(
-            f"{shown} has two cards of the same suit, which a set may not have", ("M2",)
+            say(
+                "%(cards)s has two cards of the same suit, which a set may not have",
+                cards=format_cards(cards),
+            ),
+            ("M2",),
         )
     return Meld("set", tuple(cards), rank=cards[0].natural.rank)
 
@@ -212,22 +240,39 @@ def run_shape(rules: RuleSet) -> RunShape:
 
 
 def _make_run(cards: Sequence[Card], rules: RuleSet) -> Meld:
-    shown = Later(lambda: format_cards(cards))
     naturals = [c.natural for c in cards]
     ranks = {c.rank for c in naturals}
     if len(ranks) != len(cards):
-        raise IllegalMeld(f"{shown}: a run cannot hold the same rank twice", ("M3",))
+        raise IllegalMeld(
+            say("%(cards)s: a run cannot hold the same rank twice", cards=format_cards(cards)),
+            ("M3",),
+        )
     low, _ = _run_low(ranks, False)
     if low is None:
         raise IllegalMeld(
-            f"{shown} is not a sequence: a run is cards of one suit in order", ("M3",)
+            say(
+                "%(cards)s is not a sequence: a run is cards of one suit in order",
+                cards=format_cards(cards),
+            ),
+            ("M3",),
         )
     refusal = run_refusal(low, len(cards), rules)
     if refusal == "M4":
-        raise IllegalMeld(f"{shown} goes round the corner, which these rules do not allow", ("M4",))
+        raise IllegalMeld(
+            say(
+                "%(cards)s goes round the corner, which these rules do not allow",
+                cards=format_cards(cards),
+            ),
+            ("M4",),
+        )
     if refusal == "M3":
         raise IllegalMeld(
-            f"{shown}: a run needs at least {rules.min_run} cards under these rules", ("M3",)
+            say(
+                "%(cards)s: a run needs at least %(least)s cards under these rules",
+                cards=format_cards(cards),
+                least=rules.min_run,
+            ),
+            ("M3",),
         )
     by_rank = {c.natural.rank: c for c in cards}
     ordered = tuple(by_rank[_rank_at(low + i)] for i in range(len(cards)))
@@ -251,7 +296,10 @@ def _check_meld(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     :class:`Meld` object (melds compare by identity)."""
     if len(cards) < 3:
         raise IllegalMeld(
-            f"{format_cards(cards) or 'no cards'}: a meld needs at least three cards",
+            say(
+                "%(cards)s: a meld needs at least three cards",
+                cards=format_cards(cards) or say("no cards"),
+            ),
             ("M1", "M3"),
         )
     if DOUBLE in cards:
@@ -265,7 +313,10 @@ def _check_meld(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     if len({c.suit for c in naturals}) == 1:
         return _make_run(cards, rules)
     raise IllegalMeld(
-        f"{format_cards(cards)} is neither a set (one rank) nor a run (one suit in sequence)",
+        say(
+            "%(cards)s is neither a set (one rank) nor a run (one suit in sequence)",
+            cards=format_cards(cards),
+        ),
         ("M1", "M3"),
     )
 
@@ -277,18 +328,28 @@ def _doubled_set(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     Read as a set (M1) of naturals laid with one joker over it: the seed's first and last
     sentences say "set", and the contract writes ``JK=double`` inside a set. Only where
     the round's jokers are not wild (:func:`dealers_joker.round_rules`)."""
-    shown = Later(lambda: format_cards(cards))
     if not rules.dealers_gambit or rules.joker_use == "wild":
         raise IllegalMeld(
-            f"{shown}: a joker doubles a set only under dealer's gambit, nominated double",
+            say(
+                "%(cards)s: a joker doubles a set only under dealer's gambit, nominated double",
+                cards=format_cards(cards),
+            ),
             ("X2",),
         )
     rest = tuple(c for c in cards if c is not DOUBLE)
     if len(rest) != len(cards) - 1:
-        raise IllegalMeld(f"{shown}: one joker doubles a set, not two", ("X2",))
+        raise IllegalMeld(
+            say("%(cards)s: one joker doubles a set, not two", cards=format_cards(cards)), ("X2",)
+        )
     meld = check_meld(rest, rules)
     if meld.kind != "set":
-        raise IllegalMeld(f"{shown}: the doubling joker goes over a set, not a run", ("X2",))
+        raise IllegalMeld(
+            say(
+                "%(cards)s: the doubling joker goes over a set, not a run",
+                cards=format_cards(cards),
+            ),
+            ("X2",),
+        )
     return Meld("set", (*meld.cards, DOUBLE), rank=meld.rank)
 
 
@@ -301,6 +362,11 @@ def meld_problem(cards: Sequence[Card], rules: RuleSet) -> IllegalMeld | None:
     return None
 
 
+def _misfit(card: Card, meld: Meld) -> Message:
+    """``9♦ does not fit run of 5♠ 6♠ 7♠``: the start of a refused lay-off's reason."""
+    return say("%(card)s does not fit %(meld)s", card=card.display, meld=meld.describe())
+
+
 @lru_cache(maxsize=16384)
 def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     """``meld`` with ``card`` laid off onto it (L1, L3): the meld as it then stands.
@@ -311,56 +377,85 @@ def extend(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     card (M5). Raises :class:`IllegalMeld` saying why the card does not fit. Cached: the
     same lay-off onto the same meld gives the same :class:`Meld` object.
     """
-    onto = Later(lambda: f"{card.display} does not fit {meld.describe()}")
     if DOUBLE in meld.cards:
-        raise IllegalMeld(f"{onto}: the joker doubling it has sealed the set", ("X2",))
+        raise IllegalMeld(
+            say("%(misfit)s: the joker doubling it has sealed the set", misfit=_misfit(card, meld)),
+            ("X2",),
+        )
     if card is DOUBLE:
-        raise IllegalMeld(f"{onto}: a joker doubles a set only as it is melded", ("X2",))
+        raise IllegalMeld(
+            say(
+                "%(misfit)s: a joker doubles a set only as it is melded", misfit=_misfit(card, meld)
+            ),
+            ("X2",),
+        )
     if meld.kind == "jokers" or card.is_joker:
-        grown = _extend_jokers(meld, card, rules, onto)
+        grown = _extend_jokers(meld, card, rules)
         if grown is not None:
             return grown
     if meld.kind == "set":
-        return _extend_set(meld, card, rules, onto)
-    return _extend_run(meld, card, rules, onto)
+        return _extend_set(meld, card, rules)
+    return _extend_run(meld, card, rules)
 
 
-def _extend_jokers(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld | None:
+def _extend_jokers(meld: Meld, card: Card, rules: RuleSet) -> Meld | None:
     """M5, P2 for a joker laid off, or a card laid off onto a joker set; None when the
     card goes on to the set or run checks (a wild joker naming its card)."""
     if card.is_joker:
         _check_jokers([card], rules)
         if rules.joker_use == "sets-of-jokers" and meld.kind != "jokers":
-            raise IllegalMeld(f"{onto}: jokers go only in sets of jokers", ("P2",))
+            raise IllegalMeld(
+                say("%(misfit)s: jokers go only in sets of jokers", misfit=_misfit(card, meld)),
+                ("P2",),
+            )
     if meld.kind != "jokers":
         return None
     if not card.is_joker or card.stands_for is not None:
-        raise IllegalMeld(f"{onto}: only a joker joins a set of jokers", ("P2",))
+        raise IllegalMeld(
+            say("%(misfit)s: only a joker joins a set of jokers", misfit=_misfit(card, meld)),
+            ("P2",),
+        )
     if len(meld.cards) >= 4:
-        raise IllegalMeld(f"{onto}: a set of jokers has at most 4", ("P2", "M1"))
+        raise IllegalMeld(
+            say("%(misfit)s: a set of jokers has at most 4", misfit=_misfit(card, meld)),
+            ("P2", "M1"),
+        )
     return Meld("jokers", (*meld.cards, card))
 
 
-def _extend_set(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld:
+def _extend_set(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     natural = card.natural
     if natural.rank != meld.rank:
-        raise IllegalMeld(f"{onto}: a set takes only cards of its rank", ("M1", "L1"))
+        raise IllegalMeld(
+            say("%(misfit)s: a set takes only cards of its rank", misfit=_misfit(card, meld)),
+            ("M1", "L1"),
+        )
     if len(meld.cards) >= 4:
-        raise IllegalMeld(f"{onto}: a set has at most 4 cards", ("M1",))
+        raise IllegalMeld(
+            say("%(misfit)s: a set has at most 4 cards", misfit=_misfit(card, meld)), ("M1",)
+        )
     if suits_must_differ(rules) and any(c.natural.suit == natural.suit for c in meld.cards):
-        raise IllegalMeld(f"{onto}: the set already has a card of that suit", ("M2",))
+        raise IllegalMeld(
+            say("%(misfit)s: the set already has a card of that suit", misfit=_misfit(card, meld)),
+            ("M2",),
+        )
     return Meld("set", (*meld.cards, card), rank=meld.rank)
 
 
-def _extend_run(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld:
+def _extend_run(meld: Meld, card: Card, rules: RuleSet) -> Meld:
     """A run grows at either end (M3), turning the corner only where M4 allows it
     (:func:`run_refusal`)."""
     natural = card.natural
     if natural.suit != meld.suit:
-        raise IllegalMeld(f"{onto}: a run takes only cards of its suit", ("M3", "L1"))
+        raise IllegalMeld(
+            say("%(misfit)s: a run takes only cards of its suit", misfit=_misfit(card, meld)),
+            ("M3", "L1"),
+        )
     size = len(meld.cards)
     if size >= 13:
-        raise IllegalMeld(f"{onto}: the run already holds every rank", ("M3",))
+        raise IllegalMeld(
+            say("%(misfit)s: the run already holds every rank", misfit=_misfit(card, meld)), ("M3",)
+        )
     below, above = meld.low - 1, meld.high + 1
     if natural.rank == _rank_at(above) and run_refusal(meld.low, size + 1, rules) is None:
         return Meld("run", (*meld.cards, card), suit=meld.suit, low=meld.low)
@@ -369,9 +464,16 @@ def _extend_run(meld: Meld, card: Card, rules: RuleSet, onto: Later) -> Meld:
         return Meld("run", (card, *meld.cards), suit=meld.suit, low=low)
     if natural.rank in (_rank_at(above), _rank_at(below)):
         raise IllegalMeld(
-            f"{onto}: it would go round the corner, which these rules do not allow", ("M4",)
+            say(
+                "%(misfit)s: it would go round the corner, which these rules do not allow",
+                misfit=_misfit(card, meld),
+            ),
+            ("M4",),
         )
-    raise IllegalMeld(f"{onto}: a run grows only at its ends, in sequence", ("M3", "L1"))
+    raise IllegalMeld(
+        say("%(misfit)s: a run grows only at its ends, in sequence", misfit=_misfit(card, meld)),
+        ("M3", "L1"),
+    )
 
 
 def extend_with(meld: Meld, cards: Iterable[Card], rules: RuleSet) -> Meld:

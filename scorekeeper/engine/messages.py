@@ -15,7 +15,7 @@ Compose sentences from messages (a figure may itself be a :class:`Message`), nev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 Gettext = Callable[[str], str]
@@ -112,6 +112,19 @@ def say(template: str, /, **figures: Any) -> Message:
 def say_plural(singular: str, plural: str, count: int, /, **figures: Any) -> Message:
     """Shorthand for :meth:`Message.plural`."""
     return Message.plural(singular, plural, count, **figures)
+
+
+def listed(items: Sequence[str]) -> str:
+    """``items`` (one or more sentences) as one text, joined by "; ": a :class:`Message`
+    when any of them is one, so that each is translated where it is shown; ``""`` for
+    none."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    if not any(isinstance(item, Message) for item in items):
+        return "; ".join(items)
+    return Message("%(first)s; %(rest)s", first=items[0], rest=listed(items[1:]))
 
 
 def N_(template: str) -> str:

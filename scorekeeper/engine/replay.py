@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, Final, TypedDict
 
 from .cards import Card, format_cards, parse_card, sort_key
 from .checker.explain import layoff_reasons, meld_reasons
@@ -36,10 +36,12 @@ from .game.actions import (
     Pass,
     RummyCall,
     Split,
+    and_list,
 )
 from .game.records import FORMAT, RecordError, RecordMove, record_moves
 from .game.state import GameState, Phase
 from .melds import IllegalMeld, Meld, check_meld, extend
+from .messages import N_, say, say_plural
 
 
 class Rule(TypedDict):
@@ -131,7 +133,9 @@ def replay_steps(record: object) -> list[Step]:
                 steps.append(_deal_step(move.state, move.round))
             made = _before(move)
     except RecordError as error:
-        raise ReplayRefused(f"the record cannot be replayed: {error}") from None
+        raise ReplayRefused(
+            say("the record cannot be replayed: %(error)s", error=error.args[0])
+        ) from None
     if made is not None:
         steps.extend(_after(made))
     return steps
@@ -141,12 +145,17 @@ def _check_finished(record: object) -> None:
     """:class:`ReplayRefused` unless ``record`` is of a finished game: ``final`` with a
     winner, every round scored."""
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
-        raise ReplayRefused(f"this is not a game record: its format must be {FORMAT!r}")
+        raise ReplayRefused(
+            say("this is not a game record: its format must be %(format)s", format=repr(FORMAT))
+        )
     final = record.get("final")
     rounds = record.get("rounds")
     if not isinstance(final, Mapping) or not final.get("winner") or not isinstance(rounds, list):
         raise ReplayRefused(
-            "only a finished game can be replayed: until it is over, the other hands stay hidden"
+            say(
+                "only a finished game can be replayed: until it is over, the other hands "
+                "stay hidden"
+            )
         )
     if any(not isinstance(r, Mapping) or r.get("scores") is None for r in rounds):
         raise ReplayRefused("only a finished game can be replayed: a round has no scores")
@@ -206,8 +215,14 @@ def _deal_step(state: GameState, number: int) -> Step:
     dealer = state.players[state.dealer]
     size = state.rules.hand_size(state.n)
     step = _picture(state, _table_of(state), "deal", number)
-    step["text"] = f"Round {number}: {dealer} deals {size} cards each"
-    step["rules"] = [{"id": "D3", "why": f"{size} cards each with {state.n} players"}]
+    step["text"] = say(
+        "Round %(number)s: %(dealer)s deals %(size)s cards each",
+        number=number,
+        dealer=dealer,
+        size=size,
+    )
+    why = say("%(size)s cards each with %(players)s players", size=size, players=state.n)
+    step["rules"] = [{"id": "D3", "why": why}]
     return step
 
 
@@ -230,7 +245,7 @@ def _after(made: _Made) -> list[Step]:
     rules = made.rules + _taking_rules(state, move.action)
     ended = len(state.rounds) >= move.round
     step = _ending(made) if ended else _picture(state, _table_of(state), "move", move.round)
-    step["kind"], step["player"], step["text"] = "move", name, f"{name} {made.words}"
+    step["kind"], step["player"], step["text"] = "move", name, made.words
     step["rules"] = [{"id": i, "why": why} for i, why in _unique(rules)]
     if not ended:
         return [step]
@@ -246,8 +261,8 @@ def _taking_rules(state: GameState, action: Action) -> Reasons:
     if not isinstance(action, Draw) or action.source != "discard":
         return []
     if state.must_use is not None:
-        return [("T2", "the card taken must be used at once, in a meld or a lay-off")]
-    return [("T3", "the top card alone may be kept")]
+        return [("T2", say("the card taken must be used at once, in a meld or a lay-off"))]
+    return [("T3", say("the top card alone may be kept"))]
 
 
 def _ending(made: _Made) -> Step:
@@ -263,10 +278,16 @@ def _ending(made: _Made) -> Step:
     _made_on(move, table, pile)
     goer = end.get("went_out")
     step = _picture(state, table, "end", move.round)
-    step["text"] = f"Round {move.round} is over: " + (
-        f"{goer} went out" if goer else f"the {end.get('reason')}"
-    )
-    step["rules"] = [{"id": "S7", "why": "cards shown on the table, less the cards left in hand"}]
+    if goer:
+        step["text"] = say(
+            "Round %(number)s is over: %(player)s went out", number=move.round, player=goer
+        )
+    else:
+        step["text"] = say(
+            "Round %(number)s is over: the %(reason)s", number=move.round, reason=end.get("reason")
+        )
+    why = say("cards shown on the table, less the cards left in hand")
+    step["rules"] = [{"id": "S7", "why": why}]
     step["hands"] = {p: _sorted([parse_card(t) for t in h]) for p, h in end["hands_left"].items()}
     step["pile"] = pile
     step["stock"] = made.stock - _drawn(move.action)
@@ -303,10 +324,11 @@ def _made_on(move: RecordMove, table: _Table, pile: list[str]) -> None:
 
 
 def _words(state: GameState, seat: int, action: Action, table: _Table) -> tuple[str, Reasons]:
-    """``action`` by ``seat`` in words (as /play's log says it) and the rules that
-    allowed it, said BEFORE it is made."""
+    """``action`` by ``seat`` in words, a whole sentence naming the player (as /play's log
+    says it), and the rules that allowed it, said BEFORE it is made."""
+    name = state.players[seat]
     if isinstance(action, Draw | DrawTwo):
-        return _drawing(state, action)
+        return _drawing(state, name, action)
     if isinstance(action, LayDown):
         return _laying_down(state, seat, action)
     if isinstance(action, LayOff):
@@ -316,101 +338,163 @@ def _words(state: GameState, seat: int, action: Action, table: _Table) -> tuple[
     if isinstance(action, RummyCall):
         return _calling(state, seat, action, table)
     if isinstance(action, Pass | EndRound):
-        return _stopping(state, action)
+        return _stopping(state, name, action)
     if isinstance(action, Split) and 0 <= action.index < len(state.pile):
-        whose = "the dealer's joker" if action.dealers_joker else "a joker"
+        whose = say("the dealer's joker") if action.dealers_joker else say("a joker")
         card = state.pile[action.index].display
-        return f"splits the discard pile at {card} with {whose}", [("X2", "dealer's gambit")]
-    return action.describe(), [("X2", "dealer's gambit: the jokers nominated each deal")]
+        said = say(
+            "%(player)s splits the discard pile at %(card)s with %(whose)s",
+            player=name,
+            card=card,
+            whose=whose,
+        )
+        return said, [("X2", say("dealer's gambit"))]
+    said = say("%(player)s %(move)s", player=name, move=action.describe())
+    return said, [("X2", say("dealer's gambit: the jokers nominated each deal"))]
 
 
-def _drawing(state: GameState, action: Draw | DrawTwo) -> tuple[str, Reasons]:
+def _drawing(state: GameState, name: str, action: Draw | DrawTwo) -> tuple[str, Reasons]:
     """A draw from the stock (T1, two under T6) or a take from the discard pile (T1,
     the card and every card above it; T2 when it must be used at once)."""
     if isinstance(action, DrawTwo):
-        return action.describe(), [("T6", "two cards from the stock, Boathouse Rum")]
+        said = say("%(player)s draws two from the stock", player=name)
+        return said, [("T6", say("two cards from the stock, Boathouse Rum"))]
     if action.source == "stock":
-        return action.describe(), [("T1", "the top card of the stock")]
+        said = say("%(player)s draws from the stock", player=name)
+        return said, [("T1", say("the top card of the stock"))]
     index = action.index if action.index is not None else len(state.pile) - 1
     taken = state.pile[index:] if 0 <= index < len(state.pile) else []
     above = len(taken) - 1
-    more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
-    name = taken[0].display if taken else "a card"
-    rules: Reasons = [("T1", "any card of the discard pile, with every card above it")]
-    return f"takes {name} from the discard pile{more}", rules
+    card = taken[0].display if taken else say("a card")
+    rules: Reasons = [("T1", say("any card of the discard pile, with every card above it"))]
+    if above > 0:
+        said = say_plural(
+            "%(player)s takes %(card)s from the discard pile and the %(count)s card above it",
+            "%(player)s takes %(card)s from the discard pile and the %(count)s cards above it",
+            above,
+            player=name,
+            card=card,
+        )
+        return said, rules
+    return say("%(player)s takes %(card)s from the discard pile", player=name, card=card), rules
 
 
-def _goes_out(state: GameState, seat: int, cards: int) -> tuple[str, Reasons]:
-    """ " and goes out" (O1) when playing ``cards`` cards empties ``seat``'s hand."""
+def _goes_out(state: GameState, seat: int, cards: int) -> tuple[bool, Reasons]:
+    """Whether playing ``cards`` cards empties ``seat``'s hand (O1), and the rule."""
     if len(state.hands[seat]) == cards:
-        return " and goes out", [("O1", "the last card of the hand played: the round ends")]
-    return "", []
+        return True, [("O1", say("the last card of the hand played: the round ends"))]
+    return False, []
 
 
 def _laying_down(state: GameState, seat: int, action: LayDown) -> tuple[str, Reasons]:
     """Melds laid down (T4), each with the checker's reasons (M1 to M6, P2, X2)."""
-    rules: Reasons = [("T4", "after drawing, any melds may be laid down")]
+    rules: Reasons = [("T4", say("after drawing, any melds may be laid down"))]
     for cards in action.melds:
         try:
             rules.extend(meld_reasons(check_meld(cards, state.rules), state.rules))
         except IllegalMeld:  # the reader's apply_action refuses it next
             pass
-    if state.rules.first_meld_minimum and not state.opened[seat]:
-        rules.append(("M6", f"a first meld of at least {state.rules.first_meld_minimum} points"))
+    minimum = state.rules.first_meld_minimum
+    if minimum and not state.opened[seat]:
+        rules.append(("M6", say("a first meld of at least %(minimum)s points", minimum=minimum)))
     count = sum(len(m) for m in action.melds)
     out, more = _goes_out(state, seat, count)
-    shown = " and ".join(format_cards(m) for m in action.melds)
-    return f"lays down {shown}{out}", _unique(rules + more)
+    melds = and_list([format_cards(m) for m in action.melds])
+    name = state.players[seat]
+    if out:
+        said = say("%(player)s lays down %(melds)s and goes out", player=name, melds=melds)
+    else:
+        said = say("%(player)s lays down %(melds)s", player=name, melds=melds)
+    return said, _unique(rules + more)
+
+
+_LAID_OFF: Final = {
+    (False, False): N_("%(player)s lays off %(card)s on %(owner)s's meld %(meld)s (%(cards)s)"),
+    (False, True): N_(
+        "%(player)s lays off %(card)s on %(owner)s's meld %(meld)s (%(cards)s) and goes out"
+    ),
+    (True, False): N_(
+        '%(player)s calls "Rummy!" on %(card)s, and lays off %(card)s on %(owner)s\'s meld '
+        "%(meld)s (%(cards)s)"
+    ),
+    (True, True): N_(
+        '%(player)s calls "Rummy!" on %(card)s, and lays off %(card)s on %(owner)s\'s meld '
+        "%(meld)s (%(cards)s) and goes out"
+    ),
+}
+"""A lay-off in words, by (after a "Rummy!" call, going out)."""
+
+_LAID_OFF_ANYWHERE: Final = {
+    False: N_("%(player)s lays off %(card)s on meld %(meld)s"),
+    True: N_('%(player)s calls "Rummy!" on %(card)s, and lays off %(card)s on meld %(meld)s'),
+}
+"""A lay-off onto a meld the table does not show, by (after a "Rummy!" call)."""
 
 
 def _laying_off(
-    state: GameState, seat: int, card: Card, meld: int, table: _Table
+    state: GameState, seat: int, card: Card, meld: int, table: _Table, called: bool = False
 ) -> tuple[str, Reasons]:
-    """A card laid off (L1, L3 and what the grown meld is), on whose meld."""
+    """A card laid off (L1, L3 and what the grown meld is), on whose meld; ``called``
+    after a "Rummy!" call (X1), said in the same sentence."""
+    figures: dict[str, object] = {"player": state.players[seat], "card": card.display}
     if not 0 <= meld < len(table.melds):
-        return f"lays off {card.display} on meld {meld + 1}", [("L1", "onto a table meld")]
+        said = say(_LAID_OFF_ANYWHERE[called], meld=meld + 1, **figures)
+        return said, [("L1", say("onto a table meld"))]
     onto = table.melds[meld]
-    label = f"{table.owners[meld]}'s meld {meld + 1} ({format_cards(onto.cards)})"
     try:
         rules = layoff_reasons(extend(onto, card, state.rules), [card], state.rules)
     except IllegalMeld:  # the reader's apply_action refuses it next
         rules = []
     out, more = _goes_out(state, seat, 1)
-    return f"lays off {card.display} on {label}{out}", _unique(rules + more)
+    figures |= {"owner": table.owners[meld], "meld": meld + 1, "cards": format_cards(onto.cards)}
+    return say(_LAID_OFF[called, out], **figures), _unique(rules + more)
 
 
 def _discarding(state: GameState, seat: int, action: Discard) -> tuple[str, Reasons]:
     """A discard ending the turn (T5), or the first discard chosen (D4)."""
+    name, card = state.players[seat], action.card.display
     if state.phase is Phase.START_PILE:
-        why = "the player dealt an extra card chooses the first discard"
-        return f"starts the discard pile with {action.card.display}", [("D4", why)]
+        why = say("the player dealt an extra card chooses the first discard")
+        said = say("%(player)s starts the discard pile with %(card)s", player=name, card=card)
+        return said, [("D4", why)]
     out, more = _goes_out(state, seat, 1)
-    return f"discards {action.card.display}{out}", [("T5", "a turn ends with a discard"), *more]
+    if out:
+        said = say("%(player)s discards %(card)s and goes out", player=name, card=card)
+    else:
+        said = say("%(player)s discards %(card)s", player=name, card=card)
+    return said, [("T5", say("a turn ends with a discard")), *more]
 
 
 def _calling(state: GameState, seat: int, call: RummyCall, table: _Table) -> tuple[str, Reasons]:
     """A "Rummy!" call (X1): the card called and where it goes (L1, L3 for its lay-off)."""
     card = state.pile[call.index] if 0 <= call.index < len(state.pile) else None
-    said = f'calls "Rummy!" on {card.display if card else "a card"}'
-    rules: Reasons = [("X1", "a discard that fits a table meld may be called")]
+    name = state.players[seat]
+    shown = card.display if card else say("a card")
+    said = say('%(player)s calls "Rummy!" on %(card)s', player=name, card=shown)
+    rules: Reasons = [("X1", say("a discard that fits a table meld may be called"))]
     if call.meld is None or card is None:
         return said, rules
-    laid, more = _laying_off(state, seat, card, call.meld, table)
-    return said + ", and " + laid, rules + more
+    laid, more = _laying_off(state, seat, card, call.meld, table, called=True)
+    return laid, rules + more
 
 
-def _stopping(state: GameState, action: Pass | EndRound) -> tuple[str, Reasons]:
+def _stopping(state: GameState, name: str, action: Pass | EndRound) -> tuple[str, Reasons]:
     """A pass in a window (X1, T7), no draw with the stock gone (O3), the round stopped
     (O3) or deadwood laid off no more (O4)."""
     if isinstance(action, EndRound):
         if state.phase is Phase.DEADWOOD:
-            return "stops laying off", [("O4", "deadwood laid off after the other went out")]
-        return "stops drawing: the round ends", [("O3", "the stock is used up")]
+            said = say("%(player)s stops laying off", player=name)
+            return said, [("O4", say("deadwood laid off after the other went out"))]
+        said = say("%(player)s stops drawing: the round ends", player=name)
+        return said, [("O3", say("the stock is used up"))]
     if state.phase is Phase.RUMMY:
-        return 'does not call "Rummy!"', [("X1", 'anyone may call "Rummy!", or not')]
+        said = say('%(player)s does not call "Rummy!"', player=name)
+        return said, [("X1", say('anyone may call "Rummy!", or not'))]
     if state.phase is Phase.OUT_OF_TURN:
-        return "does not meld out of turn", [("T7", "melding out of turn is allowed, or not")]
-    return "draws nothing (the stock is used up)", [("O3", "the stock is used up: play on")]
+        said = say("%(player)s does not meld out of turn", player=name)
+        return said, [("T7", say("melding out of turn is allowed, or not"))]
+    said = say("%(player)s draws nothing (the stock is used up)", player=name)
+    return said, [("O3", say("the stock is used up: play on"))]
 
 
 def _unique(rules: Reasons) -> Reasons:

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from .cards import Card
 from .melds import Meld
+from .messages import N_, say
 from .rules.ruleset import RuleSet
 
 
@@ -25,8 +26,9 @@ def divisor(rules: RuleSet) -> int:
 
 @dataclass(frozen=True, slots=True)
 class CardValues:
-    """Each card's ``(points, why, rule id)`` under one rule set: ``rank`` by rank (index
-    0 the joker, 1 to 13), the ace ``ace_low`` and ``ace_high`` in a run, ``divisor``."""
+    """Each card's ``(points, why, rule id)`` under one rule set (``why`` a :class:`Message`):
+    ``rank`` by rank (index 0 the joker, 1 to 13), the ace ``ace_low`` and ``ace_high`` in a
+    run, ``divisor``."""
 
     rank: tuple[tuple[int, str, str], ...]  # index 0 joker, 1..13 natural
     ace_low: tuple[int, str, str]
@@ -38,31 +40,32 @@ class CardValues:
 def card_values(rules: RuleSet) -> CardValues:
     """The values of every card under ``rules`` (S1 to S5, S9), computed once per rules."""
     div = divisor(rules)
-    suffix = ", divided by five" if div == 5 else ""
 
     def v(points: int, why: str, rule: str) -> tuple[int, str, str]:
-        return (points // div, why + suffix, rule if div == 1 else f"{rule}, S9")
+        if div == 1:
+            return (points, say(why), rule)
+        return (points // div, say("%(why)s, divided by five", why=say(why)), f"{rule}, S9")
 
     def low(rank: int) -> tuple[int, str, str]:
         if rules.low_card_points == "pip":
-            return v(rank, "pip value", "S4")
-        return v(5, "5 for each card 2 to 9", "S4")
+            return v(rank, N_("pip value"), "S4")
+        return v(5, N_("5 for each card 2 to 9"), "S4")
 
     ace = {
-        "15-low-1": v(15, "ace", "S1"),
-        "15": v(15, "ace, 15 always", "S1"),
-        "25": v(25, "ace, 25 always", "S1"),
-        "15-high-else-5": v(5, "ace not played high", "S1"),
+        "15-low-1": v(15, N_("ace"), "S1"),
+        "15": v(15, N_("ace, 15 always"), "S1"),
+        "25": v(25, N_("ace, 25 always"), "S1"),
+        "15-high-else-5": v(5, N_("ace not played high"), "S1"),
     }[rules.ace_points]
     ace_low = {
-        "15-low-1": v(1, "ace low in A-2-3", "S1"),
-        "15-high-else-5": v(5, "ace played low", "S1"),
+        "15-low-1": v(1, N_("ace low in A-2-3"), "S1"),
+        "15-high-else-5": v(5, N_("ace played low"), "S1"),
     }.get(rules.ace_points, ace)
-    ace_high = v(15, "ace played high", "S1") if rules.ace_points == "15-high-else-5" else ace
-    joker = v(rules.joker_points, "joker", "S5")
+    ace_high = v(15, N_("ace played high"), "S1") if rules.ace_points == "15-high-else-5" else ace
+    joker = v(rules.joker_points, N_("joker"), "S5")
     table = [joker, ace] + [low(r) for r in range(2, 10)]
-    table += [v(rules.ten_points, "ten", "S3")]
-    table += [v(rules.face_points, "face card", "S2")] * 3
+    table += [v(rules.ten_points, N_("ten"), "S3")]
+    table += [v(rules.face_points, N_("face card"), "S2")] * 3
     return CardValues(tuple(table), ace_low, ace_high, div)
 
 

@@ -37,6 +37,7 @@ from ..engine import (
     to_person,
 )
 from ..extensions import db
+from ..languages import translate
 from ..models import DigitalGame, DigitalReview
 from .moves import describe
 from .shown import Hint, NoHint, Review
@@ -79,7 +80,7 @@ def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> Hint |
         return NoHint(error="there is nothing for you to decide now")
     decision = advice(game, state)
     said = describe(state, state.seat, decision.action)
-    why, rules = _in_words(to_person(decision.reason))
+    why, rules = _in_words(translate(to_person(decision.reason)))
     return Hint(
         move=said["text"][:1].upper() + said["text"][1:],
         why=why + ".",

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import Action
+from ..languages import translate
 
 
 class PlayError(ValueError):
@@ -33,7 +34,8 @@ class PlayError(ValueError):
     @property
     def description(self) -> str:
         """The refusal in words on a page of its own: the message, capitalised."""
-        return self.message[:1].upper() + self.message[1:]
+        text = str(translate(self.message))
+        return text[:1].upper() + text[1:]
 
 
 class StaleGame(PlayError):

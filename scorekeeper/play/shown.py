@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,7 @@ class Step(TypedDict):
     groups: list[list[str]]
     text: str
     why: NotRequired[str]
+    why_said: NotRequired[dict[str, Any]]  # ``why`` as Message.to_json(), for its language
     rules: NotRequired[list[str]]
     bot: NotRequired[bool]
     v: NotRequired[int]

@@ -15,6 +15,7 @@ from flask import current_app, has_app_context
 from ..engine import (
     Action,
     GameState,
+    Message,
     apply_action,
     bot_move_why,
     current_player,
@@ -46,6 +47,8 @@ def step(
     said = describe(state, state.seat, action)
     if why:
         said["why"] = why
+        if isinstance(why, Message):
+            said["why_said"] = why.to_json()
     number, ended, reshuffles = state.deal_number, len(state.scores), state.reshuffles
     apply_action(state, action)
     steps.append(said)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..messages import say
 from .bots import BasicBot, Bot, RandomBot
 from .expert import ExpertBot
 from .gambit_bots import GambitSense
@@ -31,9 +32,10 @@ from .strategy import StrongBot, Style
 @dataclass(frozen=True)
 class Level:
     """One level of the ladder: ``name`` (stored with each game), ``title`` (for people),
-    ``words`` (how it plays, one sentence), ``samples`` (the sampled deals per decision
-    of an expert level, 0 for the others) and ``build(samples, budget)`` making its bot
-    (``budget``: seconds of CPU time per decision, None for none)."""
+    ``words`` (how it plays, one sentence; both :class:`Message` s), ``samples`` (the
+    sampled deals per decision of an expert level, 0 for the others) and
+    ``build(samples, budget)`` making its bot (``budget``: seconds of CPU time per decision,
+    None for none)."""
 
     name: str
     title: str
@@ -67,50 +69,62 @@ def _master(samples: int, budget: float | None) -> Bot:
 LEVELS: tuple[Level, ...] = (
     Level(
         "beginner",
-        "Beginner",
-        "knows the melds, lays off only onto its own melds and throws away any loose card, "
-        "whatever it is worth",
+        say("Beginner"),
+        say(
+            "knows the melds, lays off only onto its own melds and throws away any loose card, "
+            "whatever it is worth"
+        ),
         0,
         _heuristic(lambda: BasicBot(own_melds=True, counts=False)),
     ),
     Level(
         "casual",
-        "Casual",
-        "melds greedily: takes the top discard when it can use it, lays down and lays off "
-        "all it can, discards its highest loose card",
+        say("Casual"),
+        say(
+            "melds greedily: takes the top discard when it can use it, lays down and lays off "
+            "all it can, discards its highest loose card"
+        ),
         0,
         _heuristic(BasicBot),
     ),
     Level(
         "steady",
-        "Steady",
-        "weighs its hand: looks up to three cards into the discard pile, keeps the cards "
-        "most likely to meld",
+        say("Steady"),
+        say(
+            "weighs its hand: looks up to three cards into the discard pile, keeps the cards "
+            "most likely to meld"
+        ),
         0,
         _heuristic(lambda: StrongBot(Style(depth=3))),
     ),
     Level(
         "strong",
-        "Strong",
-        "plays to win: reads the whole discard pile, remembers what each player took, "
-        "weighs what its discards give away",
+        say("Strong"),
+        say(
+            "plays to win: reads the whole discard pile, remembers what each player took, "
+            "weighs what its discards give away"
+        ),
         0,
         _heuristic(StrongBot),
     ),
     Level(
         "expert",
-        "Expert",
-        "deals out the cards it cannot see a few times over, plays each a few turns ahead "
-        "and picks the move that scores best",
+        say("Expert"),
+        say(
+            "deals out the cards it cannot see a few times over, plays each a few turns ahead "
+            "and picks the move that scores best"
+        ),
         3,
         _expert,
     ),
     Level(
         "master",
-        "Master",
-        "deals out the cards it cannot see many times over and plays each a few turns "
-        "ahead, every player reading the discard pile six cards deep, then picks the move "
-        "that scores best (slower)",
+        say("Master"),
+        say(
+            "deals out the cards it cannot see many times over and plays each a few turns "
+            "ahead, every player reading the discard pile six cards deep, then picks the move "
+            "that scores best (slower)"
+        ),
         16,
         _master,
     ),

@@ -34,6 +34,7 @@ from ..game.taking import (
     pair_partners,
 )
 from ..melds import IllegalMeld, Meld, extend
+from ..messages import Message, say, say_plural
 from ..rules.ruleset import RuleSet
 from .candidates import candidate_melds
 from .explain import meld_points
@@ -60,13 +61,15 @@ class Use:
     meld: Meld
     points: int
     onto: int | None = None
-    note: str = ""
+    note: Message | str = ""
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people: ``meld 9♦ 10♦ J♦`` or ``lay off 9♦ onto meld 2``."""
         if self.kind == "meld":
-            return f"meld {format_cards(self.cards)}"
-        return f"lay off {format_cards(self.cards)} onto meld {self.onto}"
+            return say("meld %(cards)s", cards=format_cards(self.cards))
+        return say(
+            "lay off %(cards)s onto meld %(meld)s", cards=format_cards(self.cards), meld=self.onto
+        )
 
 
 @dataclass(frozen=True)
@@ -173,30 +176,42 @@ def _best(
 
 def _conditions(
     use: Use, left: list[Card], top: Card, rules: RuleSet, has_melded: bool
-) -> tuple[str | None, str]:
+) -> tuple[Message | None, Message | str]:
     """``(refusal, note)`` for ``use`` leaving ``left`` in hand: O2 then M6; ``top`` is the
     last card picked up (:func:`taking.barred_discard`)."""
-    note = ""
+    note: Message | str = ""
     if rules.discard_to_go_out and not keeps_a_discard(rules, left, top):
         return (
-            f"you would have no card to discard except {top.display}, the last card "
-            "you picked up, and a final discard is needed (O2)",
+            say(
+                "you would have no card to discard except %(card)s, the last card "
+                "you picked up, and a final discard is needed (O2)",
+                card=top.display,
+            ),
             note,
         )
     minimum = rules.first_meld_minimum
     if minimum and not has_melded and use.kind == "lay-off":
-        return f"lay a first meld of {minimum} points before laying off (M6)", note
+        return say(
+            "lay a first meld of %(minimum)s points before laying off (M6)", minimum=minimum
+        ), note
     if minimum and not has_melded:
         short = minimum - use.points
         extra = best_melds_points(left, rules, enough=short) if short > 0 else 0
         if use.points + extra < minimum:
             return (
-                f"your first melds must reach {minimum} points (M6): this makes "
-                f"{use.points + extra} with the best other melds you could add",
+                say(
+                    "your first melds must reach %(minimum)s points (M6): this makes "
+                    "%(points)s with the best other melds you could add",
+                    minimum=minimum,
+                    points=use.points + extra,
+                ),
                 note,
             )
         if use.points < minimum:
-            note = f"lay down other melds too, to reach the {minimum} points of a first meld (M6)"
+            note = say(
+                "lay down other melds too, to reach the %(minimum)s points of a first meld (M6)",
+                minimum=minimum,
+            )
     return None, note
 
 
@@ -213,22 +228,58 @@ def _uses_for(
     return uses
 
 
-def _must(choice_card: Card, taken: Sequence[Card], rules: RuleSet, ok: bool, keep: bool) -> str:
+def _take(choice_card: Card, taken: Sequence[Card]) -> Message:
+    """``Take 7♦`` and the cards above it (T1)."""
     above = taken[1:]
-    take = f"Take {choice_card.display}"
-    if above:
-        count = "the card" if len(above) == 1 else f"the {len(above)} cards"
-        take += f" and {count} above it ({format_cards(above)}) (T1)"
-    where = (
-        "in a new meld of 3 or more that includes it, never only to lay it off (T2)"
-        if not may_lay_off_taken(rules)
-        else "in a new meld or by laying it off on a meld on the table (T2)"
+    if not above:
+        return say("Take %(card)s", card=choice_card.display)
+    return say_plural(
+        "Take %(card)s and the card above it (%(above)s) (T1)",
+        "Take %(card)s and the %(count)s cards above it (%(above)s) (T1)",
+        len(above),
+        card=choice_card.display,
+        above=format_cards(above),
     )
+
+
+def _must(
+    choice_card: Card,
+    taken: Sequence[Card],
+    rules: RuleSet,
+    ok: bool,
+    keep: bool,
+    refusal: Message | None = None,
+) -> Message:
+    """What taking ``choice_card`` asks, or why it may not be taken (``refusal``: the
+    first refused use's reason, if any)."""
+    take = _take(choice_card, taken)
+    where = (
+        say("in a new meld of 3 or more that includes it, never only to lay it off (T2)")
+        if not may_lay_off_taken(rules)
+        else say("in a new meld or by laying it off on a meld on the table (T2)")
+    )
+    card = choice_card.display
     if keep:
-        return f"{take}; as the top card alone it may be kept without using it (T3)."
+        return say(
+            "%(take)s; as the top card alone it may be kept without using it (T3).", take=take
+        )
     if ok:
-        return f"{take}, then use {choice_card.display} at once, {where}."
-    return f"{choice_card.display} may not be taken: it must be used at once, {where}, and"
+        return say(
+            "%(take)s, then use %(card)s at once, %(where)s.", take=take, card=card, where=where
+        )
+    if refusal is not None:
+        return say(
+            "%(card)s may not be taken: it must be used at once, %(where)s, and %(refusal)s.",
+            card=card,
+            where=where,
+            refusal=refusal,
+        )
+    return say(
+        "%(card)s may not be taken: it must be used at once, %(where)s, and no meld or lay-off "
+        "uses it with your hand, the cards above it and the melds on the table.",
+        card=card,
+        where=where,
+    )
 
 
 def _weigh(
@@ -238,12 +289,12 @@ def _weigh(
     top: Card,
     rules: RuleSet,
     has_melded: bool,
-) -> tuple[list[Use], list[tuple[Use, str]], int]:
+) -> tuple[list[Use], list[tuple[Use, Message]], int]:
     """Split ``candidates`` into uses the rules allow (with their notes) and refused
     ones with the reason (O2, M6), stopping at :data:`MAX_USES` allowed; also how many
     candidates were weighed."""
     good: list[Use] = []
-    refused: list[tuple[Use, str]] = []
+    refused: list[tuple[Use, Message]] = []
     weighed = 0
     for use in candidates:
         if len(good) == MAX_USES:
@@ -272,14 +323,7 @@ def _choice(
     barred = barred_discard(rules, taken, False) or pile[-1]
     good, refused, weighed = _weigh(candidates, hand, taken, barred, rules, has_melded)
     ok = bool(good) or keep
-    must = _must(selected, taken, rules, ok, keep)
-    if not ok:
-        must += (
-            f" {refused[0][1]}."
-            if refused
-            else " no meld or lay-off uses it with your hand, the cards above it and the "
-            "melds on the table."
-        )
+    must = _must(selected, taken, rules, ok, keep, refused[0][1] if refused else None)
     ids = ["T1", "T2"] + (["T3"] if rules.top_discard == "may-keep" else [])
     ids += [i for i in ("M6", "O2") if any(f"({i})" in r for _, r in refused)]
     ids += [i for i in ("M6",) if any("(M6)" in u.note for u in good) and i not in ids]

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from ..cards import DOUBLE, Card, format_cards
 from ..melds import Meld
+from ..messages import say
 from ..rules.ruleset import RuleSet
 from ..scoring.score_round import card_points, meld_rows
 
@@ -33,37 +34,55 @@ def meld_reasons(meld: Meld, rules: RuleSet) -> list[tuple[str, str]]:
     """Why a legal meld is legal: ``[(rule id, reason)]``, e.g. for K♠ A♠ 2♠ under
     round the corner ``[("M3", "a run: ..."), ("M4", "the ace turns the corner ...")]``."""
     if meld.kind == "jokers":
-        return [("P2", "a set of three or four jokers, the only place a Persian joker goes")]
+        return [("P2", say("a set of three or four jokers, the only place a Persian joker goes"))]
     reasons: list[tuple[str, str]] = []
     if DOUBLE in meld.cards:
-        reasons.append(("X2", "the dealer's joker nominated double: the set counts twice, sealed"))
+        reasons.append(
+            ("X2", say("the dealer's joker nominated double: the set counts twice, sealed"))
+        )
     elif meld.kind == "set":
-        reasons.append(("M1", f"a set: {len(meld.cards)} cards of one rank (3 or 4 allowed)"))
+        reasons.append(
+            (
+                "M1",
+                say("a set: %(count)s cards of one rank (3 or 4 allowed)", count=len(meld.cards)),
+            )
+        )
         suits = [c.natural.suit for c in meld.cards]
         if len(set(suits)) < len(suits):
-            reasons.append(("M2", "two cards of one suit, which these rules allow"))
+            reasons.append(("M2", say("two cards of one suit, which these rules allow")))
     else:
         reasons.append(
             (
                 "M3",
-                f"a run: {len(meld.cards)} cards of one suit in sequence "
-                f"({rules.min_run} or more needed)",
+                say(
+                    "a run: %(count)s cards of one suit in sequence (%(least)s or more needed)",
+                    count=len(meld.cards),
+                    least=rules.min_run,
+                ),
             )
         )
         if meld.low < 1 + 13 and meld.high > 14:
-            reasons.append(("M4", "the ace turns the corner (K-A-2), which these rules allow"))
+            reasons.append(("M4", say("the ace turns the corner (K-A-2), which these rules allow")))
         elif any(c.natural.rank == 1 for c in meld.cards):
-            side = "low (A-2-3)" if meld.low == 1 else "high (Q-K-A)"
-            reasons.append(("M4", f"the ace is played {side}"))
+            if meld.low == 1:
+                reasons.append(("M4", say("the ace is played low (A-2-3)")))
+            else:
+                reasons.append(("M4", say("the ace is played high (Q-K-A)")))
     if any(c.is_joker for c in meld.cards):
-        reasons.append(("M5", "a wild joker names the card it stands for"))
+        reasons.append(("M5", say("a wild joker names the card it stands for")))
     return reasons
 
 
 def layoff_reasons(grown: Meld, laid: Sequence[Card], rules: RuleSet) -> list[tuple[str, str]]:
     """Why a lay-off is legal: L1, L3, then what ``grown`` (the meld after it) is."""
     return [
-        ("L1", "any meld on the table takes a card that extends it, one's own or another's"),
-        ("L3", f"{format_cards(laid)} is declared onto this meld, which the player names"),
+        ("L1", say("any meld on the table takes a card that extends it, one's own or another's")),
+        (
+            "L3",
+            say(
+                "%(cards)s is declared onto this meld, which the player names",
+                cards=format_cards(laid),
+            ),
+        ),
         *meld_reasons(grown, rules),
     ]

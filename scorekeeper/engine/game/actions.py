@@ -27,6 +27,15 @@ from functools import lru_cache
 from typing import Self
 
 from ..cards import JOKERS, Card, CardError, format_cards, make_pack, parse_card, quoted
+from ..messages import Message, say
+
+
+def and_list(items: list[str]) -> Message | str:
+    """``a``, ``a and b``, ``a and b and c``: ``items`` (one or more) joined with "and",
+    a :class:`Message` when more than one."""
+    if len(items) == 1:
+        return items[0]
+    return say("%(first)s and %(rest)s", first=items[0], rest=and_list(items[1:]))
 
 
 class ActionError(ValueError):
@@ -44,7 +53,9 @@ class _Move:
         :class:`ActionError` otherwise (see :func:`action_from_json`)."""
         action = action_from_json(data)
         if not isinstance(action, cls):
-            raise ActionError(f"{quoted(data)} is not a {cls.__name__} move")
+            raise ActionError(
+                say("%(data)s is not a %(kind)s move", data=quoted(data), kind=cls.__name__)
+            )
         return action
 
 
@@ -62,11 +73,11 @@ class Draw(_Move):
             return {"type": "draw", "from": "stock"}
         return {"type": "draw", "from": "discard", "index": self.index}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
         if self.source == "stock":
-            return "draws from the stock"
-        return f"takes the discard pile from card {self.index} up"
+            return say("draws from the stock")
+        return say("takes the discard pile from card %(index)s up", index=self.index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +88,9 @@ class DrawTwo(_Move):
         """``{"type": "draw_two"}``."""
         return {"type": "draw_two"}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return "draws two from the stock"
+        return say("draws two from the stock")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +118,12 @@ class LayDown(_Move):
         }
         return out | {"dealers_joker": True} if self.dealers_joker else out
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        shown = "lays down " + " and ".join(format_cards(m) for m in self.melds)
-        return shown + " with the dealer's joker" if self.dealers_joker else shown
+        melds = and_list([format_cards(m) for m in self.melds])
+        if self.dealers_joker:
+            return say("lays down %(melds)s with the dealer's joker", melds=melds)
+        return say("lays down %(melds)s", melds=melds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +142,15 @@ class LayOff(_Move):
         out = {"type": "lay_off", "card": self.card.text, "meld": self.meld}
         return out | {"dealers_joker": True} if self.dealers_joker else out
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        whose = "the dealer's joker as " if self.dealers_joker else ""
-        return f"lays off {whose}{self.card.display} on meld {self.meld}"
+        if self.dealers_joker:
+            return say(
+                "lays off the dealer's joker as %(card)s on meld %(meld)s",
+                card=self.card.display,
+                meld=self.meld,
+            )
+        return say("lays off %(card)s on meld %(meld)s", card=self.card.display, meld=self.meld)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +164,9 @@ class Discard(_Move):
         """``{"type": "discard", "card": "KD"}``."""
         return {"type": "discard", "card": self.card.text}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return f"discards {self.card.display}"
+        return say("discards %(card)s", card=self.card.display)
 
 
 _DISCARDS: dict[Card, Discard] = {card: Discard(card) for card in (*make_pack(), *JOKERS)}
@@ -191,9 +209,9 @@ class Pass(_Move):
         """``{"type": "pass"}``."""
         return {"type": "pass"}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return "passes"
+        return say("passes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +222,9 @@ class EndRound(_Move):
         """``{"type": "end_round"}``."""
         return {"type": "end_round"}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return "stops drawing: the round ends"
+        return say("stops drawing: the round ends")
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +241,9 @@ class RummyCall(_Move):
         """``{"type": "rummy", "index": 4, "meld": 1}`` (``meld`` may be null)."""
         return {"type": "rummy", "index": self.index, "meld": self.meld}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return 'calls "Rummy!"'
+        return say('calls "Rummy!"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +257,9 @@ class Nominate(_Move):
         """``{"type": "nominate", "effect": "double"}``."""
         return {"type": "nominate", "effect": self.effect}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return f"nominates the jokers {self.effect}"
+        return say("nominates the jokers %(effect)s", effect=self.effect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,10 +276,14 @@ class Split(_Move):
         """``{"type": "split", "index": 2, "dealers_joker": true}``."""
         return {"type": "split", "index": self.index, "dealers_joker": self.dealers_joker}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        whose = "the dealer's joker" if self.dealers_joker else "a joker"
-        return f"splits the discard pile at card {self.index} with {whose}"
+        whose = say("the dealer's joker") if self.dealers_joker else say("a joker")
+        return say(
+            "splits the discard pile at card %(index)s with %(whose)s",
+            index=self.index,
+            whose=whose,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +295,9 @@ class Block(_Move):
         """``{"type": "block"}``."""
         return {"type": "block"}
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """Words for people."""
-        return "blocks the dealer's joker with a joker"
+        return say("blocks the dealer's joker with a joker")
 
 
 Gambit = Nominate | Split | Block
@@ -289,7 +311,7 @@ def _card(value: object) -> Card:
     try:
         return parse_card(value)
     except CardError as error:
-        raise ActionError(str(error)) from None
+        raise ActionError(*error.args) from None
 
 
 def _int(data: Mapping[str, object], key: str, *, optional: bool = False) -> int | None:
@@ -297,14 +319,14 @@ def _int(data: Mapping[str, object], key: str, *, optional: bool = False) -> int
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionError(f"{key!r} must be a whole number")
+        raise ActionError(say("%(key)s must be a whole number", key=repr(key)))
     return value
 
 
 def _melds(data: Mapping[str, object]) -> LayDown:
     melds = data.get("melds")
     if not isinstance(melds, list) or not melds or not all(isinstance(m, list) for m in melds):
-        raise ActionError('a lay-down needs "melds": a list of lists of cards')
+        raise ActionError(say('a lay-down needs "melds": a list of lists of cards'))
     parsed = [tuple(_card(c) for c in m) for m in melds]
     return LayDown(parsed[0], tuple(parsed[1:]), _flag(data))
 
@@ -312,7 +334,7 @@ def _melds(data: Mapping[str, object]) -> LayDown:
 def _flag(data: Mapping[str, object]) -> bool:
     value = data.get("dealers_joker", False)
     if not isinstance(value, bool):
-        raise ActionError('"dealers_joker" is true or false')
+        raise ActionError(say('"dealers_joker" is true or false'))
     return value
 
 
@@ -323,7 +345,7 @@ def _draw(data: Mapping[str, object]) -> Draw:
         return Draw("stock")
     if source == "discard":
         return Draw("discard", _int(data, "index"))
-    raise ActionError('a draw is "from" the "stock" or the "discard" pile')
+    raise ActionError(say('a draw is "from" the "stock" or the "discard" pile'))
 
 
 def _gambit(kind: str, data: Mapping[str, object]) -> Action:
@@ -331,7 +353,7 @@ def _gambit(kind: str, data: Mapping[str, object]) -> Action:
     if kind == "nominate":
         effect = data.get("effect")
         if effect not in ("wild", "double", "split"):
-            raise ActionError('a nomination\'s "effect" is "wild", "double" or "split"')
+            raise ActionError(say('a nomination\'s "effect" is "wild", "double" or "split"'))
         return Nominate(effect)
     if kind == "split":
         index = _int(data, "index")
@@ -339,7 +361,7 @@ def _gambit(kind: str, data: Mapping[str, object]) -> Action:
         return Split(index, _flag(data))
     if kind == "block":
         return Block()
-    raise ActionError(f"there is no action of type {quoted(kind)}")
+    raise ActionError(say("there is no action of type %(kind)s", kind=quoted(kind)))
 
 
 def action_from_json(data: object) -> Action:
@@ -348,10 +370,10 @@ def action_from_json(data: object) -> Action:
     Raises :class:`ActionError` naming what is wrong.
     """
     if not isinstance(data, Mapping):
-        raise ActionError("an action is a JSON object with a type")
+        raise ActionError(say("an action is a JSON object with a type"))
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise ActionError('an action\'s "type" names it in text, such as "draw" or "discard"')
+        raise ActionError(say('an action\'s "type" names it in text, such as "draw" or "discard"'))
     if kind == "draw":
         return _draw(data)
     if kind == "lay_down":

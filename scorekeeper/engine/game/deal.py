@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from ..cards import JOKER, Card, make_pack
 from ..melds import check_meld
+from ..messages import say
 from ..rules.dealers_joker import DealersJoker, gambit_problems, round_rules
 from ..rules.ruleset import RuleSet, ruleset
 from ..scoring.outcome import deals_next
@@ -71,7 +72,7 @@ def _check_setup(rules: RuleSet, names: tuple[str, ...]) -> None:
     n = len(names)
     _check_players(rules, names)
     if rules.partnership and n != 4:
-        raise GameSetupError("partnership play is for 4 players in two sides (P1)")
+        raise GameSetupError(say("partnership play is for 4 players in two sides (P1)"))
     gambit = gambit_problems(rules)
     if gambit:
         raise GameSetupError("; ".join(message for _, message in gambit))
@@ -82,9 +83,15 @@ def _check_players(rules: RuleSet, names: tuple[str, ...]) -> None:
     """D1: 2 to ``max_players`` players, each with a different, non-empty name."""
     n = len(names)
     if not 2 <= n <= rules.max_players:
-        raise GameSetupError(f"a game has 2 to {rules.max_players} players, not {n} (D1)")
+        raise GameSetupError(
+            say(
+                "a game has 2 to %(most)s players, not %(players)s (D1)",
+                most=rules.max_players,
+                players=n,
+            )
+        )
     if len(set(names)) != n or not all(isinstance(x, str) and x.strip() for x in names):
-        raise GameSetupError("each player needs a different, non-empty name")
+        raise GameSetupError(say("each player needs a different, non-empty name"))
 
 
 def _check_pack_holds(rules: RuleSet, n: int) -> None:
@@ -92,8 +99,13 @@ def _check_pack_holds(rules: RuleSet, n: int) -> None:
     extra = 1 if rules.first_discard == "extra-card-to-left" else 0
     if rules.hand_size(n) * n + 1 + extra > rules.pack_size(n):
         raise GameSetupError(
-            f"{n} players need {rules.hand_size(n)} cards each, more than the "
-            f"{rules.pack_size(n)}-card pack holds (D2, D3): use two packs"
+            say(
+                "%(players)s players need %(hand)s cards each, more than the %(pack)s-card pack "
+                "holds (D2, D3): use two packs",
+                players=n,
+                hand=rules.hand_size(n),
+                pack=rules.pack_size(n),
+            )
         )
 
 

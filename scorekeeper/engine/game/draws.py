@@ -19,6 +19,7 @@ from operator import or_
 
 from ..cards import SUITS, Card, make_pack
 from ..melds import RunShape, run_shape, suits_must_differ
+from ..messages import Message, say
 from ..rules.ruleset import RuleSet
 from .actions import Action, Draw, DrawTwo, EndRound, Pass, take_from
 from .deal import MAX_RESHUFFLES, end_round
@@ -316,7 +317,9 @@ def apply_draw(state: GameState, action: Action) -> None:
     elif isinstance(action, Draw) and action.source == "discard":
         index = action.index if action.index is not None else -1
         if not 0 <= index < len(state.pile):
-            raise IllegalMove(f"the discard pile has no card {action.index}", "T1")
+            raise IllegalMove(
+                say("the discard pile has no card %(index)s", index=action.index), "T1"
+            )
         if not can_take(state, seat, index):
             card = state.pile[index]
             rule = _refusing_rule(state, seat, index)
@@ -325,14 +328,14 @@ def apply_draw(state: GameState, action: Action) -> None:
         take(state, seat, index)
     elif isinstance(action, EndRound) and gone:
         if state.rules.stock_exhausted != "draw-from-discard":
-            raise IllegalMove("the round does not end this way under these rules", "O3")
+            raise IllegalMove(say("the round does not end this way under these rules"), "O3")
         state.log.append((seat, action))
         end_round(state, "stock exhausted")
     elif isinstance(action, Pass) and gone and state.rules.stock_exhausted != "draw-from-discard":
         state.log.append((seat, action))
         state.phase = Phase.PLAY
     else:
-        raise IllegalMove("first draw: from the stock, or from the discard pile", "T1")
+        raise IllegalMove(say("first draw: from the stock, or from the discard pile"), "T1")
 
 
 def _refusing_rule(state: GameState, seat: int, index: int) -> str:
@@ -348,29 +351,35 @@ def _refusing_rule(state: GameState, seat: int, index: int) -> str:
         state.rules = rules
 
 
-def _cannot_use(state: GameState, card: Card, rule: str) -> str:
+def _cannot_use(state: GameState, card: Card, rule: str) -> Message:
     if rule == "O2":
         top = state.pile[-1]
-        return (
-            f"the {card.name} can be taken only if you use it at once and keep a card to "
-            f"discard other than the {top.name}, the last card picked up (O2)"
+        return say(
+            "the %(card)s can be taken only if you use it at once and keep a card "
+            "to discard other than the %(card2)s, the last card picked up (O2)",
+            card=card.name,
+            card2=top.name,
         )
     if not may_lay_off_taken(state.rules):
-        return (
-            f"the {card.name} can be taken only to go straight into a new meld of three or "
-            "more with it (no picking up to hit)"
+        return say(
+            "the %(card)s can be taken only to go straight into a new meld of "
+            "three or more with it (no picking up to hit)",
+            card=card.name,
         )
-    return f"the {card.name} can be taken only if you use it at once, in a meld or a lay-off"
+    return say(
+        "the %(card)s can be taken only if you use it at once, in a meld or a lay-off",
+        card=card.name,
+    )
 
 
 def _draw_stock(state: GameState, seat: int, action: Draw | DrawTwo, gone: bool) -> None:
     two = state.rules.draw_two_from_stock
     if gone:
-        raise IllegalMove("the stock is used up", "O3")
+        raise IllegalMove(say("the stock is used up"), "O3")
     if two != isinstance(action, DrawTwo):
         if two:
-            raise IllegalMove("under these rules a stock draw is two cards", "T6")
-        raise IllegalMove("a stock draw is one card under these rules", "T6")
+            raise IllegalMove(say("under these rules a stock draw is two cards"), "T6")
+        raise IllegalMove(say("a stock draw is one card under these rules"), "T6")
     count = min(2 if two else 1, len(state.stock))
     for _ in range(count):
         state.hands[seat].append(state.stock.pop())

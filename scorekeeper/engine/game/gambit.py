@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..cards import DOUBLE, JOKER, Card
+from ..messages import Message, say
 from ..rules.dealers_joker import NOMINATIONS, DealersJoker, round_rules
 from .actions import Action, Block, LayDown, LayOff, Nominate, Split
 from .hand_melds import hand_melds, remove_cards
@@ -195,10 +196,10 @@ def apply_gambit(state: GameState, action: Action) -> bool:
 
 def _nominate(state: GameState, g: DealersJoker, action: Action) -> None:
     if state.phase is not Phase.NOMINATE:
-        raise IllegalMove("the dealer nominates once, right after the deal", "X2")
+        raise IllegalMove(say("the dealer nominates once, right after the deal"), "X2")
     if not isinstance(action, Nominate) or action.effect not in NOMINATIONS:
         raise IllegalMove(
-            "first the dealer nominates what the jokers do this hand: wild, double or split",
+            say("first the dealer nominates what the jokers do this hand: wild, double or split"),
             "X2",
         )
     g.nomination = action.effect
@@ -209,37 +210,49 @@ def _nominate(state: GameState, g: DealersJoker, action: Action) -> None:
     state.seat = state.turn_seat = (g.dealer + 1) % state.n
 
 
-def _own_turn(state: GameState, phases: tuple[Phase, ...], what: str) -> None:
+def _own_turn(state: GameState, phases: tuple[Phase, ...], refusal: Message) -> None:
     if state.phase not in phases or state.seat != state.turn_seat:
-        raise IllegalMove(f"{what} only in your own turn", "X2")
+        raise IllegalMove(refusal, "X2")
 
 
 def _refuse_dealers(state: GameState, g: DealersJoker) -> None:
     """Why the current seat may not use the dealer's joker now, if it may not."""
     if state.seat != g.dealer:
-        raise IllegalMove("only the dealer uses the dealer's joker", "X2")
+        raise IllegalMove(say("only the dealer uses the dealer's joker"), "X2")
     if g.blocked_by is not None:
         raise IllegalMove(
-            f"{state.players[g.blocked_by]} blocked the dealer's joker this hand", "X2"
+            say(
+                "%(player)s blocked the dealer's joker this hand",
+                player=state.players[g.blocked_by],
+            ),
+            "X2",
         )
     if g.beside is None:
-        raise IllegalMove("the dealer's joker is already used this hand", "X2")
+        raise IllegalMove(say("the dealer's joker is already used this hand"), "X2")
 
 
 def _split(state: GameState, g: DealersJoker, action: Split) -> None:
-    _own_turn(state, (Phase.DRAW,), "a split replaces the draw,")
+    _own_turn(state, (Phase.DRAW,), say("a split replaces the draw, only in your own turn"))
     if g.nomination != "split":
-        raise IllegalMove(f"the jokers are nominated {g.nomination} this hand, not split", "X2")
+        raise IllegalMove(
+            say(
+                "the jokers are nominated %(nomination)s this hand, not split",
+                nomination=g.nomination,
+            ),
+            "X2",
+        )
     seat = state.seat
     if action.dealers_joker:
         _refuse_dealers(state, g)
     elif not _holds_joker(state, seat):
-        raise IllegalMove("you hold no joker to split the pile with", "X2")
+        raise IllegalMove(say("you hold no joker to split the pile with"), "X2")
     if not 0 <= action.index < len(state.pile):
-        raise IllegalMove(f"the discard pile has no card {action.index}", "T1")
+        raise IllegalMove(say("the discard pile has no card %(index)s", index=action.index), "T1")
     if not may_split(state, seat, action.index, from_hand=not action.dealers_joker):
         card = state.pile[action.index]
-        raise IllegalMove(f"the {card.name} must be used at once, and you cannot use it", "T2")
+        raise IllegalMove(
+            say("the %(card)s must be used at once, and you cannot use it", card=card.name), "T2"
+        )
     _spend_joker(state, g, seat, action.dealers_joker, "split")
     index = action.index
     g.aside.extend(state.pile[:index])
@@ -271,13 +284,15 @@ def _spend_joker(state: GameState, g: DealersJoker, seat: int, dealers: bool, us
 
 
 def _block(state: GameState, g: DealersJoker) -> None:
-    _own_turn(state, (Phase.PLAY,), "a block is made")
+    _own_turn(state, (Phase.PLAY,), say("a block is made only in your own turn"))
     if state.seat == g.dealer:
-        raise IllegalMove("the dealer cannot block the dealer's own joker", "X2")
+        raise IllegalMove(say("the dealer cannot block the dealer's own joker"), "X2")
     if g.beside is None:
-        raise IllegalMove("the dealer's joker is no longer beside the pack", "X2")
+        raise IllegalMove(say("the dealer's joker is no longer beside the pack"), "X2")
     if not _may_block(state, g):
-        raise IllegalMove("a block takes a joker from your hand and leaves a card to discard", "X2")
+        raise IllegalMove(
+            say("a block takes a joker from your hand and leaves a card to discard"), "X2"
+        )
     _spend_joker(state, g, state.seat, False, "block")
     g.aside.append(JOKER)
     g.beside = None
@@ -291,20 +306,31 @@ def _joker_play(state: GameState, g: DealersJoker, action: LayDown | LayOff) -> 
     cards = action.melds if isinstance(action, LayDown) else ((action.card,),)
     doubled = any(c is DOUBLE for m in cards for c in m)
     if doubled and g.nomination != "double":
-        raise IllegalMove(f"the jokers are nominated {g.nomination} this hand, not double", "X2")
+        raise IllegalMove(
+            say(
+                "the jokers are nominated %(nomination)s this hand, not double",
+                nomination=g.nomination,
+            ),
+            "X2",
+        )
     if not action.dealers_joker:
         return False
-    _own_turn(state, (Phase.MUST_USE, Phase.PLAY), "the dealer's joker is used")
+    _own_turn(
+        state, (Phase.MUST_USE, Phase.PLAY), say("the dealer's joker is used only in your own turn")
+    )
     _refuse_dealers(state, g)
     wanted = DOUBLE if g.nomination == "double" else None
     if g.nomination == "split" or not any(
         c is wanted if wanted else c.stands_for is not None for m in cards for c in m
     ):
-        raise IllegalMove(
-            f"the dealer's joker is nominated {g.nomination}: "
-            + ("it splits the pile" if g.nomination == "split" else "that play does not hold it"),
-            "X2",
-        )
+        if g.nomination == "split":
+            refusal = say("the dealer's joker is nominated split: it splits the pile")
+        else:
+            refusal = say(
+                "the dealer's joker is nominated %(nomination)s: that play does not hold it",
+                nomination=g.nomination,
+            )
+        raise IllegalMove(refusal, "X2")
     if isinstance(action, LayOff) and state.must_use is not None:
         raise IllegalMove(f"first use the {state.must_use.name} you took from the pile", "T2")
     _play_dealers(state, g, action)

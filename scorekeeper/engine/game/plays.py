@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from ..cards import Card
 from ..melds import IllegalMeld, Meld, check_meld, extend
+from ..messages import Message, say
 from .actions import LayDown, LayOff, lay_down, lay_off
 from .deal import end_round
 from .hand_melds import (
@@ -43,10 +44,10 @@ class IllegalMove(ValueError):
     """A move the rules refuse: ``message`` for the player, ``rule`` the catalogue id
     (``"T2"``, ``"M6"``, ...). The state is left unchanged."""
 
-    def __init__(self, message: str, rule: str) -> None:
+    def __init__(self, message: Message | str, rule: str) -> None:
         self.message = message
         self.rule = rule
-        super().__init__(f"{message} ({rule})")
+        super().__init__(say("%(message)s (%(rule)s)", message=message, rule=rule))
 
 
 def keeps_discard(rest: list[Card], state: GameState) -> bool:
@@ -223,7 +224,7 @@ def check_laydown(
     all_cards = action.cards if not action.more else tuple(c for m in action.melds for c in m)
     rest = remove_cards(hand, all_cards)
     if rest is None:
-        raise IllegalMove("you do not hold all of those cards", "T4")
+        raise IllegalMove(say("you do not hold all of those cards"), "T4")
     melds: list[Meld] = []
     for cards in action.melds:
         try:
@@ -232,17 +233,25 @@ def check_laydown(
             raise IllegalMove(problem.message, problem.rules[0]) from None
     if must is not None and not holds(all_cards, must):
         raise IllegalMove(
-            f"the {must.name} taken from the pile must be used at once, in this play", "T2"
+            say(
+                "the %(card)s taken from the pile must be used at once, in this play",
+                card=must.name,
+            ),
+            "T2",
         )
     if not state.opened[seat]:
         total = sum(meld_points(cards, rules) for cards in action.melds)
         if total < rules.first_meld_minimum:
             raise IllegalMove(
-                f"a first meld must reach {rules.first_meld_minimum} points; this is {total}",
+                say(
+                    "a first meld must reach %(minimum)s points; this is %(total)s",
+                    minimum=rules.first_meld_minimum,
+                    total=total,
+                ),
                 "M6",
             )
     if not keeps_discard(rest, state):
-        raise IllegalMove("you need a card left to discard to go out", "O2")
+        raise IllegalMove(say("you need a card left to discard to go out"), "O2")
     return melds, rest
 
 
@@ -255,31 +264,38 @@ def check_layoff(
     discard left (O2)."""
     rules = state.rules
     if not 0 <= action.meld < len(state.table):
-        raise IllegalMove(f"there is no meld {action.meld} on the table", "L3")
+        raise IllegalMove(say("there is no meld %(meld)s on the table", meld=action.meld), "L3")
     rest = remove_cards(state.hands[seat], (action.card,))
     if rest is None:
-        raise IllegalMove(f"you do not hold the {action.card.physical.name}", "L1")
+        raise IllegalMove(say("you do not hold the %(card)s", card=action.card.physical.name), "L1")
     if must is not None and action.card.physical is not must:
         raise IllegalMove(
-            f"the {must.name} taken from the pile must be used at once, before other plays",
+            say(
+                "the %(card)s taken from the pile must be used at once, before other plays",
+                card=must.name,
+            ),
             "T2",
         )
     if not state.opened[seat]:
         raise IllegalMove(
-            f"lay a first meld of {rules.first_meld_minimum} points before laying off", "M6"
+            say(
+                "lay a first meld of %(minimum)s points before laying off",
+                minimum=rules.first_meld_minimum,
+            ),
+            "M6",
         )
     if onto is not None and state.owners[action.meld] != onto:
         raise IllegalMove(
-            "deadwood is laid off only onto the melds of the player who went out", "O4"
+            say("deadwood is laid off only onto the melds of the player who went out"), "O4"
         )
     if not may_lay_off_on(state, seat, action.meld):
-        raise IllegalMove("partners may not lay off on each other's melds here", "L4")
+        raise IllegalMove(say("partners may not lay off on each other's melds here"), "L4")
     try:
         grown = extend(state.table[action.meld], action.card, rules)
     except IllegalMeld as problem:
         raise IllegalMove(problem.message, problem.rules[0]) from None
     if not keeps_discard(rest, state):
-        raise IllegalMove("you need a card left to discard to go out", "O2")
+        raise IllegalMove(say("you need a card left to discard to go out"), "O2")
     return grown, rest
 
 

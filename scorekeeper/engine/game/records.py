@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, CardError, make_pack, parse_card
+from ..messages import Message, say
 from ..rules.dealers_joker import NOMINATION_OPTION
 from ..rules.ruleset import RulesError
 from .actions import (
@@ -91,18 +92,36 @@ ROUND_FIELDS = frozenset(
 )
 
 
+def _said(error: BaseException) -> str:
+    """What ``error`` says: its engine sentence (a :class:`Message`) when raised with
+    one, else its text."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Message) else str(error)
+
+
 class RecordError(ValueError):
     """A record that cannot be read or breaks a rule: ``round`` and ``turn`` (1-based, None
     where the problem is not in one) and ``message``."""
 
-    def __init__(self, message: str, round_no: int | None = None, turn: int | None = None):
+    def __init__(
+        self, message: Message | str, round_no: int | None = None, turn: int | None = None
+    ):
         self.message = message
         self.round = round_no
         self.turn = turn
-        where = ""
-        if round_no is not None:
-            where = f"round {round_no}" + (f", turn {turn}" if turn is not None else "") + ": "
-        super().__init__(where + message)
+        if round_no is None:
+            super().__init__(message)
+        elif turn is None:
+            super().__init__(say("round %(round)s: %(problem)s", round=round_no, problem=message))
+        else:
+            super().__init__(
+                say(
+                    "round %(round)s, turn %(turn)s: %(problem)s",
+                    round=round_no,
+                    turn=turn,
+                    problem=message,
+                )
+            )
 
 
 # ---- writing ---------------------------------------------------------------------------
@@ -242,7 +261,9 @@ def record_moves(record: object) -> Generator[RecordMove, None, GameState]:
     it is made, and returns the final state. Raises :class:`RecordError` as :func:`replay`
     does, at the move where the record goes wrong (the moves before it were yielded)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError(f"not a game record: the format must be {FORMAT!r}")
+        raise RecordError(
+            say("not a game record: the format must be %(format)s", format=repr(FORMAT))
+        )
     state, rounds = _game_of(record)
     for number, stored in enumerate(rounds, start=1):
         yield from _replay_round(state, stored, number)
@@ -251,7 +272,11 @@ def record_moves(record: object) -> Generator[RecordMove, None, GameState]:
         totals = dict(zip(state.players, state.totals, strict=True))
         if final.get("totals") != totals or final.get("winner") != state.winner:
             raise RecordError(
-                f"the final totals and winner differ from the replay's: {totals}, {state.winner}"
+                say(
+                    "the final totals and winner differ from the replay's: %(totals)s, %(winner)s",
+                    totals=totals,
+                    winner=state.winner,
+                )
             )
     return state
 
@@ -270,8 +295,10 @@ def _game_of(record: dict[str, Any]) -> tuple[GameState, list[object]]:
         rounds = list(record["rounds"])
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         if isinstance(error, GameSetupError | RulesError):
-            raise RecordError(str(error)) from None
-        raise RecordError(f"the record is missing or garbles {error}") from None
+            raise RecordError(_said(error)) from None
+        raise RecordError(
+            say("the record is missing or garbles %(error)s", error=_said(error))
+        ) from None
     return state, rounds
 
 
@@ -283,7 +310,12 @@ def _deal_pack(state: GameState, stored: Mapping[str, object], number: int) -> l
     dealer, hands, stock, upcard = _read_deal(stored, names, number)
     if number > 1 and dealer != state.dealer:
         raise RecordError(
-            f"{names[dealer]} deals, but the rules say {names[state.dealer]} deals (D5)", number
+            say(
+                "%(player)s deals, but the rules say %(dealer)s deals (D5)",
+                player=names[dealer],
+                dealer=names[state.dealer],
+            ),
+            number,
         )
     state.dealer = dealer
     size = rules.hand_size(n)
@@ -300,7 +332,10 @@ def _deal_pack(state: GameState, stored: Mapping[str, object], number: int) -> l
         pack.insert(0, _dealers_joker(stored, number))
     full = make_pack(rules.jokers, rules.packs_for(n))
     if Counter(c.text for c in pack) != Counter(c.text for c in full):
-        raise RecordError(f"the deal is not the {len(full)}-card pack these rules use (D2)", number)
+        raise RecordError(
+            say("the deal is not the %(count)s-card pack these rules use (D2)", count=len(full)),
+            number,
+        )
     return pack
 
 
@@ -315,7 +350,9 @@ def _read_deal(
         stock = [parse_card(t) for t in stored["stock"]]
         upcard = parse_card(stored["upcard"])
     except (KeyError, ValueError, TypeError, CardError) as error:
-        raise RecordError(f"the deal cannot be read: {error}", number) from None
+        raise RecordError(
+            say("the deal cannot be read: %(error)s", error=_said(error)), number
+        ) from None
     return dealer, hands, stock, upcard
 
 
@@ -327,7 +364,15 @@ def _check_hand_sizes(
     for seat, hand in enumerate(hands):
         want = size + (1 if seat == extra else 0)
         if len(hand) != want:
-            raise RecordError(f"{names[seat]} is dealt {len(hand)} cards, not {want} (D3)", number)
+            raise RecordError(
+                say(
+                    "%(player)s is dealt %(count)s cards, not %(want)s (D3)",
+                    player=names[seat],
+                    count=len(hand),
+                    want=want,
+                ),
+                number,
+            )
 
 
 def _dealers_joker(stored: Mapping[str, object], number: int) -> Card:
@@ -338,7 +383,7 @@ def _dealers_joker(stored: Mapping[str, object], number: int) -> Card:
     except (KeyError, CardError):
         joker = None
     if joker is None or not joker.is_joker:
-        raise RecordError("under dealer's gambit a round names its dealers_joker (X2)", number)
+        raise RecordError(say("under dealer's gambit a round names its dealers_joker (X2)"), number)
     return joker
 
 
@@ -351,10 +396,12 @@ def _replay_round(state: GameState, record: object, number: int) -> Moves:
     if len(state.rounds) < number and _stopped(stored):
         stop_game(state, SIMULATION_LIMIT)
     if len(state.rounds) < number:
-        raise RecordError("the record's turns end before the round does", number)
+        raise RecordError(say("the record's turns end before the round does"), number)
     scores = state.rounds[number - 1]["scores"]
     if stored.get("scores") is not None and stored["scores"] != scores:
-        raise RecordError(f"the scores differ from the replay's: {scores}", number)
+        raise RecordError(
+            say("the scores differ from the replay's: %(scores)s", scores=scores), number
+        )
 
 
 def _replay_turns(state: GameState, stored: dict[str, Any], number: int) -> Moves:
@@ -365,7 +412,9 @@ def _replay_turns(state: GameState, stored: dict[str, Any], number: int) -> Move
         if "upcard_from" in stored and state.phase is Phase.START_PILE:
             yield from _apply(state, Discard(parse_card(stored["upcard"])), number, 0)
         if len(state.rounds) >= number:
-            raise RecordError("the round is already over, yet the record goes on", number, turn_no)
+            raise RecordError(
+                say("the round is already over, yet the record goes on"), number, turn_no
+            )
         actions = yield from _turn_actions(state, turn, number, turn_no)
         for action in actions:
             yield from _apply(state, action, number, turn_no)
@@ -377,12 +426,14 @@ def _round_checked(state: GameState, record: object, number: int) -> dict[str, A
     """The record's round ``number`` when it is an object of known fields that follows
     the round the replay ended; :class:`RecordError` otherwise."""
     if not isinstance(record, dict):
-        raise RecordError("a round must be a JSON object", number)
+        raise RecordError(say("a round must be a JSON object"), number)
     unknown = sorted(set(record) - ROUND_FIELDS)
     if unknown:
-        raise RecordError(f"this reader does not know the round field(s) {unknown}", number)
+        raise RecordError(
+            say("this reader does not know the round field(s) %(unknown)s", unknown=unknown), number
+        )
     if number > 1 and len(state.rounds) != number - 1:
-        raise RecordError("the previous round did not end where the record says", number)
+        raise RecordError(say("the previous round did not end where the record says"), number)
     return record
 
 
@@ -399,7 +450,14 @@ def _apply(state: GameState, action: Action, number: int, turn_no: int) -> Moves
     except IllegalMove as refused:
         where = turn_no if turn_no else None
         raise RecordError(
-            f"{action.describe()}: {refused.message} ({refused.rule})", number, where
+            say(
+                "%(move)s: %(message)s (%(rule)s)",
+                move=action.describe(),
+                message=refused.message,
+                rule=refused.rule,
+            ),
+            number,
+            where,
         ) from None
 
 
@@ -407,21 +465,29 @@ def _turn_actions(
     state: GameState, turn: object, number: int, turn_no: int
 ) -> Generator[RecordMove, None, list[Action]]:
     if not isinstance(turn, dict):
-        raise RecordError("a turn must be a JSON object", number, turn_no)
+        raise RecordError(say("a turn must be a JSON object"), number, turn_no)
     unknown = sorted(set(turn) - TURN_FIELDS)
     if unknown:
-        raise RecordError(f"this reader does not know the turn field(s) {unknown}", number, turn_no)
+        raise RecordError(
+            say("this reader does not know the turn field(s) %(unknown)s", unknown=unknown),
+            number,
+            turn_no,
+        )
     try:
         seat = state.players.index(turn["player"])
     except (KeyError, ValueError):
-        raise RecordError(f"{turn.get('player')!r} is not a player", number, turn_no) from None
+        raise RecordError(
+            say("%(player)s is not a player", player=repr(turn.get("player"))), number, turn_no
+        ) from None
     yield from _skip_windows(state, seat, turn, number, turn_no)
     if "reshuffled_stock" in turn:
         _set_reshuffle(state, turn["reshuffled_stock"], number, turn_no)
     try:
         return turn_actions(turn)
     except (ValueError, KeyError, TypeError) as error:
-        raise RecordError(f"the turn cannot be read: {error}", number, turn_no) from None
+        raise RecordError(
+            say("the turn cannot be read: %(error)s", error=_said(error)), number, turn_no
+        ) from None
 
 
 def _skip_windows(
@@ -437,11 +503,15 @@ def _skip_windows(
         yield from _apply(state, Pass(), number, turn_no)
     if state.seat != seat:
         who = state.players[state.seat]
-        raise RecordError(f"it is {who}'s turn, not {state.players[seat]}'s", number, turn_no)
+        raise RecordError(
+            say("it is %(who)s's turn, not %(player)s's", who=who, player=state.players[seat]),
+            number,
+            turn_no,
+        )
 
 
 def _set_reshuffle(state: GameState, texts: Iterable[object], number: int, turn_no: int) -> None:
     stock = [parse_card(t) for t in texts]
     if Counter(c.text for c in stock) != Counter(c.text for c in state.stock):
-        raise RecordError("the reshuffled stock is not the pile's cards (O3)", number, turn_no)
+        raise RecordError(say("the reshuffled stock is not the pile's cards (O3)"), number, turn_no)
     state.stock = list(reversed(stock))

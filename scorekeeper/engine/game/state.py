@@ -28,6 +28,7 @@ from typing import Any
 
 from ..cards import Card, parse_card
 from ..melds import Meld, check_meld, extend
+from ..messages import say
 from ..rules.dealers_joker import DealersJoker, round_rules
 from ..rules.ruleset import RuleSet, ruleset
 from ..scoring.score_round import RoundScore
@@ -184,7 +185,7 @@ class GameState:
         """Restore a state written by :meth:`to_json`. Raises ``ValueError`` (or
         :class:`GameSetupError`) when the dict is not such a state."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameSetupError(f"not a saved game state (format {FORMAT})")
+            raise GameSetupError(say("not a saved game state (format %(format)s)", format=FORMAT))
         spec = data["rules"]
         rules = ruleset(spec.get("preset", "standard"), spec.get("options") or {})
         state = cls(

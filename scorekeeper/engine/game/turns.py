@@ -28,6 +28,7 @@ What ``legal_actions`` lists:
 from __future__ import annotations
 
 from ..cards import Card
+from ..messages import say
 from .actions import (
     Action,
     Discard,
@@ -83,7 +84,7 @@ def apply_action(state: GameState, action: Action) -> None:
     """Make ``action`` for the current seat, in place. Raises :class:`IllegalMove` with
     the reason and the rule id when it is not legal now; the state is then unchanged."""
     if state.phase is Phase.GAME_OVER:
-        raise IllegalMove("the game is over", "G1")
+        raise IllegalMove(say("the game is over"), "G1")
     if state.gambit is not None and apply_gambit(state, action):
         return
     handler = _APPLY[state.phase]
@@ -97,9 +98,9 @@ def _legal_start(state: GameState) -> list[Action]:
 def _apply_start(state: GameState, action: Action) -> None:
     hand = state.hands[state.seat]
     if not isinstance(action, Discard):
-        raise IllegalMove("first choose a card from your hand to start the discard pile", "D4")
+        raise IllegalMove(say("first choose a card from your hand to start the discard pile"), "D4")
     if not any(c is action.card for c in hand):
-        raise IllegalMove(f"you do not hold the {action.card.name}", "D4")
+        raise IllegalMove(say("you do not hold the %(card)s", card=action.card.name), "D4")
     hand.remove(action.card)
     state.pile.append(action.card)
     state.deal["upcard"] = action.card.text
@@ -120,14 +121,19 @@ def _apply_must_use(state: GameState, action: Action) -> None:
     if isinstance(action, LayOff):
         if not may_lay_off_taken(state.rules, state.rummy):
             raise IllegalMove(
-                f"the {card.name} must go into a new meld, not be laid off (no picking up to hit)",
+                say(
+                    "the %(card)s must go into a new meld, not be laid off (no picking up to hit)",
+                    card=card.name,
+                ),
                 "T2",
             )
         if action.card.physical is not card and not state.rummy:
             _lay_off_partner(state, action, card)
             return
     elif not isinstance(action, LayDown):
-        raise IllegalMove(f"first use the {card.name} you took from the pile", "T2")
+        raise IllegalMove(
+            say("first use the %(card)s you took from the pile", card=card.name), "T2"
+        )
     play_cards(state, action, card)
 
 
@@ -136,8 +142,11 @@ def _lay_off_partner(state: GameState, action: LayOff, card: Card) -> None:
     selected ``card`` follow (:func:`plays.pair_layoffs`); the card is still to be used."""
     if action not in pair_layoffs(state, state.seat, card, state.hands[state.seat]):
         raise IllegalMove(
-            f"the {card.name} taken from the pile must be used at once: another card goes "
-            "first only as its pair on a run",
+            say(
+                "the %(card)s taken from the pile must be used at once: another card "
+                "goes first only as its pair on a run",
+                card=card.name,
+            ),
             "T2",
         )
     play_cards(state, action, None)
@@ -165,7 +174,7 @@ def _apply_play(state: GameState, action: Action) -> None:
     elif isinstance(action, (LayDown, LayOff)):
         play_cards(state, action, None)
     else:
-        raise IllegalMove("lay down, lay off, or discard to end your turn", "T4")
+        raise IllegalMove(say("lay down, lay off, or discard to end your turn"), "T4")
 
 
 def _discard(state: GameState, action: Discard) -> None:
@@ -173,10 +182,13 @@ def _discard(state: GameState, action: Discard) -> None:
     hand = state.hands[seat]
     card = action.card
     if card not in hand:  # cards compare by identity
-        raise IllegalMove(f"you do not hold the {card.physical.name}", "T5")
+        raise IllegalMove(say("you do not hold the %(card)s", card=card.physical.name), "T5")
     if not may_discard(hand, card, state.no_discard):
         rule = "O2" if state.rules.discard_to_go_out else "T3"
-        raise IllegalMove(f"the {card.name} you just took from the pile cannot be discarded", rule)
+        raise IllegalMove(
+            say("the %(card)s you just took from the pile cannot be discarded", card=card.name),
+            rule,
+        )
     hand.remove(card)
     known = state.known[seat]
     if card in known:
@@ -207,7 +219,7 @@ def _apply_deadwood(state: GameState, action: Action) -> None:
             end_round(state, "went out")
     else:
         raise IllegalMove(
-            "lay off deadwood onto the melds of the player who went out, or stop", "O4"
+            say("lay off deadwood onto the melds of the player who went out, or stop"), "O4"
         )
 
 

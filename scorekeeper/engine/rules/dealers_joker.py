@@ -27,14 +27,16 @@ from functools import lru_cache
 from typing import Any, Final
 
 from ..cards import DOUBLE, Card, parse_card
+from ..messages import say
 from .ruleset import RuleSet
 
 NOMINATION_MEANINGS: Final = {
-    "wild": "a joker stands for any card",
-    "double": "a joker doubles a set and seals it",
-    "split": "a joker splits the discard pile",
+    "wild": say("a joker stands for any card"),
+    "double": say("a joker doubles a set and seals it"),
+    "split": say("a joker splits the discard pile"),
 }
-"""Each of the dealer's choices in a few words, in the seed's order (X2, seed 002)."""
+"""Each of the dealer's choices in a few words (a :class:`Message`), in the seed's order (X2,
+seed 002)."""
 
 NOMINATIONS: Final = tuple(NOMINATION_MEANINGS)
 """The dealer's choices, in the seed's order."""
@@ -95,13 +97,13 @@ def gambit_problems(rules: RuleSet) -> list[tuple[str, str]]:
     worth 0 (S5)."""
     if not rules.dealers_gambit:
         return []
-    problems = []
+    problems: list[tuple[str, str]] = []
     if rules.jokers not in (2, 4):
-        problems.append(("jokers", "dealer's gambit (X2) plays with 2 jokers (54 cards) or 4"))
+        problems.append(("jokers", say("dealer's gambit (X2) plays with 2 jokers (54 cards) or 4")))
     if rules.joker_use != "wild":
-        problems.append(("joker_use", "dealer's gambit (X2) nominates jokers wild (M5)"))
+        problems.append(("joker_use", say("dealer's gambit (X2) nominates jokers wild (M5)")))
     if rules.joker_points != 0:
-        problems.append(("joker_points", "under dealer's gambit (X2) a joker counts 0 (S5)"))
+        problems.append(("joker_points", say("under dealer's gambit (X2) a joker counts 0 (S5)")))
     return problems
 
 
@@ -146,10 +148,14 @@ def round_rules_stated(
     if stated is None:
         return round_rules(rules, shown), []
     if not rules.dealers_gambit:
-        return rules, [(where, "a nomination belongs to dealer's gambit (X2) only")]
+        return rules, [(where, say("a nomination belongs to dealer's gambit (X2) only"))]
     if stated not in NOMINATIONS:
-        return rules, [(where, 'the dealer nominates "wild", "double" or "split"')]
+        return rules, [(where, say('the dealer nominates "wild", "double" or "split"'))]
     if shown is not None and shown != stated:
-        message = f"the jokers were nominated {stated}, yet a meld holds a joker {shown}"
+        message = say(
+            "the jokers were nominated %(stated)s, yet a meld holds a joker %(shown)s",
+            stated=stated,
+            shown=shown,
+        )
         return round_rules(rules, str(stated)), [(where, message)]
     return round_rules(rules, str(stated)), []

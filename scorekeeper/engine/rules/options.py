@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, TypedDict
 
+from ..messages import N_, listed, say
+
 
 class RulesError(ValueError):
     """An unknown preset, an unknown option or an invalid value.
@@ -22,7 +24,7 @@ class RulesError(ValueError):
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
-        super().__init__("; ".join(message for _, message in problems))
+        super().__init__(listed([message for _, message in problems]))
 
 
 OptionValue = str | int | bool
@@ -75,9 +77,20 @@ class OptionInfo:
         """None when ``value`` is allowed, else a message saying what is."""
         if self.minimum is not None:
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"{self.name} must be a whole number from {self.minimum} to {self.maximum}"
+                return say(
+                    "%(option)s must be a whole number from %(least)s to %(most)s",
+                    option=self.name,
+                    least=self.minimum,
+                    most=self.maximum,
+                )
             if not self.minimum <= value <= (self.maximum or value):
-                return f"{self.name} must be from {self.minimum} to {self.maximum}, not {value}"
+                return say(
+                    "%(option)s must be from %(least)s to %(most)s, not %(value)s",
+                    option=self.name,
+                    least=self.minimum,
+                    most=self.maximum,
+                    value=value,
+                )
             return None
         if (
             not isinstance(value, (str, int))
@@ -85,7 +98,12 @@ class OptionInfo:
             or value not in self.choices
         ):
             allowed = ", ".join(repr(c) for c in self.choices)
-            return f"{self.name} must be one of {allowed}, not {value!r}"
+            return say(
+                "%(option)s must be one of %(allowed)s, not %(value)s",
+                option=self.name,
+                allowed=allowed,
+                value=repr(value),
+            )
         return None
 
 
@@ -112,195 +130,205 @@ def _meta(
 ) -> OptionMeta:
     return {
         "ids": tuple(ids.split(",")),
-        "title": title,
-        "choices": choices or {},
+        "title": say(title),
+        "choices": {value: say(label) for value, label in (choices or {}).items()},
         "sources": sources or {},
         "minimum": minimum,
         "maximum": maximum,
     }
 
 
-_YES_NO: Final[Mapping[OptionValue, str]] = {False: "no", True: "yes"}
+_YES_NO: Final[Mapping[OptionValue, str]] = {False: N_("no"), True: N_("yes")}
 
 
 META: Final[dict[str, OptionMeta]] = {
-    "max_players": _meta("D1", "Most players at one table", minimum=2, maximum=8),
+    "max_players": _meta("D1", N_("Most players at one table"), minimum=2, maximum=8),
     "jokers": _meta(
         "D2,P2",
-        "Jokers in each pack",
-        {0: "none (52 cards)", 1: "one (53 cards)", 2: "two (54 cards)", 4: "four (56 cards)"},
+        N_("Jokers in each pack"),
+        {
+            0: N_("none (52 cards)"),
+            1: N_("one (53 cards)"),
+            2: N_("two (54 cards)"),
+            4: N_("four (56 cards)"),
+        },
         {0: "001, 004", 1: "002", 2: "002, 003", 4: "000, 002 (Persian)"},
     ),
     "two_packs": _meta(
         "D2",
-        "When two packs are used",
+        N_("When two packs are used"),
         {
-            "five-or-more": "with five or more players",
-            "never": "never",
-            "always": "always",
+            "five-or-more": N_("with five or more players"),
+            "never": N_("never"),
+            "always": N_("always"),
         },
         {"five-or-more": "000, 002, 003"},
     ),
     "cards_dealt": _meta(
         "D3",
-        "Cards dealt to each player",
-        {"13-for-two": "13 each with two players, else 7", "7-always": "7 always"},
+        N_("Cards dealt to each player"),
+        {"13-for-two": N_("13 each with two players, else 7"), "7-always": N_("7 always")},
         {"13-for-two": "001, 002, 004", "7-always": "000, 003"},
     ),
     "first_discard": _meta(
         "D4",
-        "How the discard pile starts",
+        N_("How the discard pile starts"),
         {
-            "upcard": "the top card of the stock is turned up",
-            "extra-card-to-left": "the player left of the dealer gets an extra card and "
-            "chooses the first discard",
+            "upcard": N_("the top card of the stock is turned up"),
+            "extra-card-to-left": N_(
+                "the player left of the dealer gets an extra card and chooses the first discard"
+            ),
         },
         {"upcard": "all", "extra-card-to-left": "002"},
     ),
     "next_dealer": _meta(
         "D5",
-        "Who deals the next round",
-        {"left": "the player to the left", "round-winner": "the winner of the round"},
+        N_("Who deals the next round"),
+        {"left": N_("the player to the left"), "round-winner": N_("the winner of the round")},
         {"left": "000, 002", "round-winner": "002"},
     ),
     "first_dealer": _meta(
         "D6",
-        "Deal for the first game",
-        {"low-card": "draw for deal, low deals, ace lowest"},
+        N_("Deal for the first game"),
+        {"low-card": N_("draw for deal, low deals, ace lowest")},
         {"low-card": "000, 002"},
     ),
     "set_size": _meta(
-        "M1", "Size of a set", {"3-or-4": "3 or 4 cards of one rank"}, {"3-or-4": "all"}
+        "M1", N_("Size of a set"), {"3-or-4": N_("3 or 4 cards of one rank")}, {"3-or-4": "all"}
     ),
     "same_suit_in_set": _meta(
         "M2",
-        "Two cards of one suit in a set (two packs)",
+        N_("Two cards of one suit in a set (two packs)"),
         {
-            "forbidden": "not allowed: 5♣ 5♣ 5♥ is no set",
-            "allowed": "allowed",
+            "forbidden": N_("not allowed: 5♣ 5♣ 5♥ is no set"),
+            "allowed": N_("allowed"),
         },
         {"forbidden": "003"},
     ),
     "min_run": _meta(
         "M3",
-        "Shortest run",
-        {3: "3 or more cards in sequence", 4: "4 or more cards in sequence"},
+        N_("Shortest run"),
+        {3: N_("3 or more cards in sequence"), 4: N_("4 or more cards in sequence")},
         {3: "001, 002, 003, 004", 4: "000, 002 variation"},
     ),
     "ace_in_run": _meta(
         "M4",
-        "The ace in a run",
+        N_("The ace in a run"),
         {
-            "high-or-low": "high (Q-K-A) or low (A-2-3), never round the corner (K-A-2)",
-            "round-the-corner": "round the corner allowed (K-A-2)",
+            "high-or-low": N_("high (Q-K-A) or low (A-2-3), never round the corner (K-A-2)"),
+            "round-the-corner": N_("round the corner allowed (K-A-2)"),
         },
         {"high-or-low": "all", "round-the-corner": "002"},
     ),
     "joker_use": _meta(
         "M5,P2",
-        "What jokers do",
+        N_("What jokers do"),
         {
-            "none": "no jokers",
-            "wild": "wild: named when melded, fixed after, may duplicate a card on the table",
-            "sets-of-jokers": "never wild: only in sets of three or four jokers (Persian)",
+            "none": N_("no jokers"),
+            "wild": N_("wild: named when melded, fixed after, may duplicate a card on the table"),
+            "sets-of-jokers": N_("never wild: only in sets of three or four jokers (Persian)"),
         },
         {"none": "001, 004", "wild": "002, 003", "sets-of-jokers": "000, 002"},
     ),
     "first_meld_minimum": _meta(
-        "M6", "Points a player's first melds must reach", minimum=0, maximum=100
+        "M6", N_("Points a player's first melds must reach"), minimum=0, maximum=100
     ),
     "first_meld_applies": _meta(
         "M6",
-        "When the first-meld minimum applies",
+        N_("When the first-meld minimum applies"),
         {
-            "every-round": "every round: each player's first melds of the round",
-            "once-per-game": "once per game: each player's first melds of the game",
+            "every-round": N_("every round: each player's first melds of the round"),
+            "once-per-game": N_("once per game: each player's first melds of the game"),
         },
         {"once-per-game": "002"},
     ),
     "rearranging_melds": _meta(
         "M7",
-        "Moving cards between melds",
-        {"never": "never: a card laid down stays in its meld"},
+        N_("Moving cards between melds"),
+        {"never": N_("never: a card laid down stays in its meld")},
         {"never": "003"},
     ),
     "discard_draw": _meta(
         "T1",
-        "Drawing from the discard pile",
-        {"any-card": "any card of the pile, taking every card above it"},
+        N_("Drawing from the discard pile"),
+        {"any-card": N_("any card of the pile, taking every card above it")},
         {"any-card": "all"},
     ),
     "discard_use": _meta(
         "T2",
-        "Using the card taken from the discard pile",
+        N_("Using the card taken from the discard pile"),
         {
-            "meld-or-lay-off": "at once, in a new meld or a lay-off",
-            "new-meld-only": "at once, only in a new meld of 3 or more (no picking up to hit)",
+            "meld-or-lay-off": N_("at once, in a new meld or a lay-off"),
+            "new-meld-only": N_("at once, only in a new meld of 3 or more (no picking up to hit)"),
         },
         {"meld-or-lay-off": "000, 001, 003, 004", "new-meld-only": "002"},
     ),
     "top_discard": _meta(
         "T3",
-        "Taking just the top discard",
+        N_("Taking just the top discard"),
         {
-            "must-use": "same as any discard: it must be used at once",
-            "may-keep": "the top card alone may be kept without using it",
+            "must-use": N_("same as any discard: it must be used at once"),
+            "may-keep": N_("the top card alone may be kept without using it"),
         },
         {"must-use": "all", "may-keep": "000, 002 variation"},
     ),
     "laying_down": _meta(
         "T4",
-        "After drawing",
-        {"any-order": "lay down melds and lay off cards in any order; never compulsory"},
+        N_("After drawing"),
+        {"any-order": N_("lay down melds and lay off cards in any order; never compulsory")},
         {"any-order": "all"},
     ),
     "end_of_turn": _meta(
-        "T5", "End of a turn", {"discard-one": "discard one card"}, {"discard-one": "all"}
+        "T5", N_("End of a turn"), {"discard-one": N_("discard one card")}, {"discard-one": "all"}
     ),
     "draw_two_from_stock": _meta(
-        "T6", "Draw two from the stock (Boathouse Rum)", _YES_NO, {True: "002"}
+        "T6", N_("Draw two from the stock (Boathouse Rum)"), _YES_NO, {True: "002"}
     ),
-    "out_of_turn_melding": _meta("T7", "Melding on other players' turns", _YES_NO, {True: "002"}),
+    "out_of_turn_melding": _meta(
+        "T7", N_("Melding on other players' turns"), _YES_NO, {True: "002"}
+    ),
     "lay_off_onto": _meta(
         "L1",
-        "Laying off onto",
-        {"any-meld": "any meld on the table, one's own or an opponent's"},
+        N_("Laying off onto"),
+        {"any-meld": N_("any meld on the table, one's own or an opponent's")},
         {"any-meld": "all"},
     ),
     "laid_off_cards": _meta(
         "L2",
-        "Where laid-off cards stay",
-        {"stay-with-player": "in front of the player who laid them off, who scores them"},
+        N_("Where laid-off cards stay"),
+        {"stay-with-player": N_("in front of the player who laid them off, who scores them")},
         {"stay-with-player": "all"},
     ),
     "declare_layoff": _meta(
         "L3",
-        "Declaring a lay-off",
-        {"name-the-meld": "the player names the meld a card extends"},
+        N_("Declaring a lay-off"),
+        {"name-the-meld": N_("the player names the meld a card extends")},
         {"name-the-meld": "000, 003"},
     ),
     "partners_lay_off": _meta(
-        "L4", "Partners lay off on each other's melds", _YES_NO, {True: "000, 002"}
+        "L4", N_("Partners lay off on each other's melds"), _YES_NO, {True: "000, 002"}
     ),
     "going_out": _meta(
         "O1",
-        "Going out",
-        {"last-card": "by melding, laying off or discarding the last card; the round ends"},
+        N_("Going out"),
+        {"last-card": N_("by melding, laying off or discarding the last card; the round ends")},
         {"last-card": "all"},
     ),
     "discard_to_go_out": _meta(
-        "O2", "A final discard is needed to go out (Boathouse)", _YES_NO, {True: "000, 002"}
+        "O2", N_("A final discard is needed to go out (Boathouse)"), _YES_NO, {True: "000, 002"}
     ),
     "stock_exhausted": _meta(
         "O3",
-        "When the stock runs out",
+        N_("When the stock runs out"),
         {
-            "hands-count": "the round ends; every hand counts against its holder",
-            "draw-from-discard": "players may go on drawing from the discard pile while able "
-            "and willing, then the round ends",
-            "reshuffle": "the discard pile is reshuffled into a new stock",
-            "play-on": "play on, discarding each turn, until someone goes out",
-            "nobody-deducts": "the round ends and nobody deducts their hand",
+            "hands-count": N_("the round ends; every hand counts against its holder"),
+            "draw-from-discard": N_(
+                "players may go on drawing from the discard pile while able "
+                "and willing, then the round ends"
+            ),
+            "reshuffle": N_("the discard pile is reshuffled into a new stock"),
+            "play-on": N_("play on, discarding each turn, until someone goes out"),
+            "nobody-deducts": N_("the round ends and nobody deducts their hand"),
         },
         {
             "hands-count": "000, 002, 003",
@@ -312,115 +340,120 @@ META: Final[dict[str, OptionMeta]] = {
     ),
     "deadwood_after_out": _meta(
         "O4",
-        "After a player goes out (two players), the other lays off deadwood first",
+        N_("After a player goes out (two players), the other lays off deadwood first"),
         _YES_NO,
         {True: "002"},
     ),
     "ace_points": _meta(
         "S1",
-        "An ace counts",
+        N_("An ace counts"),
         {
-            "15-low-1": "15, but 1 when played low in a run (A-2-3)",
-            "15": "15 always",
-            "25": "25 always",
-            "15-high-else-5": "15 played high (top of a run, a set of aces), 5 otherwise",
+            "15-low-1": N_("15, but 1 when played low in a run (A-2-3)"),
+            "15": N_("15 always"),
+            "25": N_("25 always"),
+            "15-high-else-5": N_("15 played high (top of a run, a set of aces), 5 otherwise"),
         },
         {"15-low-1": "000, 003", "15": "000, 002", "25": "000, 002", "15-high-else-5": "000, 002"},
     ),
-    "face_points": _meta("S2", "K, Q, J count", {10: "10"}, {10: "all"}),
-    "ten_points": _meta("S3", "A 10 counts", {10: "10"}, {10: "all"}),
+    "face_points": _meta("S2", N_("K, Q, J count"), {10: "10"}, {10: "all"}),
+    "ten_points": _meta("S3", N_("A 10 counts"), {10: "10"}, {10: "all"}),
     "low_card_points": _meta(
         "S4",
-        "2 to 9 count",
-        {"pip": "their pip value", "5": "5 each"},
+        N_("2 to 9 count"),
+        {"pip": N_("their pip value"), "5": N_("5 each")},
         {"pip": "000, 003", "5": "000, 002"},
     ),
     "joker_points": _meta(
         "S5",
-        "A joker counts",
-        {15: "15", 20: "20 (Persian)", 0: "0 (dealer's gambit wild)"},
+        N_("A joker counts"),
+        {15: "15", 20: N_("20 (Persian)"), 0: N_("0 (dealer's gambit wild)")},
         {15: "002, 003", 20: "000", 0: "002"},
     ),
-    "four_aces_100": _meta("S6", "Four aces melded at once count 100", _YES_NO, {True: "002"}),
+    "four_aces_100": _meta("S6", N_("Four aces melded at once count 100"), _YES_NO, {True: "002"}),
     "round_score": _meta(
         "S7,S11",
-        "A round scores",
-        {"shown-minus-hand": "cards shown on the table minus cards left in hand"},
+        N_("A round scores"),
+        {"shown-minus-hand": N_("cards shown on the table minus cards left in hand")},
         {"shown-minus-hand": "all"},
     ),
     "add_opponents_hand": _meta(
         "S8",
-        "Add opponents' hands: the player who went out adds every other hand",
+        N_("Add opponents' hands: the player who went out adds every other hand"),
         _YES_NO,
         {True: "000, 002"},
     ),
-    "divide_by_five": _meta("S9", "Every value divided by five", _YES_NO, {True: "000, 002"}),
+    "divide_by_five": _meta("S9", N_("Every value divided by five"), _YES_NO, {True: "000, 002"}),
     "seven_card_straight": _meta(
         "S10",
-        "A seven-card run laid down, then the last card discarded, scores 500",
+        N_("A seven-card run laid down, then the last card discarded, scores 500"),
         _YES_NO,
         {True: "002"},
     ),
-    "target": _meta("G1", "Points to win the game", minimum=50, maximum=10000),
+    "target": _meta("G1", N_("Points to win the game"), minimum=50, maximum=10000),
     "tie_break": _meta(
         "G2",
-        "Two or more reach the target on the same round",
-        {"highest": "the highest score wins", "went-out": "the player who went out wins"},
+        N_("Two or more reach the target on the same round"),
+        {"highest": N_("the highest score wins"), "went-out": N_("the player who went out wins")},
         {"highest": "000, 003, 004", "went-out": "002"},
     ),
     "settlement": _meta(
         "G3",
-        "Settlement",
-        {"difference": "the winner collects from each opponent the difference in scores"},
+        N_("Settlement"),
+        {"difference": N_("the winner collects from each opponent the difference in scores")},
         {"difference": "001, 004"},
     ),
     "partnership_winner": _meta(
         "G4",
-        "Partnership winner",
+        N_("Partnership winner"),
         {
-            "first-to-target": "the first side to the target",
-            "highest-over-target": "the side with the highest score over the target, even "
-            "if the other side went out",
+            "first-to-target": N_("the first side to the target"),
+            "highest-over-target": N_(
+                "the side with the highest score over the target, even if the other side went out"
+            ),
         },
         {"first-to-target": "000", "highest-over-target": "002"},
     ),
     "partnership": _meta(
-        "P1", "Partnership: 4 players, 2 sides, partners opposite", _YES_NO, {True: "000, 002"}
+        "P1", N_("Partnership: 4 players, 2 sides, partners opposite"), _YES_NO, {True: "000, 002"}
     ),
     "meld_of_four_doubles": _meta(
-        "P3", "A meld of four laid down at once counts double", _YES_NO, {True: "000, 002"}
+        "P3", N_("A meld of four laid down at once counts double"), _YES_NO, {True: "000, 002"}
     ),
     "going_out_bonus": _meta(
-        "P4", "Bonus to the side that goes out", {0: "none", 25: "25"}, {25: "000, 002"}
+        "P4", N_("Bonus to the side that goes out"), {0: N_("none"), 25: "25"}, {25: "000, 002"}
     ),
     "two_deal_game": _meta(
-        "P5", "The game ends after two deals; the better side gets 50", _YES_NO, {True: "000, 002"}
+        "P5",
+        N_("The game ends after two deals; the better side gets 50"),
+        _YES_NO,
+        {True: "000, 002"},
     ),
     "rummy_call": _meta(
         "X1",
-        '"Rummy!" call',
+        N_('"Rummy!" call'),
         {
-            "off": "off",
-            "lay-off-only": "the caller takes the card and only lays it off",
-            "play-then-turn": "the caller plays the cards, then takes a normal turn",
+            "off": N_("off"),
+            "lay-off-only": N_("the caller takes the card and only lays it off"),
+            "play-then-turn": N_("the caller plays the cards, then takes a normal turn"),
         },
         {"lay-off-only": "002", "play-then-turn": "003"},
     ),
     "dealers_gambit": _meta(
-        "X2", "Dealer's gambit (dealer's joker wild, double or split)", _YES_NO, {True: "002"}
+        "X2", N_("Dealer's gambit (dealer's joker wild, double or split)"), _YES_NO, {True: "002"}
     ),
 }
-"""Each option's catalogue ids, title, choices (value -> label), seed sources and range,
-by name, in catalogue order (:class:`.ruleset.RuleSet` declares the same names)."""
+"""Each option's catalogue ids, title, choices (value -> label; titles and labels are
+:class:`Message` s, put into words where shown), seed sources and range, by name, in
+catalogue order (:class:`.ruleset.RuleSet` declares the same names)."""
 
 PRESET_TITLES: Final[dict[str, str]] = {
-    "standard": "Standard",
-    "classic": "Classic",
-    "modern": "Modern (jokers wild, 30 to start)",
-    "jokers-wild": 'Jokers wild with "Rummy!"',
-    "add-opponents-hand": "Add opponents' hands",
-    "partnership": "Partnership (two sides of two)",
-    "persian": "Persian",
-    "quick": "Quick (divide by five, game to 100)",
+    "standard": say("Standard"),
+    "classic": say("Classic"),
+    "modern": say("Modern (jokers wild, 30 to start)"),
+    "jokers-wild": say('Jokers wild with "Rummy!"'),
+    "add-opponents-hand": say("Add opponents' hands"),
+    "partnership": say("Partnership (two sides of two)"),
+    "persian": say("Persian"),
+    "quick": say("Quick (divide by five, game to 100)"),
 }
-"""Each preset of :data:`.ruleset.PRESETS` in words."""
+"""Each preset of :data:`.ruleset.PRESETS` in words (a :class:`Message` each)."""

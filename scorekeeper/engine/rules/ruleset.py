@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
+from ..messages import N_, say
 from .options import META, OptionInfo, OptionValue, with_gambit
 from .options import PRESET_TITLES as PRESET_TITLES
 from .options import RulesError as RulesError
@@ -314,20 +315,25 @@ def _consistency(rules: RuleSet) -> list[tuple[str, str]]:
     problems: list[tuple[str, str]] = []
     if rules.jokers and rules.joker_use == "none":
         problems.append(
-            ("joker_use", "a pack with jokers needs a joker rule (M5): wild or sets of jokers")
+            (
+                "joker_use",
+                say("a pack with jokers needs a joker rule (M5): wild or sets of jokers"),
+            )
         )
     if not rules.jokers and rules.joker_use != "none":
-        problems.append(("jokers", "jokers are used (M5) but the pack has none (D2)"))
+        problems.append(("jokers", say("jokers are used (M5) but the pack has none (D2)")))
     if rules.divide_by_five and rules.low_card_points == "pip":
-        problems.append(("divide_by_five", _NOT_BY_FIVE["pip"]))
+        problems.append(("divide_by_five", say(_NOT_BY_FIVE["pip"])))
     if rules.divide_by_five and rules.ace_points == "15-low-1":
-        problems.append(("divide_by_five", _NOT_BY_FIVE["ace"]))
+        problems.append(("divide_by_five", say(_NOT_BY_FIVE["ace"])))
     return problems
 
 
 _NOT_BY_FIVE = {
-    "pip": "dividing by five (S9) needs 2 to 9 at 5 each (S4): pip values do not divide by five",
-    "ace": "dividing by five (S9) cannot count an ace 1 (S1): choose another ace value",
+    "pip": N_(
+        "dividing by five (S9) needs 2 to 9 at 5 each (S4): pip values do not divide by five"
+    ),
+    "ace": N_("dividing by five (S9) cannot count an ace 1 (S1): choose another ace value"),
 }
 
 
@@ -339,7 +345,9 @@ def _checked(changes: Mapping[str, object]) -> dict[str, OptionValue]:
     for name, value in changes.items():
         info = OPTIONS.get(name)
         if info is None:
-            problems.append((name, f"there is no house rule called {name!r}"))
+            problems.append(
+                (name, say("there is no house rule called %(option)s", option=repr(name)))
+            )
             continue
         message = info.check(value)
         if message:
@@ -364,7 +372,18 @@ def _build(base: RuleSet, changes: Mapping[str, object]) -> RuleSet:
 def _cached(preset: str, changes: tuple[tuple[str, str, OptionValue], ...]) -> RuleSet:
     if preset not in PRESETS:
         names = ", ".join(PRESETS)
-        raise RulesError([("preset", f"there is no preset called {preset!r}: choose {names}")])
+        raise RulesError(
+            [
+                (
+                    "preset",
+                    say(
+                        "there is no preset called %(preset)s: choose %(presets)s",
+                        preset=repr(preset),
+                        presets=names,
+                    ),
+                )
+            ]
+        )
     base = _build(RuleSet(), PRESETS[preset])
     return _build(base, {name: value for name, _, value in changes}) if changes else base
 
@@ -373,8 +392,15 @@ def _plain(changes: Mapping[str, object]) -> dict[str, OptionValue]:
     """``changes`` when every value is plain (text, a number, true or false), else
     :class:`RulesError` naming each that is not (a list, an object, null)."""
     plain = {name: value for name, value in changes.items() if isinstance(value, (str, int))}
-    bad = [
-        (name, f"{name} must be a plain value, not {type(value).__name__}")
+    bad: list[tuple[str, str]] = [
+        (
+            name,
+            say(
+                "%(option)s must be a plain value, not %(kind)s",
+                option=name,
+                kind=type(value).__name__,
+            ),
+        )
         for name, value in changes.items()
         if name not in plain
     ]

@@ -20,7 +20,14 @@ from typing import NamedTuple
 
 from ..cards import JOKERS, Card
 from ..melds import IllegalMeld, Meld, check_meld, extend
+from ..messages import listed, say, say_plural
 from ..rules.ruleset import RuleSet
+
+
+def located(problems: Sequence[tuple[str, str]]) -> str:
+    """``problems`` as one text, each ``where: message``, joined by "; " (a message,
+    translated where shown, when any message is one)."""
+    return listed([say("%(where)s: %(problem)s", where=w, problem=m) for w, m in problems])
 
 
 class RoundError(ValueError):
@@ -29,7 +36,7 @@ class RoundError(ValueError):
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
-        super().__init__("; ".join(f"{w}: {m}" for w, m in problems))
+        super().__init__(located(problems))
 
 
 class MeldPlay(NamedTuple):
@@ -124,20 +131,29 @@ def check_players(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     problems: list[tuple[str, str]] = []
     n = len(play.players)
     if not 2 <= n <= rules.max_players:
-        problems.append(("players", f"a game has 2 to {rules.max_players} players, not {n}"))
+        problems.append(
+            (
+                "players",
+                say(
+                    "a game has 2 to %(most)s players, not %(players)s",
+                    most=rules.max_players,
+                    players=n,
+                ),
+            )
+        )
     if len(set(play.players)) != n:
-        problems.append(("players", "each player needs a different name"))
+        problems.append(("players", say("each player needs a different name")))
     if rules.partnership:
         if n != 4:
-            problems.append(("players", "partnership play is for 4 players in two sides (P1)"))
+            problems.append(("players", say("partnership play is for 4 players in two sides (P1)")))
         teams = play.teams or ()
         members = sorted(p for team in teams for p in team)
         if len(teams) != 2 or any(len(t) != 2 for t in teams):
-            problems.append(("teams", "partnership rules need two sides of two players (P1)"))
+            problems.append(("teams", say("partnership rules need two sides of two players (P1)")))
         elif members != sorted(play.players):
-            problems.append(("teams", "each player must be in exactly one side (P1)"))
+            problems.append(("teams", say("each player must be in exactly one side (P1)")))
     elif play.teams:
-        problems.append(("teams", "sides are only for partnership rules (P1)"))
+        problems.append(("teams", say("sides are only for partnership rules (P1)")))
     return problems
 
 
@@ -192,7 +208,7 @@ def _card_problems(
     seen: Counter[Card] = Counter()
     for card, where in placed:
         if where.startswith("hands.") and card.stands_for is not None:
-            problems.append((where, "in a hand a joker is just JK"))
+            problems.append((where, say("in a hand a joker is just JK")))
         physical = card.physical
         seen[physical] += 1
         limit = joker_limit if physical.is_joker else packs
@@ -200,13 +216,17 @@ def _card_problems(
             continue
         if physical.is_joker:
             message = (
-                f"there are only {limit} jokers in the pack"
+                say("there are only %(limit)s jokers in the pack", limit=limit)
                 if limit
-                else "these rules play without jokers (D2)"
+                else say("these rules play without jokers (D2)")
             )
         else:
-            copies = "a single pack has one" if packs == 1 else f"{packs} packs have {packs}"
-            message = f"{physical.display} appears more often than the pack allows: {copies}"
+            message = say_plural(
+                "%(card)s appears more often than the pack allows: a single pack has one",
+                "%(card)s appears more often than the pack allows: %(count)s packs have %(count)s",
+                packs,
+                card=physical.display,
+            )
         problems.append((where, message))
     return problems
 
@@ -226,7 +246,9 @@ def build_table(
     for i, meld_play in enumerate(play.melds):
         meld: Meld | None = None
         if meld_play.owner not in unit:
-            problems.append((f"melds[{i}].owner", f"{meld_play.owner!r} is not a player"))
+            problems.append(
+                (f"melds[{i}].owner", say("%(owner)s is not a player", owner=repr(meld_play.owner)))
+            )
         if i not in broken:
             try:
                 meld = check_meld(meld_play.cards, rules)
@@ -236,7 +258,9 @@ def build_table(
     table = list(laid)
     for i, layoff in enumerate(play.layoffs):
         if layoff.owner not in unit:
-            problems.append((f"layoffs[{i}].owner", f"{layoff.owner!r} is not a player"))
+            problems.append(
+                (f"layoffs[{i}].owner", say("%(owner)s is not a player", owner=repr(layoff.owner)))
+            )
         refused = _lay_off(rules, play, unit, table, layoff)
         if refused is not None:
             problems.append((f"layoffs[{i}]{refused[0]}", refused[1]))
@@ -343,18 +367,22 @@ def check_hands(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     players, hands, goer = play.players, play.hands, play.went_out
     for name in hands:
         if name not in players:
-            problems.append((f"hands.{name}", f"{name!r} is not a player"))
+            problems.append((f"hands.{name}", say("%(name)s is not a player", name=repr(name))))
     for player in players:
         if player not in hands:
-            problems.append(("hands", f"no hand is given for {player} (use [] for none)"))
+            problems.append(
+                ("hands", say("no hand is given for %(player)s (use [] for none)", player=player))
+            )
     if goer is not None:
         if goer not in players:
-            problems.append(("went_out", f"{goer!r} is not a player"))
+            problems.append(("went_out", say("%(goer)s is not a player", goer=repr(goer))))
         elif hands.get(goer):
-            problems.append(("went_out", f"{goer} went out, so their hand must be empty (O1)"))
+            problems.append(
+                ("went_out", say("%(goer)s went out, so their hand must be empty (O1)", goer=goer))
+            )
     elif rules.stock_exhausted in ("reshuffle", "play-on"):
         problems.append(
-            ("went_out", "under these rules a round ends only when someone goes out (O3)")
+            ("went_out", say("under these rules a round ends only when someone goes out (O3)"))
         )
     problems += _check_going_out(rules, play)
     return problems
@@ -366,14 +394,19 @@ def _check_going_out(rules: RuleSet, play: RoundPlay) -> list[tuple[str, str]]:
     final-turn meld only of the player who went out."""
     problems: list[tuple[str, str]] = []
     if play.went_out_by not in ("discard", "play"):
-        problems.append(("went_out_by", 'must be "discard" or "play"'))
+        problems.append(("went_out_by", say('must be "discard" or "play"')))
     elif play.went_out_by == "play" and rules.discard_to_go_out and rules.rummy_call == "off":
-        problems.append(("went_out_by", "under these rules a player goes out by a discard (O2)"))
+        problems.append(
+            ("went_out_by", say("under these rules a player goes out by a discard (O2)"))
+        )
     goer = play.went_out
     for i, meld in enumerate(play.melds):
         if meld.final_turn and meld.owner != goer:
             problems.append(
-                (f"melds[{i}].final_turn", f"{meld.owner} did not go out, so had no final turn")
+                (
+                    f"melds[{i}].final_turn",
+                    say("%(owner)s did not go out, so had no final turn", owner=meld.owner),
+                )
             )
     return problems
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import say
 from ..rules.dealers_joker import NOMINATION_OPTION, round_rules_stated
 from ..rules.ruleset import RulesError, RuleSet, ruleset
+from .checks import located
 from .notation import MAX_TOTAL, Problems, add_rule_problems, dedupe, read_play, read_player
 from .score_round import (
     RoundError,
@@ -34,7 +36,7 @@ class ScoreRequestError(ValueError):
 
     def __init__(self, errors: list[dict[str, str]]) -> None:
         self.errors = errors
-        super().__init__("; ".join(f"{e['where']}: {e['message']}" for e in errors))
+        super().__init__(located([(e["where"], e["message"]) for e in errors]))
 
     @property
     def body(self) -> dict[str, list[dict[str, str]]]:
@@ -60,17 +62,17 @@ def _parse_rules(value: object, problems: Problems) -> RuleSet | None:
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        problems.add("rules", 'rules must be an object such as {"preset": "standard"}')
+        problems.add("rules", say('rules must be an object such as {"preset": "standard"}'))
         return None
     preset = value.get("preset", "standard")
     options = value.get("options")
     if options is None:
         options = {}
     if not isinstance(preset, str):
-        problems.add("rules.preset", 'the preset must be a name such as "standard"')
+        problems.add("rules.preset", say('the preset must be a name such as "standard"'))
         return None
     if not isinstance(options, dict):
-        problems.add("rules.options", "options must be an object of option names and values")
+        problems.add("rules.options", say("options must be an object of option names and values"))
         return None
     return _house_rules(preset, options, problems)
 
@@ -91,17 +93,17 @@ def _house_rules(preset: str, options: dict[str, object], problems: Problems) ->
 
 def _name_list(value: object, where: str, problems: Problems) -> list[str] | None:
     if not isinstance(value, list):
-        problems.add(where, "must be a list of player names")
+        problems.add(where, say("must be a list of player names"))
         return None
     unsound = []
     for i, name in enumerate(value):
         if not isinstance(name, str):
-            problems.add(where, "must be a list of player names")
+            problems.add(where, say("must be a list of player names"))
             return None
         if len(name) > 40 or not name.strip():
             unsound.append(i)
     for i in unsound:
-        problems.add(f"{where}[{i}]", "a player's name has 1 to 40 characters")
+        problems.add(f"{where}[{i}]", say("a player's name has 1 to 40 characters"))
     return value
 
 
@@ -109,18 +111,22 @@ def _parse_totals(value: object, players: list[str], problems: Problems) -> dict
     if value is None:
         return {}
     if not isinstance(value, dict):
-        problems.add("totals_before", "must be an object of running totals by player")
+        problems.add("totals_before", say("must be an object of running totals by player"))
         return {}
     totals: dict[str, int] = {}
     for name, total in value.items():
         where = f"totals_before.{name}"
         if name not in players:
-            problems.add(where, f"{name!r} is not one of the players")
+            problems.add(where, say("%(name)s is not one of the players", name=repr(name)))
         elif isinstance(total, bool) or not isinstance(total, int):
-            problems.add(where, "a running total is a whole number of points")
+            problems.add(where, say("a running total is a whole number of points"))
         elif abs(total) > MAX_TOTAL:
             problems.add(
-                where, f"a running total must be between -{MAX_TOTAL:,} and {MAX_TOTAL:,} points"
+                where,
+                say(
+                    "a running total must be between -%(most)s and %(most)s points",
+                    most=format(MAX_TOTAL, ","),
+                ),
             )
         else:
             totals[name] = total
@@ -135,7 +141,7 @@ def _parse_teams(
         return None
     if not isinstance(value, list) or not all(isinstance(t, list) for t in value):
         problems.add(
-            "teams", 'teams are lists of player names, e.g. [["Ann", "Cat"], ["Bob", "Dee"]]'
+            "teams", say('teams are lists of player names, e.g. [["Ann", "Cat"], ["Bob", "Dee"]]')
         )
         return None
     known = [
@@ -166,7 +172,7 @@ def parse_request(request: object) -> tuple[RuleSet, RoundPlay, dict[str, int]]:
     teams = _parse_teams(request.get("teams"), players, problems)
     deal = request.get("deal_number", 1)
     if deal.__class__ is not int or not 1 <= deal <= 1000:
-        problems.add("deal_number", "deal_number is the deal's number in the game, from 1")
+        problems.add("deal_number", say("deal_number is the deal's number in the game, from 1"))
         deal = 1
     play, broken = read_play(players, request, problems, teams, deal)
     rules = _nominated(rules, request.get("rules"), play, problems)

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..cards import Card, CardError, parse_card, parse_card_texts
+from ..messages import say
 from ..rules.dealers_joker import round_rules_stated
 from ..rules.ruleset import RuleSet
 from .checks import LayoffPlay, MeldPlay, RoundError, RoundPlay, check_round, fitting_order
@@ -40,7 +41,7 @@ class Problems(list[dict[str, str]]):
 
 def _cards(value: object, where: str, problems: Problems) -> tuple[Card, ...] | None:
     if not isinstance(value, list):
-        problems.add(where, 'must be a list of cards such as ["7H", "7S", "7D"]')
+        problems.add(where, say('must be a list of cards such as ["7H", "7S", "7D"]'))
         return None
     try:
         return parse_card_texts(value)
@@ -52,7 +53,7 @@ def _cards(value: object, where: str, problems: Problems) -> tuple[Card, ...] | 
         try:
             cards.append(parse_card(text))
         except CardError as error:
-            problems.add(f"{where}[{j}]", str(error))
+            problems.add(f"{where}[{j}]", error.args[0])
             ok = False
     return tuple(cards) if ok else None
 
@@ -62,7 +63,7 @@ def read_player(
 ) -> str | None:
     """``value`` when it is one of ``players``, else None with the problem noted."""
     if value not in players:
-        problems.add(where, f"{value!r} is not one of the players")
+        problems.add(where, say("%(value)s is not one of the players", value=repr(value)))
         return None
     return str(value)
 
@@ -75,11 +76,11 @@ def _parse_melds(
     if value is None:
         return melds, broken
     if not isinstance(value, list):
-        problems.add("melds", "must be a list of melds")
+        problems.add("melds", say("must be a list of melds"))
         return melds, broken
     for i, item in enumerate(value):
         if not isinstance(item, dict):
-            problems.add(f"melds[{i}]", 'a meld is {"owner": name, "cards": [...]}')
+            problems.add(f"melds[{i}]", say('a meld is {"owner": name, "cards": [...]}'))
             melds.append(MeldPlay("", ()))
             broken.add(i)
             continue
@@ -91,7 +92,7 @@ def _parse_melds(
             broken.add(i)
         final = item.get("final_turn", False)
         if not isinstance(final, bool):
-            problems.add(f"melds[{i}].final_turn", "must be true or false")
+            problems.add(f"melds[{i}].final_turn", say("must be true or false"))
         melds.append(_row(MeldPlay, (owner or "", cards or (), final is True)))
     return melds, broken
 
@@ -103,12 +104,14 @@ def _parse_layoffs(
     if value is None:
         return layoffs
     if not isinstance(value, list):
-        problems.add("layoffs", "must be a list of lay-offs")
+        problems.add("layoffs", say("must be a list of lay-offs"))
         return None
     ok = True
     for i, item in enumerate(value):
         if not isinstance(item, dict):
-            problems.add(f"layoffs[{i}]", 'a lay-off is {"owner": name, "card": "8D", "meld": 0}')
+            problems.add(
+                f"layoffs[{i}]", say('a lay-off is {"owner": name, "card": "8D", "meld": 0}')
+            )
             ok = False
             continue
         owner = item.get("owner")
@@ -118,7 +121,7 @@ def _parse_layoffs(
         try:
             card = parse_card(item.get("card"))
         except CardError as error:
-            problems.add(f"layoffs[{i}].card", str(error))
+            problems.add(f"layoffs[{i}].card", error.args[0])
         meld = _meld_index(item.get("meld"), n_melds, f"layoffs[{i}].meld", problems)
         if meld is None:
             ok = False
@@ -138,7 +141,12 @@ def _meld_index(value: object, n_melds: int, where: str, problems: Problems) -> 
     if value.__class__ is not int or not 0 <= value < n_melds:
         problems.add(
             where,
-            f"there is no meld {value!r} on the table (melds are numbered from 0 to {n_melds - 1})",
+            say(
+                "there is no meld %(value)s on the table (melds are numbered from 0 "
+                "to %(n_melds)s)",
+                value=repr(value),
+                n_melds=n_melds - 1,
+            ),
         )
         return None
     return value
@@ -150,15 +158,17 @@ def _parse_hands(
     """Hands by player; a hand with a bad card keeps its good cards (the bad one is
     reported), and hands that are not an object count as empty once reported."""
     if not isinstance(value, dict):
-        problems.add("hands", 'must be an object of hands, e.g. {"Ann": [], "Bob": ["KD"]}')
+        problems.add("hands", say('must be an object of hands, e.g. {"Ann": [], "Bob": ["KD"]}'))
         return {p: () for p in players}
     hands: dict[str, tuple[Card, ...]] = {}
     for name, cards in value.items():
         if name not in players:
-            problems.add(f"hands.{name}", f"{name!r} is not one of the players")
+            problems.add(
+                f"hands.{name}", say("%(name)s is not one of the players", name=repr(name))
+            )
             continue
         if not isinstance(cards, list):
-            problems.add(f"hands.{name}", 'a hand is a list of cards, e.g. ["KD", "2S"]')
+            problems.add(f"hands.{name}", say('a hand is a list of cards, e.g. ["KD", "2S"]'))
             hands[name] = ()
             continue
         try:
@@ -171,7 +181,7 @@ def _parse_hands(
             try:
                 good.append(parse_card(text))
             except CardError as error:
-                problems.add(f"hands.{name}[{j}]", str(error))
+                problems.add(f"hands.{name}[{j}]", error.args[0])
         hands[name] = tuple(good)
     return hands
 

@@ -22,6 +22,7 @@ from typing import Literal, NamedTuple
 
 from ..cards import Card
 from ..melds import Meld
+from ..messages import N_, say
 from ..rules.ruleset import RuleSet
 from ..values import card_values, divisor
 from .checks import RoundPlay, unit_of
@@ -136,26 +137,27 @@ def hand_rows(
     (S1 to S5, S9)."""
     words = hand_words(rule, holder, taker)
     if not words:
-        return tuple((0, _NOT_COUNTED[rule], rule, p) for p, _, _ in card_values(rules).rank)
+        not_counted = say(_NOT_COUNTED[rule])
+        return tuple((0, not_counted, rule, p) for p, _, _ in card_values(rules).rank)
     return tuple(
-        (p, f"{why}, {words}", f"{card_rule}, {rule}", p)
+        (p, say("%(why)s, %(hand)s", why=why, hand=words), f"{card_rule}, {rule}", p)
         for p, why, card_rule in card_values(rules).rank
     )
 
 
 _NOT_COUNTED = {
-    "O3": "not counted: nobody deducts when the stock runs out",
-    "S8": "not counted (add opponents' hands)",
+    "O3": N_("not counted: nobody deducts when the stock runs out"),
+    "S8": N_("not counted (add opponents' hands)"),
 }
 
 
 def hand_words(rule: HandRule, holder: str, taker: str | None) -> str:
     """How ``holder``'s hand counts under ``rule``, in words (empty when it does not)."""
     if rule == "S8":
-        return f"left in hand: added to {taker}'s score" if taker else ""
+        return say("left in hand: added to %(taker)s's score", taker=taker) if taker else ""
     if rule == "O3":
         return ""
-    return f"left in hand: counts against {holder}"
+    return say("left in hand: counts against %(holder)s", holder=holder)
 
 
 def hand_takers(play: RoundPlay) -> dict[str, str | None]:
@@ -197,7 +199,7 @@ def going_out_notes(rules: RuleSet, goer: str | None, seven_card_run: bool) -> l
     notes: list[Note] = []
     div = divisor(rules)
     if rules.going_out_bonus:
-        notes.append(Note(goer, rules.going_out_bonus // div, "going out", "P4"))
+        notes.append(Note(goer, rules.going_out_bonus // div, say("going out"), "P4"))
     if rules.seven_card_straight and seven_card_run:
         notes.append(Note(goer, 500 // div, S10_WHY, "S10"))
     return notes
@@ -246,7 +248,9 @@ def unit_totals(play: RoundPlay, totals: Mapping[str, int]) -> dict[str, int]:
 
 def wins(unit: str) -> str:
     """``"Ann wins"``, or for a side (P1, its players joined by " & ") ``"Ann & Cat win"``."""
-    return f"{unit} {'win' if ' & ' in unit else 'wins'}"
+    if " & " in unit:
+        return say("%(side)s win", side=unit)
+    return say("%(player)s wins", player=unit)
 
 
 def decide_game(
@@ -267,7 +271,7 @@ def decide_game(
         return _after_two_deals(rules, play, figures, notes, totals)
     target = rules.target
     if not totals or max(totals.values()) < target:
-        return None, False, [], "no one has reached the target"
+        return None, False, [], say("no one has reached the target")
     reached = {u: t for u, t in totals.items() if t >= target}
     unit = unit_of(play)
     goer_unit = unit.get(play.went_out) if play.went_out else None
@@ -276,17 +280,22 @@ def decide_game(
         went_out_wins = rules.partnership_winner == "first-to-target" and went_out_wins
     if went_out_wins and goer_unit in reached:
         winner = goer_unit
-        why = "went out" if len(reached) > 1 else "reached the target"
+        why = say("went out") if len(reached) > 1 else say("reached the target")
     else:
         best = max(reached.values())
         leaders = [u for u, t in reached.items() if t == best]
         if len(leaders) > 1:
             if goer_unit not in leaders:
-                return None, False, [], "tied at the top: play another round"
+                return None, False, [], say("tied at the top: play another round")
             leaders = [goer_unit]
         winner = leaders[0]
-        why = "highest score" if len(reached) > 1 else "reached the target"
-    return winner, True, settle(totals, winner), f"{wins(winner)} ({why})"
+        why = say("highest score") if len(reached) > 1 else say("reached the target")
+    return (
+        winner,
+        True,
+        settle(totals, winner),
+        say("%(wins)s (%(why)s)", wins=wins(winner), why=why),
+    )
 
 
 def _after_two_deals(
@@ -298,22 +307,22 @@ def _after_two_deals(
 ) -> tuple[str | None, bool, list[Payment], str]:
     """P5: the game ends after deal 2; the better side gets 50 (S9 divides it)."""
     if play.deal_number < 2:
-        return None, False, [], f"deal {play.deal_number} of 2"
+        return None, False, [], say("deal %(number)s of 2", number=play.deal_number)
     best = max(totals.values())
     leaders = [u for u, t in totals.items() if t == best]
     if len(leaders) > 1:
-        return None, True, [], "the game ends after two deals, tied: nobody wins"
+        return None, True, [], say("the game ends after two deals, tied: nobody wins")
     winner = leaders[0]
     bonus = 50 // divisor(rules)
     unit = unit_of(play)
     first = next(p for p in play.players if unit[p] == winner)
-    notes.append(Note(first, bonus, "the better score after two deals", "P5"))
+    notes.append(Note(first, bonus, say("the better score after two deals"), "P5"))
     fig = figures[first]
     fig.bonus += bonus
     fig.round += bonus
     fig.total += bonus
     totals[winner] += bonus
-    return winner, True, settle(totals, winner), f"{wins(winner)} after two deals"
+    return winner, True, settle(totals, winner), say("%(wins)s after two deals", wins=wins(winner))
 
 
 def settle(totals: Mapping[str, int], winner: str, stake: int = 1) -> list[Payment]:

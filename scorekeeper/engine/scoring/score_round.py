@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TypedDict, cast
 
 from ..cards import DOUBLE, Card
 from ..melds import Meld
+from ..messages import say
 from ..rules.ruleset import RuleSet
 from ..values import CardValues, card_points, card_values, hand_points, points_in_place
 from .checks import (
@@ -244,14 +245,14 @@ def meld_rows(cards: tuple[Card, ...], as_laid: Meld, final: Meld, rules: RuleSe
         if DOUBLE in cards:
             counted = _four_aces_doubled(cards, values)
         else:
-            counted = ((25 // values.divisor, "four aces melded at once: 100", "S6"),) * 4
+            counted = ((25 // values.divisor, say("four aces melded at once: 100"), "S6"),) * 4
     elif DOUBLE in cards:
         counted = _doubled(cards, final, values)
     else:
         counted = tuple(points_in_place(values, card, final) for card in cards)
         if rules.meld_of_four_doubles and four:
             counted = tuple(
-                (2 * p, f"{why}, doubled: meld of four laid at once", f"{rule}, P3")
+                (2 * p, say("%(why)s, doubled: meld of four laid at once", why=why), f"{rule}, P3")
                 for p, why, rule in counted
             )
     rows = tuple((card, *row) for card, row in zip(cards, counted, strict=True))
@@ -274,10 +275,12 @@ def _doubled(
     out = []
     for card in cards:
         if card is DOUBLE:
-            out.append((0, "the joker doubling the set counts 0", "X2, S5"))
+            out.append((0, say("the joker doubling the set counts 0"), "X2, S5"))
         else:
             p, why, rule = points_in_place(values, card, final)
-            out.append((2 * p, f"{why}, doubled by the dealer's joker", f"{rule}, X2"))
+            out.append(
+                (2 * p, say("%(why)s, doubled by the dealer's joker", why=why), f"{rule}, X2")
+            )
     return tuple(out)
 
 
@@ -288,11 +291,11 @@ def _four_aces_doubled(
     double (seed 002: the meld "is worth 100 points (25/ea.)"; "The joker doubles the value
     of any set"): each ace 50, the meld 200, the joker itself 0."""
     return tuple(
-        (0, "the joker doubling the set counts 0", "X2, S5")
+        (0, say("the joker doubling the set counts 0"), "X2, S5")
         if card is DOUBLE
         else (
             50 // values.divisor,
-            "four aces melded at once: 100, doubled by the dealer's joker",
+            say("four aces melded at once: 100, doubled by the dealer's joker"),
             "S6, X2",
         )
         for card in cards

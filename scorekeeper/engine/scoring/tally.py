@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..messages import say
 from ..rules.ruleset import RuleSet
 from .outcome import count_hands, deals_next, going_out_notes
 from .score_round import Figures, Note, RoundError, RoundPlay, RoundScore, check_round, close_round
@@ -71,20 +72,27 @@ def check_count(rules: RuleSet, count: TableCount) -> list[tuple[str, str]]:
     ):
         for player, value in values.items():
             if player not in count.players:
-                problems.append((f"{name}.{player}", f"{player!r} is not a player"))
+                problems.append(
+                    (f"{name}.{player}", say("%(player)s is not a player", player=repr(player)))
+                )
             elif isinstance(value, bool) or not isinstance(value, int):
-                problems.append((f"{name}.{player}", "must be a whole number of points"))
+                problems.append((f"{name}.{player}", say("must be a whole number of points")))
             elif not low <= value <= high:
-                problems.append((f"{name}.{player}", f"must be from {low} to {high} points"))
+                problems.append(
+                    (
+                        f"{name}.{player}",
+                        say("must be from %(low)s to %(high)s points", low=low, high=high),
+                    )
+                )
     if count.went_out in count.players and count.in_hand.get(count.went_out, 0):
         problems.append(
             (
                 f"in_hand.{count.went_out}",
-                f"{count.went_out} went out: nothing is left in hand (O1)",
+                say("%(player)s went out: nothing is left in hand (O1)", player=count.went_out),
             )
         )
     if count.seven_card_run is not None and count.seven_card_run != count.went_out:
-        problems.append(("seven_card_run", "only the player who went out can score S10"))
+        problems.append(("seven_card_run", say("only the player who went out can score S10")))
     return problems
 
 
@@ -127,11 +135,20 @@ def tally_net(
     problems = check_count(rules, replace(count, shown={}, in_hand={}, seven_card_run=None))
     for player, value in net.items():
         if player not in count.players:
-            problems.append((f"net.{player}", f"{player!r} is not a player"))
+            problems.append(
+                (f"net.{player}", say("%(player)s is not a player", player=repr(player)))
+            )
         elif isinstance(value, bool) or not isinstance(value, int):
-            problems.append((f"net.{player}", "must be a whole number of points"))
+            problems.append((f"net.{player}", say("must be a whole number of points")))
         elif not -MAX_POINTS <= value <= MAX_POINTS:
-            problems.append((f"net.{player}", f"must be from {-MAX_POINTS} to {MAX_POINTS} points"))
+            problems.append(
+                (
+                    f"net.{player}",
+                    say(
+                        "must be from %(low)s to %(high)s points", low=-MAX_POINTS, high=MAX_POINTS
+                    ),
+                )
+            )
     if problems:
         raise RoundError(problems)
     figures = {p: Figures() for p in count.players}
