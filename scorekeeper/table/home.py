@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine import PRESET_TITLES
 from ..extensions import limiter
-from ..languages import error_text
+from ..languages import error_text, translate
 from ..models import Game
 from . import mine
 from .forms import ConfirmForm
@@ -70,7 +70,7 @@ def _home(join_error: str | None = None, code: str = "", status: int = 200) -> t
         deleted=[g for g in mine.deleted_games() if can_edit(g)],
         editable={c.game.id for c in cards if can_edit(c.game)},
         confirm=ConfirmForm(version="0"),
-        presets=PRESET_TITLES,
+        presets={name: translate(title) for name, title in PRESET_TITLES.items()},
         join_error=join_error,
         code=code[:20],
     )

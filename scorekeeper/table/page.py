@@ -21,7 +21,7 @@ from jinja2.environment import TemplateModule
 
 from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
-from ..languages import chosen_language, translate
+from ..languages import chosen_language, number, translate
 from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, RoundForm, net_form
@@ -115,12 +115,13 @@ class Row:
     """One round's row of the game page's table (``round_rows`` in table/_parts.html): its
     ``number``; whether it was entered by ``cards``; each unit's cell as ``(tone, round,
     total)``, the tone ``"good"``, ``"bad"`` or ``""``, the round score signed
-    (``"+35"``) and the running total, in points, less the P5 end bonus on the game's
+    (``"+35"``) and the running total, in points (as the request's language writes
+    them, ``"1,020"``), less the P5 end bonus on the game's
     last row; ``edit``, the URL correcting it (None without the edit right)."""
 
     number: int
     cards: bool
-    cells: list[tuple[str, str, int]]
+    cells: list[tuple[str, str, str]]
     edit: str | None
 
 
@@ -143,7 +144,9 @@ def rows(
             scores = {u: scores[u] - bonus.get(u, 0) for u in units}
             totals = {u: totals[u] - bonus.get(u, 0) for u in units}
         cells = [
-            (TONES[(s > 0) - (s < 0)], f"{s:+d}", totals[u]) for u in units for s in (scores[u],)
+            (TONES[(s > 0) - (s < 0)], f"{s:+d}", number(totals[u]))
+            for u in units
+            for s in (scores[u],)
         ]
         edit = None
         if editable:

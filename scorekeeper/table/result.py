@@ -28,7 +28,8 @@ ROW = 56
 @dataclass(frozen=True)
 class Bonus:
     """A bonus in a round as the engine explains it (its note): the ``unit`` (player, or
-    side under P1) credited, ``points``, ``why`` in words and the catalogue ``rule``."""
+    side under P1) credited, ``points``, ``why`` in words (the request's language) and the
+    catalogue ``rule``."""
 
     unit: str
     points: int
@@ -42,7 +43,7 @@ class Bonus:
             "%(name)s %(points)s: %(why)s (%(rule)s)",
             name=self.unit,
             points=f"{self.points:+d}",
-            why=translate(self.why),
+            why=self.why,
             rule=self.rule,
         )
 
@@ -92,7 +93,7 @@ def last_change(
     changes = [(u, st.series[u][-1] - st.series[u][-2]) for u in units]
     side = sides_of(teams)
     bonuses = [
-        Bonus(side.get(n["owner"], n["owner"]), n["points"], n["why"], n["rule"])
+        Bonus(side.get(n["owner"], n["owner"]), n["points"], str(translate(n["why"])), n["rule"])
         for n in (figures or {}).get("notes") or []
         if n.get("rule") not in TABLE_COUNT and n.get("points")
     ]

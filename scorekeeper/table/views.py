@@ -39,7 +39,7 @@ from .changes import change_words
 from .entry import Submitted
 from .forms import ConfirmForm, NewGameForm, RoundForm
 from .mine import remember
-from .result import picture
+from .result import money_text, picture
 from .rights import can_edit, grant, require_edit
 from .round_inputs import (
     credited,
@@ -83,6 +83,7 @@ def _confirmed_version() -> int:
 
 bp.add_app_template_filter(where_in_words, "where")
 bp.add_app_template_filter(credited, "credited")
+bp.add_app_template_filter(money_text, "money")
 
 
 @bp.errorhandler(400)
