@@ -35,12 +35,12 @@ def change_words(summary: str) -> str:
     gives "undo: round 3 deleted" in English; a summary of another form is given as it
     is (never an error)."""
     if summary.startswith("undo: "):
-        return _("undo: %(change)s", change=change_words(summary.removeprefix("undo: ")))
+        return str(_("undo: %(change)s", change=change_words(summary.removeprefix("undo: "))))
     found = SAID.fullmatch(summary)
     sentence = DONE.get((found.group(2), found.group(3) or "")) if found else None
     if found is None or sentence is None:
         return summary
-    return _(sentence, number=int(found.group(1)))
+    return str(_(sentence, number=int(found.group(1))))
 
 
 def register(bp: Blueprint) -> None:

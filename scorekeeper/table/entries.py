@@ -46,11 +46,11 @@ def stake_problem(value: Decimal | None) -> str | None:
     if value is None:
         return None
     if not value.is_finite():
-        return _("the stake must be a number")
+        return str(_("the stake must be a number"))
     if not 0 <= value <= STAKE_MAX:
-        return _("the stake is from 0 to %(most)s", most=STAKE_MAX)
+        return str(_("the stake is from 0 to %(most)s", most=STAKE_MAX))
     if value != value.quantize(CENT):
-        return _("the stake has at most two decimals (cents)")
+        return str(_("the stake has at most two decimals (cents)"))
     return None
 
 

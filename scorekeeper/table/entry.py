@@ -164,7 +164,7 @@ def saved_message(round_: sheet.Saved) -> str:
         _("%(name)s %(points)s", name=unit, points=number(points))
         for unit, points in round_.summary["total"].items()
     )
-    return _("Round %(number)s saved: %(totals)s", number=round_.number, totals=totals)
+    return str(_("Round %(number)s saved: %(totals)s", number=round_.number, totals=totals))
 
 
 def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:

@@ -173,7 +173,7 @@ def _figure_of(where: str, problem: str) -> str:
     as it is."""
     kind, _dot, name = where.partition(".")
     if kind in FIGURE_WORDS and name:
-        return _(FIGURE_WORDS[kind], name=name, problem=problem)
+        return str(_(FIGURE_WORDS[kind], name=name, problem=problem))
     return problem
 
 

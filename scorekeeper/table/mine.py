@@ -81,16 +81,16 @@ def leader_in_words(game: Game, last: Round | None) -> str:
     ``"Ann leads with 230"``, ``"Ann & Cat lead with 120"``, ``"Ann and Bob lead with
     120"``, ``"Ann & Cat won"``, or ``"no round yet"``."""
     if game.winner:
-        return _("%(winner)s won", winner=game.winner)
+        return str(_("%(winner)s won", winner=game.winner))
     if last is None:
-        return _("no round yet")
+        return str(_("no round yet"))
     totals: dict[str, int] = last.totals["total"]
     best = max(totals.values())
     leaders = [unit for unit, total in totals.items() if total == best]
     if len(leaders) > 1 or " & " in leaders[0]:
         together = format_list(leaders, locale=locale())
-        return _("%(names)s lead with %(points)s", names=together, points=number(best))
-    return _("%(name)s leads with %(points)s", name=leaders[0], points=number(best))
+        return str(_("%(names)s lead with %(points)s", names=together, points=number(best)))
+    return str(_("%(name)s leads with %(points)s", name=leaders[0], points=number(best)))
 
 
 def my_games() -> list[GameCard]:

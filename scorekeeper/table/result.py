@@ -39,12 +39,14 @@ class Bonus:
     @property
     def line(self) -> str:
         """``"Ann & Cat +50: the better score after two deals (P5)"``."""
-        return _(
-            "%(name)s %(points)s: %(why)s (%(rule)s)",
-            name=self.unit,
-            points=f"{self.points:+d}",
-            why=self.why,
-            rule=self.rule,
+        return str(
+            _(
+                "%(name)s %(points)s: %(why)s (%(rule)s)",
+                name=self.unit,
+                points=f"{self.points:+d}",
+                why=self.why,
+                rule=self.rule,
+            )
         )
 
 
@@ -67,13 +69,15 @@ class Change:
         )
         said = "; ".join(b.line for b in self.bonuses)
         if said:
-            return _(
-                "%(round)s: %(changes)s (%(bonuses)s)",
-                round=self.label,
-                changes=rises,
-                bonuses=said,
+            return str(
+                _(
+                    "%(round)s: %(changes)s (%(bonuses)s)",
+                    round=self.label,
+                    changes=rises,
+                    bonuses=said,
+                )
             )
-        return _("%(round)s: %(changes)s", round=self.label, changes=rises)
+        return str(_("%(round)s: %(changes)s", round=self.label, changes=rises))
 
 
 def last_change(
@@ -107,7 +111,7 @@ def payment_line(payer: str, payee: str, points: int, money: Any = None) -> str:
     """G3's payment in words: ``"Bob pays Ann 120"``, a side ``"Bob & Dan pay Ann & Cat
     110"``, with the money at the game's stake when there is one (``" (1.20)"``)."""
     said = PAYS[" & " in payer, money is not None]
-    return _(said, payer=payer, payee=payee, points=number(points), money=money_text(money))
+    return str(_(said, payer=payer, payee=payee, points=number(points), money=money_text(money)))
 
 
 def money_text(money: Any) -> str:
@@ -148,8 +152,8 @@ class Result:
     def played(self) -> str:
         """``"7 rounds"``, ``"2 deals"`` or ``"1 round"``."""
         if self.deals:
-            return ngettext("%(num)d deal", "%(num)d deals", self.rounds)
-        return ngettext("%(num)d round", "%(num)d rounds", self.rounds)
+            return str(ngettext("%(num)d deal", "%(num)d deals", self.rounds))
+        return str(ngettext("%(num)d round", "%(num)d rounds", self.rounds))
 
     @property
     def text(self) -> str:

@@ -53,7 +53,7 @@ def why_won(outcome: str, winner_line: str) -> str:
         return str(translate(outcome))
     reason = outcome[len(winner_line) :].strip().strip("()").strip()
     if reason in REASONS:
-        return _(REASONS[reason])
+        return str(_(REASONS[reason]))
     return reason[:1].upper() + reason[1:]
 
 
