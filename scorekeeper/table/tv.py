@@ -81,7 +81,7 @@ def settled(st: Standings) -> dict[str, str]:
     """Once the game is won, each unit's part in the settlement (G3, the engine's
     ``settle`` through the standings) as its card on the TV says it: a loser's
     ``"pays Ann 120"`` (with the money at the game's stake), the winner's ``"collects
-    340"``; empty before."""
+    340"`` (its sum in plain digits, as the TV has always said it); empty before."""
     said: dict[str, str] = {}
     collected = 0
     for payer, payee, points, money in st.settlement:
@@ -90,7 +90,7 @@ def settled(st: Standings) -> dict[str, str]:
         said[payer] = _(sentence, **figures)
         collected += points
     if st.winner and st.settlement:
-        said[st.winner] = _("collects %(points)s", points=number(collected))
+        said[st.winner] = _("collects %(points)s", points=collected)
     return said
 
 
