@@ -29,7 +29,62 @@ PLAY: dict[str, Entry] = {}
 
 # -- the table's games (table.js, entry.js, dealgrid.js, cardpicker.js, night.js, tv.js,
 #    result.js) ---------------------------------------------------------------------------
-TABLE: dict[str, Entry] = {}
+TABLE: dict[str, Entry] = {
+    # table.js
+    "table_updated": N_("Last updated %(time)s"),
+    "table_updated_never": N_("Last updated: not yet"),
+    "table_offline_updated": N_("Offline: reconnecting… · last updated %(time)s"),
+    "table_offline_updated_never": N_("Offline: reconnecting… · last updated: not yet"),
+    "table_player": N_("Player %(number)s"),
+    "table_not_sent": N_(
+        "Not sent: the server cannot be reached. Your figures are still here; try again."
+    ),
+    # entry.js
+    "entry_undo": N_("Undo"),
+    "entry_undo_offline": N_("Offline: undo from the history when back online."),
+    "entry_net": N_("%(name)s %(points)s"),
+    "entry_totals": N_("%(name)s %(shown)s shown, %(in_hand)s in hand"),
+    "entry_stock_out": N_("stock ran out"),
+    "entry_went_out": N_("%(name)s went out"),
+    "entry_waiting": N_("Round %(number)s: %(round)s — waiting to sync"),
+    "entry_two_versions": N_("Round %(number)s: two versions"),
+    "entry_theirs_saved": N_(
+        "Another phone saved round %(number)s meanwhile. Nothing was overwritten."
+    ),
+    "entry_game_changed": N_(
+        "The game changed on another phone meanwhile. Nothing was overwritten."
+    ),
+    "entry_theirs": N_("Theirs (saved): %(scores)s"),
+    "entry_yours": N_("Yours (on this phone): %(round)s"),
+    "entry_save_mine": N_("Save mine as round %(number)s"),
+    "entry_keep_theirs": N_("Keep theirs, drop mine"),
+    "entry_kept": N_("Round %(number)s kept on this phone: waiting to sync"),
+    # dealgrid.js
+    "dealgrid_next_meld": N_("Next meld"),
+    "dealgrid_all_four": N_("All four"),
+    "dealgrid_all_four_rank": N_("All four %(rank)ss"),
+    "dealgrid_rest_in_hand": N_("The rest is in hand"),
+    "dealgrid_tap_cards": N_("Tap %(name)s's cards"),
+    "dealgrid_no_row": N_("No meld row left: type the cards, or save and add rows."),
+    "dealgrid_row": N_("%(name)s: %(row)s"),
+    # cardpicker.js
+    "picker_joker": N_("Joker"),
+    "picker_jokers": N_("Joker ×%(count)s"),
+    "picker_joker_hint": N_("Tap the card the joker stands for, or Joker again for a plain JK."),
+    "picker_cards_label": N_("cards"),
+    "picker_open": N_("Cards ▾"),
+    "picker_close": N_("Cards ▴"),
+    "picker_clear": N_("Clear"),
+    "picker_clear_label": N_("Clear %(label)s"),
+    "picker_tap_for": N_("Tap cards for %(label)s"),
+    "picker_remove": N_("Remove %(card)s"),
+    # tv.js
+    "tv_full_screen": N_("Full screen"),
+    "tv_leave_full_screen": N_("Leave full screen"),
+    # result.js
+    "result_selected": N_("Selected: copy it with your phone's menu."),
+    "result_copied": N_("Copied: paste it into the group chat."),
+}
 
 
 # -- rules, checker, players and groups, shared parts (rules.js, check.js, houserules.js,

@@ -110,7 +110,7 @@
     });
     if (jokers !== "0") {
       var jrow = el("div", "picker-jokers");
-      joker = button("picker-joker", "Joker", null);
+      joker = button("picker-joker", words("picker_joker"), null);
       joker.setAttribute("aria-pressed", "false");
       hint = el("span", "picker-hint small muted");
       jrow.appendChild(joker);
@@ -130,9 +130,9 @@
     });
     if (g.joker) {
       var jokers = list.filter(function (t) { return t.indexOf("JK") === 0; }).length;
-      g.joker.textContent = "Joker" + (jokers ? " \u00d7" + jokers : "");
+      g.joker.textContent = jokers ? words("picker_jokers", { count: jokers }) : words("picker_joker");
       g.joker.setAttribute("aria-pressed", armed ? "true" : "false");
-      g.hint.textContent = armed ? "Tap the card the joker stands for, or Joker again for a plain JK." : "";
+      g.hint.textContent = armed ? words("picker_joker_hint") : "";
     }
   }
 
@@ -147,18 +147,18 @@
   Picker.prototype.build = function () {
     var self = this;
     var root = this.root;
-    var label = (root.querySelector("label") || {}).textContent || "cards";
+    var label = (root.querySelector("label") || {}).textContent || words("picker_cards_label");
     this.chips = el("div", "picker-chips");
     this.chips.setAttribute("aria-live", "polite");
-    this.toggle = button("picker-toggle", "Cards \u25be", null);
+    this.toggle = button("picker-toggle", words("picker_open"), null);
     this.toggle.setAttribute("aria-expanded", "false");
-    this.clear = button("picker-clear", "Clear", "Clear " + label);
+    this.clear = button("picker-clear", words("picker_clear"), words("picker_clear_label", { label: label }));
     var bar = el("div", "picker-bar");
     bar.appendChild(this.toggle);
     bar.appendChild(this.clear);
     bar.appendChild(this.chips);
     root.appendChild(bar);
-    var grid = buildGrid(root.dataset.jokers, "Tap cards for " + label);
+    var grid = buildGrid(root.dataset.jokers, words("picker_tap_for", { label: label }));
     this.grid = grid.grid; this.cardButtons = grid.cards; this.joker = grid.joker; this.hint = grid.hint;
     this.grid.hidden = true;
     root.appendChild(this.grid);
@@ -188,7 +188,7 @@
     }
     this.grid.hidden = !yes;
     this.toggle.setAttribute("aria-expanded", yes ? "true" : "false");
-    this.toggle.textContent = yes ? "Cards \u25b4" : "Cards \u25be";
+    this.toggle.textContent = words(yes ? "picker_close" : "picker_open");
     if (!yes) { this.armed = false; this.render(); }
   };
 
@@ -239,7 +239,7 @@
     this.chips.textContent = "";
     list.forEach(function (t, i) {
       var chip = button("card" + (isRed(t) ? " red" : "") + (t.indexOf("JK") === 0 ? " joker" : "") +
-        (normal(t) ? "" : " bad"), display(t), "Remove " + t);
+        (normal(t) ? "" : " bad"), display(t), words("picker_remove", { card: t }));
       chip.dataset.index = String(i);
       self.chips.appendChild(chip);
     });

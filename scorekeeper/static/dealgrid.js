@@ -80,11 +80,11 @@
     this.say = el("p", "deal-target");
     this.say.setAttribute("aria-live", "polite");
     var bar = el("div", "deal-bar");
-    this.next = el("button", "small", "Next meld");
-    this.four = el("button", "small", "All four");
-    this.rest = el("button", "small", "The rest is in hand");
+    this.next = el("button", "small", words("dealgrid_next_meld"));
+    this.four = el("button", "small", words("dealgrid_all_four"));
+    this.rest = el("button", "small", words("dealgrid_rest_in_hand"));
     [this.next, this.four, this.rest].forEach(function (b) { bar.appendChild(b); });
-    this.grid = CP.buildGrid(first.dataset.jokers || "1", "Tap " + this.name + "'s cards");
+    this.grid = CP.buildGrid(first.dataset.jokers || "1", words("dealgrid_tap_cards", { name: this.name }));
     var top = el("div", "deal");
     [this.say, bar, this.grid.grid].forEach(function (e) { top.appendChild(e); });
     this.box.insertBefore(top, this.box.querySelector("legend").nextSibling);
@@ -123,7 +123,7 @@
   };
 
   Deal.prototype.aim = function (row) {
-    if (!row) { this.say.textContent = "No meld row left: type the cards, or save and add rows."; return; }
+    if (!row) { this.say.textContent = words("dealgrid_no_row"); return; }
     if (this.target) this.target.classList.remove("filling");
     this.target = row;
     row.classList.add("filling");
@@ -185,10 +185,10 @@
     var row = this.target;
     if (!row) return;
     var label = (row.querySelector("label") || {}).textContent || "";
-    this.say.textContent = this.name + ": " + label.toLowerCase();
+    this.say.textContent = words("dealgrid_row", { name: this.name, row: label.toLowerCase() });
     var missing = this.missing();
     this.four.hidden = !missing.length;
-    this.four.textContent = "All four " + (missing.length ? missing[0].slice(0, -1) + "s" : "");
+    this.four.textContent = missing.length ? words("dealgrid_all_four_rank", { rank: missing[0].slice(0, -1) }) : words("dealgrid_all_four");
     this.rest.hidden = row === this.hand;
     CP.paintGrid(this.grid, cardsOf(row), CP.tokens(row.dataset.used || ""), this.armed);
   };

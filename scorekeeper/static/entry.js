@@ -114,12 +114,12 @@
     t.appendChild(document.createElement("span")).textContent = text;
     if (undo) {
       var b = t.appendChild(document.createElement("button"));
-      b.type = "button"; b.textContent = "Undo";
+      b.type = "button"; b.textContent = words("entry_undo");
       b.addEventListener("click", function () {
         post(undo, [["version", live.dataset.version]]).then(function (j) {
           if (j.live) showLive(j.live, j.version);
           toast(j.message);
-        }).catch(function () { toast("Offline: undo from the history when back online."); });
+        }).catch(function () { toast(words("entry_undo_offline")); });
       });
     }
     clearTimeout(t.timer);
@@ -128,13 +128,17 @@
     t.timer = setTimeout(function () { t.hidden = true; }, 10000);
   };
 
-  var words = function (list) {
+  var said = function (list) {
     var get = function (k) { var p = list.filter(function (x) { return x[0] === k; })[0]; return p ? p[1] : null; };
     var net = get("mode") === "net";
     var out = get("went_out");
-    return names.map(function (n, i) {
-      return n + " " + (net ? (get("net-" + i) || "0") : (get("shown-" + i) || "0") + " shown, " + (get("in_hand-" + i) || "0") + " in hand");
-    }).join(" · ") + (out === null ? "" : out === "" ? " · stock ran out" : " · " + names[Number(out)] + " went out");
+    var parts = names.map(function (n, i) {
+      if (net) return words("entry_net", { name: n, points: get("net-" + i) || "0" });
+      return words("entry_totals", { name: n, shown: get("shown-" + i) || "0", in_hand: get("in_hand-" + i) || "0" });
+    });
+    if (out === "") parts.push(words("entry_stock_out"));
+    else if (out !== null) parts.push(words("entry_went_out", { name: names[Number(out)] }));
+    return parts.join(" · ");
   };
   var showQueue = function () {
     var q = load(queueKey, []);
@@ -142,7 +146,7 @@
     pending.innerHTML = "";
     q.filter(function (i) { return i.waiting; }).forEach(function (item) {
       var li = pending.appendChild(document.createElement("li"));
-      li.textContent = "Round " + item.number + ": " + words(item.pairs) + " — waiting to sync";
+      li.textContent = words("entry_waiting", { number: item.number, round: said(item.pairs) });
     });
   };
 
@@ -153,18 +157,22 @@
     var next = (j.latest && j.latest.length ? j.latest[j.latest.length - 1].number : 0) + 1;
     conflict.innerHTML = "";
     var add = function (tag, text) { var e = conflict.appendChild(document.createElement(tag)); e.textContent = text; return e; };
-    add("h2", "Round " + item.number + ": two versions");
-    add("p", (theirs ? "Another phone saved round " + item.number : "The game changed on another phone") + " meanwhile. Nothing was overwritten.");
-    if (theirs) add("p", "Theirs (saved): " + Object.keys(theirs.scores).map(function (u) { return u + " " + theirs.scores[u]; }).join(" · "));
-    add("p", "Yours (on this phone): " + words(item.pairs));
-    var keep = add("button", "Save mine as round " + next);
+    add("h2", words("entry_two_versions", { number: item.number }));
+    add("p", theirs ? words("entry_theirs_saved", { number: item.number }) : words("entry_game_changed"));
+    if (theirs) {
+      add("p", words("entry_theirs", { scores: Object.keys(theirs.scores).map(function (u) {
+        return words("entry_net", { name: u, points: theirs.scores[u] });
+      }).join(" · ") }));
+    }
+    add("p", words("entry_yours", { round: said(item.pairs) }));
+    var keep = add("button", words("entry_save_mine", { number: next }));
     keep.type = "button"; keep.className = "primary";
     keep.addEventListener("click", function () {
       var q = load(queueKey, []);
       q[0] = item; item.version = j.version; item.number = next; item.chained = false;
       store(queueKey, q); conflict.hidden = true; flush();
     });
-    var drop = add("button", "Keep theirs, drop mine");
+    var drop = add("button", words("entry_keep_theirs"));
     drop.type = "button";
     drop.addEventListener("click", function () { conflict.hidden = true; shift(); release(); flush(); });
     conflict.hidden = false;
@@ -201,7 +209,7 @@
       store(queueKey, r);
       if (holding) { holding = null; clear(); setNumber(numberNow() + r.length); }
       showQueue();
-      if (fresh) toast("Round " + head.number + " kept on this phone: waiting to sync");
+      if (fresh) toast(words("entry_kept", { number: head.number }));
       return false;
     }).then(function (ok) { flushing = false; if (ok) flush(); });
   };
@@ -214,7 +222,7 @@
     store(queueKey, q);
     if (q.length === 1 && !item.waiting) holding = item;
     else { clear(); showQueue(); setNumber(item.number + 1); }
-    if (item.waiting) toast("Round " + item.number + " kept on this phone: waiting to sync");
+    if (item.waiting) toast(words("entry_kept", { number: item.number }));
     flush();
   };
 

@@ -11,12 +11,12 @@
     text.classList.add("open");
     text.focus();
     text.select();
-    said.textContent = "Selected: copy it with your phone's menu.";
+    said.textContent = words("result_selected");
   };
   var copy = function (text, said) {
     if (!navigator.clipboard || !window.isSecureContext) { show(text, said); return; }
     navigator.clipboard.writeText(text.value).then(function () {
-      said.textContent = "Copied: paste it into the group chat.";
+      said.textContent = words("result_copied");
     }, function () { show(text, said); });
   };
   document.addEventListener("click", function (e) {

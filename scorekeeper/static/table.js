@@ -28,8 +28,8 @@
       if (up) seen = new Date();
       if (state) {
         state.classList.toggle("offline", !up);
-        var when = seen ? "ast updated " + clock(seen) : "ast updated: not yet";
-        state.textContent = up ? "L" + when : "Offline: reconnecting… · l" + when;
+        var key = (up ? "table_updated" : "table_offline_updated") + (seen ? "" : "_never");
+        state.textContent = words(key, { time: seen ? clock(seen) : "" });
       }
       document.dispatchEvent(new CustomEvent("sk:server", { detail: { up: up } }));
     };
@@ -125,7 +125,7 @@
         dealer.add(new Option("", String(dealer.options.length)));
       }
       Array.prototype.forEach.call(dealer.options, function (o, i) {
-        o.textContent = names[i] || "Player " + (i + 1);
+        o.textContent = names[i] || words("table_player", { number: i + 1 });
         o.hidden = names.length > 1 && i >= names.length;
       });
       if (dealer.selectedOptions[0] && dealer.selectedOptions[0].hidden) dealer.value = "0";
@@ -185,7 +185,7 @@
       }).catch(function () {
         var note = form.querySelector(".offline-note") || form.insertBefore(document.createElement("p"), form.firstChild);
         note.className = "flash flash-error offline-note"; note.setAttribute("role", "alert");
-        note.textContent = "Not sent: the server cannot be reached. Your figures are still here; try again.";
+        note.textContent = words("table_not_sent");
       });
   });
 })();

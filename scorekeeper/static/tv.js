@@ -11,6 +11,6 @@
     else document.documentElement.requestFullscreen().catch(function () {});
   });
   document.addEventListener("fullscreenchange", function () {
-    button.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen";
+    button.textContent = words(document.fullscreenElement ? "tv_leave_full_screen" : "tv_full_screen");
   });
 })();

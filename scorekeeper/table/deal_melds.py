@@ -26,6 +26,7 @@ Refused, 400 ``{"message"}``: a text that is not a card, or too many cards.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, request
+from flask_babel import gettext as _
 
 from ..engine import Card, CardError, parse_cards, row_after_tap, set_completion
 from . import entry
@@ -43,7 +44,7 @@ def _cards(name: str, most: int) -> list[Card]:
     except CardError as problem:
         abort(400, description=str(problem))
     if cards is None or len(cards) > most:
-        abort(400, description=f"Ask about {most} cards at most.")
+        abort(400, description=_("Ask about %(most)s cards at most.", most=most))
     return cards
 
 
@@ -52,7 +53,7 @@ def melds(slug: str) -> Response:
     under the game's rules; 404 for no such game; 400 for a text that is not a card."""
     game = sheet.get_game(slug, rounds=False)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     rules = sheet.rules_of(game)
     row, tapped = _cards("meld", MOST), _cards("card", 1)
     now = row_after_tap(row, tapped[0], rules) if tapped else row

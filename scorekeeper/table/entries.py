@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
+from flask_babel import gettext as _
+
 from ..inputs import clean_name, name_problems
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -28,7 +30,9 @@ def names_problems(raw: Sequence[str]) -> list[tuple[int, str]]:
         for message in name_problems(name, [*raw[:seat], *raw[seat + 1 :]])
     ]
     if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        problems.append((-1, f"enter {MIN_PLAYERS} to {MAX_PLAYERS} players"))
+        problems.append(
+            (-1, _("enter %(least)s to %(most)s players", least=MIN_PLAYERS, most=MAX_PLAYERS))
+        )
     return problems
 
 
@@ -42,11 +46,11 @@ def stake_problem(value: Decimal | None) -> str | None:
     if value is None:
         return None
     if not value.is_finite():
-        return "the stake must be a number"
+        return str(_("the stake must be a number"))
     if not 0 <= value <= STAKE_MAX:
-        return f"the stake is from 0 to {STAKE_MAX}"
+        return str(_("the stake is from 0 to %(most)s", most=STAKE_MAX))
     if value != value.quantize(CENT):
-        return "the stake has at most two decimals (cents)"
+        return str(_("the stake has at most two decimals (cents)"))
     return None
 
 
@@ -55,10 +59,10 @@ def parse_stake(raw: object) -> tuple[Decimal | None, str | None]:
     if raw in (None, ""):
         return None, None
     if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
-        return None, "the stake must be a number"
+        return None, _("the stake must be a number")
     try:
         value = Decimal(str(raw).strip())
     except InvalidOperation:
-        return None, "the stake must be a number"
+        return None, _("the stake must be a number")
     problem = stake_problem(value)
     return (None, problem) if problem else (value, None)

@@ -29,7 +29,10 @@ import re
 from collections.abc import Sequence
 
 from flask import Response, flash, jsonify, render_template, request
+from flask_babel import gettext as _
 
+from ..engine import N_
+from ..languages import number
 from ..models import Game, Round
 from . import page
 from . import services as sheet
@@ -44,12 +47,19 @@ figures previewed (None when none) and the problems that fit no field."""
 LATEST = 3
 """Rounds sent back with a stale-version refusal, newest last."""
 
-FIX_FIELDS = "Some figures need fixing: see the messages by the fields."
+FIX_FIELDS = N_("Some figures need fixing: see the messages by the fields.")
 """What a refused round page says above its fields (each field's own message beside
-it); the game page's entry names each problem instead (:func:`sentences`)."""
+it; give it as ``_(FIX_FIELDS)``); the game page's entry names each problem instead
+(:func:`sentences`)."""
 
-FIELD_WORDS = {"net": "round score", "shown": "shown", "in_hand": "in hand", "adjust": "±"}
-"""A seat's figure fields (``net-0``, ``shown-0``...) as the entry labels them."""
+FIELD_WORDS = {
+    "net": N_("%(name)s, round score: %(problem)s"),
+    "shown": N_("%(name)s, shown: %(problem)s"),
+    "in_hand": N_("%(name)s, in hand: %(problem)s"),
+    "adjust": N_("%(name)s, ±: %(problem)s"),
+}
+"""A problem with a seat's figure fields (``net-0``, ``shown-0``...), the field named as
+the entry labels it."""
 
 
 def wants_json() -> bool:
@@ -88,7 +98,7 @@ def field_sentence(name: str, message: str, names: Sequence[str]) -> str:
     who = names[int(seat.group(2))]
     if not message.startswith(tuple(names)):
         message = message[:1].lower() + message[1:]
-    return sentence(f"{who}, {FIELD_WORDS[seat.group(1)]}: {message}")
+    return sentence(_(FIELD_WORDS[seat.group(1)], name=who, problem=message))
 
 
 def sentences(
@@ -97,9 +107,10 @@ def sentences(
     """Every problem of a refused round once, each one sentence: those that fit no
     field, then each field's (in the form's order); :data:`FIX_FIELDS` left out, as
     each field's problem is named."""
-    said = [sentence(p) for p in problems if p != FIX_FIELDS]
+    fix = _(FIX_FIELDS)
+    said = [sentence(p) for p in problems if p != fix]
     said += [field_sentence(name, m, names) for name, ms in fields.items() for m in ms]
-    return list(dict.fromkeys(s for s in said if s)) or [sentence(FIX_FIELDS)]
+    return list(dict.fromkeys(s for s in said if s)) or [sentence(fix)]
 
 
 def invalid(form: RoundForm, problems: list[str], names: Sequence[str]) -> Response:
@@ -141,7 +152,7 @@ def stale(game: Game, message: str) -> Response:
 def already_saved(game: Game, round_: Round) -> Response:
     """409: this form (its nonce) saved a round before; it is stored once."""
     number = None if round_.deleted else sheet.round_number(round_)
-    message = "That round was already saved (it was sent twice): it is stored once."
+    message = _("That round was already saved (it was sent twice): it is stored once.")
     return refused(409, "already_saved", message, number=number, version=game.version)
 
 
@@ -149,8 +160,11 @@ def saved_message(round_: sheet.Saved) -> str:
     """The toast's words for a round just stored, with the new running totals in points
     of each unit (player, or side by its players' names, P1), in the page's order:
     ``"Round 6 saved: Ann 250 · Bob 175 · Cat 90"``."""
-    totals = " · ".join(f"{unit} {points}" for unit, points in round_.summary["total"].items())
-    return f"Round {round_.number} saved: {totals}"
+    totals = " · ".join(
+        _("%(name)s %(points)s", name=unit, points=number(points))
+        for unit, points in round_.summary["total"].items()
+    )
+    return str(_("Round %(number)s saved: %(totals)s", number=round_.number, totals=totals))
 
 
 def saved(game: Game, round_: sheet.Saved, undo: str) -> Response:
@@ -189,7 +203,8 @@ def refusal(
         if as_json:
             return already_saved(game, error.round), None, []
         flash(
-            "That round was already saved (the form was sent twice): it is stored once.", "success"
+            _("That round was already saved (the form was sent twice): it is stored once."),
+            "success",
         )
         return 303, None, []
     if isinstance(error, sheet.StaleVersion):
@@ -198,9 +213,9 @@ def refusal(
             form.round_version.data = str(round_.version)
         if as_json:
             return stale(game, error.problems[0][1]), None, []
-        return 409, None, [m for _, m in error.problems]
+        return 409, None, [m for _where, m in error.problems]
     if isinstance(error, sheet.SaveFailed):
         if as_json:
             return refused(503, "unavailable", error.problems[0][1]), None, []
-        return 503, None, [m for _, m in error.problems]
+        return 503, None, [m for _where, m in error.problems]
     return 422, None, place_errors(form, fields, error.problems)

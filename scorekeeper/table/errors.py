@@ -6,17 +6,20 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from flask_babel import gettext as _
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..extensions import db
+from ..languages import translate
 from ..models import Round
 
 
 class ScoresheetError(ValueError):
-    """A change refused; nothing was stored. ``problems`` lists ``(where, message)``."""
+    """A change refused; nothing was stored. ``problems`` lists ``(where, message)``, each
+    message in the request's language (an engine sentence translated here)."""
 
     def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
-        self.problems = list(problems)
+        self.problems = [(where, translate(message)) for where, message in problems]
         super().__init__("; ".join(message for _, message in self.problems))
 
 
@@ -28,8 +31,10 @@ class StaleVersion(ScoresheetError):
             [
                 (
                     "version",
-                    "someone else changed this game meanwhile: nothing was saved. "
-                    "Check the latest scores and enter it again if it is still needed.",
+                    _(
+                        "someone else changed this game meanwhile: nothing was saved. "
+                        "Check the latest scores and enter it again if it is still needed."
+                    ),
                 )
             ]
         )
@@ -45,8 +50,10 @@ class StaleRound(StaleVersion):
             [
                 (
                     "version",
-                    "someone else changed this round meanwhile: nothing was saved. "
-                    "Check it and correct it again if it is still needed.",
+                    _(
+                        "someone else changed this round meanwhile: nothing was saved. "
+                        "Check it and correct it again if it is still needed."
+                    ),
                 )
             ],
         )
@@ -61,8 +68,11 @@ class SaveFailed(ScoresheetError):
             [
                 (
                     "database",
-                    "the scores could not be saved just now (the database did not answer): "
-                    "nothing was lost, what you typed is still here. Try again in a moment.",
+                    _(
+                        "the scores could not be saved just now (the database did not "
+                        "answer): nothing was lost, what you typed is still here. Try again "
+                        "in a moment."
+                    ),
                 )
             ]
         )
@@ -86,4 +96,4 @@ class AlreadySaved(ScoresheetError):
 
     def __init__(self, round_: Round) -> None:
         self.round = round_
-        super().__init__([("nonce", "this round was already saved (the form was sent twice)")])
+        super().__init__([("nonce", _("this round was already saved (the form was sent twice)"))])

@@ -20,10 +20,12 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 
+from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..engine import RulesError, RuleSet, ruleset
 from ..inputs import clean_name
+from ..languages import translate
 from ..models import Game
 from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake
@@ -109,7 +111,9 @@ def read_export(doc: object) -> ExportParts:
     Raises :class:`BadExport` listing every problem (nothing is stored then); at most
     :data:`MAX_ROUNDS` rounds."""
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
-        raise BadExport([("format", f"this is not a game exported by 500 Rum ({FORMAT})")])
+        raise BadExport(
+            [("format", _("this is not a game exported by 500 Rum (%(format)s)", format=FORMAT))]
+        )
     problems: list[tuple[str, str]] = []
     names = _names(doc.get("players"), problems)
     preset, options, rules = _rules(doc.get("rules"), problems)
@@ -137,7 +141,7 @@ def _first_dealer(raw: object, names: list[str], problems: list[tuple[str, str]]
     """The first dealer's seat; a problem noted when it is no seat of ``names``."""
     dealer = -1 if isinstance(raw, bool) or not isinstance(raw, int) else raw
     if not 0 <= dealer < max(len(names), 1):
-        problems.append(("first_dealer", "the first dealer must be one of the players"))
+        problems.append(("first_dealer", _("the first dealer must be one of the players")))
     return dealer
 
 
@@ -145,21 +149,21 @@ def _round_list(raw: object, problems: list[tuple[str, str]]) -> list[Mapping[st
     """The export's rounds (None, a problem noted, when they are not a list of
     objects); a problem noted too beyond :data:`MAX_ROUNDS`."""
     if not isinstance(raw, list) or not all(isinstance(r, Mapping) for r in raw):
-        problems.append(("rounds", "rounds must be a list"))
+        problems.append(("rounds", _("rounds must be a list")))
         return None
     if len(raw) > MAX_ROUNDS:
-        problems.append(("rounds", f"a game has at most {MAX_ROUNDS} rounds"))
+        problems.append(("rounds", _("a game has at most %(most)s rounds", most=MAX_ROUNDS)))
     return raw
 
 
 def _names(raw: object, problems: list[tuple[str, str]]) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
-        problems.append(("players", "players must be a list of names"))
+        problems.append(("players", _("players must be a list of names")))
         return []
     found = [(f"players[{s}]", m) for s, m in names_problems(raw) if s >= 0]
     found += [("players", m) for s, m in names_problems(raw) if s < 0]
     found += [
-        (f"players[{s}]", f"{n!r} has invisible characters: remove them")
+        (f"players[{s}]", _("%(name)r has invisible characters: remove them", name=n))
         for s, n in enumerate(raw)
         if clean_name(n) and n != clean_name(n)
     ]
@@ -173,12 +177,12 @@ def _rules(
     rules_value = raw if isinstance(raw, Mapping) else {}
     preset, options = rules_value.get("preset", "standard"), rules_value.get("options") or {}
     if not isinstance(preset, str) or not isinstance(options, Mapping):
-        problems.append(("rules", 'rules must be {"preset": name, "options": {...}}'))
+        problems.append(("rules", _('rules must be {"preset": name, "options": {...}}')))
         return "", {}, None
     try:
         return preset, dict(options), ruleset(preset, options)
     except RulesError as error:
-        problems.extend((f"rules.{w}", m) for w, m in error.problems)
+        problems.extend((f"rules.{w}", translate(m)) for w, m in error.problems)
         return preset, dict(options), None
 
 
@@ -191,7 +195,7 @@ def _sides(teams: object, names: list[str], problems: list[tuple[str, str]]) -> 
         or not all(isinstance(t, list) and all(isinstance(n, str) for n in t) for t in teams)
         or sorted(teams[0] + teams[1]) != sorted(names)
     ):
-        problems.append(("teams", "each player must be in exactly one side"))
+        problems.append(("teams", _("each player must be in exactly one side")))
         return None
     return [0 if n in teams[0] else 1 for n in names]
 
@@ -262,16 +266,20 @@ def checked_round(
     that form gives it back (unknown fields dropped), and every problem the form finds
     (``"Shown: ..."``); an input not in the shape the app exports is one problem."""
     if mode not in ("net", "totals", "cards") or not isinstance(data, Mapping):
-        return {}, ["a round is entered as net, totals or cards"]
+        return {}, [_("a round is entered as net, totals or cards")]
     went_out = data.get("went_out")
     if went_out is not None and went_out not in names:
-        return {}, ["who went out must be one of the players"]
+        return {}, [_("who went out must be one of the players")]
     found = _form_data(names, mode, data)
     if found is None:
-        return {}, ["this round is not in the shape the app exports"]
+        return {}, [_("this round is not in the shape the app exports")]
     filled, slots = found
     form = _posted_form(names, seven_card, mode, _posted(filled), slots)
     if not form.validate():
-        return {}, [f"{form[k].label.text}: {m}" for k, ms in form.errors.items() for m in ms]
-    round_input, _, early = read_round(form, mode, names)
+        return {}, [
+            _("%(field)s: %(problem)s", field=form[k].label.text, problem=m)
+            for k, ms in form.errors.items()
+            for m in ms
+        ]
+    round_input, _fields, early = read_round(form, mode, names)
     return round_input, [m for _, m in early]

@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from ..extensions import limiter
 from ..inputs import BadJson, load_json
@@ -36,7 +37,7 @@ from .rights import grant
 def _game(slug: str) -> Game:
     game = sheet.get_game(slug)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     return game
 
 
@@ -82,17 +83,17 @@ def import_game() -> ResponseReturnValue:
             status = 503 if isinstance(error, sheet.SaveFailed) else 422
         else:
             grant(game)
-            flash("Game imported.", "success")
+            flash(_("Game imported."), "success")
             return redirect(url_for("table.show", slug=game.view_token), 303)
     return render_template("table/import.html", form=form, problems=problems), status
 
 
 def _problems(error: Exception) -> list[str]:
     if isinstance(error, (BadExport, sheet.ScoresheetError)):
-        return [m for _, m in error.problems]
+        return [m for _where, m in error.problems]
     if isinstance(error, BadJson):
         return [str(error.description)]
-    return [f"That is not valid JSON: {error}"]
+    return [_("That is not valid JSON: %(error)s", error=str(error))]
 
 
 def register(bp: Blueprint) -> None:

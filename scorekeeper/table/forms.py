@@ -14,6 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import cast
 
+from flask_babel import LazyString
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -29,7 +32,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import TextInput
 
-from ..engine import OPTIONS, PRESET_TITLES, RulesError, ruleset, went_out_by_hand
+from ..engine import N_, OPTIONS, PRESET_TITLES, RulesError, ruleset, went_out_by_hand
 from ..house_rules import (
     NUMERIC,
     option_field,
@@ -38,6 +41,7 @@ from ..house_rules import (
     select_choices,
 )
 from ..inputs import MAX_VERSION, NAME_MAX, clean_name, is_int
+from ..languages import translate
 from .entries import MAX_PLAYERS, TITLE_MAX, clean_title, names_problems, stake_problem
 
 IMPORT_MAX_BYTES = 512 * 1024
@@ -53,26 +57,40 @@ class NewGameForm(FlaskForm):
     2 & 4), a preset, house rules changed from it, the target, the first dealer, a stake."""
 
     title = StringField(
-        "Name of the game (optional)", validators=[Optional(), Length(max=TITLE_MAX * 2)]
+        _l("Name of the game (optional)"), validators=[Optional(), Length(max=TITLE_MAX * 2)]
     )
-    preset = SelectField("Rules", choices=select_choices(PRESET_TITLES.items()), default="standard")
+    preset = SelectField(
+        _l("Rules"), choices=select_choices(PRESET_TITLES.items()), default="standard"
+    )
     target = IntegerField(
-        "Target (points)",
+        _l("Target (points)"),
         validators=[Optional(), NumberRange(OPTIONS["target"].minimum, OPTIONS["target"].maximum)],
         render_kw=NUMERIC
-        | {"placeholder": "as the preset", "data-as-preset": json.dumps(preset_labels("target"))},
+        | {
+            "placeholder": _l("as the preset"),
+            "data-as-preset": json.dumps(preset_labels("target")),
+        },
     )
     first_dealer = SelectField(
-        "First dealer",
-        choices=select_choices((i, f"Player {i + 1}") for i in range(MAX_PLAYERS)),
+        _l("First dealer"),
+        choices=select_choices(
+            (i, _l("Player %(number)s", number=i + 1)) for i in range(MAX_PLAYERS)
+        ),
         default="0",
     )
     stake = DecimalField(
-        "Stake per point for the settlement (optional)",
+        _l("Stake per point for the settlement (optional)"),
         places=2,
         validators=[Optional()],
         render_kw={"inputmode": "decimal", "autocomplete": "off"},
     )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        """The form as FlaskForm builds it, the presets' titles in the reader's language."""
+        super().__init__(*args, **kwargs)
+        self.preset.choices = select_choices(
+            (name, translate(title)) for name, title in PRESET_TITLES.items()
+        )
 
     def validate_stake(self, field: DecimalField) -> None:
         """A finite stake from 0 to the most (the rule an import passes too)."""
@@ -93,7 +111,7 @@ class NewGameForm(FlaskForm):
         it after :meth:`validate`: any seat 0-7 is a valid choice there, and
         :meth:`_seats_ok` refuses one beyond the players."""
         seated = [(str(i), name) for i, name in enumerate(names[:MAX_PLAYERS])]
-        self.first_dealer.choices = seated or [("0", "Player 1")]
+        self.first_dealer.choices = seated or [("0", _("Player %(number)s", number=1))]
 
     def clean_title(self) -> str:
         """The title as stored (the rule an import passes too)."""
@@ -143,7 +161,7 @@ class NewGameForm(FlaskForm):
         if int(self.first_dealer.data) >= max(len(names), 1):
             self.first_dealer.errors = [
                 *self.first_dealer.errors,
-                "the first dealer must be one of the players",
+                _("the first dealer must be one of the players"),
             ]
             ok = False
         return ok
@@ -157,10 +175,10 @@ class NewGameForm(FlaskForm):
             for where, message in error.problems:
                 field = self._fields.get(option_field_name(where), self.preset)
                 field = self.target if where == "target" else field
-                field.errors = [*field.errors, message]
+                field.errors = [*field.errors, translate(message)]
             return False
         if rules.partnership and len(names) != 4:
-            self.player_0.errors.append("partnership play needs exactly 4 players (P1)")
+            self.player_0.errors.append(_("partnership play needs exactly 4 players (P1)"))
             return False
         return True
 
@@ -170,7 +188,7 @@ for _i in range(MAX_PLAYERS):
         NewGameForm,
         f"player_{_i}",
         StringField(
-            f"Player {_i + 1}",
+            _l("Player %(number)s", number=_i + 1),
             validators=[Optional(), Length(max=NAME_MAX * 4)],
             render_kw={"autocomplete": "off", "autocapitalize": "words"},
         ),
@@ -184,7 +202,7 @@ def _nonce() -> str:
     return secrets.token_urlsafe(16)
 
 
-NO_ONE_OUT = "tap the player who went out, or “Stock ran out”"
+NO_ONE_OUT = N_("tap the player who went out, or “Stock ran out”")
 
 
 BY_HAND = "hand"
@@ -206,7 +224,7 @@ class WentOutField(SelectField):
         """A seat of this game or the stock; nothing chosen is left to the form."""
         choices = cast(list[SelectChoice], self.choices)
         if self.data is not None and self.data not in {c.value for c in choices}:
-            raise ValidationError("choose one of the players, or that the stock ran out")
+            raise ValidationError(_("choose one of the players, or that the stock ran out"))
 
 
 class RoundForm(FlaskForm):
@@ -221,19 +239,19 @@ class RoundForm(FlaskForm):
     nonce = HiddenField(default=_nonce, validators=[InputRequired(), Length(min=8, max=64)])
     version = HiddenField(validators=[InputRequired()])
     round_version = HiddenField()
-    went_out = WentOutField("Who went out?", choices=[])
+    went_out = WentOutField(_l("Who went out?"), choices=[])
 
     def validate_version(self, field: HiddenField) -> None:
         """The version must be a whole number (it is compared with the game's)."""
         if not is_int(field.data, 0, MAX_VERSION):
-            raise ValidationError("this form is out of date: reload the page")
+            raise ValidationError(_("this form is out of date: reload the page"))
 
     def validate_went_out(self, field: WentOutField) -> None:
         """Who went out must be told, unless the figures show it (:meth:`inferred_out`)."""
         if field.data is None:
             field.data = self.inferred_out()
         if field.data is None:
-            raise ValidationError(NO_ONE_OUT)
+            raise ValidationError(_(NO_ONE_OUT))
 
     def inferred_out(self) -> str | None:
         """The seat who went out when the form's figures show it; None here."""
@@ -242,16 +260,16 @@ class RoundForm(FlaskForm):
     def validate_round_version(self, field: HiddenField) -> None:
         """A correction's round version, when sent, is a whole number too."""
         if field.data not in (None, "") and not is_int(field.data, 0, MAX_VERSION):
-            raise ValidationError("this form is out of date: reload the page")
+            raise ValidationError(_("this form is out of date: reload the page"))
 
 
 def _went_out_choices(names: Sequence[str], by_hand: bool = False) -> list[SelectChoice]:
     """Each seat, the stock; first, with ``by_hand``, :data:`BY_HAND`."""
-    first = [(BY_HAND, "The one with nothing in hand")] if by_hand else []
-    return select_choices([*first, *enumerate(names), ("", "Nobody: the stock ran out")])
+    first = [(BY_HAND, _("The one with nothing in hand"))] if by_hand else []
+    return select_choices([*first, *enumerate(names), ("", _("Nobody: the stock ran out"))])
 
 
-def _points(label: str) -> IntegerField:
+def _points(label: str | LazyString) -> IntegerField:
     """A number of points, empty (0) by default: a text input (its whole value can be
     selected, a minus typed) on the phone's number pad. Its bounds are the engine's
     (:data:`scorekeeper.engine.scoring.tally.MAX_POINTS`), checked with the round's other rules."""
@@ -279,7 +297,7 @@ def _net_class(seats: int) -> type[RoundForm]:
         pass
 
     for i in range(seats):
-        setattr(NetForm, f"net-{i}", _points("Round score"))
+        setattr(NetForm, f"net-{i}", _points(_l("Round score")))
     return NetForm
 
 
@@ -305,17 +323,17 @@ def _totals_class(seats: int, seven_card: bool) -> type[RoundForm]:
             return went_out_by_hand({str(i): self[f"in_hand-{i}"].data for i in range(seats)})
 
     for i in range(seats):
-        setattr(TotalsForm, f"shown-{i}", _points("Shown"))
-        setattr(TotalsForm, f"in_hand-{i}", _points("In hand"))
+        setattr(TotalsForm, f"shown-{i}", _points(_l("Shown")))
+        setattr(TotalsForm, f"in_hand-{i}", _points(_l("In hand")))
         setattr(TotalsForm, f"adjust-{i}", _points("±"))
     if seven_card:
-        TotalsForm.seven = BooleanField("Went out after laying a seven-card run (S10)")
+        TotalsForm.seven = BooleanField(_l("Went out after laying a seven-card run (S10)"))
     return TotalsForm
 
 
 WENT_OUT_BY = [
-    ("discard", "by discarding their last card"),
-    ("play", "by melding or laying off their last card"),
+    ("discard", _l("by discarding their last card")),
+    ("play", _l("by melding or laying off their last card")),
 ]
 """How the player went out (the scoring contract's ``went_out_by``, S10)."""
 
@@ -325,20 +343,24 @@ def _add_card_fields(
 ) -> None:
     """Each seat's meld rows (with S10's "laid in the turn they went out"), lay-off rows
     with the meld each extends, and the cards left in hand."""
-    slots = [("", "onto meld…")] + [
-        (f"{j}-{m}", f"{n}'s meld {m + 1}") for j, n in enumerate(names) for m in range(melds)
+    slots = [("", _("onto meld…"))] + [
+        (f"{j}-{m}", _("%(name)s's meld %(number)s", name=n, number=m + 1))
+        for j, n in enumerate(names)
+        for m in range(melds)
     ]
-    for i, _ in enumerate(names):
+    for i in range(len(names)):
         for k in range(melds):
-            setattr(form_class, f"meld-{i}-{k}", StringField(f"Meld {k + 1}"))
+            setattr(form_class, f"meld-{i}-{k}", StringField(_("Meld %(number)s", number=k + 1)))
             if seven_card:
-                final = BooleanField("laid in the turn they went out")
+                final = BooleanField(_("laid in the turn they went out"))
                 setattr(form_class, f"final-{i}-{k}", final)
         for k in range(layoffs):
-            setattr(form_class, f"layoff-{i}-{k}", StringField(f"Lay-off {k + 1}"))
-            onto = SelectField("onto", choices=select_choices(slots), default="")
+            setattr(
+                form_class, f"layoff-{i}-{k}", StringField(_("Lay-off %(number)s", number=k + 1))
+            )
+            onto = SelectField(_("onto"), choices=select_choices(slots), default="")
             setattr(form_class, f"onto-{i}-{k}", onto)
-        setattr(form_class, f"hand-{i}", StringField("Left in hand"))
+        setattr(form_class, f"hand-{i}", StringField(_("Left in hand")))
 
 
 def cards_form(
@@ -364,7 +386,7 @@ def cards_form(
 
     if seven_card:
         CardsForm.went_out_by = SelectField(
-            "Went out", choices=select_choices(WENT_OUT_BY), default="discard"
+            _("Went out"), choices=select_choices(WENT_OUT_BY), default="discard"
         )
 
     seats = len(names)
@@ -378,9 +400,9 @@ def cards_form(
 class ImportForm(FlaskForm):
     """A game exported as JSON, uploaded or pasted."""
 
-    file = FileField("Exported JSON file")
+    file = FileField(_l("Exported JSON file"))
     text = TextAreaField(
-        "…or paste the JSON", validators=[Optional(), Length(max=IMPORT_MAX_BYTES)]
+        _l("…or paste the JSON"), validators=[Optional(), Length(max=IMPORT_MAX_BYTES)]
     )
 
 

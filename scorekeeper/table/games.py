@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import TypedDict
 
+from flask_babel import gettext as _
 from sqlalchemy import insert, inspect
 
-from ..engine import RulesError, RuleSet, ruleset
+from ..engine import N_, RulesError, RuleSet, ruleset
 from ..extensions import db
 from ..models import Change, Game, Player, Round, now_utc
 from .errors import ScoresheetError
@@ -57,9 +58,14 @@ def new_game(
         raise ScoresheetError(error.problems) from None
     problems = []
     if not 2 <= len(names) <= rules.max_players or len(set(names)) != len(names):
-        problems.append(("players", f"2 to {rules.max_players} players, each named differently"))
+        problems.append(
+            (
+                "players",
+                _("2 to %(most)s players, each named differently", most=rules.max_players),
+            )
+        )
     if rules.partnership and (sides is None or sorted(sides) != [0, 0, 1, 1]):
-        problems.append(("sides", "partnership play needs two sides of two (P1)"))
+        problems.append(("sides", _("partnership play needs two sides of two (P1)")))
     if problems:
         raise ScoresheetError(problems)
     game = Game(
@@ -152,14 +158,23 @@ def imported_game(parts: ExportParts) -> Game:
     return game
 
 
-FIGURE_WORDS = {"shown": "shown", "in_hand": "in hand", "adjust": "±", "net": "round score"}
-"""A round's figures as the entry's labels name them ("Ann, shown")."""
+FIGURE_WORDS = {
+    "shown": N_("%(name)s, shown: %(problem)s"),
+    "in_hand": N_("%(name)s, in hand: %(problem)s"),
+    "adjust": N_("%(name)s, ±: %(problem)s"),
+    "net": N_("%(name)s, round score: %(problem)s"),
+}
+"""A round's figures as the entry's labels name them ("Ann, shown: …"), a problem said
+after them."""
 
 
-def _figure_of(where: str) -> str:
-    """``"shown.Ann"`` as ``"Ann, shown: "``; any other place as nothing."""
-    kind, _, name = where.partition(".")
-    return f"{name}, {FIGURE_WORDS[kind]}: " if kind in FIGURE_WORDS and name else ""
+def _figure_of(where: str, problem: str) -> str:
+    """``problem`` at ``"shown.Ann"`` as ``"Ann, shown: <problem>"``; at any other place
+    as it is."""
+    kind, _dot, name = where.partition(".")
+    if kind in FIGURE_WORDS and name:
+        return str(_(FIGURE_WORDS[kind], name=name, problem=problem))
+    return problem
 
 
 def _import_round(
@@ -177,7 +192,10 @@ def _import_round(
     except ScoresheetError as error:
         raise ScoresheetError(
             [
-                (f"rounds[{number - 1}].{w}", f"round {number}: {_figure_of(w)}{m}")
+                (
+                    f"rounds[{number - 1}].{w}",
+                    _("round %(number)s: %(problem)s", number=number, problem=_figure_of(w, m)),
+                )
                 for w, m in error.problems
             ]
         ) from None

@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from ..engine import PRESET_TITLES
 from ..extensions import limiter
+from ..languages import error_text, translate
 from ..models import Game
 from . import mine
 from .forms import ConfirmForm
@@ -35,7 +37,7 @@ bp.register_error_handler(404, refused)
 def _game(slug: str) -> Game:
     game = get_game(slug)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     return game
 
 
@@ -49,7 +51,7 @@ def utc_iso(when: datetime) -> str:
 
 def _confirmed() -> None:
     if not ConfirmForm().validate():
-        abort(400, description="This form is out of date: reload the page.")
+        abort(400, description=_("This form is out of date: reload the page."))
 
 
 def _home(join_error: str | None = None, code: str = "", status: int = 200) -> tuple[str, int]:
@@ -68,7 +70,7 @@ def _home(join_error: str | None = None, code: str = "", status: int = 200) -> t
         deleted=[g for g in mine.deleted_games() if can_edit(g)],
         editable={c.game.id for c in cards if can_edit(c.game)},
         confirm=ConfirmForm(version="0"),
-        presets=PRESET_TITLES,
+        presets={name: translate(title) for name, title in PRESET_TITLES.items()},
         join_error=join_error,
         code=code[:20],
     )
@@ -98,10 +100,10 @@ def join_night() -> ResponseReturnValue:
     try:
         code = clean_code(typed)
     except BadCode as error:
-        return _home(str(error), typed, 400)
+        return _home(error_text(error), typed, 400)
     game = game_of_code(code)
     if game is None:
-        sentence = f"No game night has the room code {code} now: check it on the TV."
+        sentence = _("No game night has the room code %(code)s now: check it on the TV.", code=code)
         return _home(sentence, typed, 404)
     return redirect(url_for("table.show", slug=game.view_token), 303)
 
@@ -109,7 +111,7 @@ def join_night() -> ResponseReturnValue:
 @bp.errorhandler(429)
 def too_many_codes(_error: HTTPException) -> tuple[str, int]:
     """Room codes tried too often from this address: the home page with one sentence."""
-    return _home("Too many room codes tried from here: wait a minute and try again.", "", 429)
+    return _home(_("Too many room codes tried from here: wait a minute and try again."), "", 429)
 
 
 @bp.post("/games/<slug>/archive")
@@ -134,9 +136,9 @@ def delete(slug: str) -> ResponseReturnValue:
     _confirmed()
     game = _game(slug)
     if not can_edit(game):
-        abort(403, description="Only a phone that keeps the score can delete this game.")
+        abort(403, description=_("Only a phone that keeps the score can delete this game."))
     mine.delete_game(game)
-    flash("Game deleted. Changed your mind? Undo it below.", "success")
+    flash(_("Game deleted. Changed your mind? Undo it below."), "success")
     return redirect(url_for("home.index"), 303)
 
 
@@ -146,7 +148,7 @@ def restore(slug: str) -> ResponseReturnValue:
     _confirmed()
     game = mine.deleted_game(slug)
     if game is None or not can_edit(game):
-        abort(404, description="There is no game deleted from this phone at this link.")
+        abort(404, description=_("There is no game deleted from this phone at this link."))
     mine.restore_game(game)
-    flash("Game back.", "success")
+    flash(_("Game back."), "success")
     return redirect(url_for("home.index"), 303)

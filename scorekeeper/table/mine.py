@@ -17,11 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from babel.lists import format_list
 from flask import session
+from flask_babel import gettext as _
 from sqlalchemy import func
 from sqlalchemy.orm import load_only
 
 from ..extensions import db
+from ..languages import locale, number
 from ..models import Game, Round
 from . import services as sheet
 
@@ -78,14 +81,16 @@ def leader_in_words(game: Game, last: Round | None) -> str:
     ``"Ann leads with 230"``, ``"Ann & Cat lead with 120"``, ``"Ann and Bob lead with
     120"``, ``"Ann & Cat won"``, or ``"no round yet"``."""
     if game.winner:
-        return f"{game.winner} won"
+        return str(_("%(winner)s won", winner=game.winner))
     if last is None:
-        return "no round yet"
+        return str(_("no round yet"))
     totals: dict[str, int] = last.totals["total"]
     best = max(totals.values())
     leaders = [unit for unit, total in totals.items() if total == best]
-    plural = len(leaders) > 1 or " & " in leaders[0]
-    return f"{' and '.join(leaders)} {'lead' if plural else 'leads'} with {best}"
+    if len(leaders) > 1 or " & " in leaders[0]:
+        together = format_list(leaders, locale=locale())
+        return str(_("%(names)s lead with %(points)s", names=together, points=number(best)))
+    return str(_("%(name)s leads with %(points)s", name=leaders[0], points=number(best)))
 
 
 def my_games() -> list[GameCard]:

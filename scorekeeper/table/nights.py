@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import Blueprint, url_for
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..extensions import db
@@ -39,11 +40,13 @@ def clean_code(typed: str | None) -> str:
     length outside 4 to 6, a character no code has)."""
     code = "".join((typed or "").split()).replace("-", "").upper()
     if not code:
-        raise BadCode("Type the room code shown on the TV or on the game's Share page.")
+        raise BadCode(_("Type the room code shown on the TV or on the game's Share page."))
     if len(code) not in CODE_LENGTHS or any(c not in ROOM_CODE_LETTERS for c in code):
         raise BadCode(
-            "A room code is 5 letters and digits, as shown on the TV "
-            "(it has no 0, O, 1, I, L, 2, Z, 5, S, 8 or B)."
+            _(
+                "A room code is 5 letters and digits, as shown on the TV "
+                "(it has no 0, O, 1, I, L, 2, Z, 5, S, 8 or B)."
+            )
         )
     return code
 

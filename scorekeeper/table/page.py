@@ -21,6 +21,7 @@ from jinja2.environment import TemplateModule
 
 from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
+from ..languages import chosen_language, number, translate
 from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, RoundForm, net_form
@@ -48,15 +49,15 @@ class RulesPanel:
     check_link: str
 
 
-_panels: dict[tuple[str, tuple[tuple[str, object], ...]], RulesPanel] = {}
+_panels: dict[tuple[str, str, tuple[tuple[str, object], ...]], RulesPanel] = {}
 
 
 def rules_panel(game: Game) -> RulesPanel:
-    """The game's :class:`RulesPanel`, worked out once per process for each preset and
-    set of house rules (at most :data:`KEEP_PANELS` kept; house rules of a kind that
+    """The game's :class:`RulesPanel`, worked out once per process for each language,
+    preset and set of house rules (at most :data:`KEEP_PANELS` kept; house rules of a kind that
     cannot be a key are worked out each time)."""
     try:
-        key = (game.preset, tuple(sorted(game.options.items())))
+        key = (chosen_language(), game.preset, tuple(sorted(game.options.items())))
         found = _panels.get(key)
     except TypeError:
         return _panel_of(game)
@@ -71,7 +72,7 @@ def _panel_of(game: Game) -> RulesPanel:
     return RulesPanel(
         sheet.rules_of(game),
         tuple(house_rules(game)),
-        PRESET_TITLES.get(game.preset, game.preset),
+        str(translate(PRESET_TITLES.get(game.preset, game.preset))),
         check_link(game.preset, game.options),
     )
 
@@ -84,10 +85,12 @@ def every_round() -> bool:
 
 def unchanged(game: Game, version: int) -> tuple[bool, str]:
     """Whether the phone's copy (its ``If-None-Match``) is still current, and the ETag
-    of this answer: the game's version, this phone's edit right and whether every round
-    is asked for. A page with a message to show (a flash) is always sent."""
+    of this answer: the game's version, this phone's edit right, whether every round
+    is asked for and the language. A page with a message to show (a flash) is always
+    sent."""
     whole = every_round()
-    tag = f"g{game.id}v{version}{'e' if can_edit(game) else 'w'}{'a' if whole else 'l'}"
+    edit, asked = "e" if can_edit(game) else "w", "a" if whole else "l"
+    tag = f"g{game.id}v{version}{edit}{asked}-{chosen_language()}"
     fresh = tag in request.if_none_match and "_flashes" not in session
     return fresh, tag
 
@@ -112,12 +115,13 @@ class Row:
     """One round's row of the game page's table (``round_rows`` in table/_parts.html): its
     ``number``; whether it was entered by ``cards``; each unit's cell as ``(tone, round,
     total)``, the tone ``"good"``, ``"bad"`` or ``""``, the round score signed
-    (``"+35"``) and the running total, in points, less the P5 end bonus on the game's
+    (``"+35"``) and the running total, in points (as the request's language writes
+    them, ``"1,020"``), less the P5 end bonus on the game's
     last row; ``edit``, the URL correcting it (None without the edit right)."""
 
     number: int
     cards: bool
-    cells: list[tuple[str, str, int]]
+    cells: list[tuple[str, str, str]]
     edit: str | None
 
 
@@ -140,7 +144,9 @@ def rows(
             scores = {u: scores[u] - bonus.get(u, 0) for u in units}
             totals = {u: totals[u] - bonus.get(u, 0) for u in units}
         cells = [
-            (TONES[(s > 0) - (s < 0)], f"{s:+d}", totals[u]) for u in units for s in (scores[u],)
+            (TONES[(s > 0) - (s < 0)], f"{s:+d}", number(totals[u]))
+            for u in units
+            for s in (scores[u],)
         ]
         edit = None
         if editable:

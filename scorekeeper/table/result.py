@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
 from markupsafe import escape
 
-from ..engine import PRESET_TITLES, TABLE_COUNT
+from ..engine import N_, PRESET_TITLES, TABLE_COUNT
+from ..languages import number, translate
 from ..models import Game
 from .standings import Standings, sides_of
 
@@ -25,7 +28,8 @@ ROW = 56
 @dataclass(frozen=True)
 class Bonus:
     """A bonus in a round as the engine explains it (its note): the ``unit`` (player, or
-    side under P1) credited, ``points``, ``why`` in words and the catalogue ``rule``."""
+    side under P1) credited, ``points``, ``why`` in words (the request's language) and the
+    catalogue ``rule``."""
 
     unit: str
     points: int
@@ -35,7 +39,15 @@ class Bonus:
     @property
     def line(self) -> str:
         """``"Ann & Cat +50: the better score after two deals (P5)"``."""
-        return f"{self.unit} {self.points:+d}: {self.why} ({self.rule})"
+        return str(
+            _(
+                "%(name)s %(points)s: %(why)s (%(rule)s)",
+                name=self.unit,
+                points=f"{self.points:+d}",
+                why=self.why,
+                rule=self.rule,
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -51,9 +63,21 @@ class Change:
     @property
     def line(self) -> str:
         """``"Deal 2: Ann & Cat +100 · Bob & Dan +125 (Ann & Cat +50: ...)"``."""
-        rises = " · ".join(f"{unit} {points:+d}" for unit, points in self.changes)
+        rises = " · ".join(
+            _("%(name)s %(points)s", name=unit, points=f"{points:+d}")
+            for unit, points in self.changes
+        )
         said = "; ".join(b.line for b in self.bonuses)
-        return f"{self.label}: {rises}" + (f" ({said})" if said else "")
+        if said:
+            return str(
+                _(
+                    "%(round)s: %(changes)s (%(bonuses)s)",
+                    round=self.label,
+                    changes=rises,
+                    bonuses=said,
+                )
+            )
+        return str(_("%(round)s: %(changes)s", round=self.label, changes=rises))
 
 
 def last_change(
@@ -73,20 +97,37 @@ def last_change(
     changes = [(u, st.series[u][-1] - st.series[u][-2]) for u in units]
     side = sides_of(teams)
     bonuses = [
-        Bonus(side.get(n["owner"], n["owner"]), n["points"], n["why"], n["rule"])
+        Bonus(side.get(n["owner"], n["owner"]), n["points"], str(translate(n["why"])), n["rule"])
         for n in (figures or {}).get("notes") or []
         if n.get("rule") not in TABLE_COUNT and n.get("points")
     ]
-    label = f"{'Deal' if st.deals else 'Round'} {number}"
+    label = (
+        _("Deal %(number)s", number=number) if st.deals else _("Round %(number)s", number=number)
+    )
     return Change(label, changes, bonuses)
 
 
 def payment_line(payer: str, payee: str, points: int, money: Any = None) -> str:
     """G3's payment in words: ``"Bob pays Ann 120"``, a side ``"Bob & Dan pay Ann & Cat
     110"``, with the money at the game's stake when there is one (``" (1.20)"``)."""
-    verb = "pay" if " & " in payer else "pays"
-    at_stake = f" ({money:.2f})" if money is not None else ""
-    return f"{payer} {verb} {payee} {points}{at_stake}"
+    said = PAYS[" & " in payer, money is not None]
+    return str(_(said, payer=payer, payee=payee, points=number(points), money=money_text(money)))
+
+
+def money_text(money: Any) -> str:
+    """An amount at the game's stake with two decimals, as the request's language writes
+    it (``"1.20"``); ``""`` for none."""
+    return "" if money is None else str(format_decimal(money, format="#,##0.00"))
+
+
+PAYS = {
+    (False, False): N_("%(payer)s pays %(payee)s %(points)s"),
+    (False, True): N_("%(payer)s pays %(payee)s %(points)s (%(money)s)"),
+    (True, False): N_("%(payer)s pay %(payee)s %(points)s"),
+    (True, True): N_("%(payer)s pay %(payee)s %(points)s (%(money)s)"),
+}
+"""G3's payment sentences by (a side pays, with money): whole sentences, so that a
+language puts the names and figures where it says them."""
 
 
 @dataclass(frozen=True)
@@ -110,8 +151,9 @@ class Result:
     @property
     def played(self) -> str:
         """``"7 rounds"``, ``"2 deals"`` or ``"1 round"``."""
-        word = "deal" if self.deals else "round"
-        return f"{self.rounds} {word}{'' if self.rounds == 1 else 's'}"
+        if self.deals:
+            return str(ngettext("%(num)d deal", "%(num)d deals", self.rounds))
+        return str(ngettext("%(num)d round", "%(num)d rounds", self.rounds))
 
     @property
     def text(self) -> str:
@@ -119,9 +161,17 @@ class Result:
         ``"Ann 510 · Bob 380 · Cat 220 · 7 rounds · 2026-11-26"``, then the last round
         (``"Round 7: Ann +120 · Bob +15 · Cat -20"``) and the settlement
         (``"Bob pays Ann 130 · Cat pays Ann 290"``), each on a line."""
-        totals = " · ".join(f"{name} {points}" for name, points in self.totals)
+        totals = " · ".join(
+            _("%(name)s %(points)s", name=name, points=number(points))
+            for name, points in self.totals
+        )
         lines = [
-            f"500 Rum ({self.rules}) · {self.title}: {self.winner_line}!",
+            _(
+                "500 Rum (%(rules)s) · %(title)s: %(winner)s!",
+                rules=self.rules,
+                title=self.title,
+                winner=self.winner_line,
+            ),
             f"{totals} · {self.played} · {self.day}",
         ]
         if self.last is not None:
@@ -147,12 +197,12 @@ def result_of(
     units = [u.name for u in st.units]
     return Result(
         title=game.title or " · ".join(units),
-        winner_line=st.winner_line,
+        winner_line=st.winner_said,
         totals=[(u.name, u.total) for u in st.units],
         rounds=rounds,
         deals=bool(st.deals),
         day=ended.strftime("%Y-%m-%d"),
-        rules=PRESET_TITLES.get(game.preset, game.preset),
+        rules=str(translate(PRESET_TITLES.get(game.preset, game.preset))),
         last=last_change(st, rounds, figures, teams),
         settlement=tuple(payment_line(*pay) for pay in st.settlement),
     )
@@ -263,8 +313,9 @@ def picture(result: Result) -> str:
     the title and the winner (each wrapped to the width, :func:`wrap`), each unit's
     total as a bar against the best, the last round's full change with its bonuses,
     who pays whom, the rounds and the date. Every name is escaped."""
-    title, y = _lines([f"500 Rum · {result.rules} · {result.title}"], 18, "t", 40, 24)
-    winner, y = _lines([f"{result.winner_line}!"], 30, "w", y + 20, 38)
+    heading = _("500 Rum · %(rules)s · %(title)s", rules=result.rules, title=result.title)
+    title, y = _lines([heading], 18, "t", 40, 24)
+    winner, y = _lines([_("%(winner)s!", winner=result.winner_line)], 30, "w", y + 20, 38)
     rows = _rows(result.totals, y - 4)
     y += ROW * len(result.totals) + 10
     last, y = _lines([result.last.line] if result.last else [], 16, "f", y, 22)

@@ -9,6 +9,7 @@ older link and every phone holding the old one can only watch.
 from __future__ import annotations
 
 from flask import abort, session
+from flask_babel import gettext as _
 
 from ..models import Game
 from ..web import same_token
@@ -39,6 +40,8 @@ def require_edit(game: Game) -> None:
     if not can_edit(game):
         abort(
             403,
-            description="This is the view link: it can watch the game but not change "
-            "it. Open the edit link (shared from a phone that keeps the score) to change it.",
+            description=_(
+                "This is the view link: it can watch the game but not change it. Open the "
+                "edit link (shared from a phone that keeps the score) to change it."
+            ),
         )

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ..engine import SIDE_BONUSES
 from ..inputs import is_int
 from .forms import LAYOFF_SLOTS, MELD_SLOTS, RoundForm, cards_form, net_form, totals_form
@@ -60,10 +62,15 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
     ``"lay-off onto Bob's meld 1"`` with ``melds`` (:func:`meld_names`), else
     ``"lay-off onto meld 2"`` (the template filter ``where``)."""
     names = melds or {}
-    where = re.sub(
-        r"meld (\d+)", lambda m: names.get(int(m.group(1))) or f"meld {int(m.group(1)) + 1}", where
-    )
-    return re.sub(r"layoff \d+ onto", "lay-off onto", where)
+
+    def said(found: re.Match[str]) -> str:
+        index = int(found.group(2))
+        meld = names.get(index) or _("meld %(number)s", number=index + 1)
+        return _("lay-off onto %(meld)s", meld=meld) if found.group(1) else meld
+
+    where = re.sub(r"(layoff \d+ onto )?meld (\d+)", said, where)
+    onto = re.fullmatch(r"layoff \d+ onto (.+)", where)
+    return _("lay-off onto %(meld)s", meld=onto.group(1)) if onto else where
 
 
 def credited(note: Mapping[str, object], figures: Mapping[str, object]) -> str:
@@ -200,7 +207,9 @@ def meld_names(fields: dict[str, str], names: Sequence[str]) -> dict[int, str]:
         index, slot = re.fullmatch(r"melds\[(\d+)\]", key), re.fullmatch(r"meld-(\d+)-(\d+)", name)
         if index and slot:
             owner = names[int(slot.group(1))]
-            found[int(index.group(1))] = f"{owner}'s meld {int(slot.group(2)) + 1}"
+            found[int(index.group(1))] = _(
+                "%(name)s's meld %(number)s", name=owner, number=int(slot.group(2)) + 1
+            )
     return found
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ..engine import (
     RoundError,
     RoundScore,
@@ -45,7 +47,9 @@ def score_input(
         return _score_count(rules, players, teams, mode, data, totals_before, deal_number)
     if mode == "cards":
         return _score_cards(rules, players, teams, data, totals_before, deal_number)
-    raise ScoresheetError([("mode", f"a round is entered as net, totals or cards, not {mode!r}")])
+    raise ScoresheetError(
+        [("mode", _("a round is entered as net, totals or cards, not %(mode)r", mode=mode))]
+    )
 
 
 def _score_count(
@@ -58,7 +62,7 @@ def _score_count(
     deal_number: int,
 ) -> RoundScore:
     bad = [
-        (k, "must be points per player")
+        (k, _("must be points per player"))
         for k in ("shown", "in_hand", "adjust", "net")
         if not isinstance(data.get(k) or {}, Mapping)
     ]

@@ -30,6 +30,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import Update, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -235,7 +236,7 @@ def record_round(
         earlier = _existing(game, nonce)
         if earlier is not None:
             raise AlreadySaved(earlier)
-        raise ScoresheetError([("game", "the game is over: correct a round or play again")])
+        raise ScoresheetError([("game", _("the game is over: correct a round or play again"))])
     before = tail(game, shown)
     number, last = before.count + 1, before.last
     figures = score_input(game, mode, data, _totals_before(game, last), number).to_json()
@@ -363,7 +364,7 @@ def _lock(game: Game) -> None:
 def delete_round(game: Game, round_: Round, version: int) -> None:
     """Delete a round (kept in the history, so it can be undone)."""
     if round_.deleted:
-        raise ScoresheetError([("round", "that round is already deleted")])
+        raise ScoresheetError([("round", _("that round is already deleted"))])
     before = state_of(round_)
     number = live_rounds(game).index(round_) + 1
     round_.deleted = True
@@ -375,10 +376,10 @@ def undo_change(game: Game, change: Change, version: int) -> Change:
     changed again since (undo the later change first) or the change was already undone."""
     round_ = change.round
     if change.undone_by is not None:
-        raise ScoresheetError([("change", "that change was already undone")])
+        raise ScoresheetError([("change", _("that change was already undone"))])
     if state_of(round_) != change.after:
         raise ScoresheetError(
-            [("change", "that round changed again since: undo the later change first")]
+            [("change", _("that round changed again since: undo the later change first"))]
         )
     before = change.before
     if before is None:
@@ -431,7 +432,7 @@ night is drawn again; with few live nights the first is almost always free)."""
 def _free_code() -> str:
     """A room code no live night holds, taken (not committed) from the stale night that
     holds it, if one does. Raises :class:`SaveFailed` after :data:`CODE_DRAWS` draws."""
-    for _ in range(CODE_DRAWS):
+    for _draw in range(CODE_DRAWS):
         code = new_room_code()
         holder = db.session.execute(select(Night).where(Night.code == code)).scalar_one_or_none()
         if holder is None:
@@ -451,7 +452,7 @@ def night_of(game: Game) -> Night:
     night = db.session.get(Night, game.night_id) if game.night_id is not None else None
     if night is not None and night.code is not None:
         return night
-    for _ in range(CODE_DRAWS):
+    for _draw in range(CODE_DRAWS):
         try:
             with saving():
                 return _coded(game, night)

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ..engine import OPTIONS, settle, wins
+from ..languages import translate
 from ..models import Game, Round
 from .sheets import ShownRound, latest_rounds, names_of, rules_of, teams_of
 
@@ -96,6 +97,11 @@ class Standings:
         """``"Ann wins"`` or ``"Ann & Cat win"`` (:func:`scorekeeper.engine.scoring.outcome.wins`),
         or ``""`` while nobody has won."""
         return wins(self.winner) if self.winner else ""
+
+    @property
+    def winner_said(self) -> str:
+        """:attr:`winner_line` in the request's language (``""`` while nobody has won)."""
+        return str(translate(self.winner_line))
 
 
 def standings(game: Game, rounds: Sequence[Round | ShownRound] | None = None) -> Standings:
@@ -187,9 +193,9 @@ def house_rules(game: Game) -> list[dict[str, str]]:
         rows.append(
             {
                 "id": info.id,
-                "title": info.title,
-                "value": info.label(value),
-                "preset": info.label(preset_value),
+                "title": translate(info.title),
+                "value": translate(info.label(value)),
+                "preset": translate(info.label(preset_value)),
             }
         )
     return rows

@@ -21,15 +21,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask_babel import gettext as _
 
+from ..engine import N_
 from ..extensions import db
 from ..hosting.addresses import qr_svg, share_base
+from ..languages import chosen_language, number, translate
 from ..live.keys import table_key
 from ..live.streams import open_stream, since_asked, version_events
 from ..models import Game
 from . import page
 from . import services as sheet
-from .result import last_change, payment_line
+from .result import last_change, money_text
 from .sheets import last_figures
 from .standings import Standings
 
@@ -37,7 +40,7 @@ from .standings import Standings
 def _view(slug: str) -> Game:
     game = sheet.get_game(slug, rounds=False)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     return game
 
 
@@ -47,23 +50,47 @@ def why_won(outcome: str, winner_line: str) -> str:
     target)" gives "Reached the target", "Ann & Cat win after two deals" "After two
     deals"; an outcome of another form is given as it is."""
     if not winner_line or not outcome.startswith(winner_line):
-        return outcome
+        return str(translate(outcome))
     reason = outcome[len(winner_line) :].strip().strip("()").strip()
+    if reason in REASONS:
+        return str(_(REASONS[reason]))
     return reason[:1].upper() + reason[1:]
+
+
+REASONS = {
+    "reached the target": N_("Reached the target"),
+    "went out": N_("Went out"),
+    "highest score": N_("Highest score"),
+    "after two deals": N_("After two deals"),
+}
+"""The reasons the engine gives for a win (G1, G2, P5), as the TV says them under the
+winner's name."""
+
+
+PAYS = {
+    (False, False): N_("pays %(payee)s %(points)s"),
+    (False, True): N_("pays %(payee)s %(points)s (%(money)s)"),
+    (True, False): N_("pay %(payee)s %(points)s"),
+    (True, True): N_("pay %(payee)s %(points)s (%(money)s)"),
+}
+"""A loser's part in the settlement on its TV card (its name is the card's), by (a side
+pays, with money)."""
 
 
 def settled(st: Standings) -> dict[str, str]:
     """Once the game is won, each unit's part in the settlement (G3, the engine's
     ``settle`` through the standings) as its card on the TV says it: a loser's
     ``"pays Ann 120"`` (with the money at the game's stake), the winner's ``"collects
-    340"``; empty before."""
+    340"`` (its sum in plain digits, as the TV has always said it); empty before."""
     said: dict[str, str] = {}
     collected = 0
     for payer, payee, points, money in st.settlement:
-        said[payer] = payment_line(payer, payee, points, money).removeprefix(f"{payer} ")
+        sentence = PAYS[" & " in payer, money is not None]
+        figures = {"payee": payee, "points": number(points), "money": money_text(money)}
+        said[payer] = _(sentence, **figures)
         collected += points
     if st.winner and st.settlement:
-        said[st.winner] = f"collects {collected}"
+        said[st.winner] = _("collects %(points)s", points=collected)
     return said
 
 
@@ -90,8 +117,8 @@ def tv_page(game: Game) -> dict[str, object]:
 
 def _answer(game: Game, template: str, **extra: object) -> Response:
     """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
-    copy is current)."""
-    tag = f"tv{game.id}v{game.version}"
+    copy is current; the tag names the language too)."""
+    tag = f"tv{game.id}v{game.version}-{chosen_language()}"
     if tag in request.if_none_match:
         return page.not_modified(tag)
     return page.conditional(render_template(template, **tv_page(game), **extra), tag)

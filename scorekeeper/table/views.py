@@ -21,6 +21,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from wtforms import Field
 
@@ -32,12 +33,13 @@ from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import MAX_VERSION, parse_int
 from ..models import Game, Group, Round
 from ..web import same_token
-from . import deal_melds, entry, files, nights, page, tv
+from . import changes, deal_melds, entry, files, nights, page, tv
 from . import services as sheet
+from .changes import change_words
 from .entry import Submitted
 from .forms import ConfirmForm, NewGameForm, RoundForm
 from .mine import remember
-from .result import picture
+from .result import money_text, picture
 from .rights import can_edit, grant, require_edit
 from .round_inputs import (
     credited,
@@ -53,6 +55,7 @@ files.register(bp)  # a game as a file: export and import
 tv.register(bp)  # the TV / big-screen view
 deal_melds.register(bp)  # the melds a round by cards is tapped into
 nights.register(bp)  # a game's night (its room code, its next game) for the templates
+changes.register(bp)  # a change in the history in the reader's words
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -61,7 +64,7 @@ nights.register(bp)  # a game's night (its room code, its next game) for the tem
 def _game(slug: str, rounds: bool = True) -> Game:
     game = sheet.get_game(slug, rounds=rounds)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     return game
 
 
@@ -74,12 +77,13 @@ def _confirmed_version() -> int:
     is stale or tampered with."""
     form = ConfirmForm()
     if not form.validate():
-        abort(400, description="This form is out of date: reload the page.")
+        abort(400, description=_("This form is out of date: reload the page."))
     return _version(form.version)
 
 
 bp.add_app_template_filter(where_in_words, "where")
 bp.add_app_template_filter(credited, "credited")
+bp.add_app_template_filter(money_text, "money")
 
 
 @bp.errorhandler(400)
@@ -124,12 +128,12 @@ def create() -> ResponseReturnValue:
             flash(error.problems[0][1], "error")
             status = 503
         except sheet.ScoresheetError as error:
-            form.preset.errors = [m for _, m in error.problems]
+            form.preset.errors = [m for _where, m in error.problems]
         else:
             if group is not None:
                 start_in_group(game, group)
             grant(game)
-            flash("Game started. Share the links so other phones can follow.", "success")
+            flash(_("Game started. Share the links so other phones can follow."), "success")
             return redirect(url_for("table.show", slug=game.view_token))
     status = 422 if form.is_submitted() and status == 200 else status
     if group is not None:
@@ -158,7 +162,7 @@ def result_picture(slug: str) -> Response:
     link's right); 404 while the game is being played."""
     found = page.final_result(_game(slug, rounds=False))
     if found is None:
-        abort(404, description="This game has no result yet: nobody has won.")
+        abort(404, description=_("This game has no result yet: nobody has won."))
     return Response(picture(found), mimetype="image/svg+xml")
 
 
@@ -167,7 +171,7 @@ def version(slug: str) -> Response:
     """The game's version as JSON, polled by watching phones (304 when unchanged)."""
     number = sheet.game_version(slug)
     if number is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     tag = f"v{number}"
     if tag in request.if_none_match:
         return page.not_modified(tag)
@@ -202,11 +206,13 @@ def join(slug: str, token: str) -> ResponseReturnValue:
     if not same_token(token, game.edit_token):
         abort(
             403,
-            description="This edit link is not valid for this game (a newer edit link "
-            "may have replaced it).",
+            description=_(
+                "This edit link is not valid for this game (a newer edit link "
+                "may have replaced it)."
+            ),
         )
     grant(game)
-    flash("This phone can now change the scores of this game.", "success")
+    flash(_("This phone can now change the scores of this game."), "success")
     return redirect(url_for("table.show", slug=slug))
 
 
@@ -248,10 +254,10 @@ def renew_edit_link(slug: str) -> ResponseReturnValue:
     game = _game(slug)
     require_edit(game)
     if not ConfirmForm().validate():
-        abort(400, description="This form is out of date: reload the page.")
+        abort(400, description=_("This form is out of date: reload the page."))
     sheet.renew_edit_token(game)
     grant(game)
-    flash("New edit link made: the old one no longer changes the game.", "success")
+    flash(_("New edit link made: the old one no longer changes the game."), "success")
     return redirect(url_for("table.share", slug=slug), 303)
 
 
@@ -281,7 +287,7 @@ def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
     mode = request.values.get("mode") or default
     if mode not in sheet.MODES:
         if request.method == "POST":
-            abort(400, description="A round is entered as net, totals or cards.")
+            abort(400, description=_("A round is entered as net, totals or cards."))
         mode = default
     form = _round_form(game, mode, round_)
     preview: dict[str, object] | None = None
@@ -314,10 +320,10 @@ def _enter_round(game: Game, round_: Round | None) -> ResponseReturnValue:
 def _submit_round(game: Game, round_: Round | None, mode: str, form: RoundForm) -> Submitted:
     """Preview or save a posted round: ``(status or JSON answer, preview, problems)``."""
     if not form.validate():
-        return 422, None, [entry.FIX_FIELDS]
+        return 422, None, [_(entry.FIX_FIELDS)]
     data, fields, early = read_round(form, mode, sheet.names_of(game))
     if early:
-        return 422, None, place_errors(form, {k: k for k, _ in early}, early)
+        return 422, None, place_errors(form, {k: k for k, _problem in early}, early)
     try:
         if request.form.get("action") != "save":
             return _preview(game, round_, mode, data, form, fields)
@@ -351,12 +357,12 @@ def _save(
     """Store a posted round, new or corrected: 303, or the JSON answer (:mod:`.entry`)."""
     if round_ is not None:
         sheet.correct_round(game, round_, mode, data, _version(form.round_version))
-        flash("Round corrected; the totals after it were recomputed.", "success")
+        flash(_("Round corrected; the totals after it were recomputed."), "success")
         return 303
     nonce, version = form.nonce.data or "", _version(form.version)
     if not entry.wants_json():
         sheet.record_round(game, mode, data, nonce, version)
-        flash("Round saved.", "success")
+        flash(_("Round saved."), "success")
         return 303
     saved = sheet.record_round(game, mode, data, nonce, version, shown=page.SHOWN)
     undo = url_for("table.undo", slug=game.view_token, change_id=saved.change)
@@ -371,7 +377,7 @@ def record_round(slug: str) -> ResponseReturnValue:
 
 def _round(game: Game, round_id: int) -> Round:
     found = next((r for r in game.rounds if r.id == round_id), None)
-    return found or abort(404, description="There is no such round in this game.")
+    return found or abort(404, description=_("There is no such round in this game."))
 
 
 @bp.route("/games/<slug>/rounds/<id:round_id>/edit", methods=["GET", "POST"])
@@ -380,7 +386,7 @@ def correct_round(slug: str, round_id: int) -> ResponseReturnValue:
     game = _game(slug)
     round_ = _round(game, round_id)
     if round_.deleted:
-        abort(404, description="That round was deleted: undo the deletion in the history.")
+        abort(404, description=_("That round was deleted: undo the deletion in the history."))
     return _enter_round(game, round_)
 
 
@@ -392,7 +398,7 @@ def delete_round(slug: str, round_id: int) -> ResponseReturnValue:
     round_ = _round(game, round_id)
     try:
         sheet.delete_round(game, round_, _confirmed_version())
-        flash("Round deleted. It is kept in the history, where you can undo this.", "success")
+        flash(_("Round deleted. It is kept in the history, where you can undo this."), "success")
     except sheet.ScoresheetError as error:
         flash(error.problems[0][1], "error")
     return redirect(url_for("table.show", slug=slug), 303)
@@ -418,7 +424,7 @@ def undo(slug: str, change_id: int) -> ResponseReturnValue:
     require_edit(game)
     change = next((c for c in game.changes if c.id == change_id), None)
     if change is None:
-        abort(404, description="There is no such change in this game's history.")
+        abort(404, description=_("There is no such change in this game's history."))
     try:
         sheet.undo_change(game, change, _confirmed_version())
     except sheet.ScoresheetError as error:
@@ -426,7 +432,7 @@ def undo(slug: str, change_id: int) -> ResponseReturnValue:
             return entry.refused(409, "refused", error.problems[0][1], version=game.version)
         flash(error.problems[0][1], "error")
     else:
-        message = f"Undone: {change.summary}."
+        message = _("Undone: %(change)s.", change=change_words(change.summary))
         if entry.wants_json():
             live = render_template("table/_live.html", **page.page(game).context())
             return entry.answer(200, version=game.version, live=live, message=message)
@@ -441,7 +447,7 @@ def play_again(slug: str) -> ResponseReturnValue:
     game = _game(slug)
     require_edit(game)
     if not ConfirmForm().validate():
-        abort(400, description="This form is out of date: reload the page.")
+        abort(400, description=_("This form is out of date: reload the page."))
     try:
         new = sheet.play_again(game)
     except sheet.ScoresheetError as error:
@@ -452,7 +458,7 @@ def play_again(slug: str) -> ResponseReturnValue:
         start_in_group(new, group)
     grant(new)
     flash(
-        "New game with the same players and rules: the TV and the watching phones follow.",
+        _("New game with the same players and rules: the TV and the watching phones follow."),
         "success",
     )
     return redirect(url_for("table.show", slug=new.view_token), 303)
