@@ -206,8 +206,13 @@ def init_app(app: Flask) -> None:
     )
     env.filters["number"] = number
     env.finalize = translate
+    from .places import place_language_form
     from .script_words import script_words
     from .switch import bp, switch_form
 
-    env.globals.update(script_words=script_words, language_form=switch_form)
+    env.globals.update(
+        script_words=script_words,
+        language_form=switch_form,
+        place_language_form=place_language_form,
+    )
     app.register_blueprint(bp)

@@ -3,7 +3,9 @@
    localStorage "theme" (absent: "system", no attribute, and style.css follows the
    phone's prefers-color-scheme). Then wires the footer's switches: the language's form
    is sent as soon as its choice changes; the theme's (select#theme): a change
-   is kept on this phone and applied at once; the switch shows only with scripts on. */
+   is kept on this phone and applied at once; the switch shows only with scripts on.
+   Tells the service worker (static/sw.js) the page's language and its offline sentence,
+   so kept pages follow the language switch and read offline in the chosen language. */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -15,6 +17,17 @@
     else delete root.dataset.theme;
   };
   apply(read());
+  var tellWorker = function () {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.ready.then(function (reg) {
+      if (!reg.active) return;
+      reg.active.postMessage({
+        type: "language",
+        lang: root.lang || "en",
+        offline: window.words ? window.words("offline_unopened") : ""
+      });
+    }).catch(function () {});
+  };
   document.addEventListener("DOMContentLoaded", function () {
     var language = document.querySelector(".language-switch select");
     if (language) {
@@ -22,6 +35,7 @@
       if (send) send.hidden = true;
       language.addEventListener("change", function () { language.form.submit(); });
     }
+    tellWorker();
     var pick = document.getElementById("theme");
     if (!pick) return;
     pick.value = read();

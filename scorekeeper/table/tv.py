@@ -24,6 +24,7 @@ from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ..extensions import db
 from ..hosting.addresses import qr_svg, share_base
+from ..languages import use_language
 from ..live.keys import table_key
 from ..live.streams import open_stream, since_asked, version_events
 from ..models import Game
@@ -91,6 +92,7 @@ def tv_page(game: Game) -> dict[str, object]:
 def _answer(game: Game, template: str, **extra: object) -> Response:
     """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
     copy is current)."""
+    use_language(game.language)
     tag = f"tv{game.id}v{game.version}"
     if tag in request.if_none_match:
         return page.not_modified(tag)
