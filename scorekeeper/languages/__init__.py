@@ -25,13 +25,22 @@ other programs read it (``docs/score-contract.md``).
 
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from babel import Locale, support
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, Domain, format_decimal, refresh
+from flask_babel import (
+    Babel,
+    Domain,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_timedelta,
+    refresh,
+)
 from flask_babel import gettext as _gettext
 from flask_babel import ngettext as _ngettext
 
@@ -170,6 +179,32 @@ def number(value: float | int) -> str:
     return str(format_decimal(value))
 
 
+def day(value: date | datetime | None) -> str:
+    """The day of ``value`` in the request's language (``Nov 29, 2026`` / ``29.11.2026``);
+    empty for None. A datetime is taken as UTC, as the database keeps them."""
+    if value is None:
+        return ""
+    return str(format_date(value, format="medium"))
+
+
+def moment(value: datetime | None) -> str:
+    """``value`` (UTC) as a date and time in the request's language, in the app's time zone
+    (``BABEL_DEFAULT_TIMEZONE``, UTC unless set); empty for None. A time shown to phones
+    is better the ``<time datetime data-local>`` pattern (static/localtime.js)."""
+    if value is None:
+        return ""
+    return str(format_datetime(value, format="medium"))
+
+
+def ago(seconds: float | int | timedelta | None) -> str:
+    """How long ago, in the request's language (``5 seconds ago``, ``vor 5 Sekunden``),
+    for a number of seconds or a timedelta; empty for None."""
+    if seconds is None:
+        return ""
+    span = seconds if isinstance(seconds, timedelta) else timedelta(seconds=float(seconds))
+    return str(format_timedelta(-span, add_direction=True, threshold=0.95))
+
+
 class _Catalogues(Domain):  # type: ignore[misc]
     """The message domain, keyed by the chosen language (a pseudo-language formats as a
     real locale but reads its own catalogue)."""
@@ -193,7 +228,8 @@ class _Babel(Babel):  # type: ignore[misc]
 
 def init_app(app: Flask) -> None:
     """Wire the languages into ``app``: Flask-Babel with this module's choice, the Jinja
-    globals (``html_lang``, ``text_direction``, ``languages``), the ``number`` filter,
+    globals (``html_lang``, ``text_direction``, ``languages``), the ``number``, ``day``,
+    ``moment`` and ``ago`` filters,
     and engine sentences translated wherever a template prints one."""
     app.config.setdefault("LANGUAGES_PSEUDO", False)
     _Babel(app, locale_selector=lambda: str(locale()))
@@ -204,7 +240,7 @@ def init_app(app: Flask) -> None:
         languages=offered,
         chosen_language=chosen_language,
     )
-    env.filters["number"] = number
+    env.filters.update(number=number, day=day, moment=moment, ago=ago)
     env.finalize = translate
     from .places import place_language_form
     from .script_words import script_words
