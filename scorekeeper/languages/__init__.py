@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale, support
-from flask import Flask, g, has_request_context, request
+from flask import Flask, Response, g, has_request_context, request
 from flask_babel import (
     Babel,
     Domain,
@@ -226,10 +226,17 @@ class _Babel(Babel):  # type: ignore[misc]
         return _Catalogues(domain=DOMAIN)
 
 
+def _content_language(response: Response) -> Response:
+    """Say the answer's language (``Content-Language``) on every page and JSON answer."""
+    if request.endpoint != "static" and response.mimetype in ("text/html", "application/json"):
+        response.headers.setdefault("Content-Language", html_lang())
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Wire the languages into ``app``: Flask-Babel with this module's choice, the Jinja
     globals (``html_lang``, ``text_direction``, ``languages``), the ``number``, ``day``,
-    ``moment`` and ``ago`` filters,
+    ``moment`` and ``ago`` filters, each answer's ``Content-Language``,
     and engine sentences translated wherever a template prints one."""
     app.config.setdefault("LANGUAGES_PSEUDO", False)
     _Babel(app, locale_selector=lambda: str(locale()))
@@ -241,6 +248,7 @@ def init_app(app: Flask) -> None:
         chosen_language=chosen_language,
     )
     env.filters.update(number=number, day=day, moment=moment, ago=ago)
+    app.after_request(_content_language)
     env.finalize = translate
     from .places import place_language_form
     from .script_words import script_words

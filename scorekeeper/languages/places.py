@@ -14,6 +14,7 @@ from wtforms import SelectField
 from ..models import DigitalGame, Game, Group
 from . import known, offered
 from .services import UnknownLanguage, keep_language
+from .switch import refusal
 
 READERS = ""
 """The choice "each reader's own language" (stored as None)."""
@@ -45,7 +46,7 @@ def change_place_language(place: Game | DigitalGame | Group, back: str) -> Respo
     _offer(form)
     code = form.language.data
     if not form.validate_on_submit() or (code != READERS and known(code) != code):
-        flash(_("That language is not offered; nothing was changed."), "error")
+        flash(refusal(form), "error")
         return redirect(back, 303)
     try:
         keep_language(place, code or None)

@@ -8,6 +8,7 @@ from flask import Blueprint, abort, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from ..extensions import csrf
 from ..groups.members import can_add, group_by_slug
 from ..languages.places import change_place_language
 
@@ -21,6 +22,9 @@ def group_language(slug: str) -> ResponseReturnValue:
     if not can_add(group):
         abort(403, description=_("Only a phone holding the group's edit link may change this."))
     return change_place_language(group, url_for("players.share", slug=slug))
+
+
+csrf.exempt(group_language)  # the form checks its own token: a stale one is told, not a bare 400
 
 
 def register(bp: Blueprint) -> None:

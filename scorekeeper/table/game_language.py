@@ -8,6 +8,7 @@ from flask import Blueprint, abort, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from ..extensions import csrf
 from ..languages.places import change_place_language
 from . import services as sheet
 from .rights import require_edit
@@ -21,6 +22,9 @@ def game_language(slug: str) -> ResponseReturnValue:
         abort(404, description=_("There is no game at this link."))
     require_edit(game)
     return change_place_language(game, url_for("table.share", slug=slug))
+
+
+csrf.exempt(game_language)  # the form checks its own token: a stale one is told, not a bare 400
 
 
 def register(bp: Blueprint) -> None:
