@@ -110,6 +110,14 @@ def chosen_language() -> str:
     page = g.get("page_language")
     if page:
         return str(page)
+    return reader_language()
+
+
+def reader_language() -> str:
+    """The reader's own choice (:func:`chosen_language` but a page's own language: 2 to 5
+    of the module's order), which the footer's switch shows; English outside a request."""
+    if not has_request_context():
+        return DEFAULT
     cached = g.get("language")
     if cached:
         return str(cached)

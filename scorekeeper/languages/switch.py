@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField
 
 from ..extensions import csrf
-from . import COOKIE, COOKIE_AGE, chosen_language, known, offered
+from . import COOKIE, COOKIE_AGE, known, offered, reader_language
 
 bp = Blueprint("languages", __name__)
 csrf.exempt(bp)  # the form checks its own token, so a stale one is told, not a bare 400
@@ -30,8 +30,8 @@ class LanguageForm(FlaskForm):
 
 
 def switch_form() -> LanguageForm:
-    """The footer's form, the request's language chosen."""
-    form = LanguageForm(formdata=None, language=chosen_language(), next=request.full_path)
+    """The footer's form, the reader's language chosen (not a TV's own)."""
+    form = LanguageForm(formdata=None, language=reader_language(), next=request.full_path)
     form.language.choices = list(offered().items())
     return form
 

@@ -7,8 +7,9 @@
    and /static/ files: saves, polls, the live fragment and JSON always go to the network, so
    a lost server shows as offline, never as old news. A new build installs its own caches
    and, once active, deletes every other cache, an older build's included.
-   Languages: each kept page (theme.js, on load) posts {type: "language", lang, offline}:
-   the page's language and the offline sentence in it, kept in the pages' cache (WORDS), so
+   Languages: each page (theme.js, on load) posts {type: "language", lang, offline}: the
+   reader's language (the footer switch's, never a TV's own) and the offline sentence in
+   it (a page opened with ?lang= is not heard), kept in the pages' cache (WORDS), so
    the offline fallback speaks the reader's language; when the language changed (the
    footer's switch), every kept page is fetched again in the new one while online. */
 "use strict";
@@ -88,8 +89,7 @@ var keepWords = function (lang, offline) {
 self.addEventListener("message", function (e) {
   var d = e.data || {}, from = e.source && e.source.url ? new URL(e.source.url) : null;
   if (d.type !== "language" || typeof d.lang !== "string" || !from) return;
-  if (from.origin !== self.location.origin || !KEPT.test(from.pathname)) return;
-  if (from.searchParams.has("lang")) return;  // a link's own language, not the switch
+  if (from.origin !== self.location.origin || from.searchParams.has("lang")) return;
   e.waitUntil(keepWords(d.lang.slice(0, 20), String(d.offline || OFFLINE).slice(0, 500)));
 });
 

@@ -4,7 +4,7 @@
    phone's prefers-color-scheme). Then wires the footer's switches: the language's form
    is sent as soon as its choice changes; the theme's (select#theme): a change
    is kept on this phone and applied at once; the switch shows only with scripts on.
-   Tells the service worker (static/sw.js) the page's language and its offline sentence,
+   Tells the service worker (static/sw.js) the reader's language and its offline sentence,
    so kept pages follow the language switch and read offline in the chosen language. */
 (function () {
   "use strict";
@@ -17,13 +17,14 @@
     else delete root.dataset.theme;
   };
   apply(read());
-  var tellWorker = function () {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  var tellWorker = function (choice) {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext || !choice) return;
+    if (choice.replace("_", "-") !== root.lang) return;  /* a TV's own language: not the reader's */
     navigator.serviceWorker.ready.then(function (reg) {
       if (!reg.active) return;
       reg.active.postMessage({
         type: "language",
-        lang: root.lang || "en",
+        lang: choice.replace("_", "-"),
         offline: window.words ? window.words("offline_unopened") : ""
       });
     }).catch(function () {});
@@ -32,10 +33,10 @@
     var language = document.querySelector(".language-switch select");
     if (language) {
       var send = language.form.querySelector("button");
-      if (send) send.hidden = true;
+      if (send) { send.hidden = true; send.style.display = "none"; }  /* a button's display beats [hidden] */
       language.addEventListener("change", function () { language.form.submit(); });
     }
-    tellWorker();
+    tellWorker(language && language.value);
     var pick = document.getElementById("theme");
     if (!pick) return;
     pick.value = read();
