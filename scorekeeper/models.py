@@ -44,6 +44,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def creator_language() -> str | None:
+    """The language of the request that creates a game or a group (its creator's choice,
+    :func:`scorekeeper.languages.chosen_language`), kept as the language of its TV and
+    shared result; None outside a request (the CLI, a job): "the reader's language"."""
+    from flask import has_request_context
+
+    if not has_request_context():
+        return None
+    from .languages import chosen_language
+
+    return chosen_language()
+
+
 def new_slug() -> str:
     """A short token for a view link (about 64 bits)."""
     return secrets.token_urlsafe(8)
@@ -68,7 +81,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     ``first_dealer`` the seat (0-based) that dealt first; ``entry_mode`` how the game page
     asks for a round ("net": one figure per player, or "totals": shown and in hand), the
     way its last round was entered; ``deleted_at`` is set when a phone with edit rights
-    deleted it (hidden everywhere, kept so the delete can be undone)."""
+    deleted it (hidden everywhere, kept so the delete can be undone); ``language`` the
+    language of its TV and shared result (a code of ``scorekeeper.languages.LANGUAGES``,
+    its creator's choice; None: each reader's own)."""
 
     __tablename__ = "games"
     __table_args__ = (
@@ -98,6 +113,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     night_id: Mapped[int | None] = mapped_column(
         ForeignKey("nights.id", ondelete="SET NULL"), default=None, index=True
     )
+    language: Mapped[str | None] = mapped_column(String(10), default=creator_language)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -229,7 +245,8 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     ``state``, not shown until then). A table of several phones has a ``host_token``
     (the host's secret) and a :class:`DigitalSeat` per person; ``moved_at`` is when the
     game last moved (seconds since the epoch), the start of the grace period of a person
-    whose turn it is.
+    whose turn it is. ``language`` is the language of its spectators' board (its
+    creator's choice; None: each reader's own).
     """
 
     __tablename__ = "digital_games"
@@ -260,6 +277,7 @@ class DigitalGame(db.Model):  # type: ignore[name-defined,misc]
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
     host_token: Mapped[str | None] = mapped_column(String(40), default=None)
     moved_at: Mapped[float | None] = mapped_column(Float, default=time.time)
+    language: Mapped[str | None] = mapped_column(String(10), default=creator_language)
 
 
 class DigitalSeat(db.Model):  # type: ignore[name-defined,misc]
@@ -291,7 +309,8 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     to add players, start and attach games. ``preset`` and ``options`` are its usual
     rules (those of its latest game), offered to its next game. ``facts_version`` counts
     up whenever anything its figures pages show changes (a game's stored facts, a new
-    player): the pages' ETag."""
+    player): the pages' ETag. ``language`` is the language of its shared season page (its
+    creator's choice; None: each reader's own)."""
 
     __tablename__ = "groups"
     __table_args__ = (
@@ -307,6 +326,7 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     edit_token: Mapped[str] = mapped_column(String(40), default=new_token)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
     facts_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    language: Mapped[str | None] = mapped_column(String(10), default=creator_language)
 
     members: Mapped[list[Member]] = relationship(
         back_populates="group", order_by="Member.id", cascade="all, delete-orphan"

@@ -5,7 +5,9 @@ each time (``no-cache``), and the service worker (``/sw.js``) is named by the bu
 caches' names and its precache list change whenever any static file or the package's
 version does, so after an upgrade no phone keeps running yesterday's scripts. A page's ETag
 carries the build too (``"<the view's tag>.<build>"``), so that a phone's copy of a page of
-an older build, naming older files, is never answered 304.
+an older build, naming older files, is never answered 304; it carries the page's language
+too (``"<the view's tag>@<language>.<build>"``), so that a copy in another language is never
+answered 304 after the phone's language switch changed (``Vary: Accept-Language, Cookie``).
 
 Hashes are read once per process per file (lazily, on the first URL or request that needs
 them) and kept; an upgrade restarts the processes, which read the new files.
@@ -26,14 +28,17 @@ from flask import Flask, Response, current_app, request, url_for
 from werkzeug.http import parse_etags, quote_etag
 from werkzeug.security import safe_join
 
+from ..languages import chosen_language
+
 YEAR = 31_536_000
 """Seconds a static file asked for by its current hash may be kept (a year, ``immutable``)."""
 HASH_LENGTH = 12
 """Hex digits of a file's SHA-256 in its URL (``?v=``) and of the build id."""
 BUILD_MARK = "__BUILD__"
 """What ``static/sw.js`` holds where the build id goes (a string literal's content)."""
-BUILT_TAG = re.compile(rf"(.*)\.([0-9a-f]{{{HASH_LENGTH}}})")
-"""A page's ETag with its build: the view's tag (none holds a dot), a dot, the build id."""
+BUILT_TAG = re.compile(rf"([^@]*)(?:@(\w+))?\.([0-9a-f]{{{HASH_LENGTH}}})")
+"""A page's ETag with its language and build: the view's tag (none holds a dot or an
+``@``), ``@`` and the page's language, a dot, the build id."""
 FILES_MARK = "__FILES__"
 """What ``static/sw.js`` holds where the precache list goes (a JSON array of URLs)."""
 
@@ -110,7 +115,8 @@ def register_assets(app: Flask) -> None:
         header = request.environ.get("HTTP_IF_NONE_MATCH")
         if header and request.endpoint != "static":
             build = _hashes(app).build(app.static_folder or "")
-            request.environ["HTTP_IF_NONE_MATCH"] = _this_builds_tags(header, build)
+            language = chosen_language()
+            request.environ["HTTP_IF_NONE_MATCH"] = _this_builds_tags(header, build, language)
 
     @app.after_request
     def cache_by_build(response: Response) -> Response:
@@ -120,23 +126,28 @@ def register_assets(app: Flask) -> None:
             tag, weak = response.get_etag()
             if tag is not None:
                 build = _hashes(app).build(app.static_folder or "")
-                response.set_etag(f"{tag}.{build}", bool(weak))
+                response.set_etag(f"{tag}@{chosen_language()}.{build}", bool(weak))
+            response.vary.update(("Accept-Language", "Cookie"))
         return response
 
 
-def _this_builds_tags(header: str, build: str) -> str:
-    """An ``If-None-Match`` header as the views know it: a page's tag of ``build`` without it
-    (``"v7.<build>"`` is ``"v7"``), a page's tag of another build left out (that copy names
-    another build's files: never current), any other tag (JSON's, a static file's) as it is;
-    ``*`` stays as it is."""
+def _this_builds_tags(header: str, build: str, language: str) -> str:
+    """An ``If-None-Match`` header as the views know it: a page's tag of ``build`` and
+    ``language`` without them (``"v7@de.<build>"`` is ``"v7"``), a page's tag of another
+    build or language left out (that copy names another build's files, or is in another
+    language: never current), any other tag (JSON's, a static file's) as it is; ``*``
+    stays as it is. A page shown in its own language (a TV's) whose reader chose another
+    is thus sent again in full: never stale."""
     tags = parse_etags(header)
     if tags.star_tag:
         return header
     kept = []
     for tag in sorted(tags.as_set(include_weak=True)):
         built = BUILT_TAG.fullmatch(tag)
-        if built is None or built[2] == build:
-            kept.append(quote_etag(tag if built is None else built[1]))
+        if built is None:
+            kept.append(quote_etag(tag))
+        elif built[3] == build and built[2] in (None, language):
+            kept.append(quote_etag(built[1]))
     return ", ".join(kept)
 
 

@@ -25,13 +25,23 @@ other programs read it (``docs/score-contract.md``).
 
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from babel import Locale, support
-from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, Domain, format_decimal, get_domain, refresh
+from flask import Flask, Response, g, has_request_context, request
+from flask_babel import (
+    Babel,
+    Domain,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_timedelta,
+    get_domain,
+    refresh,
+)
 from flask_babel import gettext as _gettext
 
 from ..engine import Message
@@ -100,6 +110,14 @@ def chosen_language() -> str:
     page = g.get("page_language")
     if page:
         return str(page)
+    return reader_language()
+
+
+def reader_language() -> str:
+    """The reader's own choice (:func:`chosen_language` but a page's own language: 2 to 5
+    of the module's order), which the footer's switch shows; English outside a request."""
+    if not has_request_context():
+        return DEFAULT
     cached = g.get("language")
     if cached:
         return str(cached)
@@ -175,6 +193,32 @@ def number(value: float | int) -> str:
     return str(format_decimal(value))
 
 
+def day(value: date | datetime | None) -> str:
+    """The day of ``value`` in the request's language (``Nov 29, 2026`` / ``29.11.2026``);
+    empty for None. A datetime is taken as UTC, as the database keeps them."""
+    if value is None:
+        return ""
+    return str(format_date(value, format="medium"))
+
+
+def moment(value: datetime | None) -> str:
+    """``value`` (UTC) as a date and time in the request's language, in the app's time zone
+    (``BABEL_DEFAULT_TIMEZONE``, UTC unless set); empty for None. A time shown to phones
+    is better the ``<time datetime data-local>`` pattern (static/localtime.js)."""
+    if value is None:
+        return ""
+    return str(format_datetime(value, format="medium"))
+
+
+def ago(seconds: float | int | timedelta | None) -> str:
+    """How long ago, in the request's language (``5 seconds ago``, ``vor 5 Sekunden``),
+    for a number of seconds or a timedelta; empty for None."""
+    if seconds is None:
+        return ""
+    span = seconds if isinstance(seconds, timedelta) else timedelta(seconds=float(seconds))
+    return str(format_timedelta(-span, add_direction=True, threshold=0.95))
+
+
 class _Catalogues(Domain):  # type: ignore[misc]
     """The message domain, keyed by the chosen language (a pseudo-language formats as a
     real locale but reads its own catalogue)."""
@@ -196,9 +240,17 @@ class _Babel(Babel):  # type: ignore[misc]
         return _Catalogues(domain=DOMAIN)
 
 
+def _content_language(response: Response) -> Response:
+    """Say the answer's language (``Content-Language``) on every page and JSON answer."""
+    if request.endpoint != "static" and response.mimetype in ("text/html", "application/json"):
+        response.headers.setdefault("Content-Language", html_lang())
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Wire the languages into ``app``: Flask-Babel with this module's choice, the Jinja
-    globals (``html_lang``, ``text_direction``, ``languages``), the ``number`` filter,
+    globals (``html_lang``, ``text_direction``, ``languages``), the ``number``, ``day``,
+    ``moment`` and ``ago`` filters, each answer's ``Content-Language``,
     and engine sentences translated wherever a template prints one."""
     app.config.setdefault("LANGUAGES_PSEUDO", False)
     _Babel(app, locale_selector=lambda: str(locale()))
@@ -209,10 +261,16 @@ def init_app(app: Flask) -> None:
         languages=offered,
         chosen_language=chosen_language,
     )
-    env.filters["number"] = number
+    env.filters.update(number=number, day=day, moment=moment, ago=ago)
+    app.after_request(_content_language)
     env.finalize = translate
+    from .places import place_language_form
     from .script_words import script_words
     from .switch import bp, switch_form
 
-    env.globals.update(script_words=script_words, language_form=switch_form)
+    env.globals.update(
+        script_words=script_words,
+        language_form=switch_form,
+        place_language_form=place_language_form,
+    )
     app.register_blueprint(bp)

@@ -14,9 +14,11 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField
 
-from . import COOKIE, COOKIE_AGE, chosen_language, known, offered
+from ..extensions import csrf
+from . import COOKIE, COOKIE_AGE, known, offered, reader_language
 
 bp = Blueprint("languages", __name__)
+csrf.exempt(bp)  # the form checks its own token, so a stale one is told, not a bare 400
 
 
 class LanguageForm(FlaskForm):
@@ -28,10 +30,18 @@ class LanguageForm(FlaskForm):
 
 
 def switch_form() -> LanguageForm:
-    """The footer's form, the request's language chosen."""
-    form = LanguageForm(formdata=None, language=chosen_language(), next=request.full_path)
+    """The footer's form, the reader's language chosen (not a TV's own)."""
+    form = LanguageForm(formdata=None, language=reader_language(), next=request.full_path)
     form.language.choices = list(offered().items())
     return form
+
+
+def refusal(form: FlaskForm) -> str:
+    """Why a language form that did not validate changed nothing: its token out of date
+    (or missing), or a language not offered."""
+    if getattr(form, "csrf_token", None) is not None and form.csrf_token.errors:
+        return str(_("This form is out of date: reload the page; nothing was changed."))
+    return str(_("That language is not offered; nothing was changed."))
 
 
 def _back(target: str | None) -> str:
@@ -53,11 +63,11 @@ def switch() -> ResponseReturnValue:
     back = _back(request.form.get("next"))
     response = redirect(back, code=303)
     if not form.validate_on_submit() or known(form.language.data) is None:
-        flash(_("That language is not offered; nothing was changed."), "error")
+        flash(refusal(form), "error")
         return response
     language = known(form.language.data)
     response.set_cookie(COOKIE, str(language), max_age=COOKIE_AGE, samesite="Lax", httponly=False)
     return response
 
 
-__all__ = ["bp", "switch_form", "LanguageForm"]
+__all__ = ["bp", "switch_form", "LanguageForm", "refusal"]

@@ -35,12 +35,14 @@ from werkzeug.exceptions import HTTPException
 from ..groups.members import can_add, grant_group, group_by_slug, my_groups
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import parse_int
+from ..languages import use_language
 from ..models import DigitalGame, Game, Group
 from ..web import same_token
-from . import figures, history, pages, services
+from . import figures, group_language, history, pages, services
 from .forms import AttachForm, ConfirmForm, MemberForm, NewGroupForm, SeasonForm
 
 bp = Blueprint("players", __name__, url_prefix="/groups")
+group_language.register(bp)  # the language of the group's shared pages
 bp.add_app_template_global(services.tonight, "tonight_of")  # the TV between games shows it
 
 
@@ -257,8 +259,10 @@ def _naive(when: datetime | None) -> datetime | None:
 
 @bp.get("/<slug>/season")
 def season(slug: str) -> Response:
-    """The league table of a season (two dates, or since the group's first game)."""
+    """The league table of a season (two dates, or since the group's first game), in the
+    group's language when it keeps one."""
     group = _group(slug)
+    use_language(group.language)
 
     def build() -> Response:
         form, rows = _season(group)
@@ -274,6 +278,7 @@ def season(slug: str) -> Response:
 def season_csv(slug: str) -> Response:
     """The season's league table as CSV (text cells guarded against spreadsheet formulas)."""
     group = _group(slug)
+    use_language(group.language)
 
     def build() -> Response:
         form, rows = _season(group)

@@ -26,7 +26,7 @@ from flask_babel import gettext as _
 from ..engine import N_
 from ..extensions import db
 from ..hosting.addresses import qr_svg, share_base
-from ..languages import chosen_language, number, translate
+from ..languages import chosen_language, number, translate, use_language
 from ..live.keys import table_key
 from ..live.streams import open_stream, since_asked, version_events
 from ..models import Game
@@ -117,7 +117,8 @@ def tv_page(game: Game) -> dict[str, object]:
 
 def _answer(game: Game, template: str, **extra: object) -> Response:
     """``template`` for ``game`` with an ETag of the game's version (304 when the TV's
-    copy is current; the tag names the language too)."""
+    copy is current; the TV reads in the game's language, and the tag names it)."""
+    use_language(game.language)
     tag = f"tv{game.id}v{game.version}-{chosen_language()}"
     if tag in request.if_none_match:
         return page.not_modified(tag)

@@ -31,9 +31,10 @@ from ..groups.services import start_in_group
 from ..hosting import assets
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import MAX_VERSION, parse_int
+from ..languages import use_language
 from ..models import Game, Group, Round
 from ..web import same_token
-from . import changes, deal_melds, entry, files, nights, page, tv
+from . import changes, deal_melds, entry, files, game_language, nights, page, tv
 from . import services as sheet
 from .changes import change_words
 from .entry import Submitted
@@ -53,6 +54,7 @@ from .round_inputs import (
 bp = Blueprint("table", __name__)
 files.register(bp)  # a game as a file: export and import
 tv.register(bp)  # the TV / big-screen view
+game_language.register(bp)  # the language of the TV and the shared result
 deal_melds.register(bp)  # the melds a round by cards is tapped into
 nights.register(bp)  # a game's night (its room code, its next game) for the templates
 changes.register(bp)  # a change in the history in the reader's words
@@ -160,7 +162,9 @@ def live(slug: str) -> Response:
 def result_picture(slug: str) -> Response:
     """A finished game's final standings as an SVG picture for a group chat (the view
     link's right); 404 while the game is being played."""
-    found = page.final_result(_game(slug, rounds=False))
+    game = _game(slug, rounds=False)
+    use_language(game.language)
+    found = page.final_result(game)
     if found is None:
         abort(404, description=_("This game has no result yet: nobody has won."))
     return Response(picture(found), mimetype="image/svg+xml")

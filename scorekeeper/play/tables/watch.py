@@ -23,6 +23,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request,
 
 from ...engine import GameState, current_player, wins
 from ...extensions import db
+from ...languages import use_language
 from ...live.keys import play_key
 from ...live.streams import open_stream, since_asked, version_events
 from ...models import DigitalGame
@@ -109,6 +110,7 @@ def _fresh(game: DigitalGame) -> tuple[bool, str]:
 def _page(slug: str, token: str, template: str) -> Response:
     """``template`` with the spectator board, ETag of the game's version (304 when current)."""
     game = _watched(slug, token)
+    use_language(game.language)
     table_services.catch_up(game)
     fresh, tag = _fresh(game)
     if fresh:
