@@ -5,7 +5,8 @@ each time (``no-cache``), and the service worker (``/sw.js``) is named by the bu
 caches' names and its precache list change whenever any static file or the package's
 version does, so after an upgrade no phone keeps running yesterday's scripts. A page's ETag
 carries the build too (``"<the view's tag>.<build>"``), so that a phone's copy of a page of
-an older build, naming older files, is never answered 304.
+an older build, naming older files, is never answered 304; and the reader's language
+(:func:`_page_build`), so that a page kept in one language is never answered 304 in another.
 
 Hashes are read once per process per file (lazily, on the first URL or request that needs
 them) and kept; an upgrade restarts the processes, which read the new files.
@@ -25,6 +26,8 @@ from typing import Any
 from flask import Flask, Response, current_app, request, url_for
 from werkzeug.http import parse_etags, quote_etag
 from werkzeug.security import safe_join
+
+from ..languages import DEFAULT, chosen_language
 
 YEAR = 31_536_000
 """Seconds a static file asked for by its current hash may be kept (a year, ``immutable``)."""
@@ -109,7 +112,7 @@ def register_assets(app: Flask) -> None:
     def pages_of_this_build_only() -> None:
         header = request.environ.get("HTTP_IF_NONE_MATCH")
         if header and request.endpoint != "static":
-            build = _hashes(app).build(app.static_folder or "")
+            build = _page_build(app)
             request.environ["HTTP_IF_NONE_MATCH"] = _this_builds_tags(header, build)
 
     @app.after_request
@@ -119,9 +122,20 @@ def register_assets(app: Flask) -> None:
         elif response.mimetype == "text/html":
             tag, weak = response.get_etag()
             if tag is not None:
-                build = _hashes(app).build(app.static_folder or "")
+                build = _page_build(app)
                 response.set_etag(f"{tag}.{build}", bool(weak))
         return response
+
+
+def _page_build(app: Flask) -> str:
+    """The build id a page's ETag carries: the static files' build (:meth:`StaticHashes.build`),
+    mixed with the reader's language when it is not English (``HASH_LENGTH`` hex digits
+    either way): the language switch changes the cookie, not the page's address."""
+    build = _hashes(app).build(app.static_folder or "")
+    language = chosen_language()
+    if language == DEFAULT:
+        return build
+    return hashlib.sha256(f"{build}\0{language}".encode()).hexdigest()[:HASH_LENGTH]
 
 
 def _this_builds_tags(header: str, build: str) -> str:
