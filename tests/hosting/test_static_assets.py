@@ -157,3 +157,17 @@ def test_a_pages_etag_carries_the_build_so_an_older_builds_copy_is_sent_again(cl
     assert client.get(f"{game}/version", headers={"If-None-Match": polled}).status_code == 304
     both = f"{older}, {tag}"
     assert client.get(game, headers={"If-None-Match": both}).status_code == 304
+
+
+def test_a_page_kept_in_one_language_is_sent_again_in_another(client):
+    """The language switch changes the ``lang`` cookie, not the page's address: a copy of
+    the page in English is never answered 304 to a phone that now reads Spanish."""
+    game = _game(client)
+    english = client.get(game).headers["ETag"]
+    client.set_cookie("lang", "es")
+    spanish = client.get(game, headers={"If-None-Match": english})
+    assert spanish.status_code == 200 and spanish.headers["ETag"] != english
+    again = client.get(game, headers={"If-None-Match": spanish.headers["ETag"]})
+    assert again.status_code == 304
+    asked = client.get(f"{game}?lang=en", headers={"If-None-Match": english})
+    assert asked.status_code == 304  # ?lang= before the cookie: English again
