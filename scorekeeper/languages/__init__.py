@@ -33,7 +33,7 @@ from babel import Locale, support
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, Domain, format_decimal, refresh
 from flask_babel import gettext as _gettext
-from flask_babel import ngettext as _ngettext
+from flask_babel import get_translations
 
 from ..engine import Message
 
@@ -153,6 +153,12 @@ def translate(text: object) -> Any:
     if isinstance(text, Message):
         return text.render(_gettext, _ngettext)
     return text
+
+
+def _ngettext(singular: str, plural: str, count: int) -> str:
+    """The catalogue's form of a plural message id for ``count``, unformatted (Flask-Babel's
+    ``ngettext`` would fill in ``%(num)s`` and fail on a message's own figures)."""
+    return str(get_translations().ngettext(singular, plural, count))
 
 
 def error_text(error: BaseException) -> str:
