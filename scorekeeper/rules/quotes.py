@@ -353,6 +353,9 @@ SOURCE_NAMES: Final = {
     "002": say("the encyclopedia article"),
     "003": say("the jokers text"),
     "004": say("card-maker rules B"),
+    "002 (Persian)": say("the encyclopedia article (Persian)"),
+    "002 variation": say("the encyclopedia article, as a variation"),
+    "all": say("all"),
 }
 """The five rule texts (shared/seeds/) by the names the pages give them: players never see
 a seed's number or file name."""
