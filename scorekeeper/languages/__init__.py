@@ -31,9 +31,8 @@ from typing import Any
 
 from babel import Locale, support
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, Domain, format_decimal, refresh
+from flask_babel import Babel, Domain, format_decimal, get_translations, refresh
 from flask_babel import gettext as _gettext
-from flask_babel import get_translations
 
 from ..engine import Message
 
