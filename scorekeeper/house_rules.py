@@ -22,13 +22,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from urllib.parse import urlencode
 
-from markupsafe import Markup
+from flask_babel import LazyString
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 from wtforms import IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import NumberRange, Optional
 
-from .engine import OPTIONS, PRESETS, OptionValue, RulesError, RuleSet, ruleset
+from .engine import OPTIONS, PRESETS, Message, OptionValue, RulesError, RuleSet, ruleset, say
 from .inputs import BadNumber, parse_int
+from .languages import translate
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -38,7 +41,9 @@ _FALSE = {"false", "no", "off", "0"}
 class HouseRules:
     """Rules read from a query: ``preset``, the ``options`` changed from it (name ->
     value), the built ``rules``, and ``problems`` [(where, message)] for anything that
-    could not be read (then ``rules`` is the preset's, or standard's, unchanged)."""
+    could not be read (then ``rules`` is the preset's, or standard's, unchanged); each
+    message is a :class:`~scorekeeper.engine.Message` (English as text, translated where
+    a page prints it) or the engine's own text."""
 
     preset: str
     options: dict[str, object]
@@ -69,12 +74,16 @@ def _parse_value(name: str, text: str) -> str | int | bool:
     if isinstance(info.default, bool):
         if lowered in _TRUE | _FALSE:
             return lowered in _TRUE
-        raise ValueError(f"{name} is yes or no (true/false), not {text!r}")
+        raise ValueError(
+            say("%(name)s is yes or no (true/false), not %(text)s", name=name, text=repr(text))
+        )
     if isinstance(info.default, int):
         try:
             return parse_int(lowered, -(10**9), 10**9, name)
         except BadNumber:
-            raise ValueError(f"{name} is a whole number, not {text!r}") from None
+            raise ValueError(
+                say("%(name)s is a whole number, not %(text)s", name=name, text=repr(text))
+            ) from None
     return text.strip()
 
 
@@ -85,9 +94,9 @@ def option_problems(options: Mapping[str, object]) -> list[tuple[str, str]]:
     for name, value in options.items():
         info = OPTIONS.get(name)
         if info is None:
-            message: str | None = f"there is no house rule called {name!r}"
+            message: str | None = _no_rule(name)
         elif not isinstance(value, (str, int, bool)):
-            message = f"{name} must be a plain value (text, number, true or false)"
+            message = say("%(name)s must be a plain value (text, number, true or false)", name=name)
         else:
             message = info.check(value)
         if message:
@@ -95,14 +104,24 @@ def option_problems(options: Mapping[str, object]) -> list[tuple[str, str]]:
     return problems
 
 
+def _no_rule(name: str) -> Message:
+    return say("there is no house rule called %(name)s", name=repr(name))
+
+
+def _said(error: BaseException) -> str:
+    """The message ``error`` was raised with (a :class:`Message` stays one), else its text."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Message) else str(error)
+
+
 def _json_rules(text: str, problems: list[tuple[str, str]]) -> tuple[str, dict[str, object]]:
     try:
         data = json.loads(text)
     except ValueError:
-        problems.append(("rules", "the rules parameter is not valid JSON"))
+        problems.append(("rules", say("the rules parameter is not valid JSON")))
         return "standard", {}
     if not isinstance(data, Mapping) or not isinstance(data.get("options", {}), Mapping):
-        problems.append(("rules", 'rules is {"preset": ..., "options": {...}}'))
+        problems.append(("rules", say('rules is {"preset": ..., "options": {...}}')))
         return "standard", {}
     preset = data.get("preset", "standard")
     return (preset if isinstance(preset, str) else "standard"), dict(data.get("options") or {})
@@ -117,12 +136,12 @@ def _opt_values(args: Mapping[str, str], problems: list[tuple[str, str]]) -> dic
             continue
         name = key[4:]
         if name not in OPTIONS:
-            problems.append((name, f"there is no house rule called {name!r}"))
+            problems.append((name, _no_rule(name)))
             continue
         try:
             options[name] = _parse_value(name, text)
         except ValueError as error:
-            problems.append((name, str(error)))
+            problems.append((name, _said(error)))
     return options
 
 
@@ -135,7 +154,7 @@ def rules_from_query(args: Mapping[str, str]) -> HouseRules:
         preset, options = _json_rules(args["rules"], problems)
     preset = args.get("preset") or preset
     if preset not in PRESETS:
-        problems.append(("preset", f"there is no preset called {preset!r}"))
+        problems.append(("preset", say("there is no preset called %(name)s", name=repr(preset))))
         preset = "standard"
     options |= _opt_values(args, problems)
     bad = option_problems(options)
@@ -180,12 +199,34 @@ def option_field_name(name: str) -> str:
     return f"opt_{name}"
 
 
+class Lazily(LazyString):  # type: ignore[misc]  # (Flask-Babel has no types)
+    """Text worked out each time a page prints it (so in that request's language), and
+    escaped as HTML like any other string (Flask-Babel's lazy strings are not)."""
+
+    def __html__(self) -> str:
+        return str(escape(str(self)))
+
+
+def said_lazily(text: object) -> Lazily:
+    """``text`` (an engine :class:`Message`, or any text) translated when printed: for
+    form labels and choices built once, at import."""
+    return Lazily(lambda: str(translate(text)))
+
+
 @cache
 def preset_labels(name: str) -> dict[str, str]:
     """The label of option ``name``'s value in each preset (``{"standard": "3 or more
-    cards in sequence", ...}``): what "as the preset" means under each."""
+    cards in sequence", ...}``, messages): what "as the preset" means under each."""
     info = OPTIONS[name]
     return {preset: info.label(getattr(ruleset(preset), name)) for preset in PRESETS}
+
+
+def preset_labels_json(name: str) -> Lazily:
+    """:func:`preset_labels` as JSON in the request's language, worked out when printed:
+    the ``data-as-preset`` attribute static/houserules.js reads."""
+    return Lazily(
+        lambda: json.dumps({p: str(translate(label)) for p, label in preset_labels(name).items()})
+    )
 
 
 def option_field(name: str) -> SelectField | IntegerField:
@@ -193,22 +234,23 @@ def option_field(name: str) -> SelectField | IntegerField:
     catalogue id a small link to /rules below it): a number box for a numeric option,
     else a choice of its readings (JSON-encoded values), empty meaning "as the preset".
     ``data-as-preset`` holds :func:`preset_labels` as JSON, for static/houserules.js to
-    show "as the preset: runs of 3 or more" under the chosen preset."""
+    show "as the preset: runs of 3 or more" under the chosen preset. Words (title,
+    choices, "as the preset") are translated when the form is printed."""
     info = OPTIONS[name]
     link = Markup('<a class="rule-id" href="/rules#{0}">{0}</a>').format(info.id)
-    shared = {"data-as-preset": json.dumps(preset_labels(name))}
+    shared = {"data-as-preset": preset_labels_json(name)}
     if info.minimum is not None:
         return IntegerField(
-            info.title,
+            said_lazily(info.title),
             validators=[Optional(), NumberRange(info.minimum, info.maximum)],
             description=link,
-            render_kw=NUMERIC | shared | {"placeholder": "as the preset"},
+            render_kw=NUMERIC | shared | {"placeholder": _l("as the preset")},
         )
-    choices = [("", "as the preset")] + [
-        (json.dumps(value), text) for value, text in info.choices.items()
+    choices = [("", _l("as the preset"))] + [
+        (json.dumps(value), said_lazily(text)) for value, text in info.choices.items()
     ]
     return SelectField(
-        info.title,
+        said_lazily(info.title),
         choices=select_choices(choices),
         default="",
         description=link,

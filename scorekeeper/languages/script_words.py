@@ -10,7 +10,7 @@ changes to different areas never touch the same lines.
 
 from __future__ import annotations
 
-from flask_babel import gettext, ngettext
+from flask_babel import get_translations, gettext
 
 from ..engine import N_
 
@@ -89,7 +89,19 @@ TABLE: dict[str, Entry] = {
 
 # -- rules, checker, players and groups, shared parts (rules.js, check.js, houserules.js,
 #    awake.js, share.js) -----------------------------------------------------------------
-RULES_AND_PLAYERS: dict[str, Entry] = {}
+RULES_AND_PLAYERS: dict[str, Entry] = {
+    # rules.js: the "Find a rule" box as you type
+    "rules_rows_match": (
+        N_("%(count)s of %(total)s rows matches."),
+        N_("%(count)s of %(total)s rows match."),
+    ),
+    # houserules.js: the empty choice of a house-rule field, under the chosen preset
+    "house_as_preset": N_("as the preset"),
+    "house_as_preset_value": N_("as the preset: %(value)s"),
+    # share.js: after the Copy button
+    "share_copied": N_("Copied: paste it into a message."),
+    "share_selected": N_("Selected: copy it with your phone's menu."),
+}
 
 
 SECTIONS = (EVERY_PAGE, PLAY, TABLE, RULES_AND_PLAYERS)
@@ -103,10 +115,11 @@ def script_words() -> dict[str, object]:
         for key, entry in section.items():
             if isinstance(entry, tuple):
                 one, many = entry
+                forms = get_translations()  # unformatted: the script fills the figures
                 words[key] = {
-                    "zero": ngettext(one, many, 0),
-                    "one": ngettext(one, many, 1),
-                    "other": ngettext(one, many, 2),
+                    "zero": forms.ngettext(one, many, 0),
+                    "one": forms.ngettext(one, many, 1),
+                    "other": forms.ngettext(one, many, 2),
                 }
             else:
                 words[key] = gettext(entry)

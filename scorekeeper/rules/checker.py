@@ -21,6 +21,7 @@ from ..engine import (
     CardError,
     IllegalMeld,
     Meld,
+    Message,
     PileChoice,
     RuleSet,
     ScoreRequestError,
@@ -32,9 +33,12 @@ from ..engine import (
     meld_reasons,
     parse_cards,
     round_rules_stated,
+    say,
+    say_plural,
     score,
 )
 from ..inputs import BadNumber, parse_int
+from ..languages import translate
 
 TOTAL_MAX = 1_000_000
 """A running total typed into the checker, in points, either sign, at most."""
@@ -51,8 +55,14 @@ def nomination_choices() -> list[tuple[str, str]]:
     """The checker's choices for the dealer's nomination this hand (X2, seed 002), as
     ``(value, words)``: "" for "as the cards show", then each nomination the engine knows
     with its meaning (:data:`~scorekeeper.engine.rules.dealers_joker.NOMINATION_MEANINGS`)."""
-    shown = ("", "as the cards show (JK=7C wild, JK=double double)")
-    return [shown, *((name, f"{name}: {words}") for name, words in NOMINATION_MEANINGS.items())]
+    shown = ("", say("as the cards show (JK=7C wild, JK=double double)"))
+    return [
+        shown,
+        *(
+            (name, say("%(nomination)s: %(meaning)s", nomination=name, meaning=words))
+            for name, words in NOMINATION_MEANINGS.items()
+        ),
+    ]
 
 
 @dataclass
@@ -60,7 +70,8 @@ class Answer:
     """What the page shows for one question: ``ok`` (legal / fits / scored), a
     ``message``, ``reasons`` [(rule id, why)], the resulting ``meld`` and its ``points``,
     ``errors`` {field: [messages]} for what could not be read, and ``extra`` (per
-    question: the pile choices, the scored round)."""
+    question: the pile choices, the scored round). Sentences are kept as the engine's
+    messages (English when printed), so the page says them in the reader's language."""
 
     ok: bool = False
     message: str = ""
@@ -82,14 +93,32 @@ def read_cards(
     try:
         cards = parse_cards(text or "")
     except CardError as error:
-        answer.error(where, str(error))
+        answer.error(where, said(error))
         return None
-    if not least <= len(cards) <= most:
-        count = least if len(cards) < least else most
-        span = "at least" if len(cards) < least else "at most"
-        answer.error(where, f"enter {span} {count} card{'s' if count != 1 else ''} here")
+    if len(cards) < least:
+        answer.error(
+            where,
+            say_plural(
+                "enter at least %(count)s card here", "enter at least %(count)s cards here", least
+            ),
+        )
+        return None
+    if len(cards) > most:
+        answer.error(
+            where,
+            say_plural(
+                "enter at most %(count)s card here", "enter at most %(count)s cards here", most
+            ),
+        )
         return None
     return cards
+
+
+def said(error: BaseException) -> str:
+    """What ``error`` says: the engine's message it was raised with (translated where a
+    page prints it), else its text."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Message) else str(error)
 
 
 def round_rules(
@@ -125,7 +154,7 @@ def check_meld_question(rules: RuleSet, cards_text: str, nomination: str | None 
         answer.reasons = [(rule, problem.message) for rule in problem.rules]
         return answer
     answer.ok, answer.meld, answer.points = True, meld, meld_points(meld, rules)
-    answer.message = f"Legal: a {meld.describe()}."
+    answer.message = say("Legal: a %(meld)s.", meld=meld.describe())
     answer.reasons = meld_reasons(meld, rules)
     return answer
 
@@ -147,7 +176,9 @@ def check_layoff_question(
     try:
         meld = check_meld(meld_cards, rules)
     except IllegalMeld as problem:
-        answer.error("meld", f"that is not a legal meld on the table: {problem.message}")
+        answer.error(
+            "meld", say("that is not a legal meld on the table: %(why)s", why=problem.message)
+        )
         answer.reasons = [(rule, problem.message) for rule in problem.rules]
         return answer
     try:
@@ -158,7 +189,7 @@ def check_layoff_question(
         return answer
     answer.ok, answer.meld = True, grown
     answer.points = meld_points(grown, rules, laid)
-    answer.message = f"Yes: it makes a {grown.describe()}."
+    answer.message = say("Yes: it makes a %(meld)s.", meld=grown.describe())
     answer.reasons = layoff_reasons(grown, laid, rules)
     return answer
 
@@ -170,10 +201,17 @@ def too_many_copies(cards: list[Card], rules: RuleSet) -> str | None:
     counts = Counter(c.physical for c in cards)
     jokers = counts.pop(JOKER, 0)
     if jokers > rules.jokers * packs:
-        return f"these rules play with at most {rules.jokers * packs} jokers in all (D2)"
+        return say(
+            "these rules play with at most %(count)s jokers in all (D2)",
+            count=rules.jokers * packs,
+        )
     extra = [c for c, n in counts.items() if n > packs]
     if extra:
-        return f"{extra[0].display} is there more times than the packs hold ({packs}) (D2)"
+        return say(
+            "%(card)s is there more times than the packs hold (%(packs)s) (D2)",
+            card=extra[0].display,
+            packs=packs,
+        )
     return None
 
 
@@ -207,7 +245,7 @@ def _table_melds(rules: RuleSet, args: Mapping[str, str], answer: Answer) -> lis
             try:
                 table.append(check_meld(cards, rules))
             except IllegalMeld as problem:
-                answer.error(f"t{i}", f"not a legal meld: {problem.message}")
+                answer.error(f"t{i}", say("not a legal meld: %(why)s", why=problem.message))
     return table
 
 
@@ -220,7 +258,9 @@ def _pile_verdict(answer: Answer, choices: list[PileChoice]) -> Answer:
     answer.reasons = [(rule, "") for rule in sorted({r for c in choices for r in c.rules})]
     takeable = [c.card.display for c in choices if c.allowed]
     answer.message = (
-        f"You may take: {', '.join(reversed(takeable))}." if takeable else "No card may be taken."
+        say("You may take: %(cards)s.", cards=", ".join(reversed(takeable)))
+        if takeable
+        else say("No card may be taken.")
     )
     return answer
 
@@ -233,6 +273,12 @@ def _count(args: Mapping[str, str], key: str, default: int, low: int, high: int)
         return max(low, min(high, parse_int(args.get(key, default), -(10**9), 10**9)))
     except BadNumber:
         return default
+
+
+def _player(seat: int) -> str:
+    """The name of a seat left blank (``Player 2``), in the request's language: it is the
+    player's name in the scored request and on the page."""
+    return str(translate(say("Player %(seat)s", seat=seat)))
 
 
 @dataclass
@@ -258,7 +304,7 @@ class ScoreForm:
         m = _count(args, "m", 4, 1, 30) + (add == "meld")
         lay = _count(args, "l", 2, 0, 30) + (add == "layoff")
         n = min(n, 8)
-        names = [(args.get(f"p{i}") or "").strip()[:40] or f"Player {i}" for i in range(1, n + 1)]
+        names = [(args.get(f"p{i}") or "").strip()[:40] or _player(i) for i in range(1, n + 1)]
         return cls(n, min(m, 30), min(lay, 30), names)
 
     def owner(self, args: Mapping[str, str], key: str) -> str:
@@ -283,7 +329,10 @@ def _read_rounds(form: ScoreForm, args: Mapping[str, str], answer: Answer) -> No
             continue
         onto = _count(args, f"lm{k}", 1, 1, form.melds)
         if onto not in index_of:
-            answer.error(f"l{k}", f"meld {onto} is empty: lay off onto a meld entered above")
+            answer.error(
+                f"l{k}",
+                say("meld %(number)s is empty: lay off onto a meld entered above", number=onto),
+            )
             continue
         form.layoff_rows.append(k)
         layoffs.append({"owner": form.owner(args, f"lo{k}"), "card": text, "meld": index_of[onto]})
@@ -298,7 +347,7 @@ def _read_players(form: ScoreForm, args: Mapping[str, str], rules: RuleSet, answ
             try:
                 totals[name] = parse_int(text, -TOTAL_MAX, TOTAL_MAX)
             except BadNumber:
-                answer.error(f"t{i}", "a running total is a whole number of points")
+                answer.error(f"t{i}", say("a running total is a whole number of points"))
     out = _count(args, "out", 0, 0, form.players)
     form.request |= {
         "players": list(form.names),
@@ -344,23 +393,32 @@ def check_score_question(
         return form, answer
     answer.ok = True
     answer.message = answer.extra["outcome"]
-    answer.reasons = [("S7", "cards shown minus cards in hand")]
+    answer.reasons = [("S7", say("cards shown minus cards in hand"))]
     for row in answer.extra["cards"]:
         row["where"] = _form_where(row["where"], form)
     return form, answer
 
 
-_PLACE = re.compile(r"\b(meld|layoff) (\d+)")
+_PLACE = re.compile(r"^(?:meld (\d+)|layoff (\d+) onto meld (\d+))$")
 
 
 def _form_where(where: str, form: ScoreForm) -> str:
-    """The contract's ``"layoff 0 onto meld 1"`` in the form's numbering, from 1:
-    ``"lay-off 1 onto meld 3"`` (blank form rows are not in the request)."""
+    """The contract's ``"meld 2"`` or ``"layoff 0 onto meld 1"`` in the form's numbering,
+    from 1, as a message: ``"meld 3"``, ``"lay-off 1 onto meld 3"`` (blank form rows are
+    not in the request); ``"hand"`` and anything else as it is."""
+    match = _PLACE.match(where)
+    if match is None:
+        return say("hand") if where == "hand" else where
+    meld, layoff, onto = match.groups()
 
-    def number(match: re.Match[str]) -> str:
-        rows = form.meld_rows if match.group(1) == "meld" else form.layoff_rows
-        i = int(match.group(2))
-        label = "meld" if match.group(1) == "meld" else "lay-off"
-        return f"{label} {rows[i] if i < len(rows) else i + 1}"
+    def row(rows: list[int], index: str) -> int:
+        i = int(index)
+        return rows[i] if i < len(rows) else i + 1
 
-    return _PLACE.sub(number, where)
+    if meld is not None:
+        return say("meld %(meld)s", meld=row(form.meld_rows, meld))
+    return say(
+        "lay-off %(layoff)s onto meld %(meld)s",
+        layoff=row(form.layoff_rows, layoff),
+        meld=row(form.meld_rows, onto),
+    )

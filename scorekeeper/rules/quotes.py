@@ -10,102 +10,128 @@ rules (quoted from 004, the cleaner copy); ``002`` the encyclopedia article with
 variants; ``003`` the card-maker text with jokers and the "Rummy!" call.
 
 :data:`QUOTES` is ``{row id: {option name: {value as query text: [(seed, quote)]}}}``;
-every quote is verbatim from its seed (tests check it).
+every quote is verbatim from its seed (tests check it). The quotes stay in English (the
+pages mark them ``lang="en"``); the rows' titles and plain words, the groups and the texts'
+names are message ids (:func:`~scorekeeper.engine.say`: English when printed, translated
+where a page shows them).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from ..engine import say
+from ..languages import translate
+
 GROUPS: Final = {
-    "D": "Pack, players and deal",
-    "M": "Melds",
-    "T": "The turn",
-    "L": "Laying off",
-    "O": "Going out and the end of a round",
-    "S": "Card values and round scoring",
-    "G": "The game",
-    "P": "Partnership and Persian rummy",
-    "X": "Further house rules",
+    "D": say("Pack, players and deal"),
+    "M": say("Melds"),
+    "T": say("The turn"),
+    "L": say("Laying off"),
+    "O": say("Going out and the end of a round"),
+    "S": say("Card values and round scoring"),
+    "G": say("The game"),
+    "P": say("Partnership and Persian rummy"),
+    "X": say("Further house rules"),
 }
 
 ROWS: Final[dict[str, tuple[str, str]]] = {
-    "D1": ("Players", "Two to eight can play; three to five is best."),
-    "D2": ("The pack", "52 cards, with 0, 1, 2 or 4 jokers; two packs for big tables."),
-    "D3": ("Cards dealt", "How many cards each player gets."),
-    "D4": ("The first discard", "How the discard pile is started."),
-    "D5": ("The next dealer", "Who deals the following round."),
-    "D6": ("Deal for the first game", "Who deals first."),
-    "M1": ("Sets", "Three or four cards of one rank make a set."),
-    "M2": ("Sets from two packs", "Whether a set may hold two cards of the same suit."),
-    "M3": ("Runs", "Cards of one suit in sequence; how many are needed."),
-    "M4": ("The ace in a run", "High (Q-K-A) or low (A-2-3); whether K-A-2 is allowed."),
-    "M5": ("Jokers", "Whether jokers are used, and how."),
-    "M6": ("First meld minimum", "Points a player's first melds must reach."),
-    "M7": ("Rearranging melds", "Cards never move from one meld to another."),
-    "T1": ("Drawing from the discard pile", "Any card may be taken, with every card above."),
-    "T2": ("The card taken from the pile", "How that card must be used, at once."),
-    "T3": ("Taking only the top discard", "Whether the top card alone may be kept unused."),
-    "T4": ("After drawing", "Lay down melds and lay off cards, in any order, if you wish."),
-    "T5": ("End of a turn", "Discard one card."),
-    "T6": ("Drawing two from the stock", "The Boathouse Rum variation."),
-    "T7": ("Melding on others' turns", "Whether a player may meld out of turn."),
+    "D1": (say("Players"), say("Two to eight can play; three to five is best.")),
+    "D2": (say("The pack"), say("52 cards, with 0, 1, 2 or 4 jokers; two packs for big tables.")),
+    "D3": (say("Cards dealt"), say("How many cards each player gets.")),
+    "D4": (say("The first discard"), say("How the discard pile is started.")),
+    "D5": (say("The next dealer"), say("Who deals the following round.")),
+    "D6": (say("Deal for the first game"), say("Who deals first.")),
+    "M1": (say("Sets"), say("Three or four cards of one rank make a set.")),
+    "M2": (say("Sets from two packs"), say("Whether a set may hold two cards of the same suit.")),
+    "M3": (say("Runs"), say("Cards of one suit in sequence; how many are needed.")),
+    "M4": (say("The ace in a run"), say("High (Q-K-A) or low (A-2-3); whether K-A-2 is allowed.")),
+    "M5": (say("Jokers"), say("Whether jokers are used, and how.")),
+    "M6": (say("First meld minimum"), say("Points a player's first melds must reach.")),
+    "M7": (say("Rearranging melds"), say("Cards never move from one meld to another.")),
+    "T1": (
+        say("Drawing from the discard pile"),
+        say("Any card may be taken, with every card above."),
+    ),
+    "T2": (say("The card taken from the pile"), say("How that card must be used, at once.")),
+    "T3": (
+        say("Taking only the top discard"),
+        say("Whether the top card alone may be kept unused."),
+    ),
+    "T4": (
+        say("After drawing"),
+        say("Lay down melds and lay off cards, in any order, if you wish."),
+    ),
+    "T5": (say("End of a turn"), say("Discard one card.")),
+    "T6": (say("Drawing two from the stock"), say("The Boathouse Rum variation.")),
+    "T7": (say("Melding on others' turns"), say("Whether a player may meld out of turn.")),
     "L1": (
-        "Laying off onto",
-        "Any meld on the table: one's own or an opponent's; one card, or a pair in sequence on "
-        "a run (002), also a card just taken from the pile where T2 lets it be laid off: its "
-        "partner goes first, then the card.",
+        say("Laying off onto"),
+        say(
+            "Any meld on the table: one's own or an opponent's; one card, or a pair in sequence on "
+            "a run (002), also a card just taken from the pile where T2 lets it be laid off: its "
+            "partner goes first, then the card."
+        ),
     ),
-    "L2": ("Where laid-off cards stay", "In front of the player who laid them off."),
-    "L3": ("Naming the meld", "The player says which meld a laid-off card extends."),
-    "L4": ("Partners", "In partnership play, partners lay off on each other's melds."),
-    "O1": ("Going out", "By melding, laying off or discarding the last card."),
-    "O2": ("A final discard to go out", "The Boathouse rule."),
+    "L2": (say("Where laid-off cards stay"), say("In front of the player who laid them off.")),
+    "L3": (say("Naming the meld"), say("The player says which meld a laid-off card extends.")),
+    "L4": (say("Partners"), say("In partnership play, partners lay off on each other's melds.")),
+    "O1": (say("Going out"), say("By melding, laying off or discarding the last card.")),
+    "O2": (say("A final discard to go out"), say("The Boathouse rule.")),
     "O3": (
-        "When the stock runs out",
-        "What happens when no cards are left to draw. Where the round ends then (every hand "
-        'counts, or nobody deducts), it ends with the turn that took the last card: no "Rummy!" '
-        "call on its discard and no further melding; where play goes on (drawing from the "
-        "discard pile, a reshuffle, or play on), a call is still allowed.",
+        say("When the stock runs out"),
+        say(
+            "What happens when no cards are left to draw. Where the round ends then (every hand "
+            'counts, or nobody deducts), it ends with the turn that took the last card: no "Rummy!" '
+            "call on its discard and no further melding; where play goes on (drawing from the "
+            "discard pile, a reshuffle, or play on), a call is still allowed."
+        ),
     ),
-    "O4": ("Deadwood after going out", "With two players, laying off deadwood first."),
-    "S1": ("The ace's value", "What an ace counts."),
-    "S2": ("K, Q, J", "Face cards count 10."),
-    "S3": ("The 10", "Tens count 10."),
-    "S4": ("2 to 9", "Pip value or 5 each."),
-    "S5": ("The joker's value", "What a joker counts."),
-    "S6": ("Four aces at once", "Whether four aces melded at once count 100."),
-    "S7": ("A round's score", "Cards shown on the table minus cards left in hand."),
-    "S8": ("Adding opponents' hands", "The player who went out takes the other hands."),
-    "S9": ("Divide by five", "Every value divided by five; game to 100."),
-    "S10": ("Seven-card straight", 'The "Rummy Master\'s Hand" scores 500.'),
-    "S11": ("The worked example", "Shown 87, hand 90: 3 points come off the total (S7)."),
-    "G1": ("Target", "The score that wins the game."),
-    "G2": ("Two reach the target together", "Who wins when several pass it in one round."),
-    "G3": ("Settlement", "What the winner collects."),
-    "G4": ("Partnership winner", "Which side wins in partnership play."),
-    "P1": ("Partnership", "Four players in two sides of two, partners opposite."),
-    "P2": ("The Persian pack", "56 cards; jokers count 20, only in sets of jokers."),
-    "P3": ("Persian doubling", "A meld of four laid down at once counts double."),
-    "P4": ("Persian going out", "The side that goes out scores 25."),
-    "P5": ("The Persian game", "Two deals; the better side gets 50 and the difference."),
+    "O4": (say("Deadwood after going out"), say("With two players, laying off deadwood first.")),
+    "S1": (say("The ace's value"), say("What an ace counts.")),
+    "S2": (say("K, Q, J"), say("Face cards count 10.")),
+    "S3": (say("The 10"), say("Tens count 10.")),
+    "S4": (say("2 to 9"), say("Pip value or 5 each.")),
+    "S5": (say("The joker's value"), say("What a joker counts.")),
+    "S6": (say("Four aces at once"), say("Whether four aces melded at once count 100.")),
+    "S7": (say("A round's score"), say("Cards shown on the table minus cards left in hand.")),
+    "S8": (say("Adding opponents' hands"), say("The player who went out takes the other hands.")),
+    "S9": (say("Divide by five"), say("Every value divided by five; game to 100.")),
+    "S10": (say("Seven-card straight"), say('The "Rummy Master\'s Hand" scores 500.')),
+    "S11": (say("The worked example"), say("Shown 87, hand 90: 3 points come off the total (S7).")),
+    "G1": (say("Target"), say("The score that wins the game.")),
+    "G2": (
+        say("Two reach the target together"),
+        say("Who wins when several pass it in one round."),
+    ),
+    "G3": (say("Settlement"), say("What the winner collects.")),
+    "G4": (say("Partnership winner"), say("Which side wins in partnership play.")),
+    "P1": (say("Partnership"), say("Four players in two sides of two, partners opposite.")),
+    "P2": (say("The Persian pack"), say("56 cards; jokers count 20, only in sets of jokers.")),
+    "P3": (say("Persian doubling"), say("A meld of four laid down at once counts double.")),
+    "P4": (say("Persian going out"), say("The side that goes out scores 25.")),
+    "P5": (say("The Persian game"), say("Two deals; the better side gets 50 and the difference.")),
     "X1": (
-        '"Rummy!" call',
-        "Taking a discard that plays onto the table out of turn; not on the discard of the "
-        "turn that took the last stock card where the round then ends (O3).",
+        say('"Rummy!" call'),
+        say(
+            "Taking a discard that plays onto the table out of turn; not on the discard of the "
+            "turn that took the last stock card where the round then ends (O3)."
+        ),
     ),
     "X2": (
-        "Dealer's gambit",
-        "The dealer's joker: wild, double or split, each deal. How this app reads it: the "
-        "dealer nominates first, before any other move, and the nomination holds for every "
-        "joker of that hand (a dealt joker works for whoever holds it). The dealer uses the "
-        "dealer's joker only in their own turn. Double goes over a set as it is laid down: "
-        "the set counts twice, the joker 0, and nothing more is laid off on it. Split is "
-        "taken instead of a draw: the chosen card and every card above it go to the player, "
-        "who uses the chosen card at once; the cards below it leave the hand. Another player "
-        "blocks in their own turn, after drawing, with a joker from their hand. The deal "
-        "passes to the dealer's right; play still goes to the left. Jokers left in a hand "
-        "count 0; a game to 250 is a choice of the target.",
+        say("Dealer's gambit"),
+        say(
+            "The dealer's joker: wild, double or split, each deal. How this app reads it: the "
+            "dealer nominates first, before any other move, and the nomination holds for every "
+            "joker of that hand (a dealt joker works for whoever holds it). The dealer uses the "
+            "dealer's joker only in their own turn. Double goes over a set as it is laid down: "
+            "the set counts twice, the joker 0, and nothing more is laid off on it. Split is "
+            "taken instead of a draw: the chosen card and every card above it go to the player, "
+            "who uses the chosen card at once; the cards below it leave the hand. Another player "
+            "blocks in their own turn, after drawing, with a joker from their hand. The deal "
+            "passes to the dealer's right; play still goes to the left. Jokers left in a hand "
+            "count 0; a game to 250 is a choice of the target."
+        ),
     ),
 }
 """Every catalogue row: ``id -> (title, plain words)``, in the catalogue's order."""
@@ -322,11 +348,14 @@ def quotes_for(row: str, option: str, value_key: str) -> list[tuple[str, str]]:
 
 
 SOURCE_NAMES: Final = {
-    "000": "the classic text",
-    "001": "card-maker rules A",
-    "002": "the encyclopedia article",
-    "003": "the jokers text",
-    "004": "card-maker rules B",
+    "000": say("the classic text"),
+    "001": say("card-maker rules A"),
+    "002": say("the encyclopedia article"),
+    "003": say("the jokers text"),
+    "004": say("card-maker rules B"),
+    "002 (Persian)": say("the encyclopedia article (Persian)"),
+    "002 variation": say("the encyclopedia article, as a variation"),
+    "all": say("all"),
 }
 """The five rule texts (shared/seeds/) by the names the pages give them: players never see
 a seed's number or file name."""
@@ -334,6 +363,7 @@ a seed's number or file name."""
 
 def source_names(seeds: str) -> str:
     """Seed ids as written in the catalogue (``"000, 002"``) in words: ``"the classic
-    text, the encyclopedia article"``; an unknown id is left as it is."""
+    text, the encyclopedia article"``, in the request's language; an unknown id is left
+    as it is."""
     ids = [part.strip() for part in seeds.replace("/", ",").split(",") if part.strip()]
-    return ", ".join(SOURCE_NAMES.get(i, i) for i in ids)
+    return ", ".join(str(translate(SOURCE_NAMES.get(i, i))) for i in ids)

@@ -12,14 +12,25 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..engine import OPTIONS, PRESET_TITLES, PRESETS, OptionInfo, RuleSet, ruleset
+from ..engine import (
+    OPTIONS,
+    PRESET_TITLES,
+    PRESETS,
+    OptionInfo,
+    RuleSet,
+    ruleset,
+    say,
+    say_plural,
+)
 from ..house_rules import option_text
+from ..languages import translate
 from .quotes import GROUPS, QUOTES, ROWS, quotes_for
 
 RULE_ID = re.compile(r"\b([DMTLOSGPX]\d{1,2})\b")
 """A catalogue id inside a sentence (checked against :data:`ROWS` before linking)."""
 
-_UNITS = {"max_players": "players", "first_meld_minimum": "points", "target": "points"}
+_UNITS = frozenset({"max_players", "first_meld_minimum", "target"})
+"""The number options whose values the pages show with their unit (:func:`_with_unit`)."""
 
 
 @dataclass(frozen=True)
@@ -43,9 +54,9 @@ class Choice:
             return ""
         missing = [p for p in PRESETS if p not in self.presets]
         if not missing:
-            return "every preset"
+            return say("every preset")
         if len(missing) <= 2 and len(self.presets) > len(missing):
-            return "every preset but " + ", ".join(missing)
+            return say("every preset but %(presets)s", presets=", ".join(missing))
         return ", ".join(self.presets)
 
 
@@ -89,9 +100,16 @@ def _quoted_keys(row: str, option: str) -> list[str]:
 
 
 def _label(info: OptionInfo, value: str | int | bool) -> str:
-    label = info.label(value)
-    unit = _UNITS.get(info.name)
-    return f"{label} {unit}" if unit and not info.choices else label
+    if info.name in _UNITS and not info.choices and isinstance(value, int):
+        return _with_unit(info.name, value)
+    return info.label(value)
+
+
+def _with_unit(name: str, value: int) -> str:
+    """``30 points``, ``8 players``: a number option's value with its unit (a message)."""
+    if name == "max_players":
+        return say_plural("%(count)s player", "%(count)s players", value)
+    return say_plural("%(count)s point", "%(count)s points", value)
 
 
 def _option(info: OptionInfo, row: str) -> OptionView:
@@ -109,7 +127,11 @@ def _option(info: OptionInfo, row: str) -> OptionView:
                 quotes=tuple(quotes_for(row, info.name, key)),
             )
         )
-    span = f"from {info.minimum} to {info.maximum}" if info.minimum is not None else ""
+    span = (
+        say("from %(low)s to %(high)s", low=info.minimum, high=info.maximum)
+        if info.minimum is not None
+        else ""
+    )
     return OptionView(info.name, info.title, info.ids, tuple(choices), span)
 
 
@@ -138,9 +160,19 @@ def find_row(rule_id: str) -> Row | None:
 
 
 def filter_rows(query: str) -> list[Row]:
-    """The rows whose words contain every word of ``query`` (case-insensitive)."""
+    """The rows whose words, in English or in the request's language, contain every word
+    of ``query`` (case-insensitive)."""
     words = query.lower().split()
-    return [r for r in reference_rows() if all(w in r.text for w in words)]
+    return [r for r in reference_rows() if all(w in _search_text(r) for w in words)]
+
+
+def _search_text(row: Row) -> str:
+    """Everything in ``row``, lower-cased: its English (:attr:`Row.text`) and the same
+    words in the request's language."""
+    said = [row.title, row.plain, row.group]
+    for opt in row.options:
+        said += [opt.title] + [c.label for c in opt.choices]
+    return row.text + " " + " ".join(str(translate(s)) for s in said).lower()
 
 
 def preset_matrix() -> list[tuple[OptionInfo, list[str]]]:
@@ -157,7 +189,7 @@ def preset_matrix() -> list[tuple[OptionInfo, list[str]]]:
 
 def _short(value: object) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return say("yes") if value else say("no")
     return str(value)
 
 

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from ..engine import OPTIONS, PRESETS
 from ..house_rules import HouseRules, rules_from_query
+from ..languages import translate
 from . import checker, reference
 from .quotes import source_names
 
@@ -30,8 +31,9 @@ def _rules_href(house: HouseRules | None, rule_id: str) -> str:
 
 @bp.app_template_filter("rule_links")
 def rule_links(text: str, house: HouseRules | None = None) -> Markup:
-    """Escape ``text`` and turn every catalogue id in it (``M4``) into a link to the row."""
-    parts = reference.RULE_ID.split(str(escape(text)))
+    """Escape ``text`` (an engine sentence in the request's language) and turn every
+    catalogue id in it (``M4``) into a link to the row."""
+    parts = reference.RULE_ID.split(str(escape(translate(text))))
     out = []
     for i, part in enumerate(parts):
         if i % 2 and reference.known_id(part):
@@ -40,6 +42,13 @@ def rule_links(text: str, house: HouseRules | None = None) -> Markup:
         else:
             out.append(part)
     return Markup("".join(out))
+
+
+@bp.app_template_filter("translate")
+def translate_filter(text: object) -> object:
+    """An engine sentence in the request's language, for places ``finalize`` does not
+    reach (a ``{% trans %}`` figure, a filter's input); anything else as it is."""
+    return translate(text)
 
 
 @bp.app_template_filter("source_names")

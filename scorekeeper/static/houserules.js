@@ -12,12 +12,15 @@
     var show = function () {
       Array.prototype.forEach.call(fields, function (field) {
         var values = JSON.parse(field.dataset.asPreset);
-        var words = values[preset.value] === undefined ? "" : ": " + values[preset.value];
+        var value = values[preset.value];
+        var text = value === undefined
+          ? window.words("house_as_preset")
+          : window.words("house_as_preset_value", { value: value });
         if (field.tagName === "SELECT") {
           var empty = field.querySelector("option[value='']");
-          if (empty) empty.textContent = "as the preset" + words;
+          if (empty) empty.textContent = text;
         } else {
-          field.placeholder = "as the preset" + words;
+          field.placeholder = text;
         }
       });
     };

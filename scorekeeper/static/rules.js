@@ -21,7 +21,9 @@
       while (el && el.tagName !== "H2") { if (el.matches("section.rule") && !el.hidden) any = true; el = el.nextElementSibling; }
       h.hidden = !any;
     });
-    found.textContent = words.length ? shown + " of " + rows.length + " rows match." : "";
+    found.textContent = words.length
+      ? window.words("rules_rows_match", { count: shown, total: rows.length })
+      : "";
   }
   box.addEventListener("input", apply);
 })();

@@ -19,10 +19,10 @@
     if (!input) return;
     button.hidden = false;
     button.addEventListener("click", function () {
-      var copied = function () { say(button, "Copied: paste it into a message."); };
+      var copied = function () { say(button, window.words("share_copied")); };
       var manual = function () {
         if (fallback(input)) copied();
-        else say(button, "Selected: copy it with your phone's menu.");
+        else say(button, window.words("share_selected"));
       };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(input.value).then(copied, manual);
