@@ -31,9 +31,8 @@ from typing import Any
 
 from babel import Locale, support
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, Domain, format_decimal, refresh
+from flask_babel import Babel, Domain, format_decimal, get_translations, refresh
 from flask_babel import gettext as _gettext
-from flask_babel import ngettext as _ngettext
 
 from ..engine import Message
 
@@ -151,8 +150,14 @@ def direction() -> str:
 def translate(text: object) -> Any:
     """An engine sentence in the request's language; anything else as it is."""
     if isinstance(text, Message):
-        return text.render(_gettext, _ngettext)
+        return text.render(_gettext, _plural)
     return text
+
+
+def _plural(singular: str, plural: str, count: int) -> str:
+    """The catalogue's form for ``count``, unformatted (Flask-Babel's ``ngettext`` fills
+    in ``%(num)s`` only, which fails on a message with other figures)."""
+    return str(get_translations().ungettext(singular, plural, count))
 
 
 def error_text(error: BaseException) -> str:

@@ -63,7 +63,12 @@ def _watched(slug: str, token: str) -> DigitalGame:
 
 def _public_step(step: Mapping[str, object]) -> dict[str, object]:
     """A move as every seat reads it, without a bot's reason (which may speak of its hand)."""
-    return {key: step.get(key, "" if key in ("who", "text", "kind") else []) for key in _STEP_KEYS}
+    public = {
+        key: step.get(key, "" if key in ("who", "text", "kind") else []) for key in _STEP_KEYS
+    }
+    if isinstance(step.get("text_said"), Mapping):
+        public["text_said"] = step["text_said"]  # the words to translate (steps.told)
+    return public
 
 
 _STEP_KEYS = ("who", "kind", "text", "cards", "groups")
