@@ -28,7 +28,10 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
+from flask_babel import gettext as _
+
 from ..engine import (
+    N_,
     OPTIONS,
     PRESET_TITLES,
     Action,
@@ -209,11 +212,11 @@ def dealers_joker(state: GameState) -> DealersJoker | None:
     if g is None or state.phase is Phase.GAME_OVER:
         return None
     if g.blocked_by is not None:
-        where = f"blocked by {state.players[g.blocked_by]}"
+        where = _("blocked by %(name)s", name=state.players[g.blocked_by])
     elif g.beside is not None:
-        where = "face up beside the pack"
+        where = _("face up beside the pack")
     else:
-        where = f"used ({g.used})"
+        where = _("used (%(how)s)", how=g.used)
     return DealersJoker(state.players[g.dealer], g.nomination, where, len(g.aside))
 
 
@@ -229,37 +232,44 @@ def _legal(legal: Sequence[Action]) -> dict[str, bool]:
 
 PROMPTS: dict[Phase, tuple[str, tuple[str, ...]]] = {
     Phase.NOMINATE: (
-        "You deal: before anyone looks at their cards, nominate what the jokers do this "
-        "hand: wild, double or split.",
+        N_(
+            "You deal: before anyone looks at their cards, nominate what the jokers do this "
+            "hand: wild, double or split."
+        ),
         ("X2",),
     ),
     Phase.START_PILE: (
-        "You were dealt an extra card: choose a card of your hand to start the discard pile.",
+        N_("You were dealt an extra card: choose a card of your hand to start the discard pile."),
         ("D4",),
     ),
     Phase.DRAW: (
-        "Your turn: draw from the stock, or take a card of the discard pile with every "
-        "card above it, if you use it at once.",
+        N_(
+            "Your turn: draw from the stock, or take a card of the discard pile with every "
+            "card above it, if you use it at once."
+        ),
         ("T1", "T2"),
     ),
     Phase.MUST_USE: (
-        "Use the {must} you took at once: tap it with cards of a meld and lay them down, "
-        "or lay it off on a meld.",
+        N_(
+            "Use the %(must)s you took at once: tap it with cards of a meld and lay them down, "
+            "or lay it off on a meld."
+        ),
         ("T2",),
     ),
     Phase.PLAY: (
-        "Lay down melds and lay off cards if you like, then discard one card to end your turn.",
+        N_("Lay down melds and lay off cards if you like, then discard one card to end your turn."),
         ("T4", "T5"),
     ),
-    Phase.RUMMY: ('{pile_top} was discarded: you may call "Rummy!".', ("X1",)),
-    Phase.OUT_OF_TURN: ("You may lay down or lay off now, on another player's turn.", ("T7",)),
+    Phase.RUMMY: (N_('%(pile_top)s was discarded: you may call "Rummy!".'), ("X1",)),
+    Phase.OUT_OF_TURN: (N_("You may lay down or lay off now, on another player's turn."), ("T7",)),
     Phase.DEADWOOD: (
-        "{went_out} went out: you may first lay off your cards on their melds.",
+        N_("%(went_out)s went out: you may first lay off your cards on their melds."),
         ("O4",),
     ),
 }
 """What the person is asked in each phase of their own, in words, and the ids of the
-rules it follows; ``{must}``, ``{pile_top}`` and ``{went_out}`` are filled in."""
+rules it follows; ``%(must)s``, ``%(pile_top)s`` and ``%(went_out)s`` are filled in
+(message ids, translated where asked)."""
 
 
 def prompt(state: GameState, seat: int) -> tuple[str, tuple[str, ...]]:
@@ -267,16 +277,27 @@ def prompt(state: GameState, seat: int) -> tuple[str, tuple[str, ...]]:
     (shown as small links beside the words): :data:`PROMPTS` on their turn."""
     phase = state.phase
     if phase is Phase.GAME_OVER:
-        return f"The game is over: {wins(state.winner) if state.winner else 'nobody wins'}.", ()
+        return _game_over(state.winner), ()
     if current_player(state) != seat:
-        return f"Waiting for {state.players[state.seat]}.", ()
+        return _("Waiting for %(name)s.", name=state.players[state.seat]), ()
     view = observation(state, seat)
     said, rules = PROMPTS[phase]
-    return said.format(
-        must=view.must_use.display if view.must_use else "card",
-        pile_top=state.pile[-1].display if state.pile else "a card",
-        went_out=state.players[state.went_out] if state.went_out is not None else "A player",
+    went_out = state.players[state.went_out] if state.went_out is not None else _("A player")
+    return _(
+        said,
+        must=view.must_use.display if view.must_use else _("card"),
+        pile_top=state.pile[-1].display if state.pile else _("a card"),
+        went_out=went_out,
     ), rules
+
+
+def _game_over(winner: str | None) -> str:
+    """ "The game is over: Ann wins." (a side: "Ann & Cat win"; nobody: "nobody wins")."""
+    if not winner:
+        return str(_("The game is over: nobody wins."))
+    if " & " in winner:
+        return str(_("The game is over: %(names)s win.", names=winner))
+    return str(_("The game is over: %(name)s wins.", name=winner))
 
 
 def _buttons(state: GameState, mine: bool, legal: Sequence[Action]) -> dict[str, bool]:
@@ -368,7 +389,7 @@ def board(
         preset=PRESET_TITLES.get(game.preset, game.preset),
         options=tuple(
             (OPTIONS[name].id, OPTIONS[name].title, OPTIONS[name].label(value))
-            for name, _, value in state.rules.differences(game.preset)
+            for name, _old, value in state.rules.differences(game.preset)
         ),
         names=tuple(state.players),
         ending=ending,

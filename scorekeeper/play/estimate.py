@@ -19,9 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask import session
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..engine import BOTS, Estimate, GameState, estimate_rating, middle_level, results_against
 from ..extensions import db
+from ..languages import number, translate
 from ..models import DigitalGame, DigitalSeat
 from ..web import same_token
 from .seats import MATCH
@@ -53,21 +56,32 @@ class Reading:
     def match_label(self) -> str:
         """The forms' label of :data:`.seats.MATCH` (short: a closed select at 360 px
         shows about 24 characters): the level it seats."""
-        return f"Match my level: {BOTS[self.level_name].title}"
+        return str(_("Match my level: %(level)s", level=translate(BOTS[self.level_name].title)))
 
     @property
     def text(self) -> str:
         """The line for /play: the level, rating and what it rests on, or when none."""
         if self.estimate is None:
-            return (
-                "Your level appears here after you finish a game against bots; until then "
-                f"Match my level seats the middle of the ladder, {middle_level().title}."
+            return str(
+                _(
+                    "Your level appears here after you finish a game against bots; until then "
+                    "Match my level seats the middle of the ladder, %(level)s.",
+                    level=translate(middle_level().title),
+                )
             )
         e = self.estimate
-        games = f"{self.games} game{'' if self.games == 1 else 's'}"
-        results = f"{e.results} result{'' if e.results == 1 else 's'}"
-        about = f"Your level: about {e.level.title}, {e.rating:,}"
-        return f"{about} (from {results} in {games} against bots)"
+        results = ngettext("%(num)s result", "%(num)s results", e.results)
+        games = ngettext("%(num)s game", "%(num)s games", self.games)
+        return str(
+            _(
+                "Your level: about %(level)s, %(rating)s (from %(results)s in %(games)s "
+                "against bots)",
+                level=translate(e.level.title),
+                rating=number(e.rating),
+                results=results,
+                games=games,
+            )
+        )
 
 
 def results_of(game: DigitalGame, seat: int) -> list[Result]:

@@ -11,6 +11,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import LazyString
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
@@ -35,8 +38,9 @@ from ..inputs import (
     json_depth,
     parse_int,
 )
+from ..languages import error_text, translate
 from .refusals import Choice, Malformed
-from .seats import MATCH, MAX_BOTS, shown_levels
+from .seats import MATCH, MAX_BOTS, ShownLevel, shown_levels
 
 HIDDEN_OPTIONS = frozenset({"max_players"})
 """Options with no meaning for a game whose players are chosen here (D1)."""
@@ -59,19 +63,31 @@ class LevelField(SelectField):
     def pre_validate(self, form: object) -> None:
         """The value is one of the choices, or ``ValidationError``."""
         if self.data not in {c[0] for c in self.iter_choices()}:
-            raise ValidationError(f"there is no bot level {quoted(str(self.data))[:60]}")
+            level = quoted(str(self.data))[:60]
+            raise ValidationError(_("there is no bot level %(level)s", level=level))
 
 
-def level_choices(first: Sequence[tuple[str, str]], match: str) -> list[tuple[str, str]]:
+def level_choices(first: Sequence[tuple[str, Any]], match: Any) -> list[tuple[str, Any]]:
     """A level select's ``(value, label)`` pairs: ``first``, then "Match my level"
     (labelled ``match``), then every level of the ladder with its rating."""
-    return [*first, (MATCH, match), *((lv.name, lv.label) for lv in shown_levels())]
+    return [*first, (MATCH, match), *((lv.name, LazyString(_label, lv)) for lv in shown_levels())]
+
+
+def _label(level: ShownLevel) -> str:
+    """A level's label in the request's language (read when a select is drawn)."""
+    return level.label
+
+
+def spoken(text: object) -> LazyString:
+    """An engine sentence (a preset's title) put into words when a form is drawn."""
+    return LazyString(lambda: str(translate(text)))
 
 
 def _bot_field(index: int) -> LevelField:
-    levels = level_choices([("", "no bot")], "Match my level")
+    levels = level_choices([("", _l("no bot"))], _l("Match my level"))
     default = MATCH if index == 0 else ""
-    return LevelField(f"Bot {index + 1}", choices=select_choices(levels), default=default)
+    label = _l("Bot %(number)s", number=index + 1)
+    return LevelField(label, choices=select_choices(levels), default=default)
 
 
 class NewGameForm(FlaskForm):
@@ -79,12 +95,14 @@ class NewGameForm(FlaskForm):
     from it) and 1 to 7 bots each with its level; no shuffle seed (the server draws it)."""
 
     name = StringField(
-        "Your name",
+        _l("Your name"),
         validators=[Optional(), Length(max=40)],
-        render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": "You"},
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": _l("You")},
     )
     preset = SelectField(
-        "Preset", choices=select_choices(PRESET_TITLES.items()), default="standard"
+        _l("Preset"),
+        choices=select_choices((k, spoken(v)) for k, v in PRESET_TITLES.items()),
+        default="standard",
     )
 
     def bot_fields(self) -> list[Field]:
@@ -129,7 +147,7 @@ class NewGameForm(FlaskForm):
         if not super().validate(extra_validators):
             return False
         if not self.bots():
-            self.bot_0.errors.append("choose at least one bot to play against")
+            self.bot_0.errors.append(_("choose at least one bot to play against"))
             return False
         try:
             ruleset(self.preset.data, self.options())
@@ -159,9 +177,9 @@ class NewPlayForm(NewGameForm):
     practice: only the person plays, so choosing the deal is fair to no one else."""
 
     seed = IntegerField(
-        "Shuffle number (optional)",
+        _l("Shuffle number (optional)"),
         validators=[Optional(), NumberRange(0, 2**31 - 1)],
-        description="The same number deals the same cards: replay a game or share a deal.",
+        description=_l("The same number deals the same cards: replay a game or share a deal."),
         render_kw=NUMERIC,
     )
 
@@ -172,13 +190,13 @@ class MoveForm(FlaskForm):
     ``discard`` or an action as JSON) and the hand cards selected (``cards``)."""
 
     version = HiddenField(validators=[InputRequired()])
-    do = StringField(validators=[InputRequired(message="choose a move")])
+    do = StringField(validators=[InputRequired(message=_l("choose a move"))])
     cards = SelectMultipleField(choices=[], validate_choice=False)
 
     def validate_version(self, field: HiddenField) -> None:
         """The version is a whole number (it is compared with the game's)."""
         if not is_int(field.data, 0, MAX_VERSION):
-            raise ValidationError("this page is out of date: reload it")
+            raise ValidationError(_("this page is out of date: reload it"))
 
 
 def parse_do(do: str) -> tuple[str, int | None, object]:
@@ -188,15 +206,15 @@ def parse_do(do: str) -> tuple[str, int | None, object]:
     do = do.strip()
     if do.startswith("{"):
         if len(do) > JSON_MAX_BYTES or json_depth(do) > JSON_MAX_DEPTH:
-            raise ValueError("the move is too large or nested too deeply")
+            raise ValueError(_("the move is too large or nested too deeply"))
         return "action", None, json.loads(do)
-    kind, _, number = do.partition(":")
+    kind, _sep, number = do.partition(":")
     if not number:
         return kind, None, None
     try:
         return kind, parse_int(number, 0, 999), None
     except BadNumber:
-        raise ValueError(f"{quoted(number)} is not a number") from None
+        raise ValueError(_("%(number)s is not a number", number=quoted(number))) from None
 
 
 def _do(do: str, version: int, cards: Sequence[str]) -> Choice:
@@ -204,7 +222,7 @@ def _do(do: str, version: int, cards: Sequence[str]) -> Choice:
     try:
         kind, number, raw = parse_do(do)
     except ValueError as problem:
-        raise Malformed(f"that is not a move: {problem}") from None
+        raise Malformed(_("that is not a move: %(problem)s", problem=problem)) from None
     return Choice(version, kind, tuple(cards), number, raw)
 
 
@@ -246,4 +264,4 @@ def read_move_json(body: object) -> Choice:
     try:
         return Choice(version, "action", action=action_from_json(body.get("action")))
     except ActionError as error:
-        raise Malformed(f"that is not a move: {error}") from None
+        raise Malformed(_("that is not a move: %(problem)s", problem=error_text(error))) from None

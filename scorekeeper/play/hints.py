@@ -26,6 +26,7 @@ import re
 from flask import current_app
 
 from ..engine import (
+    N_,
     SAMPLES,
     Action,
     Decision,
@@ -67,6 +68,9 @@ def _in_words(sentence: str) -> tuple[str, list[str]]:
     return RULE_IDS.sub("", sentence), RULE_IDS.findall(sentence)
 
 
+NOTHING_TO_DECIDE = N_("there is nothing for you to decide now")
+
+
 def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> Hint | NoHint:
     """The expert's hint for the person in ``seat`` (default the one-person game's
     ``human_seat``) of ``game`` (see the glossary): a :class:`.shown.Hint`, ``{"move",
@@ -77,12 +81,13 @@ def hint(game: DigitalGame, state: GameState, seat: int | None = None) -> Hint |
     reads only that seat's view, as every bot does."""
     mine = game.human_seat if seat is None else seat
     if game.finished or game.paused or current_player(state) != mine:
-        return NoHint(error="there is nothing for you to decide now")
+        return NoHint(error=NOTHING_TO_DECIDE)
     decision = advice(game, state)
     said = describe(state, state.seat, decision.action)
     why, rules = _in_words(translate(to_person(decision.reason)))
     return Hint(
         move=said["text"][:1].upper() + said["text"][1:],
+        move_said=said.get("text_said", {}),
         why=why + ".",
         rules=rules,
         action=decision.action.to_json(),

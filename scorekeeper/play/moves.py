@@ -35,6 +35,7 @@ from ..engine import (
     GameState,
     LayDown,
     LayOff,
+    Message,
     Nominate,
     Pass,
     Phase,
@@ -46,6 +47,8 @@ from ..engine import (
     legal_actions,
     parse_card,
     quoted,
+    say,
+    say_plural,
     sort_key,
 )
 from .shown import Step
@@ -76,7 +79,7 @@ def parse_selection(texts: Sequence[str]) -> list[Card]:
     try:
         return [parse_card(t) for t in texts if str(t).strip()]
     except CardError as error:
-        raise ChoiceError(str(error)) from None
+        raise ChoiceError(_said(error)) from None
 
 
 def _physical(cards: Sequence[Card]) -> Counter[Card]:
@@ -98,13 +101,19 @@ def action_for(
     if kind == "lay_down":
         return _lay_down(state, selection)
     if kind not in ("lay_off", "discard"):
-        raise ChoiceError(f"there is no move called {quoted(kind)}")
+        raise ChoiceError(say("there is no move called %(name)s", name=quoted(kind)))
     if len(selection) != 1:
-        verb = "lay off" if kind == "lay_off" else "discard"
-        raise ChoiceError(f"tap one card of your hand to {verb} (you chose {len(selection)})")
+        raise ChoiceError(_one_card(kind, len(selection)))
     if kind == "lay_off":
         return _lay_off(state, selection[0], number)
     return Discard(selection[0])
+
+
+def _one_card(kind: str, chosen: int) -> Message:
+    """The refusal of a lay-off or discard of ``chosen`` cards (not one)."""
+    if kind == "lay_off":
+        return say("tap one card of your hand to lay off (you chose %(count)s)", count=chosen)
+    return say("tap one card of your hand to discard (you chose %(count)s)", count=chosen)
 
 
 def _drawn_or_given(state: GameState, kind: str, number: int | None, raw: object) -> Action:
@@ -114,11 +123,13 @@ def _drawn_or_given(state: GameState, kind: str, number: int | None, raw: object
         try:
             return action_from_json(raw)
         except ActionError as error:
-            raise ChoiceError(f"that is not a move: {error}") from None
+            raise ChoiceError(
+                say("that is not a move: %(problem)s", problem=_said(error))
+            ) from None
     if kind == "stock":
         return DrawTwo() if state.rules.draw_two_from_stock else Draw("stock")
     if number is None:
-        raise ChoiceError("choose a card of the discard pile")
+        raise ChoiceError(say("choose a card of the discard pile"))
     return Draw("discard", number)
 
 
@@ -151,7 +162,7 @@ def _lay_down(state: GameState, selection: list[Card]) -> Action:
     the one legal lay-down of the same cards (a first meld split in two, M6), else the
     cards as they stand (for the engine to refuse)."""
     if len(selection) < 3:
-        raise ChoiceError("tap the three or more cards of a meld in your hand", "M1")
+        raise ChoiceError(say("tap the three or more cards of a meld in your hand"), "M1")
     named = _one_of(declarations(selection, state.rules))
     if named is not None:
         return named
@@ -185,7 +196,7 @@ def _lay_off(state: GameState, card: Card, meld: int | None) -> Action:
     if found is not None:
         return found
     if meld is None:
-        raise ChoiceError(f"{card.display} lays off on no meld on the table", "L1")
+        raise ChoiceError(say("%(card)s lays off on no meld on the table", card=card.display), "L1")
     return LayOff(card, meld)
 
 
@@ -196,14 +207,22 @@ def _texts(cards: Sequence[Card]) -> list[str]:
     return [c.text for c in cards]
 
 
-def meld_label(state: GameState, index: int) -> str:
+def _said(error: BaseException) -> str:
+    """What an error says: its engine sentence (a :class:`Message`, translated where it is
+    shown) or its text."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Message) else str(error)
+
+
+def meld_label(state: GameState, index: int) -> Message:
     """``"Bot 1's meld 2"``: a table meld as people count them (from 1)."""
     if 0 <= index < len(state.owners):
-        return f"{state.players[state.owners[index]]}'s meld {index + 1}"
-    return f"meld {index + 1}"
+        owner = state.players[state.owners[index]]
+        return say("%(name)s's meld %(number)s", name=owner, number=index + 1)
+    return say("meld %(number)s", number=index + 1)
 
 
-Words = tuple[str, list[str], list[list[str]]]
+Words = tuple[Message, list[str], list[list[str]]]
 """A move in words: its ``text``, the ``cards`` it shows and the ``groups`` it lays."""
 
 
@@ -212,7 +231,14 @@ def describe(state: GameState, seat: int, action: Action) -> Step:
     as the move finds them): a step (:class:`.shown.Step`, ``{"who", "kind", "text",
     "cards", "groups"}``). Only what every seat may see is said."""
     text, cards, groups = _words(state, action)
-    return Step(who=state.players[seat], kind="move", cards=cards, groups=groups, text=text)
+    return Step(
+        who=state.players[seat],
+        kind="move",
+        cards=cards,
+        groups=groups,
+        text=text,
+        text_said=text.to_json(),
+    )
 
 
 def _words(state: GameState, action: Action) -> Words:
@@ -229,7 +255,14 @@ def _words(state: GameState, action: Action) -> Words:
         return _pass_words(state), [], []
     if isinstance(action, Split) and 0 <= action.index < len(state.pile):
         return _splitting(state, action)
-    return action.describe(), [], []
+    return _described(action), [], []
+
+
+def _described(action: Action) -> Message:
+    """The engine's own words for ``action`` (a :class:`Message` once the engine says
+    its moves with message ids; its English text until then)."""
+    said = action.describe()
+    return said if isinstance(said, Message) else Message(said.replace("%", "%%"))
 
 
 def _taking(state: GameState, action: Draw) -> Words:
@@ -237,82 +270,122 @@ def _taking(state: GameState, action: Draw) -> Words:
     index = action.index if action.index is not None else len(state.pile) - 1
     taken = state.pile[index:] if 0 <= index < len(state.pile) else []
     above = len(taken) - 1
-    more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
-    name = taken[0].display if taken else "a card"
-    return f"takes {name} from the discard pile{more}", _texts(taken), []
+    name = taken[0].display if taken else say("a card")
+    if above > 0:
+        said = say_plural(
+            "takes %(card)s from the discard pile and the %(count)s card above it",
+            "takes %(card)s from the discard pile and the %(count)s cards above it",
+            above,
+            card=name,
+        )
+    else:
+        said = say("takes %(card)s from the discard pile", card=name)
+    return said, _texts(taken), []
 
 
 def _laying(state: GameState, action: LayDown | LayOff) -> Words:
     """A lay-down (its melds) or a lay-off (the card, the meld it goes on)."""
     if isinstance(action, LayDown):
         count = len(action.melds)
-        said = "lays down a meld" if count == 1 else f"lays down {count} melds"
+        said = say_plural("lays down a meld", "lays down %(count)s melds", count)
         return said, [], [_texts(m) for m in action.melds]
-    said = f"lays off {action.card.display} on {meld_label(state, action.meld)}"
-    return said, [action.card.text], []
+    onto = meld_label(state, action.meld)
+    return (
+        say("lays off %(card)s on %(meld)s", card=action.card.display, meld=onto),
+        [action.card.text],
+        [],
+    )
 
 
-def _discarding(state: GameState, action: Discard) -> str:
+def _discarding(state: GameState, action: Discard) -> Message:
     if state.phase is Phase.START_PILE:
-        return f"starts the discard pile with {action.card.display}"
-    return f"discards {action.card.display}"
+        return say("starts the discard pile with %(card)s", card=action.card.display)
+    return say("discards %(card)s", card=action.card.display)
 
 
 def _splitting(state: GameState, action: Split) -> Words:
-    whose = "the dealer's joker" if action.dealers_joker else "a joker"
-    said = f"splits the discard pile at {state.pile[action.index].display} with {whose}"
+    card = state.pile[action.index].display
+    if action.dealers_joker:
+        said = say("splits the discard pile at %(card)s with the dealer's joker", card=card)
+    else:
+        said = say("splits the discard pile at %(card)s with a joker", card=card)
     return said, _texts(state.pile[action.index :]), []
 
 
-def rummy_words(state: GameState, call: RummyCall) -> str:
-    """A "Rummy!" call (X1) in words: the card called and where it goes."""
-    card = state.pile[call.index].display if 0 <= call.index < len(state.pile) else "a card"
-    where = f", laying it off on {meld_label(state, call.meld)}" if call.meld is not None else ""
-    return f'calls "Rummy!" on {card}{where}'
+def rummy_words(state: GameState, call: RummyCall, button: bool = False) -> Message:
+    """A "Rummy!" call (X1) in words: the card called and where it goes (as a button
+    says it when ``button``: "Call …")."""
+    ok = 0 <= call.index < len(state.pile)
+    card: object = state.pile[call.index].display if ok else say("a card")
+    if call.meld is not None:
+        onto = meld_label(state, call.meld)
+        if button:
+            return say('Call "Rummy!" on %(card)s, laying it off on %(meld)s', card=card, meld=onto)
+        return say('calls "Rummy!" on %(card)s, laying it off on %(meld)s', card=card, meld=onto)
+    if button:
+        return say('Call "Rummy!" on %(card)s', card=card)
+    return say('calls "Rummy!" on %(card)s', card=card)
 
 
-def _pass_words(state: GameState) -> str:
+def _pass_words(state: GameState) -> Message:
     if state.phase is Phase.RUMMY:
-        return 'does not call "Rummy!"'
+        return say('does not call "Rummy!"')
     if state.phase is Phase.OUT_OF_TURN:
-        return "does not meld out of turn"
-    return "draws nothing (the stock is used up)"
+        return say("does not meld out of turn")
+    return say("draws nothing (the stock is used up)")
 
 
-def button_label(state: GameState, action: Action) -> str:
-    """A short label for a button that makes ``action`` (the person's own choices)."""
+def button_label(state: GameState, action: Action) -> Message:
+    """A short label for a button that makes ``action`` (the person's own choices), an
+    engine-style sentence (:class:`Message`) put into words where it is shown."""
     if isinstance(action, Pass | EndRound):
         return _stop_label(state, action)
     if isinstance(action, LayDown | LayOff):
         return _laying_label(state, action)
     if isinstance(action, RummyCall):
-        return rummy_words(state, action).replace("calls", "Call", 1)
+        return rummy_words(state, action, button=True)
     if isinstance(action, Nominate):
-        return f"Nominate the jokers {action.effect} ({NOMINATION_MEANINGS[action.effect]})"
+        meaning = NOMINATION_MEANINGS[action.effect]
+        return say(
+            "Nominate the jokers %(effect)s (%(meaning)s)", effect=action.effect, meaning=meaning
+        )
     if isinstance(action, Split):
-        whose = "the dealer's joker" if action.dealers_joker else "your joker"
-        return f"Split the pile at {state.pile[action.index].display} with {whose}"
+        card = state.pile[action.index].display
+        if action.dealers_joker:
+            return say("Split the pile at %(card)s with the dealer's joker", card=card)
+        return say("Split the pile at %(card)s with your joker", card=card)
     if isinstance(action, Block):
-        return "Block the dealer's joker with your joker"
+        return say("Block the dealer's joker with your joker")
     if isinstance(action, DrawTwo):
-        return "Draw two from the stock"
-    return action.describe().capitalize()
+        return say("Draw two from the stock")
+    said = str(action.describe())
+    return Message((said[:1].upper() + said[1:].lower()).replace("%", "%%"))
 
 
-def _stop_label(state: GameState, action: Pass | EndRound) -> str:
+def _stop_label(state: GameState, action: Pass | EndRound) -> Message:
     """A pass, or the end of a round, as its button says it in this phase."""
     if isinstance(action, EndRound):
-        return "Stop laying off" if state.phase is Phase.DEADWOOD else "Stop drawing: end the round"
-    return {
-        Phase.RUMMY: 'Do not call "Rummy!"',
-        Phase.OUT_OF_TURN: "Do not meld now",
-    }.get(state.phase, "Draw nothing")
+        if state.phase is Phase.DEADWOOD:
+            return say("Stop laying off")
+        return say("Stop drawing: end the round")
+    if state.phase is Phase.RUMMY:
+        return say('Do not call "Rummy!"')
+    if state.phase is Phase.OUT_OF_TURN:
+        return say("Do not meld now")
+    return say("Draw nothing")
 
 
-def _laying_label(state: GameState, action: LayDown | LayOff) -> str:
+def _laying_label(state: GameState, action: LayDown | LayOff) -> Message:
     """A lay-down or a lay-off as its button says it, the dealer's joker named."""
     if isinstance(action, LayDown):
-        shown = "Lay down " + " and ".join(" ".join(c.display for c in m) for m in action.melds)
-        return shown + " with the dealer's joker" if action.dealers_joker else shown
-    whose = "the dealer's joker as " if action.dealers_joker else ""
-    return f"Lay off {whose}{action.card.display} on {meld_label(state, action.meld)}"
+        melds = [" ".join(c.display for c in m) for m in action.melds]
+        shown: object = melds[0] if melds else ""
+        for meld in melds[1:]:
+            shown = say("%(melds)s and %(meld)s", melds=shown, meld=meld)
+        if action.dealers_joker:
+            return say("Lay down %(melds)s with the dealer's joker", melds=shown)
+        return say("Lay down %(melds)s", melds=shown)
+    card, onto = action.card.display, meld_label(state, action.meld)
+    if action.dealers_joker:
+        return say("Lay off the dealer's joker as %(card)s on %(meld)s", card=card, meld=onto)
+    return say("Lay off %(card)s on %(meld)s", card=card, meld=onto)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+
 from ..engine import Action
 from ..languages import translate
 
@@ -33,9 +35,10 @@ class PlayError(ValueError):
 
     @property
     def description(self) -> str:
-        """The refusal in words on a page of its own: the message, capitalised."""
-        text = str(translate(self.message))
-        return text[:1].upper() + text[1:]
+        """The refusal in words on a page of its own: the message (in the request's
+        language), capitalised."""
+        said = str(translate(self.message))
+        return said[:1].upper() + said[1:]
 
 
 class StaleGame(PlayError):
@@ -46,8 +49,10 @@ class StaleGame(PlayError):
 
     def __init__(self) -> None:
         super().__init__(
-            "this game has moved on in another tab or on another phone, so this move was "
-            "not made. Reload the page to see where the game stands."
+            _(
+                "this game has moved on in another tab or on another phone, so this move was "
+                "not made. Reload the page to see where the game stands."
+            )
         )
 
 
@@ -80,10 +85,11 @@ class NotSeated(NotAllowed):
     nothing of it. ``doing`` what it tried (``"play at"``, ``"see"``)."""
 
     def __init__(self, doing: str = "play at") -> None:
-        super().__init__(
-            f"open your seat's link to {doing} this table",
-            "This is a table of several phones: open your seat's link.",
-        )
+        if doing == "see":
+            message = _("open your seat's link to see this table")
+        else:
+            message = _("open your seat's link to play at this table")
+        super().__init__(message, _("This is a table of several phones: open your seat's link."))
 
 
 class NoGame(PlayError):
@@ -91,9 +97,9 @@ class NoGame(PlayError):
 
     status = 404
 
-    def __init__(self, page: str = "There is no game at this link.") -> None:
-        super().__init__("there is no game at this link")
-        self.page = page
+    def __init__(self, page: str = "") -> None:
+        super().__init__(_("there is no game at this link"))
+        self.page = page or _("There is no game at this link.")
 
     @property
     def description(self) -> str:
@@ -119,7 +125,7 @@ class Choose(Exception):
     was made."""
 
     def __init__(self, picks: Sequence[Pick]) -> None:
-        super().__init__("choose one of the moves")
+        super().__init__(_("choose one of the moves"))
         self.picks = tuple(picks)
 
 

@@ -26,17 +26,19 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .. import jobs
-from ..engine import ReplayRefused, Step, replay_steps
+from ..engine import N_, ReplayRefused, Step, replay_steps
 from ..extensions import db
 from ..inputs import load_json
 from ..models import DigitalGame, Job
 from ..web import same_token
 from . import services
 
-NOT_A_RECORD = "This is not a game record: a record is a JSON object (shared/game-record.md)."
+NOT_A_RECORD = N_("This is not a game record: a record is a JSON object (shared/game-record.md).")
+NO_GAME = N_("There is no game at this address.")
 RECORD_FIELD = "record"
 """The file input's name on the upload form."""
 
@@ -124,7 +126,7 @@ def replay_job(job: Job) -> dict[str, object]:
     if not isinstance(record, Mapping):
         game = db.session.get(DigitalGame, job.game_id)
         if game is None:
-            return {"problem": "There is no game at this address."}
+            return {"problem": NO_GAME}
         record = services.record_of(game)
     try:
         steps = replay_steps(record)
@@ -143,7 +145,7 @@ def _answer(job: Job, slug: str | None) -> ResponseReturnValue:
     result = job.result or {}
     shown = result.get("shown")
     if not isinstance(shown, dict):
-        problem = str(result.get("problem") or "The replay could not be made: try again.")
+        problem = _(str(result.get("problem") or N_("The replay could not be made: try again.")))
         return _refused(problem, 422) if slug else _form_again(problem)
     return render_template("play/replay.html", slug=slug, **shown), 200
 
@@ -154,11 +156,13 @@ def replay_game(slug: str) -> ResponseReturnValue:
     may replay it once it is over, as every card may then be shown."""
     game = services.get_game(slug)
     if game is None:
-        return _refused("There is no game at this address.", 404)
+        return _refused(_(NO_GAME), 404)
     if not game.finished:
         return _refused(
-            "Only a finished game can be replayed: until it is over, the other hands stay "
-            "hidden. Finish the game first.",
+            _(
+                "Only a finished game can be replayed: until it is over, the other hands stay "
+                "hidden. Finish the game first."
+            ),
             409,
         )
     return _answer(jobs.submit("replay", game.id, game.version), slug)
@@ -176,9 +180,7 @@ def open_record() -> ResponseReturnValue:
     except (BadRequest, RequestEntityTooLarge) as bad:
         return _form_again(_sentence(str(bad.description)))
     if not isinstance(record, dict):
-        return _form_again(
-            "This is not a game record: a record is a JSON object (shared/game-record.md)."
-        )
+        return _form_again(_(NOT_A_RECORD))
     token = secrets.token_urlsafe(16)
     job = jobs.submit(
         "replay",
@@ -186,7 +188,7 @@ def open_record() -> ResponseReturnValue:
         secrets.randbits(31),  # a file's job is its own, never another's
         args={"record": record, "token": token},
         bounded=True,
-        refusal="this phone is replaying a file already: wait until it is shown",
+        refusal=_("this phone is replaying a file already: wait until it is shown"),
     )
     return redirect(url_for("play.replaying", job_id=job.id, token=token), 303)
 
@@ -195,9 +197,9 @@ def replaying(job_id: int, token: str) -> ResponseReturnValue:
     """A record file's replay (the phone that sent it holds its link)."""
     job = db.session.get(Job, job_id)
     if job is None or job.kind != "replay" or job.game_id is not None:
-        abort(404, description="There is no replay at this link.")
+        abort(404, description=_("There is no replay at this link."))
     if not same_token(token, str(job.args.get("token", ""))):
-        abort(404, description="There is no replay at this link.")
+        abort(404, description=_("There is no replay at this link."))
     return _answer(job, None)
 
 
@@ -209,7 +211,7 @@ def _uploaded() -> object:
         return load_json(request.get_data(), max_bytes=limit)
     upload = request.files.get(RECORD_FIELD)
     if upload is None or not upload.filename:
-        raise BadRequest("choose a game record file (.json) to replay")
+        raise BadRequest(_("choose a game record file (.json) to replay"))
     return load_json(upload.read(limit + 1), max_bytes=limit)
 
 

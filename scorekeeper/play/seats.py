@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import BOTS, LEVELS, ladder_ratings
+from ..languages import translate
 
 MAX_BOTS = 7
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus")
@@ -34,8 +35,8 @@ class ShownLevel:
 
     @property
     def label(self) -> str:
-        """The select's label: ``"Steady · 1347"``."""
-        return f"{self.title} · {self.rating}"
+        """The select's label: ``"Steady · 1347"`` (the title in the request's language)."""
+        return f"{translate(self.title)} · {self.rating}"
 
 
 def shown_levels() -> list[ShownLevel]:

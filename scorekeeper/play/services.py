@@ -33,6 +33,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import CursorResult, update
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -52,6 +53,7 @@ from ..engine import (
 from ..extensions import db
 from ..hosting.settings import is_on
 from ..inputs import client_key
+from ..languages import error_text, translate
 from ..live import bus
 from ..live.keys import play_key
 from ..models import DigitalGame, DigitalReview, now_utc
@@ -143,11 +145,11 @@ def _seats(name: str, bots: Sequence[str]) -> list[str]:
     """The players' names: the person (``"You"`` when blank), then a bot name per level.
     Raises :class:`PlayError` for no bots, too many (D1) or an unknown level."""
     if not 1 <= len(bots) <= MAX_BOTS:
-        raise PlayError(f"choose 1 to {MAX_BOTS} bots", "D1", "bots")
+        raise PlayError(_("choose 1 to %(most)s bots", most=MAX_BOTS), "D1", "bots")
     unknown = [level for level in bots if level not in BOTS]
     if unknown:
-        raise PlayError(f"there is no bot level {unknown[0]!r}", None, "bots")
-    person = name.strip() or "You"
+        raise PlayError(_("there is no bot level %(level)s", level=repr(unknown[0])), None, "bots")
+    person = name.strip() or _("You")
     others = [n for n in BOT_NAMES if n.casefold() != person.casefold()]
     return [person, *others[: len(bots)]]
 
@@ -174,7 +176,7 @@ def start_game(
         where, message = error.problems[0]
         raise PlayError(message, None, where) from None
     except GameSetupError as error:
-        raise PlayError(str(error), None, "bots") from None
+        raise PlayError(error_text(error), None, "bots") from None
     game = DigitalGame(
         preset=preset,
         options=dict(options),
@@ -236,7 +238,7 @@ def check_share(who: tuple[str, str] | None = None) -> None:
     client, address = who if who is not None else client_key()
     if jobs.over_bound(client, address):
         raise jobs.Refused(
-            "your games are still thinking: wait for the bots to move, then play on", 2
+            _("your games are still thinking: wait for the bots to move, then play on"), 2
         )
 
 
@@ -249,11 +251,18 @@ def _ready(game: DigitalGame, version: int) -> GameState:
     if version != game.version:
         raise StaleGame()
     if game.paused:
-        raise PlayError('the round is over: tap "Next round" to deal the next one', "D5")
+        raise PlayError(_('the round is over: tap "Next round" to deal the next one'), "D5")
     state = load_state(game)
     if is_terminal(state):
-        raise PlayError("the game is over: start a new one to play again", "G1")
+        raise PlayError(_("the game is over: start a new one to play again"), "G1")
     return state
+
+
+def _not_your_turn(state: GameState, turn: int | None) -> str:
+    """The refusal of a move out of turn, naming whose turn it is."""
+    if turn is None:
+        return str(_("it is not your turn: nobody's turn"))
+    return str(_("it is not your turn: it is %(name)s's turn", name=state.players[turn]))
 
 
 def play_move(
@@ -275,8 +284,7 @@ def play_move(
     state = _ready(game, version)
     turn = current_player(state)
     if turn != (game.human_seat if seat is None else seat):
-        whose = f"it is {state.players[turn]}'s turn" if turn is not None else "nobody's turn"
-        raise PlayError(f"it is not your turn: {whose}", "T1")
+        raise PlayError(_not_your_turn(state, turn), "T1")
     check_share()
     steps: list[Step] = []
     scored: Records = []
@@ -334,7 +342,10 @@ def _meant(game: DigitalGame, choice: Choice) -> Action:
     except ChoiceError as bad:
         raise PlayError(bad.message, bad.rule) from None
     except Ambiguous as many:
-        picks = [Pick(json.dumps(a.to_json()), button_label(state, a)) for a in many.actions]
+        picks = [
+            Pick(json.dumps(a.to_json()), str(translate(button_label(state, a))))
+            for a in many.actions
+        ]
         raise Choose(picks) from None
 
 
@@ -354,7 +365,7 @@ def next_round(
     asked for (``bots`` as in :func:`play_move`). Raises :class:`StaleGame` or
     :class:`PlayError` (no round is waiting)."""
     if version == game.version and not game.paused:
-        raise PlayError("there is no finished round waiting: play on", "D5")
+        raise PlayError(_("there is no finished round waiting: play on"), "D5")
     if version != game.version:
         raise StaleGame()
     game.paused = False

@@ -194,15 +194,18 @@ class Step(TypedDict):
     (``move``, ``event``, ``round``, ``game``), ``text``, ``cards`` (card texts) and
     ``groups`` (a list of card-text lists, one per meld laid); a bot's reason ``why``,
     ``rules`` (catalogue ids an event follows, shown beside its words, never in them),
-    ``bot`` True for a bot's move and ``v`` the version that made it, once known."""
+    ``bot`` True for a bot's move and ``v`` the version that made it, once known;
+    ``text_said`` and ``why_said`` the words as message ids with figures
+    (:meth:`engine.Message.to_json`), put into the reader's language when shown."""
 
     who: str
     kind: str
     cards: list[str]
     groups: list[list[str]]
     text: str
+    text_said: NotRequired[dict[str, Any]]
     why: NotRequired[str]
-    why_said: NotRequired[dict[str, Any]]  # ``why`` as Message.to_json(), for its language
+    why_said: NotRequired[dict[str, Any]]
     rules: NotRequired[list[str]]
     bot: NotRequired[bool]
     v: NotRequired[int]
@@ -266,6 +269,7 @@ class Hint(TypedDict):
     ``samples`` (sampled deals)."""
 
     move: str
+    move_said: dict[str, Any]
     why: str
     rules: list[str]
     action: dict[str, object]

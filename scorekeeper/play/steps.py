@@ -8,7 +8,8 @@ worker process plays the same bot move.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from flask import current_app, has_app_context
 
@@ -22,7 +23,9 @@ from ..engine import (
     is_terminal,
     legal_actions,
     make_bot,
+    say,
 )
+from ..languages import translate
 from . import store
 from .moves import describe
 from .shown import Step
@@ -53,24 +56,45 @@ def step(
     apply_action(state, action)
     steps.append(said)
     if state.reshuffles > reshuffles:
-        steps.append(_event("The discard pile is shuffled into a new stock.", rules=["O3"]))
+        steps.append(_event(say("The discard pile is shuffled into a new stock."), rules=["O3"]))
     if len(state.scores) == ended:
         if watch is not None:
             watch(state, said)
         return False
     scored.append(state.scores[-1].to_json())
     end = part_of(store.fresh_rounds(state)[-1], "end")
-    how = f"{end['went_out']} went out" if end["went_out"] else f"the {end['reason']}"
-    steps.append(_event(f"Round {number} is over: {how}.", "round"))
+    steps.append(_event(_round_over(number, end["went_out"], end["reason"]), "round"))
     if is_terminal(state):
-        steps.append(_event(f"The game is over: {state.winner} wins.", "game"))
+        steps.append(_event(say("The game is over: %(name)s wins.", name=state.winner), "game"))
     return True
 
 
-def _event(text: str, kind: str = "event", rules: Sequence[str] = ()) -> Step:
+def _round_over(number: int, went_out: object, reason: object) -> Message:
+    """ "Round 3 is over: Ann went out." (or the reason the round ended)."""
+    if went_out:
+        return say("Round %(number)s is over: %(name)s went out.", number=number, name=went_out)
+    if reason == "stock exhausted":
+        return say("Round %(number)s is over: the stock exhausted.", number=number)
+    return say("Round %(number)s is over: the %(reason)s.", number=number, reason=reason)
+
+
+def told(said: Mapping[str, Any], key: str = "text") -> object:
+    """A step's ``key`` (``text`` or ``why``) in the request's language: from the message
+    kept beside it (``text_said``, ``why_said``: :meth:`engine.Message.to_json`) when
+    there is one, else the words as kept. A template filter of the play pages."""
+    kept = said.get(f"{key}_said")
+    if isinstance(kept, Mapping):
+        try:
+            return translate(Message.from_json(kept))
+        except (KeyError, TypeError, ValueError):
+            pass
+    return said.get(key, "")
+
+
+def _event(text: Message, kind: str = "event", rules: Sequence[str] = ()) -> Step:
     """An event of the game in words (``who`` empty), the ids of the ``rules`` it follows
     kept beside the words, never in them."""
-    said = Step(who="", kind=kind, text=text, cards=[], groups=[])
+    said = Step(who="", kind=kind, text=text, cards=[], groups=[], text_said=text.to_json())
     if rules:
         said["rules"] = list(rules)
     return said

@@ -19,20 +19,22 @@ Glossary:
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, is_dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, fields, is_dataclass
 from typing import TypedDict
 
 from flask import render_template
 from markupsafe import Markup
 
-from ..engine import GameState
+from ..engine import GameState, Message
+from ..languages import chosen_language, translate
 from ..models import DigitalGame
 from . import hints, per_version, services
 from .board import board, public
 from .caches import BoundedCache, Memo
 from .ending import ending
 from .forms import MoveForm
-from .per_version import SHARED_PARTS, Version, shared_state, version_of
+from .per_version import SHARED_PARTS, shared_state, version_of
 from .shown import Board, Ending
 
 
@@ -49,7 +51,7 @@ def round_end(game: DigitalGame, state: GameState) -> Ending | None:
     (:data:`shared_parts`); only read."""
     if not (game.paused or game.finished):
         return None
-    return endings.get(version_of(game), lambda: _round_end(game, state))
+    return endings.get((*version_of(game), chosen_language()), lambda: _round_end(game, state))
 
 
 def _round_end(game: DigitalGame, state: GameState) -> Ending | None:
@@ -64,15 +66,21 @@ def _round_end(game: DigitalGame, state: GameState) -> Ending | None:
 
 shared_parts = per_version.markup
 """This process's shared markup of games at one version (:mod:`.per_version`)."""
-endings: BoundedCache[Version, Ending | None] = BoundedCache(SHARED_PARTS)
-"""This process's round ends, by game and version (:func:`round_end`)."""
+endings: BoundedCache[tuple[str, int, str], Ending | None] = BoundedCache(SHARED_PARTS)
+"""This process's round ends, by game, version and language (:func:`round_end`)."""
+
+
+def part(name: str) -> str:
+    """The key of the shared part ``name`` in the request's language (:data:`shared_parts`
+    keeps each language's markup apart)."""
+    return f"{name}:{chosen_language()}"
 
 
 def shared_table(game: DigitalGame, state: GameState) -> Markup:
     """The stock, discard pile and melds of ``game`` (its ``state``) at its version, as
     every seat with no move on them sees them (``play/_pile_table.html``)."""
     return shared_parts.get(
-        (*version_of(game), "table"),
+        (*version_of(game), part("table")),
         lambda: Markup(render_template("play/_pile_table.html", b=public(game, state), can={})),
     )
 
@@ -82,7 +90,7 @@ def latest_moves(game: DigitalGame) -> Markup:
     seat's board (``play/_moves.html``; empty when no move is kept). A template global
     of the play pages (:mod:`.views`)."""
     return shared_parts.get(
-        (*version_of(game), "moves"),
+        (*version_of(game), part("moves")),
         lambda: Markup(render_template("play/_moves.html", moves=game.moves)),
     )
 
@@ -109,18 +117,34 @@ def render_once(template: str, **context: object) -> Markup:
     (``play/_seat_line.html``: seven of a seat's eight are another seat's too) and a move
     in words (``play/_step.html``: the panel of a version repeats the steps before it).
     The markup is the template's from the same data, so a board holds only what its own
-    data holds. A template global of the play pages (:mod:`.views`)."""
-    return rendered_piece((template, json.dumps(context, sort_keys=True, default=plain)))
+    data holds; engine sentences in it are put into the request's language first, and
+    each language has its own pieces. A template global of the play pages (:mod:`.views`)."""
+    said = json.dumps(spoken(context), sort_keys=True, default=plain)
+    return rendered_piece((template, said, chosen_language()))
 
 
-def _render_piece(piece: tuple[str, str]) -> Markup:
+def spoken(value: object) -> object:
+    """``value`` (a context of :func:`render_once`: dataclasses, dicts, lists, texts)
+    with every engine sentence in it translated (:func:`translate`), as JSON carries it."""
+    if isinstance(value, Message):
+        return str(translate(value))
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: spoken(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {key: spoken(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [spoken(item) for item in value]
+    return value
+
+
+def _render_piece(piece: tuple[str, str, str]) -> Markup:
     """The markup of a template rendered with a context (a JSON object of its
-    variables) for :func:`render_once`."""
-    template, context = piece
+    variables) in a language (the request's, in the key) for :func:`render_once`."""
+    template, context, _language = piece
     return Markup(render_template(template, **json.loads(context)))
 
 
-rendered_piece: Memo[tuple[str, str], Markup] = Memo(_render_piece, PIECES)
+rendered_piece: Memo[tuple[str, str, str], Markup] = Memo(_render_piece, PIECES)
 """The pieces of markup of this process, by template and context (as JSON)."""
 
 
@@ -147,7 +171,7 @@ def round_scores(game: DigitalGame, shown: Ending) -> Markup:
     """The scores of the round ``shown`` ended (:func:`round_end`) of ``game`` at its
     version, the same for every seat (``play/_round_scores.html``)."""
     return shared_parts.get(
-        (*version_of(game), "scores"),
+        (*version_of(game), part("scores")),
         lambda: Markup(render_template("play/_round_scores.html", e=shown, game=game)),
     )
 

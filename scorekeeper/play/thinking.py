@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from flask_babel import gettext as _
+
 from .. import jobs
-from ..engine import GameState, action_from_json, current_player
+from ..engine import N_, GameState, Message, action_from_json, current_player
 from ..extensions import db
+from ..languages import translate
 from ..models import DigitalGame, Job
 from . import hints, services
 from .tables import seating
@@ -79,7 +82,7 @@ def hint(job: Job) -> dict[str, object] | None:
     (:func:`.hints.hint`), or ``{"error"}`` when the game has moved on."""
     game = _game(job)
     if game is None or game.version != job.version:
-        return {"error": "the game has moved on: ask again"}
+        return {"error": MOVED_ON}
     return dict(hints.hint(game, services.load_state(game), job.seat))
 
 
@@ -108,7 +111,7 @@ def hint_for(game: DigitalGame, seat: int) -> Mapping[str, object] | None:
     this client has too many jobs waiting (``PLAY_JOBS_PER_CLIENT``)."""
     state = services.load_state(game)
     if game.finished or game.paused or current_player(state) != seat:
-        return {"error": "there is nothing for you to decide now"}
+        return {"error": _(hints.NOTHING_TO_DECIDE)}
     job = jobs.find("hint", game.id, game.version, seat)
     if job is None:
         services.check_share()
@@ -117,5 +120,26 @@ def hint_for(game: DigitalGame, seat: int) -> Mapping[str, object] | None:
     if job is None or job.finished_at is None:
         return None
     if job.result is None:
-        return {"error": "the expert could not find a hint: ask again"}
-    return dict(job.result)
+        return {"error": _("the expert could not find a hint: ask again")}
+    return spoken_hint(job.result)
+
+
+MOVED_ON = N_("the game has moved on: ask again")
+"""A hint job's answer for a version that has passed (kept in English, said in the
+reader's language by :func:`spoken_hint`)."""
+
+
+def spoken_hint(result: Mapping[str, object]) -> dict[str, object]:
+    """A hint job's result in the request's language: its ``error`` (a message id of
+    this module or :mod:`.hints`) and its ``move`` (from ``move_said``, capitalised)."""
+    said = dict(result)
+    if isinstance(said.get("error"), str):
+        said["error"] = _(str(said["error"]))
+    kept = said.pop("move_said", None)
+    if isinstance(kept, Mapping) and kept:
+        try:
+            move = str(translate(Message.from_json(kept)))
+        except (KeyError, TypeError, ValueError):
+            return said
+        said["move"] = move[:1].upper() + move[1:]
+    return said

@@ -23,19 +23,22 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import jobs
-from ..engine import current_player, legal_actions, observation
+from ..engine import current_player, legal_actions, observation, say_plural
 from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..inputs import load_json
+from ..languages import translate
 from ..models import DigitalGame
 from ..web import wants_json
 from . import estimate, per_version, refusals, replays, services, taps, thinking
 from .board import board
 from .forms import MoveForm, NewPlayForm, read_form, read_move_json, read_tap
 from .seats import level_title, shown_levels
+from .steps import told
 from .tables import events, seating, watch
 from .tables import services as table_services
 from .tables import views as table_views
@@ -48,6 +51,9 @@ replays.register(bp)  # a finished game's replay, a record file opened from the 
 bp.add_app_template_global(taps.latest_moves, "latest_moves")  # shared by every seat
 bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
 bp.add_app_template_filter(level_title, "level_title")  # a stored level for people
+bp.add_app_template_filter(translate, "translate")  # an engine sentence in a figure
+bp.add_app_template_filter(told, "told")  # a step's words in the reader's language
+bp.add_app_template_global(say_plural, "say_plural")  # a plural with figures besides its count
 
 
 def _game(slug: str) -> DigitalGame:
@@ -94,7 +100,7 @@ def refused(error: refusals.PlayError) -> ResponseReturnValue:
     refusal (a move's problem: back to the game with it, 303; a form that names no move:
     400; stale: 409), or a page of its own (403 no seat, 404 no game)."""
     if _answers_json():
-        return _no_store(jsonify(error=error.message, rule=error.rule), error.status)
+        return _no_store(jsonify(error=translate(error.message), rule=error.rule), error.status)
     game, sitting = g.get("play_game"), g.get("play_sitting")
     if isinstance(error, refusals.StaleGame) and game is not None:
         return render_template("play/stale.html", game=game, error=error), 409
@@ -102,7 +108,7 @@ def refused(error: refusals.PlayError) -> ResponseReturnValue:
         return render_template("play/refused.html", error=error), error.status
     if isinstance(error, refusals.Malformed):
         return render_template("play/game.html", **_page(game, error, None, sitting)), 400
-    return _back(game, error={"message": error.message, "rule": error.rule})
+    return _back(game, error={"message": translate(error.message), "rule": error.rule})
 
 
 @bp.errorhandler(refusals.Choose)
@@ -125,7 +131,7 @@ def busy(refusal: jobs.Refused) -> ResponseReturnValue:
 def too_many(_error: HTTPException) -> ResponseReturnValue:
     """A rate limit reached (new games, hints): 429 with ``Retry-After`` and one plain
     sentence, as JSON for the JSON routes, else as a page; nothing was done."""
-    return busy(jobs.Refused("you have asked for a lot at once: wait a moment and try again", 1))
+    return busy(jobs.Refused(_("you have asked for a lot at once: wait a moment and try again"), 1))
 
 
 @bp.errorhandler(403)
@@ -153,7 +159,7 @@ def index() -> ResponseReturnValue:
                 form.name.data or "", form.preset.data, form.options(), bots, form.seed.data
             )
         except refusals.PlayError as error:
-            form.field_for(error.where).errors.append(error.message)
+            form.field_for(error.where).errors.append(translate(error.message))
         except jobs.Refused as busy:
             return _busy_page(busy, form)
         else:
@@ -184,7 +190,7 @@ def show(slug: str) -> str:
         try:
             page["hint"] = thinking.hint_for(game, sitting.seat) or {"thinking": True}
         except jobs.Refused as busy:
-            page["hint"] = {"error": busy.message}
+            page["hint"] = {"error": translate(busy.message)}
     return render_template("play/game.html", **page)
 
 
@@ -210,7 +216,7 @@ def hint(slug: str) -> tuple[Response, int]:
 
 def _busy_json(busy: jobs.Refused) -> tuple[Response, int]:
     """429 with ``Retry-After`` and the one sentence, as JSON."""
-    response = jsonify(error=busy.message, rule=None, retry_after=busy.retry_after)
+    response = jsonify(error=translate(busy.message), rule=None, retry_after=busy.retry_after)
     response.headers["Retry-After"] = str(busy.retry_after)
     response.headers["Cache-Control"] = "no-store"
     return response, 429

@@ -12,13 +12,15 @@
     box.textContent = "";
     if (data.error) { box.textContent = data.error; return; }
     var lead = document.createElement("b");
-    lead.textContent = "The expert's move: ";
+    lead.textContent = words("hint_lead") + " ";
     box.appendChild(lead);
     box.appendChild(document.createTextNode(data.why));
     var rules = data.rules || [];  /* beside the sentence, as the page writes them: (rule T2) */
     if (rules.length) {
       var beside = document.createElement("small");
-      beside.appendChild(document.createTextNode("(rule" + (rules.length > 1 ? "s " : " ")));
+      /* "(rule %(rules)s)": the links go where the sentence names them */
+      var around = words("hint_rules", { count: rules.length }).split("%(rules)s");
+      beside.appendChild(document.createTextNode(around[0]));
       rules.forEach(function (id, i) {
         var link = document.createElement("a");
         link.className = "rule-id";
@@ -27,15 +29,15 @@
         if (i) beside.appendChild(document.createTextNode(", "));
         beside.appendChild(link);
       });
-      beside.appendChild(document.createTextNode(")"));
+      beside.appendChild(document.createTextNode(around.slice(1).join("")));
       box.appendChild(document.createTextNode(" "));
       box.appendChild(beside);
     }
     if (data.samples) {
       var detail = document.createElement("small");
       detail.className = "muted";
-      detail.title = "weighed over " + data.samples + " sampled deals";
-      detail.textContent = " (" + data.samples + " deals tried)";
+      detail.title = words("hint_weighed", { count: data.samples });
+      detail.textContent = " " + words("hint_tried", { count: data.samples });
       box.appendChild(detail);
     }
   };
@@ -47,7 +49,7 @@
     event.preventDefault();
     if (link.getAttribute("aria-busy") === "true") return;
     box.hidden = false;
-    box.textContent = "The expert is thinking…";
+    box.textContent = words("hint_thinking");
     link.setAttribute("aria-busy", "true");
     var done = function () { link.removeAttribute("aria-busy"); };
     var ask = function (left) {
@@ -61,11 +63,11 @@
             window.setTimeout(function () { ask(left - 1); }, Math.min(wait, 5) * 1000);
             return;
           }
-          if (answer.response.status === 202) answer.data = { error: "The expert is still thinking: tap Hint again in a moment." };
+          if (answer.response.status === 202) answer.data = { error: words("hint_still") };
           show(box, answer.data);
           done();
         })
-        .catch(function () { box.textContent = "No hint: the server could not be reached."; done(); });
+        .catch(function () { box.textContent = words("hint_unreached"); done(); });
     };
     ask(MAX_ASKS);
   });

@@ -105,21 +105,21 @@
     var flash = document.createElement("div");
     flash.className = "flash flash-error refusal";
     var strong = document.createElement("strong");
-    strong.textContent = "Not allowed: ";
+    strong.textContent = words("play_not_allowed") + " ";
     flash.appendChild(strong);
     flash.appendChild(document.createTextNode(message + " "));
     if (rule) {
       var link = document.createElement("a");
       link.className = "rule-id";
       link.href = "/rules#" + rule;
-      link.textContent = "rule " + rule;
+      link.textContent = words("play_rule", { rule: rule });
       flash.appendChild(link);
     }
     if (stale) {
       var reload = document.createElement("a");
       reload.href = window.location.pathname;
       reload.className = "button small";
-      reload.textContent = "Reload";
+      reload.textContent = words("play_reload");
       flash.appendChild(reload);
     }
     box.appendChild(flash);
@@ -131,7 +131,7 @@
     var panel = document.createElement("div");
     panel.className = "panel choices";
     var title = document.createElement("p");
-    title.textContent = "Which do you mean?";
+    title.textContent = words("play_which");
     panel.appendChild(title);
     choices.forEach(function (choice) {
       var b = document.createElement("button");
@@ -165,10 +165,10 @@
       done();
       if (answer.data.board !== undefined) show(answer.data);
       else if (answer.data.choices) ask(answer.data.choices);
-      else say(answer.data.error || "that move was not made.", answer.data.rule, answer.status === 409);
+      else say(answer.data.error || words("play_not_made"), answer.data.rule, answer.status === 409);
     }, function () {
       done();
-      say("the move did not reach the server: check the connection and tap again.", null, false);
+      say(words("play_unreached"), null, false);
     });
   };
 

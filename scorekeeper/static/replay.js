@@ -35,7 +35,7 @@
   var steps = unpack(JSON.parse(root.getAttribute("data-steps")));
   var rulesUrl = root.getAttribute("data-rules-url") || "/rules";
   var SUITS = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
-  var NAMES = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+  var NAMES = { S: "replay_spades", H: "replay_hearts", C: "replay_clubs", D: "replay_diamonds" };
   var at = 0;
   var $ = function (id) { return document.getElementById(id); };
   var el = function (tag, cls, text) {
@@ -53,7 +53,7 @@
     var rank = joker ? "JK" : plain.slice(0, -1);
     var face = el("span", "pcard " + (joker ? "joker" : (suit === "H" || suit === "D" ? "red" : "black")));
     face.setAttribute("data-card", text);
-    face.title = joker ? (named ? "joker as " + named : "joker") : rank + " of " + NAMES[suit];
+    face.title = joker ? (named ? words("replay_joker_as", { card: named }) : words("replay_joker")) : words(NAMES[suit], { rank: rank });
     face.appendChild(el("span", "r", rank));
     var shown = SUITS[suit] ? (joker ? plain.slice(0, -1) + SUITS[suit] : SUITS[suit]) : (joker ? (named || "\u2605") : suit);
     face.appendChild(el("span", "s", shown));
@@ -82,30 +82,33 @@
   var showMelds = function (step) {
     var melds = step.melds.map(function (meld, i) {
       var item = el("div", "replay-meld");
-      item.appendChild(el("span", "replay-meld-who", meld.owner + "'s meld " + (i + 1)));
+      item.appendChild(el("span", "replay-meld-who", words("replay_meld_of", { name: meld.owner, number: i + 1 })));
       item.appendChild(row(meld.cards));
       if (meld.laid_off.length) {
-        item.appendChild(el("small", "muted", "laid off: " + meld.laid_off.map(function (x) {
-          return x.card.replace(/[SHCD]$/, function (s) { return SUITS[s]; }) + " by " + x.by;
-        }).join(", ")));
+        item.appendChild(el("small", "muted", words("replay_laid_off", { cards: meld.laid_off.map(function (x) {
+          return words("replay_laid_off_by", { card: x.card.replace(/[SHCD]$/, function (s) { return SUITS[s]; }), name: x.by });
+        }).join(", ") })));
       }
       return item;
     });
-    fill($("replay-melds"), melds.length ? melds : [el("p", "muted", "No meld on the table yet.")]);
+    fill($("replay-melds"), melds.length ? melds : [el("p", "muted", words("replay_no_meld"))]);
     fill($("replay-pile"), step.pile.map(card));
-    $("replay-stock").textContent = "(bottom first) · stock " + step.stock + " card" + (step.stock === 1 ? "" : "s");
+    $("replay-stock").textContent = words("replay_stock", { count: step.stock });
   };
   var showHands = function (step) {
     fill($("replay-hands"), Object.keys(step.hands).map(function (name) {
       var item = el("li", "replay-hand" + (name === step.player ? " moving" : ""));
       var head = el("p", "replay-hand-who");
       head.appendChild(el("b", "", name));
-      var total = el("span", "muted", "total ");
+      /* "total %(total)s": the figure in its own element where the sentence names it */
+      var around = words("replay_total").split("%(total)s");
+      var total = el("span", "muted", around[0]);
       total.appendChild(el("span", "num", String(step.totals[name])));
+      if (around.length > 1 && around[1]) total.appendChild(document.createTextNode(around[1]));
       head.appendChild(total);
       item.appendChild(head);
       var cards = step.hands[name];
-      item.appendChild(cards.length ? row(cards) : el("span", "muted", "no cards"));
+      item.appendChild(cards.length ? row(cards) : el("span", "muted", words("replay_no_cards")));
       return item;
     }));
   };
@@ -129,7 +132,7 @@
     at = Math.max(0, Math.min(steps.length - 1, index));
     var step = steps[at];
     root.setAttribute("data-at", String(at));
-    $("replay-round").textContent = "Round " + step.round;
+    $("replay-round").textContent = words("replay_round", { number: step.round });
     $("replay-index").textContent = String(at + 1);
     $("replay-text").textContent = step.text;
     root.setAttribute("data-kind", step.kind);

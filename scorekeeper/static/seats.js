@@ -44,7 +44,13 @@
   if (!seating || !play || !root || !window.fetch) return;
   var POLL_MS = 2000;
   var REOPEN_MS = 15000;
-  var baseTitle = document.title.replace(/^Your turn · /, "");
+  /* the title without "Your turn · " around it, in the page's language */
+  var around = words("play_your_turn_title").split("%(title)s");
+  var baseTitle = document.title;
+  if (around.length === 2 && baseTitle.indexOf(around[0]) === 0 &&
+      baseTitle.slice(baseTitle.length - around[1].length) === around[1] && document.title.length > around[0].length + around[1].length) {
+    baseTitle = baseTitle.slice(around[0].length, baseTitle.length - around[1].length);
+  }
   var wasMine = seating.dataset.mine === "yes";
   var stream = null;
   var pollTimer = null;
@@ -66,7 +72,7 @@
       line.classList.toggle("mine", !!data.mine);
     }
     seating.dataset.version = data.version;
-    document.title = (data.mine ? "Your turn · " : "") + baseTitle;
+    document.title = data.mine ? words("play_your_turn_title", { title: baseTitle }) : baseTitle;
     if (data.mine && !wasMine && navigator.vibrate) {
       try { navigator.vibrate(180); } catch (e) { /* not allowed before a tap */ }
     }
@@ -127,7 +133,7 @@
 
   var startPolling = function () {
     if (!pollTimer) {
-      if (live) live.textContent = "checking every few seconds";
+      if (live) live.textContent = words("play_checking");
       pollTimer = window.setInterval(poll, POLL_MS);
       poll();
     }
@@ -146,7 +152,7 @@
     stream = new window.EventSource(seating.dataset.events + "?since=" + shownVersion());
     stream.addEventListener("version", function (e) {
       stopPolling();
-      if (live) live.textContent = "live";
+      if (live) live.textContent = words("play_live");
       var data = null;
       try { data = JSON.parse(e.data); } catch (err) { /* a malformed event: ignore */ }
       if (data) told(data);
@@ -159,7 +165,7 @@
       if (reason === "removed" || reason === "gone") window.location.reload();
       else startPolling();
     });
-    stream.addEventListener("open", function () { stopPolling(); if (live) live.textContent = "live"; });
+    stream.addEventListener("open", function () { stopPolling(); if (live) live.textContent = words("play_live"); });
     stream.addEventListener("error", function () {
       if (stream && stream.readyState === window.EventSource.CLOSED) { stream = null; startPolling(); }
       else poll();

@@ -150,10 +150,13 @@ def test_a_draw_and_a_discard_pass_the_turn_to_the_bots_and_back(play) -> None:
     game = play.game(slug)
     # the discard is version 3; each bot's move after it a version of its own, by a job
     assert sorted({m["v"] for m in game.moves[1:]}) == list(range(4, game.version + 1))
+    # the words are kept as a message id with its figures too, to be said in any language
+    said = {"id": "discards %(card)s", "figures": {"card": state.hands[0][0].display}}
     assert game.moves[0] == {
         "who": "Sam",
         "kind": "move",
         "text": f"discards {state.hands[0][0].display}",
+        "text_said": said,
         "cards": [card],
         "groups": [],
         "v": 3,

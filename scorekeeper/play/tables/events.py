@@ -56,6 +56,7 @@ from flask import (
     request,
 )
 from flask.sansio.blueprints import BlueprintSetupState
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Select, String, bindparam, case, cast, func, select
 
@@ -95,10 +96,10 @@ def _sitting_at(slug: str) -> tuple[DigitalGame, seating.Sitting]:
     """The game at ``slug`` and this phone at it, a seat's (404: no game; 403: no seat)."""
     game = services.get_game(slug)
     if game is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     sitting = table_services.sitting(game)
     if sitting.seat is None:
-        abort(403, description="This is a table of several phones: open your seat's link.")
+        abort(403, description=_("This is a table of several phones: open your seat's link."))
     return game, sitting
 
 
@@ -295,16 +296,16 @@ def _open(slug: str) -> tuple[Stream, int | None]:
     since = since_asked()
     found = seating.opening(slug)
     if found is None:
-        abort(404, description="There is no game at this link.")
+        abort(404, description=_("There is no game at this link."))
     if not found.table:  # the bots' moves, made by jobs, reach the person's phone
         assert found.seat is not None
         generate_csrf()
         return Stream(slug, found.game_id, found.seat, "", 0), since
     if found.seat is None:
-        abort(403, description="This is a table of several phones: open your seat's link.")
+        abort(403, description=_("This is a table of several phones: open your seat's link."))
     number = table_services.new_stream(found)
     if number is None:
-        abort(403, description="This seat is no longer yours: open your seat's link.")
+        abort(403, description=_("This seat is no longer yours: open your seat's link."))
     generate_csrf()  # the boards' forms carry it: kept in the session before it is sent
     return Stream(slug, found.game_id, found.seat, found.token, number), since
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from wtforms import Field, StringField
 from wtforms.validators import Length, Optional
 
@@ -19,20 +21,21 @@ PERSON = "person"
 
 
 def _seat_field(index: int) -> LevelField:
-    levels = level_choices([("", "no one"), (PERSON, "a person")], "Match my level")
+    levels = level_choices([("", _l("no one")), (PERSON, _l("a person"))], _l("Match my level"))
     default = PERSON if index < 2 else (MATCH if index == 2 else "")
-    return LevelField(f"Seat {index + 2}", choices=select_choices(levels), default=default)
+    label = _l("Seat %(number)s", number=index + 2)
+    return LevelField(label, choices=select_choices(levels), default=default)
 
 
 def _who_field(index: int) -> StringField:
     return StringField(
-        f"Name in seat {index + 2}",
+        _l("Name in seat %(number)s", number=index + 2),
         validators=[Optional(), Length(max=40)],
         render_kw={"autocomplete": "off", "autocapitalize": "words"},
     )
 
 
-SEED_REFUSED = (
+SEED_REFUSED = _l(
     "a table game's shuffle is drawn by the server: no seat chooses it, so leave out the seed"
 )
 """The refusal of a ``seed`` posted for a table game."""
@@ -80,10 +83,10 @@ class NewTableForm(NewGameForm):
         """No seed posted, field checks, another seat taken, then the rule set as the
         engine sees it."""
         if self.seed_posted:
-            self.form_errors.append(SEED_REFUSED)
+            self.form_errors.append(str(SEED_REFUSED))
             return False
         if not self.seats():
-            self.seat_0.errors.append("choose who sits in at least one other seat")
+            self.seat_0.errors.append(_("choose who sits in at least one other seat"))
             return False
         self.bot_0.data = self.bot_0.data or MATCH
         return super().validate(extra_validators)

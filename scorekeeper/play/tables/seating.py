@@ -28,12 +28,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from flask import current_app, session
+from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import ColumnElement, and_, exists, func
 from sqlalchemy.orm import aliased
 
 from ...engine import GameState, current_player, middle_level
 from ...extensions import db
+from ...languages import translate
 from ...models import DigitalGame, DigitalSeat
 from ...web import same_token
 from .. import services
@@ -269,7 +271,9 @@ def table_status(game: DigitalGame, state: GameState, sitting: Sitting) -> Table
     turn = None if game.paused or game.finished else current_player(state)
     standins = [state.players[s] for s in sitting.away]
     text = _status_text(game, state, sitting, turn)
-    text += "".join(f" A {STANDIN_TITLE} bot is playing for {name}." for name in standins)
+    title = translate(STANDIN_TITLE)
+    for name in standins:
+        text += " " + _("A %(level)s bot is playing for %(name)s.", level=title, name=name)
     mine = turn is not None and turn == seat
     return TableStatus(turn, mine, tuple(standins), text.strip(), game.version)
 
@@ -278,16 +282,17 @@ def _status_text(game: DigitalGame, state: GameState, sitting: Sitting, turn: in
     """Where the game stands for the phone ``sitting``, in words (``turn``: whose
     decision it is, or None)."""
     if game.finished:
-        return "The game is over."
+        return str(_("The game is over."))
     if game.paused:
-        return 'The round is over: anyone may tap "Next round".'
+        return str(_('The round is over: anyone may tap "Next round".'))
     if turn is None:
         return ""
     if turn == sitting.seat:
-        return "Your turn."
+        return str(_("Your turn."))
     if not sitting.table and game.bots[turn] is not None:
-        return f"{state.players[turn]} is thinking…"  # a job of the queue makes its move
-    return f"{state.players[turn]}'s turn."
+        # a job of the queue makes its move
+        return str(_("%(name)s is thinking…", name=state.players[turn]))
+    return str(_("%(name)s's turn.", name=state.players[turn]))
 
 
 @dataclass(frozen=True)

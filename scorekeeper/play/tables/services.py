@@ -11,10 +11,12 @@ import time
 from collections.abc import Mapping, Sequence
 
 from flask import session
+from flask_babel import gettext as _
 from sqlalchemy import tuple_, update
 
 from ...engine import BOTS, GameSetupError, RulesError, current_player, new_game
 from ...extensions import db
+from ...languages import error_text
 from ...live import bus
 from ...live.keys import play_key, seat_key
 from ...models import DigitalGame, DigitalSeat, new_token
@@ -58,7 +60,7 @@ def _names(host: str, seats: Sequence[SeatChoice]) -> list[str]:
     names = [people[0]]
     names += [next(people_left) if c.level is None else next(spare, "") for c in seats]
     if len({n.casefold() for n in names}) != len(names) or "" in names:
-        raise refusals.PlayError("each player needs a different name", "D1", "seats")
+        raise refusals.PlayError(_("each player needs a different name"), "D1", "seats")
     return names
 
 
@@ -75,7 +77,8 @@ def start_table(
     token. Raises :class:`PlayError`."""
     unknown = [s.level for s in seats if s.level is not None and s.level not in BOTS]
     if unknown:
-        raise refusals.PlayError(f"there is no bot level {unknown[0]!r}", None, "seats")
+        unknown_level = _("there is no bot level %(level)s", level=repr(unknown[0]))
+        raise refusals.PlayError(unknown_level, None, "seats")
     names = _names(host, seats)
     seed = services.drawn_seed()
     try:
@@ -84,7 +87,7 @@ def start_table(
         where, message = error.problems[0]
         raise refusals.PlayError(message, None, where) from None
     except GameSetupError as error:
-        raise refusals.PlayError(str(error), "D1", "seats") from None
+        raise refusals.PlayError(error_text(error), "D1", "seats") from None
     game = DigitalGame(
         preset=preset,
         options=dict(options),
@@ -276,7 +279,7 @@ def seat_as_bot(game: DigitalGame, seat: int, level: str) -> None:
     :class:`..refusals.NotAllowed` (403) or :class:`..refusals.StaleGame`."""
     _check_seat(game, seat)
     if level not in BOTS:
-        raise refusals.NotAllowed(f"there is no bot level {level!r}")
+        raise refusals.NotAllowed(_("there is no bot level %(level)s", level=repr(level)))
     bots = list(game.bots)
     bots[seat] = level
     _change_bots(game, bots)
@@ -304,7 +307,7 @@ def seat_for_person(game: DigitalGame, seat: int) -> None:
 
 def _check_seat(game: DigitalGame, seat: int) -> None:
     if not 1 <= seat < len(game.bots):
-        raise refusals.NotAllowed("choose another player's seat (the host keeps seat 1)")
+        raise refusals.NotAllowed(_("choose another player's seat (the host keeps seat 1)"))
 
 
 def _change_bots(game: DigitalGame, bots: list[str | None]) -> None:

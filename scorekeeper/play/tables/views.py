@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...extensions import limiter, new_games_limit
@@ -27,7 +28,7 @@ def _table_game(slug: str) -> DigitalGame:
     blueprint's error handlers answer every refusal, :func:`scorekeeper.play.views.refused`)."""
     game = services.get_game(slug)
     if game is None or game.host_token is None:
-        raise refusals.NoGame("There is no table game at this link.")
+        raise refusals.NoGame(_("There is no table game at this link."))
     return game
 
 
@@ -94,7 +95,7 @@ def sit(slug: str, seat: int, token: str) -> WerkzeugResponse:
     """A seat's secret link: this phone sits there (kept in its session), then plays."""
     game = _table_game(slug)
     if not table_services.sit_down(game, seat, token):
-        raise refusals.NotAllowed("This seat's link is no longer valid: ask the host for it.")
+        raise refusals.NotAllowed(_("This seat's link is no longer valid: ask the host for it."))
     table_services.remember(game)
     return redirect(url_for("play.show", slug=slug), 303)
 
@@ -105,7 +106,7 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     (403) are raised: :func:`scorekeeper.play.views.refused` answers them."""
     game = _table_game(slug)
     if not table_services.sitting(game).host:
-        raise refusals.NotAllowed("Only the host's phone changes the seats.")
+        raise refusals.NotAllowed(_("Only the host's phone changes the seats."))
     make = request.form.get("make", "")
     if make == "person":
         table_services.seat_for_person(game, seat)

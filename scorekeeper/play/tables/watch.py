@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ...engine import GameState, current_player, wins
 from ...extensions import db
@@ -56,15 +57,20 @@ def _watched(slug: str, token: str) -> DigitalGame:
     """The table game watched with ``token``: 404 for no table game, 403 for a wrong token."""
     game = services.get_game(slug)
     if game is None or game.host_token is None:
-        abort(404, description="There is no table game at this link.")
+        abort(404, description=_("There is no table game at this link."))
     if not same_token(token, watch_token(game)):
-        abort(403, description="This spectator link is not valid for this table.")
+        abort(403, description=_("This spectator link is not valid for this table."))
     return game
 
 
 def _public_step(step: Mapping[str, object]) -> dict[str, object]:
     """A move as every seat reads it, without a bot's reason (which may speak of its hand)."""
-    return {key: step.get(key, "" if key in ("who", "text", "kind") else []) for key in _STEP_KEYS}
+    public = {
+        key: step.get(key, "" if key in ("who", "text", "kind") else []) for key in _STEP_KEYS
+    }
+    if isinstance(step.get("text_said"), Mapping):
+        public["text_said"] = step["text_said"]  # the words to translate (steps.told)
+    return public
 
 
 _STEP_KEYS = ("who", "kind", "text", "cards", "groups")
