@@ -140,7 +140,7 @@ def name_problems(raw: str, others: Sequence[str] = ()) -> list[str]:
     name = clean_name(raw)
     if not name:
         return [say("a name needs at least one visible character")]
-    problems = []
+    problems: list[str] = []
     if len(name) > NAME_MAX:
         problems.append(say("a name has at most %(count)s characters", count=NAME_MAX))
     if sum(name_key(o) == name_key(name) for o in others) > 0:

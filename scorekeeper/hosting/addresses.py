@@ -28,6 +28,8 @@ import segno
 from flask import current_app, request
 from markupsafe import Markup
 
+from ..engine import say
+
 SIOCGIFADDR = 0x8915
 """Linux's ioctl that reads an interface's IPv4 address."""
 ROUTE_PROBE = ("198.51.100.1", 9)
@@ -146,15 +148,17 @@ CONTAINER_MARKERS = (Path("/.dockerenv"), Path("/run/.containerenv"))
 its interfaces' addresses are then the container's own, which phones cannot reach."""
 BRIDGES = ipaddress.ip_network("172.16.0.0/12")
 """Where Docker and Podman put their bridge networks (``172.17.0.2``)."""
-NO_ADDRESS = (
+NO_ADDRESS = say(
     "This machine has no network address other phones can reach. Connect it to the "
     'table\'s Wi-Fi, or set PUBLIC_URL (see docs/hosting.md, "Hosting for a group").'
 )
-BRIDGE_ADDRESS = (
+BRIDGE_ADDRESS = say(
     "Phones may not reach this address (a container's or a bridge network's): set "
     "PUBLIC_URL to the address they open (e.g. PUBLIC_URL=http://192.168.1.20:8000 in "
     "the environment or in the .env file next to compose.yaml) and restart the app."
 )
+"""The share pages' hints: sentences (:class:`~scorekeeper.engine.Message`, English as
+text) a page prints in the reader's language."""
 
 
 def in_container() -> bool:

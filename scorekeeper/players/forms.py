@@ -15,7 +15,7 @@ from wtforms import DateField, HiddenField, SelectField, SelectMultipleField, St
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ..engine import PRESET_TITLES
+from ..engine import PRESET_TITLES, say
 from ..house_rules import select_choices
 from ..inputs import NAME_MAX, clean_name, name_problems
 from ..languages import translate
@@ -28,7 +28,7 @@ LATEST = date(2999, 12, 31)
 def _visible(form: FlaskForm, field: StringField) -> None:
     """A name with at least one visible character, after cleaning."""
     if not clean_name(field.data or ""):
-        raise ValidationError(_l("a name needs at least one visible character"))
+        raise ValidationError(say("a name needs at least one visible character"))
 
 
 class NewGroupForm(FlaskForm):
