@@ -12,6 +12,7 @@ from datetime import date
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -31,6 +32,12 @@ def _visible(form: FlaskForm, field: StringField) -> None:
         raise ValidationError(say("a name needs at least one visible character"))
 
 
+def _preset_choices() -> list[SelectChoice]:
+    """The presets as a select's choices, their titles in the reader's language (read
+    when a form is made, inside its request)."""
+    return select_choices((name, translate(title)) for name, title in PRESET_TITLES.items())
+
+
 class NewGroupForm(FlaskForm):
     """A group: its name and its usual rules (a preset; a game's house rules become the
     group's usual ones when it starts)."""
@@ -40,9 +47,7 @@ class NewGroupForm(FlaskForm):
         validators=[InputRequired(), Length(max=GROUP_NAME_MAX), _visible],
         render_kw={"autocomplete": "off", "placeholder": _l("e.g. Friday family")},
     )
-    preset = SelectField(
-        _l("Usual rules"), choices=select_choices(PRESET_TITLES.items()), default="standard"
-    )
+    preset = SelectField(_l("Usual rules"), choices=_preset_choices, default="standard")
     nonce = HiddenField(
         default=lambda: secrets.token_urlsafe(12), validators=[InputRequired(), Length(8, 40)]
     )
