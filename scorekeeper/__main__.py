@@ -24,11 +24,48 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .engine import Match
+
+
+@cache
+def _terminal() -> ModuleType:
+    """:mod:`scorekeeper.languages.terminal` (the terminal's language), loaded by its file:
+    importing it through its package would run the package's ``__init__``, which wires
+    Flask-Babel, and ``score`` and ``simulate`` import no web framework."""
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    path = Path(__file__).parent / "languages" / "terminal.py"
+    spec = spec_from_file_location("scorekeeper_terminal_words", path)
+    assert spec is not None and spec.loader is not None
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _(message: str, /, **figures: object) -> str:
+    """``message`` in the terminal's language, ``%(name)s`` filled from ``figures``."""
+    return str(_terminal().gettext(message, **figures))
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues; translated where used (``_(...)``)."""
+    return message
+
+
+def _said(error: BaseException) -> str:
+    """What ``error`` says, in the terminal's language when it is an engine sentence."""
+    return str(_terminal().said(error))
+
+
+def _line(text: object) -> str:
+    """An engine sentence (or any text) in the terminal's language."""
+    return str(_terminal().sentence(text))
 
 
 def _score(path: str) -> int:
@@ -37,11 +74,13 @@ def _score(path: str) -> int:
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     except OSError as error:
-        return _fail("file", f"cannot read {path}: {error.strerror}")
+        return _fail(
+            "file", _("cannot read %(path)s: %(reason)s", path=path, reason=error.strerror)
+        )
     try:
         request = json.loads(text)
     except ValueError as error:
-        return _fail("request", f"not valid JSON: {error}")
+        return _fail("request", _("not valid JSON: %(error)s", error=error))
     try:
         result = score(request)
     except ScoreRequestError as error:
@@ -203,12 +242,18 @@ def _backup(command: str, path: str) -> int:
     try:
         if command == "backup":
             backup(app, Path(path))
-            print(f"backed up the database to {path}")
+            print(_("backed up the database to %(path)s", path=path))
         else:
             aside = restore(app, Path(path))
-            print(f"restored {path}; the previous database is kept as {aside}")
+            print(
+                _(
+                    "restored %(path)s; the previous database is kept as %(aside)s",
+                    path=path,
+                    aside=aside,
+                )
+            )
     except BackupError as error:
-        sys.stderr.write(f"{command}: {error}\n")
+        sys.stderr.write(f"{command}: {_said(error)}\n")
         return 2
     return 0
 
@@ -235,7 +280,7 @@ def _simulate(args: argparse.Namespace) -> int:
             samples=args.samples,
         )
     except (RulesError, GameSetupError, ValueError, OSError) as error:
-        sys.stderr.write(f"simulate: {error}\n")
+        sys.stderr.write(f"simulate: {_said(error)}\n")
         return 2
     if args.json:
         json.dump(summary.to_json(), sys.stdout, indent=2)
@@ -249,13 +294,14 @@ def _ladder_problem(args: argparse.Namespace) -> str | None:
     """Why ``simulate --ladder``'s other options cannot be (one line), or None."""
     mixed = [o for o in ("bots", "samples", "records") if getattr(args, o) is not None]
     if mixed or args.option:
-        return f"--ladder plays the ladder's own levels: leave out --{(mixed or ['option'])[0]}"
+        option = (mixed or ["option"])[0]
+        return _("--ladder plays the ladder's own levels: leave out --%(option)s", option=option)
     if args.players != 2 or args.preset != "standard":
-        return "--ladder plays two players, preset standard"
+        return _("--ladder plays two players, preset standard")
     if args.games is not None and args.games < 0:
-        return f"--games must be 0 or more, not {args.games}"
+        return _("--games must be 0 or more, not %(games)s", games=args.games)
     if args.minutes <= 0 or args.jobs < 1:
-        return "--minutes must be above 0 and --jobs at least 1"
+        return _("--minutes must be above 0 and --jobs at least 1")
     return None
 
 
@@ -282,7 +328,7 @@ def _ladder(args: argparse.Namespace) -> int:
             games, seed=args.seed, jobs=args.jobs, seconds=args.minutes * 60, progress=progress
         )
     except KeyboardInterrupt:
-        sys.stderr.write("\nsimulate: stopped (Ctrl-C): no figures\n")
+        sys.stderr.write("\nsimulate: " + _("stopped (Ctrl-C): no figures") + "\n")
         return 130
     stopped = seen[0] < games * (len(LEVELS) - 1)
     if stopped and bar is not None:
@@ -295,15 +341,15 @@ def _ladder_report(
     matches: list[Match], args: argparse.Namespace, games: int, stopped: bool
 ) -> None:
     """Print ``simulate --ladder``'s figures: a line per pair and the ratings, or JSON."""
-    from .engine import BOTS, fair_step, fit_ratings, match_line
+    from .engine import fair_step, fit_ratings
 
     try:
         if any(not m.games for m in matches):
-            raise ValueError("a pair played no game")
+            raise ValueError(_("a pair played no game"))
         ratings: dict[str, int] | None = fit_ratings(matches)
         why = ""
     except ValueError as error:
-        ratings, why = None, str(error)
+        ratings, why = None, _said(error)
     if args.json:
         rows = [
             {**m.to_json(), "rate": m.rate, "interval": m.interval, "fair": fair_step(m)}
@@ -319,15 +365,28 @@ def _ladder_report(
         json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    if stopped:
-        print(f"stopped by the bound of {args.minutes:g} minutes: the games played so far")
+    _ladder_lines(matches, ratings, why, f"{args.minutes:g}" if stopped else None)
+
+
+def _ladder_lines(
+    matches: list[Match], ratings: dict[str, int] | None, why: str, bound: str | None
+) -> None:
+    """``simulate --ladder``'s figures as text: the bound that stopped the run (its
+    minutes, None when it ran to the end), a line per pair and the ratings (or ``why``
+    none fit), in the terminal's language."""
+    from .engine import BOTS, match_line
+
+    if bound is not None:
+        print(
+            _("stopped by the bound of %(minutes)s minutes: the games played so far", minutes=bound)
+        )
     for match in matches:
-        print(match_line(match))
+        print(_line(match_line(match)))
     if ratings is None:
-        print(f"ratings: none fit this run ({why})")
+        print(_("ratings: none fit this run (%(why)s)", why=why))
     else:
         shown = (f"{BOTS[n].title if n in BOTS else n} {r:,}" for n, r in ratings.items())
-        print("ratings (Elo, fitted to this run): " + ", ".join(shown))
+        print(_("ratings (Elo, fitted to this run): %(ratings)s", ratings=", ".join(shown)))
 
 
 def _fail(where: str, message: str) -> int:
@@ -336,8 +395,8 @@ def _fail(where: str, message: str) -> int:
     return 2
 
 
-DESCRIPTION = "500 Rum scorekeeper: score rounds, simulate bot games, serve the web app."
-EPILOG = (
+DESCRIPTION = N_("500 Rum scorekeeper: score rounds, simulate bot games, serve the web app.")
+EPILOG = N_(
     "Settings come from the environment (SCOREKEEPER_<NAME> or <NAME>, e.g. PORT, "
     "DATABASE_URL, SECRET_KEY): see docs/hosting.md, sections Configuration and "
     "The command line."
@@ -351,47 +410,49 @@ def _version() -> str:
     try:
         return f"scorekeeper {version('scorekeeper')}"
     except PackageNotFoundError:
-        return "scorekeeper (not installed: run from a checkout)"
+        return _("scorekeeper (not installed: run from a checkout)")
 
 
 def parser() -> argparse.ArgumentParser:
     """The command line's parser. It reads no setting: ``serve``'s and ``worker``'s
     options left out are filled from the environment by :func:`with_settings`."""
-    top = argparse.ArgumentParser(prog="scorekeeper", description=DESCRIPTION, epilog=EPILOG)
+    top = argparse.ArgumentParser(prog="scorekeeper", description=_(DESCRIPTION), epilog=_(EPILOG))
     top.add_argument("--version", action="version", version=_version())
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, text: str) -> argparse.ArgumentParser:
         made: argparse.ArgumentParser = sub.add_parser(
-            name, help=text, description=text[0].upper() + text[1:] + ".", epilog=EPILOG
+            name, help=text, description=text[0].upper() + text[1:] + ".", epilog=_(EPILOG)
         )
         return made
 
-    score = command("score", "score one round (shared/score-contract.md)")
-    score.add_argument("file", help="the request JSON file, or - for standard input")
-    serve = command("serve", "migrate the database and run the web app")
-    serve.add_argument("--host", help="address to listen on (HOST; default: all)")
-    serve.add_argument("--port", type=int, help="port (PORT; default 5000)")
-    serve.add_argument("--workers", type=int, help="web worker processes (WORKERS; default 2)")
+    score = command("score", _("score one round (shared/score-contract.md)"))
+    score.add_argument("file", help=_("the request JSON file, or - for standard input"))
+    serve = command("serve", _("migrate the database and run the web app"))
+    serve.add_argument("--host", help=_("address to listen on (HOST; default: all)"))
+    serve.add_argument("--port", type=int, help=_("port (PORT; default 5000)"))
+    serve.add_argument("--workers", type=int, help=_("web worker processes (WORKERS; default 2)"))
     serve.add_argument(
         "--https",
         action="store_true",
         default=None,
-        help="serve https with this machine's own certificate authority (made once; HTTPS)",
+        help=_("serve https with this machine's own certificate authority (made once; HTTPS)"),
     )
-    worker = command("worker", "run the queue's worker processes (bots, hints, reviews, imports)")
+    worker = command(
+        "worker", _("run the queue's worker processes (bots, hints, reviews, imports)")
+    )
     worker.add_argument(
         "--processes",
         type=int,
-        help="worker processes (JOB_PROCESSES; default 2: one per core of a small machine)",
+        help=_("worker processes (JOB_PROCESSES; default 2: one per core of a small machine)"),
     )
-    command("backup", "copy the SQLite database, safe while serving").add_argument(
-        "file", help="the new backup file"
+    command("backup", _("copy the SQLite database, safe while serving")).add_argument(
+        "file", help=_("the new backup file")
     )
-    command("restore", "replace the database by a backup").add_argument(
-        "file", help="a file written by backup"
+    command("restore", _("replace the database by a backup")).add_argument(
+        "file", help=_("a file written by backup")
     )
-    _simulate_parser(command("simulate", "play games between bots and sum them up"))
+    _simulate_parser(command("simulate", _("play games between bots and sum them up")))
     return top
 
 
@@ -424,10 +485,10 @@ def _run(args: argparse.Namespace) -> int:
             return _worker(args.processes)
         return _backup(args.command, args.file)
     except SettingsError as error:
-        sys.stderr.write(f"{error}\n")
+        sys.stderr.write(f"{_said(error)}\n")
         return 2
     except DataFolderError as error:
-        sys.stderr.write(f"{error}\n")
+        sys.stderr.write(f"{_said(error)}\n")
         return 1
 
 
@@ -444,30 +505,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _simulate_parser(sim: argparse.ArgumentParser) -> None:
     """The ``simulate`` subcommand's arguments, added to its parser ``sim``."""
-    from .engine import BOTS, FORMER_NAMES, RANDOM
-
-    sim.add_argument("--preset", default="standard", help="rules preset (default standard)")
-    sim.add_argument("--players", type=int, default=2, help="players at the table")
+    sim.add_argument("--preset", default="standard", help=_("rules preset (default standard)"))
+    sim.add_argument("--players", type=int, default=2, help=_("players at the table"))
     sim.add_argument(
         "--games",
         type=int,
         default=None,
-        help="games to play (default 100; with --ladder, games per pair, default 1000)",
+        help=_("games to play (default 100; with --ladder, games per pair, default 1000)"),
     )
-    sim.add_argument("--seed", type=int, default=0, help="same seed, same games")
-    sim.add_argument(
-        "--bots",
-        default=None,
-        help=f"bot levels round the table, comma-separated, shifted one seat each game: "
-        f"{', '.join(BOTS)} (weakest first) or {RANDOM}; the former names "
-        f"{', '.join(FORMER_NAMES)} are accepted (default {next(iter(FORMER_NAMES))})",
-    )
+    sim.add_argument("--seed", type=int, default=0, help=_("same seed, same games"))
+    sim.add_argument("--bots", default=None, help=_bots_help())
     sim.add_argument(
         "--samples",
         type=int,
         default=None,
-        help="an expert level's sampled deals per decision (default: the level's own; "
-        "fewer is faster)",
+        help=_(
+            "an expert level's sampled deals per decision (default: the level's own; "
+            "fewer is faster)"
+        ),
     )
     _ladder_parser(sim)
     sim.add_argument(
@@ -475,11 +530,26 @@ def _simulate_parser(sim: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="change one house rule, e.g. --option min_run=4 (repeatable)",
+        help=_("change one house rule, e.g. --option min_run=4 (repeatable)"),
     )
-    sim.add_argument("--records", metavar="DIR", help="write each game's record here")
-    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--records", metavar="DIR", help=_("write each game's record here"))
+    sim.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
+    sim.add_argument("--quiet", action="store_true", help=_("no progress bar"))
+
+
+def _bots_help() -> str:
+    """``simulate --bots``'s help: the levels, weakest first, and the former names."""
+    from .engine import BOTS, FORMER_NAMES, RANDOM
+
+    return _(
+        "bot levels round the table, comma-separated, shifted one seat each game: "
+        "%(levels)s (weakest first) or %(random)s; the former names %(former)s are "
+        "accepted (default %(default)s)",
+        levels=", ".join(BOTS),
+        random=RANDOM,
+        former=", ".join(FORMER_NAMES),
+        default=next(iter(FORMER_NAMES)),
+    ).replace("%", "%%")
 
 
 def _ladder_parser(sim: argparse.ArgumentParser) -> None:
@@ -487,20 +557,23 @@ def _ladder_parser(sim: argparse.ArgumentParser) -> None:
     sim.add_argument(
         "--ladder",
         action="store_true",
-        help="play each adjacent pair of levels, two players to 500, pairs of games on one "
-        "deal with the seats swapped; print each win rate with its interval and the ratings",
+        help=_(
+            "play each adjacent pair of levels, two players to 500, pairs of games on one "
+            "deal with the seats swapped; print each win rate with its interval and the "
+            "ratings"
+        ),
     )
     sim.add_argument(
         "--minutes",
         type=float,
         default=30.0,
-        help="with --ladder: no game starts after this many minutes (default 30)",
+        help=_("with --ladder: no game starts after this many minutes (default 30)"),
     )
     sim.add_argument(
         "--jobs",
         type=int,
         default=os.cpu_count() or 1,
-        help="with --ladder: worker processes (default: this machine's cores)",
+        help=_("with --ladder: worker processes (default: this machine's cores)"),
     )
 
 

@@ -25,6 +25,8 @@ from flask import has_request_context, request, session
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from werkzeug.routing import BaseConverter, ValidationError
 
+from .engine import say
+
 MAX_VERSION = 2**31 - 1
 """The largest version number a form may carry (versions count changes to one game)."""
 JSON_MAX_DEPTH = 32
@@ -48,18 +50,21 @@ def parse_int(value: object, low: int = 0, high: int = MAX_VERSION, what: str = 
     """``value`` (text or int from a request) as an int in ``low..high``.
 
     Only ASCII digits with an optional sign count (at most 18 of them); raises
-    :class:`BadNumber` (a 400) naming ``what`` otherwise.
+    :class:`BadNumber` (a 400) naming ``what`` otherwise (its description a sentence,
+    :class:`~scorekeeper.engine.Message`; ``what`` may be one too, to be translated).
     """
     if isinstance(value, bool):
-        raise BadNumber(f"the {what} must be a whole number")
+        raise BadNumber(say("the %(what)s must be a whole number", what=what))
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and _ASCII_DIGITS.fullmatch(value.strip()):
         number = int(value.strip())
     else:
-        raise BadNumber(f"the {what} must be a whole number")
+        raise BadNumber(say("the %(what)s must be a whole number", what=what))
     if not low <= number <= high:
-        raise BadNumber(f"the {what} must be from {low} to {high}")
+        raise BadNumber(
+            say("the %(what)s must be from %(low)s to %(high)s", what=what, low=low, high=high)
+        )
     return number
 
 
@@ -93,17 +98,19 @@ def load_json(
     and :class:`BadJson` (400) when malformed, not UTF-8 or nested deeper than
     ``max_depth``."""
     if len(data) > max_bytes:
-        raise RequestEntityTooLarge(f"the JSON must be at most {max_bytes // 1024} KiB")
+        raise RequestEntityTooLarge(
+            say("the JSON must be at most %(size)s KiB", size=max_bytes // 1024)
+        )
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
     except UnicodeDecodeError:
-        raise BadJson("the JSON must be UTF-8 text") from None
+        raise BadJson(say("the JSON must be UTF-8 text")) from None
     if json_depth(text) > max_depth:
-        raise BadJson(f"the JSON is nested more than {max_depth} levels deep")
+        raise BadJson(say("the JSON is nested more than %(levels)s levels deep", levels=max_depth))
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise BadJson(f"that is not valid JSON: {error}") from None
+        raise BadJson(say("that is not valid JSON: %(error)s", error=str(error))) from None
 
 
 def clean_name(text: str) -> str:
@@ -127,15 +134,17 @@ def name_key(name: str) -> str:
 def name_problems(raw: str, others: Sequence[str] = ()) -> list[str]:
     """Why ``raw`` cannot be a player's name beside ``others`` (names already taken): empty
     once invisible characters are removed, longer than :data:`NAME_MAX`, or the same as
-    another but for case or invisible characters. Empty list when it can."""
+    another but for case or invisible characters. Empty list when it can. Each reason is
+    a sentence (:class:`~scorekeeper.engine.Message`, English as text), translated where
+    shown (``scorekeeper.languages.translate``)."""
     name = clean_name(raw)
     if not name:
-        return ["a name needs at least one visible character"]
-    problems = []
+        return [say("a name needs at least one visible character")]
+    problems: list[str] = []
     if len(name) > NAME_MAX:
-        problems.append(f"a name has at most {NAME_MAX} characters")
+        problems.append(say("a name has at most %(count)s characters", count=NAME_MAX))
     if sum(name_key(o) == name_key(name) for o in others) > 0:
-        problems.append("two players cannot have the same name")
+        problems.append(say("two players cannot have the same name"))
     return problems
 
 

@@ -17,15 +17,17 @@ import time
 from flask import Flask, Request, has_request_context, jsonify, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask.typing import ResponseReturnValue
+from flask_babel import lazy_gettext as _l
 from itsdangerous import BadSignature
 from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
 
-UNAVAILABLE = (
+UNAVAILABLE = _l(
     "The database did not answer, so nothing was saved just now (nothing already saved "
     "was lost). Try again in a moment."
 )
+"""The 503's sentence, in the reader's language when shown (lazy: ``str()`` at use)."""
 NOT_RESENT = frozenset({"csrf_token"})
 REFRESH_AFTER = 24 * 3600
 """Seconds after which an unchanged permanent session cookie is signed and sent again
@@ -107,8 +109,9 @@ def wants_json() -> bool:
 def database_failed(error: DBAPIError) -> ResponseReturnValue:
     """503 with the reason; a form is shown again with what was typed."""
     db.session.rollback()
+    message = str(UNAVAILABLE)
     if wants_json():
-        body = {"error": UNAVAILABLE, "errors": [{"where": "database", "message": UNAVAILABLE}]}
+        body = {"error": message, "errors": [{"where": "database", "message": message}]}
         return jsonify(body), 503
     typed = [
         (key, value)
@@ -116,7 +119,7 @@ def database_failed(error: DBAPIError) -> ResponseReturnValue:
         for value in values
         if key not in NOT_RESENT
     ]
-    page = render_template("unavailable.html", message=UNAVAILABLE, typed=typed)
+    page = render_template("unavailable.html", message=message, typed=typed)
     return page, 503, {"Retry-After": "5"}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from flask_babel import gettext as _
 from werkzeug.exceptions import UnprocessableEntity
 
 from ..engine import (
@@ -33,17 +34,31 @@ from ..engine import (
     score,
 )
 from ..house_rules import option_problems
+from ..languages import error_text, translate
 
 MAX_MELD_CARDS = 26
 """Most cards in one meld-check request (a run holds 13; two packs double that)."""
 
 
 class Unprocessable(UnprocessableEntity):
-    """A 422 whose body lists ``errors``: ``[{"where": ..., "message": ...}]``."""
+    """A 422 whose body lists ``errors``: ``[{"where": ..., "message": ...}]``, each
+    message in the request's language (English unless ``?lang=``, see
+    :func:`translated`)."""
 
     def __init__(self, errors: list[dict[str, str]]) -> None:
         super().__init__()
-        self.errors = errors
+        self.errors = translated(errors)
+
+
+def translated(errors: object) -> list[dict[str, str]]:
+    """``errors`` (``[{"where", "message", ...}]``) with each ``message`` (an engine
+    sentence or text) in the request's language; other fields as they are."""
+    if not isinstance(errors, list):
+        return []
+    return [
+        {**e, "message": translate(e["message"])} if isinstance(e, dict) and "message" in e else e
+        for e in errors
+    ]
 
 
 def check_rules_shape(data: Mapping[str, object]) -> None:
@@ -52,7 +67,7 @@ def check_rules_shape(data: Mapping[str, object]) -> None:
     value = data.get("rules")
     if value is not None and not isinstance(value, dict):
         raise Unprocessable(
-            [{"where": "rules", "message": 'rules is {"preset": ..., "options": {...}}'}]
+            [{"where": "rules", "message": _('rules is {"preset": ..., "options": {...}}')}]
         )
     options = (value or {}).get("options")
     if options is not None and not isinstance(options, dict):
@@ -60,7 +75,7 @@ def check_rules_shape(data: Mapping[str, object]) -> None:
             [
                 {
                     "where": "rules.options",
-                    "message": "options is an object of option names and values",
+                    "message": _("options is an object of option names and values"),
                 }
             ]
         )
@@ -82,7 +97,7 @@ def check_teams_shape(data: Mapping[str, object]) -> None:
             [
                 {
                     "where": "teams",
-                    "message": 'teams are lists of names: [["Ann", "Cat"], ["Bob", "Dee"]]',
+                    "message": _('teams are lists of names: [["Ann", "Cat"], ["Bob", "Dee"]]'),
                 }
             ]
         )
@@ -101,14 +116,21 @@ def _rules(data: Mapping[str, object]) -> RuleSet:
 def _cards(value: object, where: str, most: int) -> list[Card]:
     if not isinstance(value, list) or not 1 <= len(value) <= most:
         raise Unprocessable(
-            [{"where": where, "message": f'a list of 1 to {most} cards, such as ["7H", "JK=7C"]'}]
+            [
+                {
+                    "where": where,
+                    "message": _(
+                        'a list of 1 to %(most)s cards, such as ["7H", "JK=7C"]', most=most
+                    ),
+                }
+            ]
         )
     problems, cards = [], []
     for i, text in enumerate(value):
         try:
             cards.append(parse_card(text))
         except CardError as error:
-            problems.append({"where": f"{where}[{i}]", "message": str(error)})
+            problems.append({"where": f"{where}[{i}]", "message": error_text(error)})
     if problems:
         raise Unprocessable(problems)
     return cards
@@ -120,12 +142,12 @@ def _meld_json(meld: Meld, rules: RuleSet) -> dict[str, object]:
         "cards": [c.text for c in meld.cards],
         "suit": meld.suit or None,
         "points": meld_points(meld, rules),
-        "describe": meld.describe(),
+        "describe": translate(meld.describe()),
     }
 
 
 def _reasons(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
-    return [{"id": rule, "why": why, "link": f"/rules#{rule}"} for rule, why in pairs]
+    return [{"id": rule, "why": translate(why), "link": f"/rules#{rule}"} for rule, why in pairs]
 
 
 def score_answer(data: Mapping[str, object]) -> tuple[Mapping[str, object], int]:
@@ -137,7 +159,10 @@ def score_answer(data: Mapping[str, object]) -> tuple[Mapping[str, object], int]
     try:
         return score(data), 200
     except ScoreRequestError as error:
-        return error.body, 422
+        body = dict(error.body)
+        if "errors" in body:
+            body["errors"] = translated(body["errors"])
+        return body, 422
 
 
 def _verdict(
@@ -147,17 +172,19 @@ def _verdict(
     reasons: Callable[[Meld], list[tuple[str, str]]],
     rules: RuleSet,
 ) -> dict[str, object]:
-    """A meld or lay-off check's answer: ``{key: True, "message": "word: ...", "meld",
-    "rules"}`` with the meld ``build`` makes and the rules that allow it (``reasons``),
-    or ``{key: False, "message", "meld": None, "rules"}`` with those that say no."""
+    """A meld or lay-off check's answer: ``{key: True, "message", "meld", "rules"}``
+    (``word`` the translated sentence, its ``%(meld)s`` the meld described) with the
+    meld ``build`` makes and the rules that allow it (``reasons``), or ``{key: False,
+    "message", "meld": None, "rules"}`` with those that say no."""
     try:
         meld = build()
     except IllegalMeld as problem:
         why = [(rule, problem.message) for rule in problem.rules]
-        return {key: False, "message": problem.message, "meld": None, "rules": _reasons(why)}
+        message = translate(problem.message)
+        return {key: False, "message": message, "meld": None, "rules": _reasons(why)}
     return {
         key: True,
-        "message": f"{word}: {meld.describe()}",
+        "message": word % {"meld": translate(meld.describe())},
         "meld": _meld_json(meld, rules),
         "rules": _reasons(reasons(meld)),
     }
@@ -170,7 +197,11 @@ def meld_answer(data: Mapping[str, object]) -> dict[str, object]:
     rules = _rules(data)
     cards = _cards(data.get("cards"), "cards", MAX_MELD_CARDS)
     return _verdict(
-        "legal", "legal", lambda: check_meld(cards, rules), lambda m: meld_reasons(m, rules), rules
+        "legal",
+        _("legal: %(meld)s"),
+        lambda: check_meld(cards, rules),
+        lambda m: meld_reasons(m, rules),
+        rules,
     )
 
 
@@ -187,7 +218,7 @@ def layoff_answer(data: Mapping[str, object]) -> dict[str, object]:
         raise Unprocessable([{"where": "meld", "message": problem.message}]) from None
     return _verdict(
         "fits",
-        "fits",
+        _("fits: %(meld)s"),
         lambda: extend_with(meld, laid, rules),
         lambda grown: layoff_reasons(grown, laid, rules),
         rules,

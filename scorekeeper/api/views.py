@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 
 from ..extensions import csrf, limiter
 from ..inputs import load_json
+from ..languages import translate
 from . import answers
 from .openapi import openapi_document
 
@@ -22,8 +24,10 @@ csrf.exempt(bp)
 limiter.limit(lambda: str(current_app.config["RATELIMIT_API"]))(bp)
 
 
-def _errors(status: int, where: str, message: str) -> tuple[Response, int]:
-    return jsonify({"errors": [{"where": where, "message": message}]}), status
+def _errors(status: int, where: str, message: object) -> tuple[Response, int]:
+    """The error body: ``message`` (text, or an engine sentence) in the request's language
+    (English unless ``?lang=``)."""
+    return jsonify({"errors": [{"where": where, "message": translate(message)}]}), status
 
 
 @bp.errorhandler(HTTPException)
@@ -54,11 +58,11 @@ def register_api(app: Flask) -> None:
 def _body() -> dict[str, object]:
     """The request's JSON object (415 when not JSON, 400 when malformed, 413 too big)."""
     if not request.is_json:
-        raise UnsupportedMediaType("send the body as JSON with Content-Type: application/json")
+        raise UnsupportedMediaType(_("send the body as JSON with Content-Type: application/json"))
     data = load_json(request.get_data())
     if not isinstance(data, dict):
         raise answers.Unprocessable(
-            [{"where": "request", "message": "the body must be a JSON object"}]
+            [{"where": "request", "message": _("the body must be a JSON object")}]
         )
     return data
 

@@ -10,7 +10,7 @@ from typing import TypedDict
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from ..engine import RulesError, ruleset
+from ..engine import Message, RulesError, ruleset, say
 from ..extensions import db
 from ..models import Game, Group, now_utc
 from ..players.forms import NewGroupForm
@@ -28,6 +28,21 @@ MAX_GAMES = 500
 
 MAX_BYTES = 1024 * 1024
 """Bytes of a group's file at most (the app's request limit)."""
+
+
+def not_a_group() -> Message:
+    """The refusal of a document that is not a group's file."""
+    return say("this is not a group exported by 500 Rum (%(format)s)", format=FORMAT)
+
+
+def _sentence(reason: object) -> object:
+    """A reason kept as a sentence to translate (a :class:`Message`), else its text."""
+    return reason if isinstance(reason, Message) else str(reason)
+
+
+def _in_game(number: int, problem: object) -> Message:
+    """``problem`` (a sentence) said of the group's game ``number`` (from 1)."""
+    return say("game %(number)s: %(problem)s", number=number, problem=_sentence(problem))
 
 
 def export_group(group: Group) -> dict[str, object]:
@@ -59,26 +74,33 @@ def _group_name(doc: Mapping[str, object]) -> tuple[str, str, dict[str, object]]
     )
     if not isinstance(name, str) or not isinstance(preset, str) or not form.validate():
         problems = [m for errors in form.errors.values() for m in errors]
-        raise GroupError(f"the group: {(problems or ['a name and a preset are needed'])[0]}")
+        reason = problems[0] if problems else say("a name and a preset are needed")
+        raise GroupError(say("the group: %(problem)s", problem=_sentence(reason)))
     try:
         ruleset(preset, options)
     except RulesError as error:
-        raise GroupError(f"the group's rules: {error.problems[0][1]}") from None
+        raise GroupError(
+            say("the group's rules: %(problem)s", problem=error.problems[0][1])
+        ) from None
     return form.clean_name(), preset, dict(options)
 
 
 def _players(raw: object) -> list[str]:
     """The players' names, each through the group's name rules."""
     if not isinstance(raw, list) or len(raw) > MAX_MEMBERS:
-        raise GroupError(f"players must be a list of at most {MAX_MEMBERS} names")
+        raise GroupError(
+            say("players must be a list of at most %(count)s names", count=MAX_MEMBERS)
+        )
     names: list[str] = []
     for given in raw:
         if not isinstance(given, str):
-            raise GroupError("each player is a name")
+            raise GroupError(say("each player is a name"))
         try:
             names.append(new_member_name(given, names))
         except GroupError as error:
-            raise GroupError(f"player {given!r}: {error}") from None
+            raise GroupError(
+                say("player %(name)s: %(problem)s", name=repr(given), problem=error.args[0])
+            ) from None
     return names
 
 
@@ -87,20 +109,20 @@ def read_group(doc: object) -> GroupParts:
     preset, options, players, games`` (each game as ``(archived, read_export parts)``).
     Raises :class:`GroupError` or :class:`BadExport` naming the first problems."""
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
-        raise GroupError(f"this is not a group exported by 500 Rum ({FORMAT})")
+        raise GroupError(not_a_group())
     name, preset, options = _group_name(doc)
     players = _players(doc.get("players"))
     games = doc.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
-        raise GroupError(f"games must be a list of at most {MAX_GAMES} games")
+        raise GroupError(say("games must be a list of at most %(count)s games", count=MAX_GAMES))
     checked = []
     for number, entry in enumerate(games, start=1):
         if not isinstance(entry, Mapping):
-            raise GroupError(f"game {number} is not a game")
+            raise GroupError(say("game %(number)s is not a game", number=number))
         try:
             checked.append((entry.get("archived") is True, read_export(entry.get("game"))))
         except BadExport as error:
-            raise BadExport([(w, f"game {number}: {m}") for w, m in error.problems]) from None
+            raise BadExport([(w, _in_game(number, m)) for w, m in error.problems]) from None
     return GroupParts(name=name, preset=preset, options=options, players=players, games=checked)
 
 
@@ -115,7 +137,7 @@ def checked_games(parts: GroupParts, told: Told | None = None) -> list[Game]:
         try:
             game = imported_game(game_parts)
         except ScoresheetError as error:
-            found = [(w, f"game {number}: {m}") for w, m in error.problems]
+            found = [(w, _in_game(number, m)) for w, m in error.problems]
             raise ScoresheetError(found) from None
         game.archived_at = now_utc() if archived else None
         games.append(game)

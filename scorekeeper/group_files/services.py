@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from .. import jobs
+from ..engine import Message, say
 from ..extensions import db
 from ..groups.facts import store_new_facts
 from ..groups.members import point_seats
@@ -21,6 +22,23 @@ from .reading import (
     checked_games,
     read_group,
 )
+
+
+def kept(sentence: object) -> object:
+    """A problem as the job's result keeps it (JSON): a sentence to translate as
+    :meth:`Message.to_json`, anything else as its text (see :func:`said`)."""
+    return sentence.to_json() if isinstance(sentence, Message) else str(sentence)
+
+
+def said(kept_sentence: object) -> str:
+    """A problem :func:`kept` wrote, back as a sentence (a :class:`Message`, translated
+    where shown) or its text; a malformed one as its text."""
+    if isinstance(kept_sentence, Mapping):
+        try:
+            return Message.from_json(kept_sentence)
+        except (KeyError, TypeError, ValueError):
+            pass
+    return str(kept_sentence)
 
 
 def import_group(parts: GroupParts, told: Told | None = None) -> Group:
@@ -44,9 +62,9 @@ def import_job(job: Job) -> dict[str, object]:
     try:
         group = import_group(read_group(job.args["doc"]), told)
     except (BadExport, ScoresheetError) as error:
-        return {"problems": [m for _, m in error.problems][:20]}
+        return {"problems": [kept(m) for _, m in error.problems][:20]}
     except GroupError as error:
-        return {"problems": [str(error)]}
+        return {"problems": [kept(error.args[0] if error.args else str(error))]}
     return {"group": group.id}
 
 
@@ -88,5 +106,5 @@ def ask_import(doc: Mapping[str, object]) -> Job:
         0,
         {"doc": dict(doc), "token": secrets.token_urlsafe(16)},
         bounded=True,
-        refusal="this phone is importing already: wait until that import is done",
+        refusal=say("this phone is importing already: wait until that import is done"),
     )

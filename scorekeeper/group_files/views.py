@@ -20,12 +20,14 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import jobs
 from ..extensions import db, limiter
 from ..groups.members import can_add, grant_group, group_by_slug
 from ..inputs import BadJson, load_json
+from ..languages import error_text, translate
 from ..models import Group, Job
 from ..players.services import GroupError
 from ..table.forms import ImportForm
@@ -35,6 +37,7 @@ from .reading import (
     FORMAT,
     MAX_BYTES,
     export_group,
+    not_a_group,
 )
 
 bp = Blueprint("group_files", __name__, url_prefix="/groups")
@@ -45,9 +48,9 @@ def export(slug: str) -> Response:
     """The whole group as one JSON file, for a phone that opened its edit link."""
     group = group_by_slug(slug)
     if group is None:
-        abort(404, description="There is no group at this link.")
+        abort(404, description=_("There is no group at this link."))
     if not can_add(group):
-        abort(403, description="Only the group's edit link may download the whole group.")
+        abort(403, description=_("Only the group's edit link may download the whole group."))
     body = json.dumps(export_group(group), ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = 'attachment; filename="group.json"'
@@ -74,12 +77,13 @@ def import_file() -> ResponseReturnValue:
         try:
             doc = load_json(text, MAX_BYTES)
             if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
-                raise GroupError(f"this is not a group exported by 500 Rum ({FORMAT})")
+                raise GroupError(not_a_group())
             job = _import(doc)
         except (GroupError, BadJson) as error:
-            problems = [str(getattr(error, "description", None) or error)]
+            described = getattr(error, "description", None)
+            problems = [translate(described) if described else error_text(error)]
         except ValueError as error:
-            problems = [f"That is not valid JSON: {error}"]
+            problems = [_("That is not valid JSON: %(error)s", error=str(error))]
         except jobs.Refused as busy:
             page = render_template("players/import.html", form=form, problems=[busy.message])
             return page, 429, {"Retry-After": str(busy.retry_after)}
@@ -136,11 +140,11 @@ def _import_answer(job: Standing, form: ImportForm | None = None) -> ResponseRet
         group = db.session.get(Group, group_id)
         if group is not None:
             grant_group(group)
-            flash("Group imported.", "success")
+            flash(_("Group imported."), "success")
             return redirect(url_for("players.show", slug=group.view_token), 303)
     found = result.get("problems")
-    problems = [str(p) for p in found] if isinstance(found, list) and found else []
-    problems = problems or ["the import stopped: try again"]
+    problems = [translate(services.said(p)) for p in found] if isinstance(found, list) else []
+    problems = problems or [_("the import stopped: try again")]
     page = render_template("players/import.html", form=form or ImportForm(), problems=problems)
     return page, 422
 
@@ -155,5 +159,5 @@ def importing(job_id: int, token: str) -> ResponseReturnValue:
     checked so far, then the group, or what was refused."""
     job = _standing(job_id)
     if job is None or not same_token(token, job.token):
-        abort(404, description="There is no import at this link.")
+        abort(404, description=_("There is no import at this link."))
     return _import_answer(job)

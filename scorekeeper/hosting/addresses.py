@@ -28,6 +28,9 @@ import segno
 from flask import current_app, request
 from markupsafe import Markup
 
+from ..engine import say
+from ..languages.terminal import gettext, sentence
+
 SIOCGIFADDR = 0x8915
 """Linux's ioctl that reads an interface's IPv4 address."""
 ROUTE_PROBE = ("198.51.100.1", 9)
@@ -146,15 +149,17 @@ CONTAINER_MARKERS = (Path("/.dockerenv"), Path("/run/.containerenv"))
 its interfaces' addresses are then the container's own, which phones cannot reach."""
 BRIDGES = ipaddress.ip_network("172.16.0.0/12")
 """Where Docker and Podman put their bridge networks (``172.17.0.2``)."""
-NO_ADDRESS = (
+NO_ADDRESS = say(
     "This machine has no network address other phones can reach. Connect it to the "
     'table\'s Wi-Fi, or set PUBLIC_URL (see docs/hosting.md, "Hosting for a group").'
 )
-BRIDGE_ADDRESS = (
+BRIDGE_ADDRESS = say(
     "Phones may not reach this address (a container's or a bridge network's): set "
     "PUBLIC_URL to the address they open (e.g. PUBLIC_URL=http://192.168.1.20:8000 in "
     "the environment or in the .env file next to compose.yaml) and restart the app."
 )
+"""The share pages' hints: sentences (:class:`~scorekeeper.engine.Message`, English as
+text) a page prints in the reader's language."""
 
 
 def in_container() -> bool:
@@ -225,8 +230,10 @@ def serve_url(host: str, port: int, public_url: str, scheme: str = "http") -> st
 def announce_authority(url: str, out: TextIO = sys.stdout) -> None:
     """Print where phones trust ``serve --https``'s authority (``url``, the ``/ca``
     page) and its QR code: the step before :func:`announce`'s address works."""
-    out.write(f"\nFirst, once on each phone, trust this machine's certificate at:\n\n    {url}\n\n")
-    out.write("(the browser warns the first time: continue to the page) or scan:\n\n")
+    first = gettext("First, once on each phone, trust this machine's certificate at:")
+    out.write(f"\n{first}\n\n    {url}\n\n")
+    out.write(gettext("(the browser warns the first time: continue to the page) or scan:"))
+    out.write("\n\n")
     segno.make(url, error="m").terminal(out=out, compact=True)
 
 
@@ -235,14 +242,16 @@ def announce(url: str, out: TextIO = sys.stdout, chosen: bool = True) -> None:
     ``chosen`` (the address is this machine's, not ``PUBLIC_URL``) and phones may not
     reach it (a loopback address; a bridge network's, or any while :func:`in_container`),
     the share page's hint (:func:`share_place`) below it."""
-    out.write(f"\n500 Rum is running. On every phone at the table, open:\n\n    {url}\n\n")
-    out.write("or scan this code with the phone's camera:\n\n")
+    running = gettext("500 Rum is running. On every phone at the table, open:")
+    out.write(f"\n{running}\n\n    {url}\n\n")
+    out.write(gettext("or scan this code with the phone's camera:") + "\n\n")
     segno.make(url, error="m").terminal(out=out, compact=True)
     hostname = urlsplit(url).hostname or ""
     if hostname == "127.0.0.1":
-        out.write("\nNo network address found: other phones cannot reach this machine.\n")
+        none = gettext("No network address found: other phones cannot reach this machine.")
+        out.write(f"\n{none}\n")
     elif chosen and (_bridge(hostname) or in_container()):
-        out.write(f"\n{BRIDGE_ADDRESS}\n")
+        out.write(f"\n{sentence(BRIDGE_ADDRESS)}\n")
     out.write("\n")
     out.flush()
 

@@ -13,6 +13,7 @@ from flask import current_app
 from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..engine import say
 from ..extensions import db
 from ..inputs import client_key
 from ..models import Job
@@ -118,7 +119,9 @@ def submit(
         return found
     client, address = who if who is not None else client_key()
     if bounded and over_bound(client, address):
-        raise Refused(refusal or "you have asked for a lot at once: wait a moment and try again")
+        raise Refused(
+            refusal or say("you have asked for a lot at once: wait a moment and try again")
+        )
     ahead = waiting(client, address)[0]
     job = Job(
         kind=kind,

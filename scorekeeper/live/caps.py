@@ -12,6 +12,7 @@ import threading
 from collections import Counter
 
 from flask import Response, current_app, request
+from flask_babel import gettext as _
 
 from ..inputs import client_key
 
@@ -93,6 +94,6 @@ def stream_shares() -> Shares:
 
 def busy() -> Response:
     """The answer beyond the process's cap of streams: 503 with ``Retry-After``."""
-    text = "This server carries as many live updates as it can: try again shortly."
+    text = _("This server carries as many live updates as it can: try again shortly.")
     headers = {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"}
     return Response(text, 503, headers, mimetype="text/plain")

@@ -9,14 +9,17 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (stubs lag)
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ..engine import PRESET_TITLES
+from ..engine import PRESET_TITLES, say
 from ..house_rules import select_choices
 from ..inputs import NAME_MAX, clean_name, name_problems
+from ..languages import translate
 
 GROUP_NAME_MAX = 80
 EARLIEST = date(2000, 1, 1)
@@ -26,7 +29,13 @@ LATEST = date(2999, 12, 31)
 def _visible(form: FlaskForm, field: StringField) -> None:
     """A name with at least one visible character, after cleaning."""
     if not clean_name(field.data or ""):
-        raise ValidationError("a name needs at least one visible character")
+        raise ValidationError(say("a name needs at least one visible character"))
+
+
+def _preset_choices() -> list[SelectChoice]:
+    """The presets as a select's choices, their titles in the reader's language (read
+    when a form is made, inside its request)."""
+    return select_choices((name, translate(title)) for name, title in PRESET_TITLES.items())
 
 
 class NewGroupForm(FlaskForm):
@@ -34,13 +43,11 @@ class NewGroupForm(FlaskForm):
     group's usual ones when it starts)."""
 
     name = StringField(
-        "Name of the group",
+        _l("Name of the group"),
         validators=[InputRequired(), Length(max=GROUP_NAME_MAX), _visible],
-        render_kw={"autocomplete": "off", "placeholder": "e.g. Friday family"},
+        render_kw={"autocomplete": "off", "placeholder": _l("e.g. Friday family")},
     )
-    preset = SelectField(
-        "Usual rules", choices=select_choices(PRESET_TITLES.items()), default="standard"
-    )
+    preset = SelectField(_l("Usual rules"), choices=_preset_choices, default="standard")
     nonce = HiddenField(
         default=lambda: secrets.token_urlsafe(12), validators=[InputRequired(), Length(8, 40)]
     )
@@ -54,16 +61,16 @@ class MemberForm(FlaskForm):
     """A new player of the group."""
 
     name = StringField(
-        "New player",
+        _l("New player"),
         validators=[InputRequired(), Length(max=NAME_MAX * 4)],
-        render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": "Name"},
+        render_kw={"autocomplete": "off", "autocapitalize": "words", "placeholder": _l("Name")},
     )
 
     def validate_name(self, field: StringField) -> None:
         """A name that can be stored (visible, not too long)."""
         problems = name_problems(field.data or "")
         if problems:
-            raise ValidationError(problems[0])
+            raise ValidationError(translate(problems[0]))
 
     def clean_name(self) -> str:
         """The name as stored."""
@@ -76,12 +83,12 @@ class AttachForm(FlaskForm):
     as new players and a confirmation."""
 
     link = StringField(
-        "Edit link of the game",
+        _l("Edit link of the game"),
         validators=[InputRequired(), Length(max=400)],
         render_kw={"autocomplete": "off", "inputmode": "url", "placeholder": "https://…/games/…"},
     )
     add = SelectMultipleField(
-        "Add to the group",
+        _l("Add to the group"),
         choices=[],
         widget=ListWidget(prefix_label=False),
         option_widget=CheckboxInput(),
@@ -104,13 +111,13 @@ class SeasonForm(FlaskForm):
     class Meta:
         csrf = False
 
-    start = DateField("From", validators=[Optional()])
-    end = DateField("To (included)", validators=[Optional()])
+    start = DateField(_l("From"), validators=[Optional()])
+    end = DateField(_l("To (included)"), validators=[Optional()])
 
     def validate_end(self, field: DateField) -> None:
         """Dates in order and within reason."""
         for value in (self.start.data, field.data):
             if value is not None and not EARLIEST <= value <= LATEST:
-                raise ValidationError("choose a date between 2000 and 2999")
+                raise ValidationError(_l("choose a date between 2000 and 2999"))
         if self.start.data and field.data and field.data < self.start.data:
-            raise ValidationError("the end comes before the start")
+            raise ValidationError(_l("the end comes before the start"))

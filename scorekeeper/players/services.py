@@ -22,7 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from ..engine import RulesError, ruleset
+from ..engine import N_, RulesError, ruleset, say
 from ..extensions import db
 from ..groups.facts import refresh, touch_groups
 from ..groups.members import link_players, member_by_name
@@ -36,11 +36,18 @@ MAX_MEMBERS = 60
 LINK = re.compile(r"/(games|play)/([A-Za-z0-9_-]{6,40})(?:/edit/([A-Za-z0-9_-]{1,80}))?[/?#]")
 """A game's link: ``/games/<view token>`` (any of its pages; ``/edit/<edit token>`` after
 it for the edit link) or ``/play/<slug>``."""
-NO_GAME = "no game opens at that link (paste a game's edit link, or a digital game's address)"
+NO_GAME = N_("no game opens at that link (paste a game's edit link, or a digital game's address)")
 
 
 class GroupError(ValueError):
-    """A change refused, with the reason in words."""
+    """A change refused, with the reason in words: a sentence (an engine
+    :class:`~scorekeeper.engine.Message`, English as text) that
+    :func:`scorekeeper.languages.error_text` gives in the reader's language."""
+
+
+def _reason(error: GroupError) -> object:
+    """The sentence ``error`` was raised with (a Message stays one, to be translated)."""
+    return error.args[0] if error.args else str(error)
 
 
 def create_group(name: str, preset: str) -> Group:
@@ -73,7 +80,7 @@ def add_member(group: Group, name: str) -> Member:
     ``facts_version`` counts up)."""
     cleaned = new_member_name(name, [m.name for m in group.members])
     if len(group.members) >= MAX_MEMBERS:
-        raise GroupError(f"a group has at most {MAX_MEMBERS} players")
+        raise GroupError(say("a group has at most %(count)s players", count=MAX_MEMBERS))
     member = Member(name=cleaned)
     group.members.append(member)
     touch_groups(db.session.connection(), [group.id])
@@ -81,7 +88,7 @@ def add_member(group: Group, name: str) -> Member:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise GroupError("two players cannot have the same name") from None
+        raise GroupError(say("two players cannot have the same name")) from None
     return member
 
 
@@ -94,7 +101,7 @@ def game_to_attach(link: str) -> Game | DigitalGame:
     phones (its address is every seat's)."""
     found = LINK.search(link.strip() + "/")
     if found is None:
-        raise GroupError(NO_GAME)
+        raise GroupError(say(NO_GAME))
     kind, token, edit = found.groups()
     if kind == "play":
         return _digital_to_attach(token)
@@ -105,14 +112,16 @@ def game_to_attach(link: str) -> Game | DigitalGame:
     )
     game = db.session.execute(query).scalar_one_or_none()
     if game is None:
-        raise GroupError(NO_GAME)
+        raise GroupError(say(NO_GAME))
     if edit is None:
         raise GroupError(
-            "that is the game's view link, which anyone at the table may have: paste its "
-            "edit link (on the game's share page, from a phone that keeps the score)"
+            say(
+                "that is the game's view link, which anyone at the table may have: paste its "
+                "edit link (on the game's share page, from a phone that keeps the score)"
+            )
         )
     if not same_token(edit, game.edit_token):
-        raise GroupError("that edit link is no longer the game's: paste its current edit link")
+        raise GroupError(say("that edit link is no longer the game's: paste its current edit link"))
     return game
 
 
@@ -121,11 +130,13 @@ def _digital_to_attach(slug: str) -> DigitalGame:
         select(DigitalGame).where(DigitalGame.slug == slug)
     ).scalar_one_or_none()
     if game is None:
-        raise GroupError(NO_GAME)
+        raise GroupError(say(NO_GAME))
     if game.host_token is not None:
         raise GroupError(
-            "a digital table of several phones cannot be attached: its address is every "
-            "seat's, so it does not show who may change the game"
+            say(
+                "a digital table of several phones cannot be attached: its address is every "
+                "seat's, so it does not show who may change the game"
+            )
         )
     return game
 
@@ -166,23 +177,30 @@ def attach(group: Group, game: Game | DigitalGame, add: Sequence[str]) -> None:
     (:func:`new_member_name`). Refused when the game is already in this group or another
     one, when ``add`` names no seat of the game or a name that cannot be a player's."""
     if game.group_id == group.id:
-        raise GroupError("this game is already in the group (nothing changed)")
+        raise GroupError(say("this game is already in the group (nothing changed)"))
     if game.group_id is not None:
-        raise GroupError("this game belongs to another group: that group's edit link can detach it")
+        raise GroupError(
+            say("this game belongs to another group: that group's edit link can detach it")
+        )
     seats = set(seats_of(game))
     if any(name not in seats for name in add):
-        raise GroupError("only players of that game can be added with it")
+        raise GroupError(say("only players of that game can be added with it"))
     names: list[str] = []
     for raw in add:
         try:
             names.append(new_member_name(raw, [*(m.name for m in group.members), *names]))
         except GroupError as error:
-            seat = clean_name(raw)[:NAME_MAX] or "a seat"
+            seat = clean_name(raw)[:NAME_MAX] or say("a seat")
             raise GroupError(
-                f"{seat} cannot join the group: {error}; leave it unticked to keep it a guest"
+                say(
+                    "%(seat)s cannot join the group: %(reason)s; leave it unticked to keep it "
+                    "a guest",
+                    seat=seat,
+                    reason=_reason(error),
+                )
             ) from None
     if len(group.members) + len(names) > MAX_MEMBERS:
-        raise GroupError(f"a group has at most {MAX_MEMBERS} players")
+        raise GroupError(say("a group has at most %(count)s players", count=MAX_MEMBERS))
     link_players(game, group, names)
     db.session.commit()
 

@@ -15,6 +15,7 @@ this phone's right to add: a phone asking again with it gets 304 Not Modified.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 
 from flask import (
@@ -29,13 +30,15 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from ..engine import say
 from ..groups.members import can_add, grant_group, group_by_slug, my_groups
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import parse_int
-from ..languages import use_language
+from ..languages import error_text, translate, use_language
 from ..models import DigitalGame, Game, Group
 from ..web import same_token
 from . import figures, group_language, history, pages, services
@@ -49,7 +52,7 @@ bp.add_app_template_global(services.tonight, "tonight_of")  # the TV between gam
 def _group(slug: str) -> Group:
     group = group_by_slug(slug)
     if group is None:
-        abort(404, description="There is no group at this link.")
+        abort(404, description=_("There is no group at this link."))
     return group
 
 
@@ -57,8 +60,10 @@ def _require_add(group: Group) -> None:
     if not can_add(group):
         abort(
             403,
-            description="This is the group's view link: it shows the figures but cannot "
-            "add players or games. Open the group's edit link to add.",
+            description=_(
+                "This is the group's view link: it shows the figures but cannot "
+                "add players or games. Open the group's edit link to add."
+            ),
         )
 
 
@@ -68,7 +73,7 @@ def _qr(url: str) -> Markup:
 
 def _page_number() -> int:
     """The page asked for (``?page=``, from 0; a 400 for anything but a whole number)."""
-    return parse_int(request.args.get("page", "0"), 0, 100_000, "page")
+    return parse_int(request.args.get("page", "0"), 0, 100_000, say("page"))
 
 
 def conditional(group: Group, build: Callable[[], Response | str]) -> Response:
@@ -112,13 +117,13 @@ def create() -> ResponseReturnValue:
         try:
             group = services.create_group(form.clean_name(), form.preset.data)
         except services.GroupError as error:
-            form.preset.errors = [str(error)]
+            form.preset.errors = [error_text(error)]
         else:
             grant_group(group)
             session["made_groups"] = dict(list(made.items())[-4:]) | {
                 form.nonce.data: group.view_token
             }
-            flash("Group made. Add its players, then share its links.", "success")
+            flash(_("Group made. Add its players, then share its links."), "success")
             return redirect(url_for("players.show", slug=group.view_token), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("players/new.html", form=form), status
@@ -149,9 +154,9 @@ def join(slug: str, token: str) -> ResponseReturnValue:
     """The group's edit link: this phone may add players and games from now on."""
     group = _group(slug)
     if not same_token(token, group.edit_token):
-        abort(403, description="This edit link is not valid for this group.")
+        abort(403, description=_("This edit link is not valid for this group."))
     grant_group(group)
-    flash("This phone can now add players and games to the group.", "success")
+    flash(_("This phone can now add players and games to the group."), "success")
     return redirect(url_for("players.show", slug=slug))
 
 
@@ -185,12 +190,13 @@ def add_member(slug: str) -> ResponseReturnValue:
         try:
             services.add_member(group, form.clean_name())
         except services.GroupError as error:
-            flash(f"Not added: {error}.", "error")
+            flash(_("Not added: %(reason)s.", reason=error_text(error)), "error")
         else:
-            flash(f"{form.clean_name()} joined the group.", "success")
+            flash(_("%(name)s joined the group.", name=form.clean_name()), "success")
     else:
         problems = [e for errors in form.errors.values() for e in errors]
-        flash(f"Not added: {problems[0] if problems else 'reload the page'}.", "error")
+        reason = translate(problems[0]) if problems else _("reload the page")
+        flash(_("Not added: %(reason)s.", reason=reason), "error")
     return redirect(url_for("players.show", slug=slug), 303)
 
 
@@ -200,7 +206,7 @@ def profile(slug: str, member_id: int) -> Response:
     group = _group(slug)
     member = next((m for m in group.members if m.id == member_id), None)
     if member is None:
-        abort(404, description="There is no such player in this group.")
+        abort(404, description=_("There is no such player in this group."))
 
     def build() -> str:
         kinds = history.profiles(group.id, member.id)
@@ -222,8 +228,8 @@ def versus(slug: str) -> Response:
     games a page at a time (``?page=``, newest first)."""
     group = _group(slug)
     ids = [m.id for m in group.members]
-    a = parse_int(request.args.get("a", "0"), 0, 2**31 - 1, "player")
-    b = parse_int(request.args.get("b", "0"), 0, 2**31 - 1, "player")
+    a = parse_int(request.args.get("a", "0"), 0, 2**31 - 1, say("player"))
+    b = parse_int(request.args.get("b", "0"), 0, 2**31 - 1, say("player"))
     page = _page_number()
     pair = (a, b) if a in ids and b in ids and a != b else None
 
@@ -283,7 +289,7 @@ def season_csv(slug: str) -> Response:
     def build() -> Response:
         form, rows = _season(group)
         if form.errors:
-            abort(400, description="Those dates cannot make a season.")
+            abort(400, description=_("Those dates cannot make a season."))
         return Response(
             pages.season_csv(rows, pages.names(group)),
             mimetype="text/csv",
@@ -307,12 +313,14 @@ def attach(slug: str) -> ResponseReturnValue:
             try:
                 services.attach(group, game, form.add.data or [])
             except services.GroupError as error:
-                flash(f"Not attached: {error}.", "error")
+                flash(_("Not attached: %(reason)s.", reason=error_text(error)), "error")
             else:
-                flash("Game attached: its figures now count for the group.", "success")
+                flash(_("Game attached: its figures now count for the group."), "success")
             return redirect(url_for("players.show", slug=slug), 303)
         if game is not None:
-            found = services.matches(group, game)
+            found = [
+                replace(m, problem=translate(m.problem)) for m in services.matches(group, game)
+            ]
     status = 422 if form.errors else 200
     return render_template(
         "players/attach.html", group=group, form=form, game=game, found=found
@@ -324,7 +332,7 @@ def _game_to_attach(form: AttachForm) -> Game | DigitalGame | None:
     try:
         return services.game_to_attach(form.link.data or "")
     except services.GroupError as error:
-        form.link.errors = [str(error)]
+        form.link.errors = [error_text(error)]
         return None
 
 
@@ -334,10 +342,10 @@ def _changed_game(slug: str, kind: str, game_id: int) -> Game | DigitalGame:
     group = _group(slug)
     _require_add(group)
     if not ConfirmForm().validate_on_submit():
-        abort(400, description="This form is out of date: reload the page.")
+        abort(400, description=_("This form is out of date: reload the page."))
     game = services.game_of(group, kind, game_id)
     if game is None:
-        abort(404, description="There is no such game in this group.")
+        abort(404, description=_("There is no such game in this group."))
     return game
 
 
@@ -347,7 +355,9 @@ def archive(slug: str, kind: str, game_id: int) -> ResponseReturnValue:
     game = _changed_game(slug, kind, game_id)
     archived = request.form.get("archived") == "yes"
     services.set_archived(game, archived)
-    flash("Game archived: it no longer counts." if archived else "Game counts again.", "success")
+    flash(
+        _("Game archived: it no longer counts.") if archived else _("Game counts again."), "success"
+    )
     return redirect(url_for("players.show", slug=slug), 303)
 
 
@@ -357,8 +367,10 @@ def detach(slug: str, kind: str, game_id: int) -> ResponseReturnValue:
     may attach it to another group."""
     services.detach(_changed_game(slug, kind, game_id))
     flash(
-        "Game detached: it is no longer in the group and its figures no longer count here. "
-        "Its edit link can attach it to a group again.",
+        _(
+            "Game detached: it is no longer in the group and its figures no longer count "
+            "here. Its edit link can attach it to a group again."
+        ),
         "success",
     )
     return redirect(url_for("players.show", slug=slug), 303)
