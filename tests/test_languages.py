@@ -247,8 +247,9 @@ def test_a_game_keeps_its_creators_language_for_its_tv(app, client):
     assert _stored(app, Game, view).language == "de"
     reader = app.test_client()
     reader.set_cookie("lang", "es")
-    tv = f"/games/{view}/tv?lang=fr"
-    assert _html(reader, tv, **{"Accept-Language": "pt"})[0] == "de"  # beats everything
+    tv = f"/games/{view}/tv"
+    assert _html(reader, tv, **{"Accept-Language": "pt"})[0] == "de"  # beats the reader's
+    assert _html(reader, f"{tv}?lang=fr")[0] == "fr"  # the address's own ?lang= beats it
     assert _html(reader, f"/games/{view}")[0] == "es"  # the game page is the reader's
     assert reader.get(f"/games/{view}/tv/live").headers["Content-Language"] == "de"
 

@@ -12,10 +12,11 @@ offered only when ``LANGUAGES_PSEUDO`` is set (tests, a translator's checkout).
 
 A request's language (:func:`chosen_language`), first found of:
 
-1. the page's own (a game's or a group's language for its TV and shared result,
+1. ``?lang=`` in the address (a shared link or a TV's address may carry it: the most
+   explicit choice);
+2. the page's own (a game's or a group's language for its TV and shared result,
    :func:`use_language`);
-2. ``?lang=`` in the address (a shared link may carry it);
-3. the phone's switch, the ``lang`` cookie (:func:`remember`, set by ``POST /language``);
+3. the phone's switch, the ``lang`` cookie (set by ``POST /language``);
 4. the browser's ``Accept-Language`` (its best match; any Portuguese is pt_BR);
 5. English.
 
@@ -107,6 +108,9 @@ def chosen_language() -> str:
     English outside a request."""
     if not has_request_context():
         return DEFAULT
+    asked = known(request.args.get("lang"))
+    if asked is not None:
+        return asked
     page = g.get("page_language")
     if page:
         return str(page)
@@ -176,6 +180,19 @@ def _plural_id(singular: str, plural: str, count: int) -> str:
     """The catalogue's form of a plural message id for ``count``, unformatted (Flask-Babel's
     ``ngettext`` formats it with ``num`` only, which a message's own figures would break)."""
     return str(get_domain().get_translations().ungettext(singular, plural, count))
+
+
+def reword(text: object) -> Any:
+    """:func:`translate` for an engine sentence; a plain text kept from an engine sentence
+    without figures (a card's value ``"face card"`` in a stored round's scoring, saved as
+    its English) looked up as its own message id; anything else as it is. The ``translate``
+    filter of the templates, for places ``finalize`` does not reach (a ``{% trans %}``
+    figure, a filter's input)."""
+    if isinstance(text, Message):
+        return translate(text)
+    if isinstance(text, str) and text:
+        return str(_gettext(text))
+    return text
 
 
 def error_text(error: BaseException) -> str:
@@ -250,8 +267,8 @@ def _content_language(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Wire the languages into ``app``: Flask-Babel with this module's choice, the Jinja
     globals (``html_lang``, ``text_direction``, ``languages``), the ``number``, ``day``,
-    ``moment`` and ``ago`` filters, each answer's ``Content-Language``,
-    and engine sentences translated wherever a template prints one."""
+    ``moment``, ``ago`` and ``translate`` (:func:`reword`) filters, each answer's
+    ``Content-Language``, and engine sentences translated wherever a template prints one."""
     app.config.setdefault("LANGUAGES_PSEUDO", False)
     _Babel(app, locale_selector=lambda: str(locale()))
     env = app.jinja_env
@@ -261,7 +278,7 @@ def init_app(app: Flask) -> None:
         languages=offered,
         chosen_language=chosen_language,
     )
-    env.filters.update(number=number, day=day, moment=moment, ago=ago)
+    env.filters.update(number=number, day=day, moment=moment, ago=ago, translate=reword)
     app.after_request(_content_language)
     env.finalize = translate
     from .places import place_language_form
