@@ -35,7 +35,8 @@ def place_language_form(place: Game | DigitalGame | Group) -> PlaceLanguageForm:
 
 
 def _offer(form: PlaceLanguageForm) -> None:
-    form.language.choices = [(READERS, _("Each reader's own")), *offered().items()]
+    own = [(code, name, {"lang": code.replace("_", "-")}) for code, name in offered().items()]
+    form.language.choices = [(READERS, _("Each reader's own"), {}), *own]
 
 
 def change_place_language(place: Game | DigitalGame | Group, back: str) -> ResponseReturnValue:

@@ -32,8 +32,13 @@ class LanguageForm(FlaskForm):
 def switch_form() -> LanguageForm:
     """The footer's form, the reader's language chosen (not a TV's own)."""
     form = LanguageForm(formdata=None, language=reader_language(), next=request.full_path)
-    form.language.choices = list(offered().items())
+    form.language.choices = _choices()
     return form
+
+
+def _choices() -> list[tuple[str, str, dict[str, str]]]:
+    """Each offered language by its own name, marked as written in it (``lang``)."""
+    return [(code, name, {"lang": code.replace("_", "-")}) for code, name in offered().items()]
 
 
 def refusal(form: FlaskForm) -> str:
@@ -59,7 +64,7 @@ def switch() -> ResponseReturnValue:
     """Keep the chosen language on this phone and go back; an unknown language or a form
     without its CSRF token changes nothing and says so."""
     form = LanguageForm()
-    form.language.choices = list(offered().items())
+    form.language.choices = _choices()
     back = _back(request.form.get("next"))
     response = redirect(back, code=303)
     if not form.validate_on_submit() or known(form.language.data) is None:

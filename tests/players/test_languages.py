@@ -24,9 +24,11 @@ as messages)."""
 
 def plain_english(page: str) -> list[str]:
     """The texts and read attributes of ``page``'s <main> with an English word and no
-    accented letter."""
+    accented letter (what is marked ``lang`` aside)."""
     main = page.split("<main", 1)[1].split("</main>", 1)[0]
     main = re.sub(r"<(script|svg|time)\b.*?</\1>", "", main, flags=re.S)
+    # what is marked as written in a language of its own (each language's own name)
+    main = re.sub(r'<(\w+)\b[^>]*\blang="[^"]*"[^>]*>.*?</\1>', "", main, flags=re.S)
     texts = re.findall(r">([^<>]+)<", main)
     texts += re.findall(r'(?:aria-label|title|placeholder|alt)="([^"]+)"', main)
     found = (html.unescape(t).strip() for t in texts)
