@@ -19,11 +19,12 @@ from collections.abc import Mapping, Sequence
 from ..engine import CardError, parse_card
 from .board import face
 from .shown import EndedPlayer, Ending, ScoredCard
+from .steps import told
 from .store import items_of, part_of
 
 
 def _card(item: Mapping[str, object], onto: int | None = None) -> ScoredCard:
-    text, points, why, rule = str(item["card"]), item["points"], item["why"], item["rule"]
+    text, points, why, rule = str(item["card"]), item["points"], told(item, "why"), item["rule"]
     try:
         card = parse_card(text)
     except CardError:
@@ -72,6 +73,6 @@ def ending(
         reason=end.get("reason", ""),
         players=[_player(name, by_owner[name], part_of(players, name)) for name in names],
         notes=figures.get("notes") or [],
-        outcome=figures.get("outcome") or "",
+        outcome=told(figures, "outcome"),
         sides=figures.get("sides"),
     )

@@ -30,9 +30,10 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .. import jobs
-from ..engine import N_, ReplayRefused, Step, replay_steps
+from ..engine import N_, PRESET_TITLES, Message, ReplayRefused, Step, replay_steps
 from ..extensions import db
 from ..inputs import load_json
+from ..languages import translate
 from ..models import DigitalGame, Job
 from ..web import same_token
 from . import services
@@ -50,17 +51,41 @@ def pack_steps(steps: Sequence[Step]) -> dict[str, Any]:
     whose hand changed, each hand one string of card texts), ``melds_all`` (the whole
     table, when it shrank: a new round) or ``melds`` (table index -> meld, those changed),
     ``pile`` (``[cards kept from the pile before, [cards added]]``), ``stock``,
-    ``totals``, ``scores`` (an end step's). static/replay.js unpacks it."""
+    ``totals``, ``scores`` (an end step's). static/replay.js unpacks it. The engine's
+    sentences (a step's ``text``, a rule's ``why``) are kept as message ids with their
+    figures too (``said``, ``why_said``), for :func:`in_words` to put them into the
+    reader's language when the page is shown (a job runs outside any request)."""
     why: dict[tuple[str, str], int] = {}
+    said: list[Any] = []
     packed: list[dict[str, Any]] = []
     before: Step | None = None
     for step in steps:
         out: dict[str, Any] = {k: step[k] for k in ("kind", "round", "player", "text")}
-        out["rules"] = [why.setdefault((r["id"], r["why"]), len(why)) for r in step["rules"]]
+        if isinstance(step["text"], Message):
+            out["said"] = step["text"].to_json()
+        out["rules"] = []
+        for rule in step["rules"]:
+            if (rule["id"], rule["why"]) not in why:
+                why[(rule["id"], rule["why"])] = len(why)
+                said.append(rule["why"].to_json() if isinstance(rule["why"], Message) else None)
+            out["rules"].append(why[(rule["id"], rule["why"])])
         out.update(_changes(before, step))
         packed.append(out)
         before = step
-    return {"why": [list(pair) for pair in why], "steps": packed}
+    return {"why": [list(pair) for pair in why], "why_said": said, "steps": packed}
+
+
+def in_words(packed: str) -> str:
+    """The packed steps (JSON text, as :func:`pack_steps` made them) with their sentences
+    in the request's language, as static/replay.js reads them (JSON text)."""
+    data = json.loads(packed)
+    for step in data["steps"]:
+        if "said" in step:
+            step["text"] = translate(Message.from_json(step.pop("said")))
+    for pair, kept in zip(data["why"], data.pop("why_said", []), strict=False):
+        if kept is not None:
+            pair[1] = translate(Message.from_json(kept))
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def _changes(before: Step | None, step: Step) -> dict[str, Any]:
@@ -147,7 +172,11 @@ def _answer(job: Job, slug: str | None) -> ResponseReturnValue:
     if not isinstance(shown, dict):
         problem = _(str(result.get("problem") or N_("The replay could not be made: try again.")))
         return _refused(problem, 422) if slug else _form_again(problem)
-    return render_template("play/replay.html", slug=slug, **shown), 200
+    rules = shown.get("rules")
+    preset = rules.get("preset") if isinstance(rules, Mapping) else None
+    shown = shown | {"packed": in_words(str(shown["packed"]))}
+    title = PRESET_TITLES.get(str(preset or "standard"), str(preset))
+    return render_template("play/replay.html", slug=slug, preset_title=title, **shown), 200
 
 
 def replay_game(slug: str) -> ResponseReturnValue:

@@ -25,7 +25,7 @@ from ..engine import (
     make_bot,
     say,
 )
-from ..languages import translate
+from ..languages import reword, translate
 from . import store
 from .moves import describe
 from .shown import Step
@@ -61,7 +61,7 @@ def step(
         if watch is not None:
             watch(state, said)
         return False
-    scored.append(state.scores[-1].to_json())
+    scored.append(with_said(state.scores[-1].to_json()))
     end = part_of(store.fresh_rounds(state)[-1], "end")
     steps.append(_event(_round_over(number, end["went_out"], end["reason"]), "round"))
     if is_terminal(state):
@@ -78,17 +78,34 @@ def _round_over(number: int, went_out: object, reason: object) -> Message:
     return say("Round %(number)s is over: the %(reason)s.", number=number, reason=reason)
 
 
+def with_said(data: Any) -> Any:
+    """``data`` (the engine's JSON, a round's scoring) with each engine sentence in it kept
+    as its message too, beside it (``why`` and ``why_said``, :meth:`engine.Message.to_json`),
+    so that :func:`told` shows the saved scoring in each reader's language."""
+    if isinstance(data, Mapping):
+        kept: dict[str, Any] = {}
+        for key, value in data.items():
+            kept[key] = with_said(value)
+            if isinstance(value, Message):
+                kept[f"{key}_said"] = value.to_json()
+        return kept
+    if isinstance(data, list):
+        return [with_said(value) for value in data]
+    return data
+
+
 def told(said: Mapping[str, Any], key: str = "text") -> object:
     """A step's ``key`` (``text`` or ``why``) in the request's language: from the message
     kept beside it (``text_said``, ``why_said``: :meth:`engine.Message.to_json`) when
-    there is one, else the words as kept. A template filter of the play pages."""
+    there is one, else the words as kept (looked up as their own message id: a sentence
+    without figures saved before its message was kept). A template filter."""
     kept = said.get(f"{key}_said")
     if isinstance(kept, Mapping):
         try:
             return translate(Message.from_json(kept))
         except (KeyError, TypeError, ValueError):
             pass
-    return said.get(key, "")
+    return reword(said.get(key, ""))
 
 
 def _event(text: Message, kind: str = "event", rules: Sequence[str] = ()) -> Step:

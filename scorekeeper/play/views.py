@@ -51,7 +51,6 @@ replays.register(bp)  # a finished game's replay, a record file opened from the 
 bp.add_app_template_global(taps.latest_moves, "latest_moves")  # shared by every seat
 bp.add_app_template_global(taps.render_once, "render_once")  # pieces made once
 bp.add_app_template_filter(level_title, "level_title")  # a stored level for people
-bp.add_app_template_filter(translate, "translate")  # an engine sentence in a figure
 bp.add_app_template_filter(told, "told")  # a step's words in the reader's language
 bp.add_app_template_global(say_plural, "say_plural")  # a plural with figures besides its count
 

@@ -61,6 +61,8 @@ def where_in_words(where: str, melds: dict[int, str] | None = None) -> str:
     """The engine's 0-based ``"layoff 0 onto meld 1"`` as the form numbers things:
     ``"lay-off onto Bob's meld 1"`` with ``melds`` (:func:`meld_names`), else
     ``"lay-off onto meld 2"`` (the template filter ``where``)."""
+    if where == "hand":
+        return str(_("hand"))
     names = melds or {}
 
     def said(found: re.Match[str]) -> str:
