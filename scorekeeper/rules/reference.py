@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+
 from ..engine import (
     OPTIONS,
     PRESET_TITLES,
@@ -48,16 +51,22 @@ class Choice:
     quotes: tuple[tuple[str, str], ...]
 
     @property
-    def presets_text(self) -> str:
-        """The presets in words: ``every preset``, ``every preset but modern``, a list."""
-        if not self.presets:
-            return ""
+    def presets_line(self) -> Markup:
+        """``Presets: …`` in the request's language, the presets' names (ids, as the
+        address and the matrix name them) marked ``translate="no"``: ``every preset``,
+        ``every preset but <modern>``, or the list."""
         missing = [p for p in PRESETS if p not in self.presets]
+
+        def ids(names: list[str] | tuple[str, ...]) -> Markup:
+            return Markup('<span translate="no">%s</span>') % ", ".join(names)
+
+        line = Markup(escape(_("Presets: %(presets)s")))
         if not missing:
-            return say("every preset")
+            return line % {"presets": _("every preset")}
         if len(missing) <= 2 and len(self.presets) > len(missing):
-            return say("every preset but %(presets)s", presets=", ".join(missing))
-        return ", ".join(self.presets)
+            but = Markup(escape(_("every preset but %(presets)s")))
+            return line % {"presets": but % {"presets": ids(missing)}}
+        return line % {"presets": ids(self.presets)}
 
 
 @dataclass(frozen=True)

@@ -44,13 +44,6 @@ def rule_links(text: str, house: HouseRules | None = None) -> Markup:
     return Markup("".join(out))
 
 
-@bp.app_template_filter("translate")
-def translate_filter(text: object) -> object:
-    """An engine sentence in the request's language, for places ``finalize`` does not
-    reach (a ``{% trans %}`` figure, a filter's input); anything else as it is."""
-    return translate(text)
-
-
 @bp.app_template_filter("source_names")
 def source_names_filter(seeds: str) -> str:
     """Seed ids (``"000, 002"``) as the rule texts' names (``"the classic text, ..."``)."""
