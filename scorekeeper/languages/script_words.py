@@ -3,9 +3,10 @@
 sentence in the request's language, read by ``static/words.js`` (``words(key, figures)``).
 
 Each entry is ``key: N_("English, with %(figure)s placeholders")``; a plural is a pair
-``key: (N_("one …"), N_("… %(count)s …"))`` handed over as ``{"zero", "one", "other"}``
-forms, ``words`` choosing by its ``count`` figure. Keep one section per area so that
-changes to different areas never touch the same lines.
+``key: plural_words("one …", "… %(count)s …")`` (its singular and plural message ids, as
+``ngettext`` takes them, so that the catalogue keeps them as one plural) handed over as
+``{"zero", "one", "other"}`` forms, ``words`` choosing by its ``count`` figure. Keep one
+section per area so that changes to different areas never touch the same lines.
 """
 
 from __future__ import annotations
@@ -17,6 +18,12 @@ from ..engine import N_
 Entry = str | tuple[str, str]
 
 
+def plural_words(one: str, many: str) -> tuple[str, str]:
+    """Marks a plural script word (its singular and plural message ids) for the catalogue
+    tools and returns the pair as it is."""
+    return (one, many)
+
+
 # -- every page (base.html, theme.js, localtime.js, words.js, the service worker) -------
 EVERY_PAGE: dict[str, Entry] = {
     "offline_unopened": N_("Offline, and this page was not opened here before."),
@@ -24,7 +31,54 @@ EVERY_PAGE: dict[str, Entry] = {
 
 
 # -- the digital game (play.js, seats.js, hint.js, replay.js) --------------------------------
-PLAY: dict[str, Entry] = {}
+PLAY: dict[str, Entry] = {
+    # play.js: a move refused, several moves a tap may mean
+    "play_not_allowed": N_("Not allowed:"),
+    "play_rule": N_("rule %(rule)s"),
+    "play_reload": N_("Reload"),
+    "play_which": N_("Which do you mean?"),
+    "play_not_made": N_("that move was not made."),
+    "play_unreached": N_("the move did not reach the server: check the connection and tap again."),
+    # seats.js: the turn line and the live updates
+    "play_your_turn_title": N_("Your turn · %(title)s"),
+    "play_checking": N_("checking every few seconds"),
+    "play_live": N_("live"),
+    # hint.js: the expert's hint
+    "hint_lead": N_("The expert's move:"),
+    "hint_rules": plural_words(
+        "(rule %(rules)s)",
+        "(rules %(rules)s)",
+    ),
+    "hint_weighed": plural_words(
+        "weighed over %(count)s sampled deal",
+        "weighed over %(count)s sampled deals",
+    ),
+    "hint_tried": plural_words(
+        "(%(count)s deal tried)",
+        "(%(count)s deals tried)",
+    ),
+    "hint_thinking": N_("The expert is thinking…"),
+    "hint_still": N_("The expert is still thinking: tap Hint again in a moment."),
+    "hint_unreached": N_("No hint: the server could not be reached."),
+    # replay.js: a finished game step by step
+    "replay_spades": N_("%(rank)s of spades"),
+    "replay_hearts": N_("%(rank)s of hearts"),
+    "replay_clubs": N_("%(rank)s of clubs"),
+    "replay_diamonds": N_("%(rank)s of diamonds"),
+    "replay_joker": N_("joker"),
+    "replay_joker_as": N_("joker as %(card)s"),
+    "replay_meld_of": N_("%(name)s's meld %(number)s"),
+    "replay_laid_off": N_("laid off: %(cards)s"),
+    "replay_laid_off_by": N_("%(card)s by %(name)s"),
+    "replay_no_meld": N_("No meld on the table yet."),
+    "replay_stock": plural_words(
+        "(bottom first) · stock %(count)s card",
+        "(bottom first) · stock %(count)s cards",
+    ),
+    "replay_total": N_("total %(total)s"),
+    "replay_no_cards": N_("no cards"),
+    "replay_round": N_("Round %(number)s"),
+}
 
 
 # -- the table's games (table.js, entry.js, dealgrid.js, cardpicker.js, night.js, tv.js,
@@ -91,9 +145,9 @@ TABLE: dict[str, Entry] = {
 #    awake.js, share.js) -----------------------------------------------------------------
 RULES_AND_PLAYERS: dict[str, Entry] = {
     # rules.js: the "Find a rule" box as you type
-    "rules_rows_match": (
-        N_("%(count)s of %(total)s rows matches."),
-        N_("%(count)s of %(total)s rows match."),
+    "rules_rows_match": plural_words(
+        "%(count)s of %(total)s rows matches.",
+        "%(count)s of %(total)s rows match.",
     ),
     # houserules.js: the empty choice of a house-rule field, under the chosen preset
     "house_as_preset": N_("as the preset"),
