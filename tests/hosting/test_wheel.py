@@ -12,7 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from babel.support import Translations
 
+from scorekeeper.languages import LANGUAGES, TRANSLATIONS
 from tests.hosting.servers import fetch, free_port, serving
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -38,6 +40,9 @@ def installed(tmp_path_factory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "scorekeeper/migrations/alembic.ini" in names
     assert "scorekeeper/templates/base.html" in names and "scorekeeper/static/sw.js" in names
+    for code in LANGUAGES:
+        if code != "en":  # the compiled catalogues ship in the wheel
+            assert f"scorekeeper/translations/{code}/LC_MESSAGES/messages.mo" in names, code
     _run(uv, "venv", "-q", "--python", sys.executable, place / "venv", cwd=place)
     _run(
         uv, "pip", "install", "-q", "--python", place / "venv" / "bin" / "python", wheel, cwd=place
@@ -54,6 +59,9 @@ def test_the_installed_wheel_serves_from_a_fresh_data_folder(installed, tmp_path
     with serving([str(c) for c in command], base, env, tmp_path, tmp_path / "serve.log"):
         for path in ("/", "/rules", "/play", "/groups/", "/static/style.css", "/sw.js"):
             assert fetch(base + path)[0] == 200, path
+        status, page = fetch(base + "/rules?lang=fr")
+        french = Translations.load(str(TRANSLATIONS), ["fr"]).gettext("Rules")
+        assert status == 200 and b'lang="fr"' in page and french.encode() in page
         status, body = fetch(base + "/healthz")
         assert status == 200 and b'"ok"' in body
     assert (data / "scorekeeper.sqlite3").exists() and (data / "secret_key").exists()
