@@ -230,12 +230,12 @@ def _option_json(name: str) -> dict[str, object]:
     return {
         "name": name,
         "ids": list(info.ids),
-        "title": info.title,
+        "title": translate(info.title),
         "default": info.default,
         "minimum": info.minimum,
         "maximum": info.maximum,
         "choices": [
-            {"value": value, "label": label, "sources": info.sources.get(value)}
+            {"value": value, "label": translate(label), "sources": info.sources.get(value)}
             for value, label in info.choices.items()
         ],
     }
@@ -252,7 +252,7 @@ def presets_answer() -> dict[str, object]:
         "presets": [
             {
                 "name": name,
-                "title": PRESET_TITLES.get(name, name),
+                "title": translate(PRESET_TITLES.get(name, name)),
                 "changes": PRESETS[name],
                 "options": ruleset(name).options(),
             }

@@ -23,7 +23,7 @@
   var state = document.getElementById("netstate");
   if (live) {
     var busy = false, seen = null;
-    var clock = function (d) { return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); };
+    var clock = function (d) { return d.toLocaleTimeString(words.language(), { hour: "2-digit", minute: "2-digit" }); };
     var server = function (up) {
       if (up) seen = new Date();
       if (state) {

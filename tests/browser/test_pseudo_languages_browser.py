@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import pytest
 from werkzeug.serving import make_server
 
-from scorekeeper.languages import PSEUDO, TRANSLATIONS
+from scorekeeper.languages import LANGUAGES, PSEUDO, TRANSLATIONS
 from tests.browser.conftest import SCREENSHOTS, WAIT, shot
 from tests.browser.test_play_browser import _play_melds, _round_over, _tap
 from tests.conftest import make_app
@@ -222,9 +222,10 @@ def _digital(page) -> dict[str, str]:
 
 
 def _open(page, served: str, paths: dict[str, str], name: str, code: str) -> None:
-    """The page ``name`` in the pseudo-language ``code`` (the switch's cookie), loaded."""
+    """The page ``name`` in the language ``code`` (the switch's cookie; the TV, which keeps
+    its game's language, by ``?lang=`` in its address), loaded."""
     page.context.add_cookies([{"name": "lang", "value": code, "url": served}])
-    page.goto(paths[name])
+    page.goto(paths[name] + (f"?lang={code}" if name == "tv" else ""))
     page.wait_for_load_state("load")
     if name == "digital-game":
         page.wait_for_selector(".hand .hcard")
@@ -286,4 +287,17 @@ def test_the_page_stretches_and_mirrors_in_the_pseudo_language(phone, served, co
         with (SCREENSHOTS / f"pseudo-{code}-plain-english.txt").open("a") as f:
             f.writelines(f"{name}: {text}\n" for text in plain)
         print(f"{name}: still plain English: {plain}")
+    _fits(page, name, code)
+
+
+@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("code", [code for code in LANGUAGES if code != "en"])
+def test_the_page_fits_in_each_language(phone, served, code, name):
+    """Each real language at 360 px: its ``<html lang>``, left to right, and nothing
+    overflowing sideways."""
+    page, paths = phone
+    _open(page, served, paths, name, code)
+    shot(page, f"language-{code}-{name}-360")
+    assert page.get_attribute("html", "lang") == code.replace("_", "-")
+    assert page.get_attribute("html", "dir") == "ltr"
     _fits(page, name, code)

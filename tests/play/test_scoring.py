@@ -4,9 +4,12 @@ every preset and the house rules that change how a round ends."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
-from scorekeeper.engine import is_terminal, new_game
+from scorekeeper.engine import Message, is_terminal, new_game
 from scorekeeper.engine.rules.ruleset import PRESETS
 from scorekeeper.play.steps import run_bot
 
@@ -58,6 +61,27 @@ def test_rounds_ended_by_house_rules_are_explained_too(options) -> None:
         assert scored["cards"]
 
 
+def _without_said(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _without_said(v) for k, v in data.items() if not k.endswith("_said")}
+    if isinstance(data, list):
+        return [_without_said(v) for v in data]
+    return data
+
+
+def _said(data: Any) -> Iterator[tuple[dict, str]]:
+    """Every kept message (``<key>_said``) of ``data`` with the English beside it."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key.endswith("_said"):
+                yield value, data[key.removesuffix("_said")]
+            else:
+                yield from _said(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _said(value)
+
+
 def test_each_round_is_scored_once_and_its_explanation_is_that_scoring(monkeypatch) -> None:
     from scorekeeper.engine.game import deal
     from scorekeeper.engine.game.records import game_record, round_request
@@ -79,8 +103,11 @@ def test_each_round_is_scored_once_and_its_explanation_is_that_scoring(monkeypat
     while run_bots(state, ["random", "basic", "random"], [], scored):
         pass
     assert len(made) == len(state.rounds) == len(scored) > 1
-    assert scored == [result.to_json() for result in made]
+    # each engine sentence is kept as its message beside its English (for each reader's
+    # language): the same scoring once those are set aside, and each the same English
+    assert _without_said(scored) == [result.to_json() for result in made]
+    assert all(str(Message.from_json(said)) == text for said, text in _said(scored))
     monkeypatch.undo()
     record = game_record(state)
     for number, explained in enumerate(scored, start=1):
-        assert explained == contract.score(round_request(record, number))
+        assert _without_said(explained) == contract.score(round_request(record, number))
