@@ -8,8 +8,9 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS, shot
 
-PICKER_PAGE = """<!doctype html><html lang="en" data-words="{{ script_words()|tojson|forceescape }}">
-<head><meta name="viewport" content="width=device-width">
+PICKER_PAGE = """<!doctype html>
+<html lang="en" data-words="{{ script_words()|tojson|forceescape }}"><head>
+<meta name="viewport" content="width=device-width">
 <link rel="stylesheet" href="/static/style.css">
 <script src="/static/words.js" defer></script></head><body><main>
 {% from "_cards.html" import card_picker, card_picker_script %}
