@@ -225,3 +225,22 @@ def test_the_pause_after_a_round_shows_the_round_just_played(table) -> None:
         hidden = {c.text for hand in state.hands for c in hand} - _public_cards(table)
         leaked = [word for word in _words_of(table, hidden) if word in text]
         assert leaked == []
+
+
+def test_the_host_chooses_the_spectator_board_s_language(table) -> None:
+    """Issue 39: a table's TV keeps the language its host chose on the seats page (the
+    same form as a table game's share page); another phone may not choose it."""
+    link = _spectator_link(table)
+    seats = table.host.get(f"/play/{table.slug}/seats").get_data(as_text=True)
+    assert f'action="/play/{table.slug}/seats/language"' in seats
+    refused = table.phones[1].post(f"/play/{table.slug}/seats/language", data={"language": "de"})
+    assert refused.status_code == 403
+    screen = table.app.test_client()
+    assert '<html lang="en"' in screen.get(link).get_data(as_text=True)
+    kept = table.host.post(f"/play/{table.slug}/seats/language", data={"language": "de"})
+    assert kept.status_code == 303 and kept.headers["Location"].endswith("/seats")
+    board = screen.get(link, headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert '<html lang="de"' in board  # the table's, not the screen's Accept-Language
+    bad = table.host.post(f"/play/{table.slug}/seats/language", data={"language": "xx"})
+    assert bad.status_code == 303
+    assert '<html lang="de"' in screen.get(link).get_data(as_text=True)  # nothing changed

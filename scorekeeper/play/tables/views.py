@@ -12,8 +12,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ...extensions import limiter, new_games_limit
+from ...extensions import csrf, limiter, new_games_limit
 from ...hosting.addresses import current_share_place, qr_svg
+from ...languages.places import change_place_language
 from ...models import DigitalGame
 from .. import estimate, refusals, services
 from ..forms import MoveForm
@@ -115,6 +116,18 @@ def change_seat(slug: str, seat: int) -> WerkzeugResponse:
     return redirect(url_for("play.table_seats_page", slug=slug), 303)
 
 
+def table_language(slug: str) -> ResponseReturnValue:
+    """The host keeps the language of the table's spectator board (its TV), and goes back
+    to the seats; another phone is refused (403)."""
+    game = _table_game(slug)
+    if not table_services.sitting(game).host:
+        raise refusals.NotAllowed(_("Only the host's phone chooses the table's language."))
+    return change_place_language(game, url_for("play.table_seats_page", slug=slug))
+
+
+csrf.exempt(table_language)  # the form checks its own token: a stale one is told, not a 400
+
+
 def register(bp: Blueprint) -> None:
     """Add these routes to the ``play`` blueprint (:mod:`.views` calls it)."""
     limited = limiter.limit(new_games_limit, methods=["POST"])(new_table)
@@ -122,3 +135,4 @@ def register(bp: Blueprint) -> None:
     bp.add_url_rule("/<slug>/seats", view_func=table_seats_page)
     bp.add_url_rule("/<slug>/sit/<int:seat>/<token>", view_func=sit)
     bp.add_url_rule("/<slug>/seats/<int:seat>", view_func=change_seat, methods=["POST"])
+    bp.add_url_rule("/<slug>/seats/language", view_func=table_language, methods=["POST"])
