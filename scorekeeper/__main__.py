@@ -24,33 +24,18 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
+
+from .languages import terminal
 
 if TYPE_CHECKING:
     from .engine import Match
 
 
-@cache
-def _terminal() -> ModuleType:
-    """:mod:`scorekeeper.languages.terminal` (the terminal's language), loaded by its file:
-    importing it through its package would run the package's ``__init__``, which wires
-    Flask-Babel, and ``score`` and ``simulate`` import no web framework."""
-    from importlib.util import module_from_spec, spec_from_file_location
-
-    path = Path(__file__).parent / "languages" / "terminal.py"
-    spec = spec_from_file_location("scorekeeper_terminal_words", path)
-    assert spec is not None and spec.loader is not None
-    module = module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _(message: str, /, **figures: object) -> str:
     """``message`` in the terminal's language, ``%(name)s`` filled from ``figures``."""
-    return str(_terminal().gettext(message, **figures))
+    return str(terminal.gettext(message, **figures))
 
 
 def N_(message: str) -> str:
@@ -60,12 +45,12 @@ def N_(message: str) -> str:
 
 def _said(error: BaseException) -> str:
     """What ``error`` says, in the terminal's language when it is an engine sentence."""
-    return str(_terminal().said(error))
+    return str(terminal.said(error))
 
 
 def _line(text: object) -> str:
     """An engine sentence (or any text) in the terminal's language."""
-    return str(_terminal().sentence(text))
+    return str(terminal.sentence(text))
 
 
 def _score(path: str) -> int:

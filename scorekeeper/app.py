@@ -30,7 +30,7 @@ from .hosting.settings import (
 )
 from .hosting.trust import register_trust
 from .inputs import IdConverter
-from .languages import init_app as init_languages
+from .languages.reader import init_app as init_languages
 from .web import TokenSafeSessions, register_unavailable
 
 CSP = {

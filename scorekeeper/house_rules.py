@@ -31,7 +31,7 @@ from wtforms.validators import NumberRange, Optional
 
 from .engine import OPTIONS, PRESETS, Message, OptionValue, RulesError, RuleSet, ruleset, say
 from .inputs import BadNumber, parse_int
-from .languages import translate
+from .languages.reader import translate
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}

@@ -52,7 +52,7 @@ def creator_language() -> str | None:
 
     if not has_request_context():
         return None
-    from .languages import chosen_language
+    from .languages.reader import chosen_language
 
     return chosen_language()
 

@@ -34,7 +34,7 @@ from ..engine import (
     score,
 )
 from ..house_rules import option_problems
-from ..languages import error_text, translate
+from ..languages.reader import error_text, translate
 
 MAX_MELD_CARDS = 26
 """Most cards in one meld-check request (a run holds 13; two packs double that)."""

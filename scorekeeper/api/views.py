@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 
 from ..extensions import csrf, limiter
 from ..inputs import load_json
-from ..languages import translate
+from ..languages.reader import translate
 from . import answers
 from .openapi import openapi_document
 

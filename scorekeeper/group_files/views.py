@@ -27,7 +27,7 @@ from .. import jobs
 from ..extensions import db, limiter
 from ..groups.members import can_add, grant_group, group_by_slug
 from ..inputs import BadJson, load_json
-from ..languages import error_text, translate
+from ..languages.reader import error_text, translate
 from ..models import Group, Job
 from ..players.services import GroupError
 from ..table.forms import ImportForm

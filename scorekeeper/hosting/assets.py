@@ -28,7 +28,7 @@ from flask import Flask, Response, current_app, request, url_for
 from werkzeug.http import parse_etags, quote_etag
 from werkzeug.security import safe_join
 
-from ..languages import chosen_language
+from ..languages.reader import chosen_language
 
 YEAR = 31_536_000
 """Seconds a static file asked for by its current hash may be kept (a year, ``immutable``)."""

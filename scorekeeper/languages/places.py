@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField
 
 from ..models import DigitalGame, Game, Group
-from . import known, offered
+from .reader import known, offered
 from .services import UnknownLanguage, keep_language
 from .switch import refusal
 

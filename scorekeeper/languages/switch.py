@@ -15,7 +15,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField
 
 from ..extensions import csrf
-from . import COOKIE, COOKIE_AGE, known, offered, reader_language
+from . import COOKIE, COOKIE_AGE
+from .reader import known, offered, reader_language
 
 bp = Blueprint("languages", __name__)
 csrf.exempt(bp)  # the form checks its own token, so a stale one is told, not a bare 400

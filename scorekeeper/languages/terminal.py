@@ -10,43 +10,33 @@ expected means English, and so does nothing known. The pseudo-languages (``en_XA
 ``LANGUAGES_PSEUDO``.
 
 The catalogues are the web app's (``scorekeeper/translations``), read with
-``babel.support.Translations.load``. This module imports neither Flask nor anything of
-the package, so ``score`` and ``simulate`` stay free of the web framework: the command
-line loads it by its file (:func:`scorekeeper.__main__._terminal`) rather than through
-the package, whose ``__init__`` wires Flask-Babel.
+``babel.support.Translations.load``. This module imports no Flask (nor does its package's
+``__init__``: the web's choice lives in :mod:`.reader`), so ``score`` and ``simulate``
+stay free of the web framework.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 
 from babel.support import NullTranslations, Translations
 
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
-"""The catalogues (the same as the web app's)."""
-DOMAIN = "messages"
-ENGLISH = "en"
+from . import DEFAULT, DOMAIN, LANGUAGES, PSEUDO, TRANSLATIONS
+
+ENGLISH = DEFAULT
 PSEUDO_SWITCH = "SCOREKEEPER_LANGUAGES_PSEUDO"
 """The environment variable that lets the terminal use a pseudo-language."""
-PSEUDO = re.compile(r"[a-z]{2}_X[A-Z]")
-"""A pseudo-language's code (``en_XA``, ``ar_XB``)."""
 VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the terminal's language is looked for, first found first."""
 
 
 def _catalogues(pseudo: bool) -> list[str]:
     """The codes with a compiled catalogue (``fr``, ``pt_BR``), pseudo ones when allowed."""
-    if not TRANSLATIONS.is_dir():
-        return []
+    codes = [*LANGUAGES, *(PSEUDO if pseudo else ())]
     return sorted(
-        folder.name
-        for folder in TRANSLATIONS.iterdir()
-        if (folder / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()
-        and (pseudo or not PSEUDO.fullmatch(folder.name))
+        code for code in codes if (TRANSLATIONS / code / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()
     )
 
 
@@ -55,13 +45,13 @@ def _match(tag: str, codes: list[str]) -> str | None:
     wanted = tag.split(".")[0].split("@")[0].replace("-", "_").lower()
     if wanted in ("", "c", "posix"):
         return None
-    if wanted.split("_")[0] == ENGLISH and not PSEUDO.fullmatch(tag.split(".")[0]):
+    if wanted.split("_")[0] == ENGLISH and tag.split(".")[0] not in PSEUDO:
         return ENGLISH
     for code in codes:
         if code.lower() == wanted:
             return code
     for code in codes:
-        if not PSEUDO.fullmatch(code) and code.lower().split("_")[0] == wanted.split("_")[0]:
+        if code not in PSEUDO and code.lower().split("_")[0] == wanted.split("_")[0]:
             return code
     return None
 

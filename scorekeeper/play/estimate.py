@@ -24,7 +24,7 @@ from flask_babel import ngettext
 
 from ..engine import BOTS, Estimate, GameState, estimate_rating, middle_level, results_against
 from ..extensions import db
-from ..languages import number, translate
+from ..languages.reader import number, translate
 from ..models import DigitalGame, DigitalSeat
 from ..web import same_token
 from .seats import MATCH

@@ -38,7 +38,7 @@ from ..inputs import (
     json_depth,
     parse_int,
 )
-from ..languages import error_text, translate
+from ..languages.reader import error_text, translate
 from .refusals import Choice, Malformed
 from .seats import MATCH, MAX_BOTS, ShownLevel, shown_levels
 

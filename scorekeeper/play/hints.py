@@ -38,7 +38,7 @@ from ..engine import (
     to_person,
 )
 from ..extensions import db
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import DigitalGame, DigitalReview
 from .moves import describe
 from .shown import Hint, NoHint, Review

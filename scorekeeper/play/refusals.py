@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from ..engine import Action
-from ..languages import translate
+from ..languages.reader import translate
 
 
 class PlayError(ValueError):

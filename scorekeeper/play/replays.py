@@ -33,7 +33,7 @@ from .. import jobs
 from ..engine import N_, PRESET_TITLES, Message, ReplayRefused, Step, replay_steps
 from ..extensions import db
 from ..inputs import load_json
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import DigitalGame, Job
 from ..web import same_token
 from . import services

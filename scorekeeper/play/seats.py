@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import BOTS, LEVELS, ladder_ratings
-from ..languages import translate
+from ..languages.reader import translate
 
 MAX_BOTS = 7
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus")

@@ -53,7 +53,7 @@ from ..engine import (
 from ..extensions import db
 from ..hosting.settings import is_on
 from ..inputs import client_key
-from ..languages import error_text, translate
+from ..languages.reader import error_text, translate
 from ..live import bus
 from ..live.keys import play_key
 from ..models import DigitalGame, DigitalReview, now_utc

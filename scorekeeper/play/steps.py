@@ -25,7 +25,7 @@ from ..engine import (
     make_bot,
     say,
 )
-from ..languages import reword, translate
+from ..languages.reader import reword, translate
 from . import store
 from .moves import describe
 from .shown import Step

@@ -27,7 +27,7 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..engine import GameState, Message
-from ..languages import chosen_language, translate
+from ..languages.reader import chosen_language, translate
 from ..models import DigitalGame
 from . import hints, per_version, services
 from .board import board, public

@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from .. import jobs
 from ..engine import N_, GameState, Message, action_from_json, current_player
 from ..extensions import db
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import DigitalGame, Job
 from . import hints, services
 from .tables import seating

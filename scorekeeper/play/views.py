@@ -31,7 +31,7 @@ from .. import jobs
 from ..engine import current_player, legal_actions, observation, say_plural
 from ..extensions import csrf, hints_limit, limiter, new_games_limit
 from ..inputs import load_json
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import DigitalGame
 from ..web import wants_json
 from . import estimate, per_version, refusals, replays, services, taps, thinking

@@ -19,7 +19,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from ..engine import PRESET_TITLES, say
 from ..house_rules import select_choices
 from ..inputs import NAME_MAX, clean_name, name_problems
-from ..languages import translate
+from ..languages.reader import translate
 
 GROUP_NAME_MAX = 80
 EARLIEST = date(2000, 1, 1)

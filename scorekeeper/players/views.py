@@ -38,7 +38,7 @@ from ..engine import say
 from ..groups.members import can_add, grant_group, group_by_slug, my_groups
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import parse_int
-from ..languages import error_text, translate, use_language
+from ..languages.reader import error_text, translate, use_language
 from ..models import DigitalGame, Game, Group
 from ..web import same_token
 from . import figures, group_language, history, pages, services

@@ -38,7 +38,7 @@ from ..engine import (
     score,
 )
 from ..inputs import BadNumber, parse_int
-from ..languages import translate
+from ..languages.reader import translate
 
 TOTAL_MAX = 1_000_000
 """A running total typed into the checker, in points, either sign, at most."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..engine import say
-from ..languages import translate
+from ..languages.reader import translate
 
 GROUPS: Final = {
     "D": say("Pack, players and deal"),

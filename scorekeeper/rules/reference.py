@@ -26,7 +26,7 @@ from ..engine import (
     say_plural,
 )
 from ..house_rules import option_text
-from ..languages import translate
+from ..languages.reader import translate
 from .quotes import GROUPS, QUOTES, ROWS, quotes_for
 
 RULE_ID = re.compile(r"\b([DMTLOSGPX]\d{1,2})\b")

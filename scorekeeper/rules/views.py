@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from ..engine import OPTIONS, PRESETS
 from ..house_rules import HouseRules, rules_from_query
-from ..languages import translate
+from ..languages.reader import translate
 from . import checker, reference
 from .quotes import source_names
 

@@ -32,7 +32,7 @@ from flask import Response, flash, jsonify, render_template, request
 from flask_babel import gettext as _
 
 from ..engine import N_
-from ..languages import number
+from ..languages.reader import number
 from ..models import Game, Round
 from . import page
 from . import services as sheet

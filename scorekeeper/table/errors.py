@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..extensions import db
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import Round
 
 

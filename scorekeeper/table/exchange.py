@@ -25,7 +25,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..engine import RulesError, RuleSet, ruleset
 from ..inputs import clean_name
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import Game
 from ..web import spreadsheet_cell
 from .entries import clean_title, names_problems, parse_stake

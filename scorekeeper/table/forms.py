@@ -41,7 +41,7 @@ from ..house_rules import (
     select_choices,
 )
 from ..inputs import MAX_VERSION, NAME_MAX, clean_name, is_int
-from ..languages import translate
+from ..languages.reader import translate
 from .entries import MAX_PLAYERS, TITLE_MAX, clean_title, names_problems, stake_problem
 
 IMPORT_MAX_BYTES = 512 * 1024

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine import PRESET_TITLES
 from ..extensions import limiter
-from ..languages import error_text, translate
+from ..languages.reader import error_text, translate
 from ..models import Game
 from . import mine
 from .forms import ConfirmForm

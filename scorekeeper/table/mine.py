@@ -24,7 +24,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import load_only
 
 from ..extensions import db
-from ..languages import locale, number
+from ..languages.reader import locale, number
 from ..models import Game, Round
 from . import services as sheet
 

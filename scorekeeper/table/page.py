@@ -21,7 +21,7 @@ from jinja2.environment import TemplateModule
 
 from ..engine import PRESET_TITLES, RuleSet
 from ..house_rules import check_link
-from ..languages import chosen_language, number, translate
+from ..languages.reader import chosen_language, number, translate
 from ..models import Game
 from . import services as sheet
 from .forms import ConfirmForm, RoundForm, net_form

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from markupsafe import escape
 
 from ..engine import N_, PRESET_TITLES, TABLE_COUNT
-from ..languages import number, translate
+from ..languages.reader import number, translate
 from ..models import Game
 from .standings import Standings, sides_of
 

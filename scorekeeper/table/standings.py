@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ..engine import OPTIONS, settle, wins
-from ..languages import translate
+from ..languages.reader import translate
 from ..models import Game, Round
 from .sheets import ShownRound, latest_rounds, names_of, rules_of, teams_of
 

@@ -26,7 +26,7 @@ from flask_babel import gettext as _
 from ..engine import N_
 from ..extensions import db
 from ..hosting.addresses import qr_svg, share_base
-from ..languages import chosen_language, number, translate, use_language
+from ..languages.reader import chosen_language, number, translate, use_language
 from ..live.keys import table_key
 from ..live.streams import open_stream, since_asked, version_events
 from ..models import Game

@@ -31,7 +31,7 @@ from ..groups.services import start_in_group
 from ..hosting import assets
 from ..hosting.addresses import current_share_place, qr_svg
 from ..inputs import MAX_VERSION, parse_int
-from ..languages import use_language
+from ..languages.reader import use_language
 from ..models import Game, Group, Round
 from ..web import same_token
 from . import changes, deal_melds, entry, files, game_language, nights, page, tv

@@ -10,7 +10,7 @@ import re
 from flask import Flask
 
 from scorekeeper.engine import Message, say, say_plural
-from scorekeeper.languages import translate
+from scorekeeper.languages.reader import translate
 from scorekeeper.play import taps
 from scorekeeper.play.steps import told
 from tests.conftest import make_app

@@ -35,7 +35,7 @@ from sqlalchemy.orm import aliased
 
 from ...engine import GameState, current_player, middle_level
 from ...extensions import db
-from ...languages import translate
+from ...languages.reader import translate
 from ...models import DigitalGame, DigitalSeat
 from ...web import same_token
 from .. import services

@@ -16,7 +16,7 @@ from sqlalchemy import tuple_, update
 
 from ...engine import BOTS, GameSetupError, RulesError, current_player, new_game
 from ...extensions import db
-from ...languages import error_text
+from ...languages.reader import error_text
 from ...live import bus
 from ...live.keys import play_key, seat_key
 from ...models import DigitalGame, DigitalSeat, new_token

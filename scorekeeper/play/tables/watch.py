@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 
 from ...engine import GameState, current_player, wins
 from ...extensions import db
-from ...languages import use_language
+from ...languages.reader import use_language
 from ...live.keys import play_key
 from ...live.streams import open_stream, since_asked, version_events
 from ...models import DigitalGame
