@@ -10,9 +10,11 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from werkzeug.serving import make_server
 
 from tests.conftest import make_app
@@ -49,16 +51,24 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
-@pytest.fixture
-def live_server(tmp_path) -> Iterator[str]:
-    """The app served from a thread; yields its base URL."""
-    app = make_app(str(tmp_path / "browser.sqlite3"), WTF_CSRF_ENABLED=True)
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """``app`` served from a thread while the block runs: its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[str]:
+    """The app served from a thread; yields its base URL."""
+    with serving(make_app(str(tmp_path / "browser.sqlite3"), WTF_CSRF_ENABLED=True)) as base:
+        yield base
 
 
 @pytest.fixture

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from werkzeug.serving import make_server
 
 from scorekeeper.languages import LANGUAGES, PSEUDO, TRANSLATIONS
-from tests.browser.conftest import SCREENSHOTS, WAIT, shot
+from tests.browser.conftest import SCREENSHOTS, serving, shot
+from tests.browser.conftest import phone as new_phone
 from tests.browser.test_play_browser import _play_melds, _round_over, _tap
 from tests.conftest import make_app
 
@@ -117,23 +116,15 @@ def served(tmp_path_factory) -> Iterator[str]:
     """The app with the pseudo-languages offered, served from a thread: its base URL."""
     folder = tmp_path_factory.mktemp("pseudo")
     app = make_app(str(folder / "pseudo.sqlite3"), WTF_CSRF_ENABLED=True, LANGUAGES_PSEUDO=True)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def phone(browser, served) -> Iterator[tuple[object, dict[str, str]]]:
     """One phone at 360 px that made the data in English (its games are on its home page):
     ``(page, paths)``, the path of each of :data:`PAGES`."""
-    context = browser.new_context(
-        viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=served
-    )
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
+    context, page = new_phone(browser, served, **NARROW)
     violations: list[str] = []
     page.on(
         "console",
