@@ -252,6 +252,9 @@ def test_a_game_keeps_its_creators_language_for_its_tv(app, client):
     assert _html(reader, f"{tv}?lang=fr")[0] == "fr"  # the address's own ?lang= beats it
     assert _html(reader, f"/games/{view}")[0] == "es"  # the game page is the reader's
     assert reader.get(f"/games/{view}/tv/live").headers["Content-Language"] == "de"
+    # the TV reads in its game's language: no switch there; the reader's pages keep theirs
+    assert 'action="/language"' not in reader.get(tv).get_data(as_text=True)
+    assert 'action="/language"' in reader.get(f"/games/{view}").get_data(as_text=True)
 
 
 def test_a_game_started_without_a_request_follows_each_reader(app, client):

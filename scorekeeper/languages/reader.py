@@ -106,6 +106,12 @@ def use_language(code: str | None) -> None:
         refresh()
 
 
+def page_language() -> str | None:
+    """The page's own language when a view set one (:func:`use_language`: a TV, a
+    spectator board, a season), else None; the footer's switch is not offered there."""
+    return str(g.page_language) if has_request_context() and g.get("page_language") else None
+
+
 def locale() -> Locale:
     """The Babel locale that formats numbers and dates and gives the direction of the
     request's language."""
@@ -231,6 +237,7 @@ def init_app(app: Flask) -> None:
         text_direction=direction,
         languages=offered,
         chosen_language=chosen_language,
+        page_language=page_language,
     )
     env.filters.update(number=number, day=day, moment=moment, ago=ago, translate=reword)
     app.after_request(_content_language)
