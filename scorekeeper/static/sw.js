@@ -54,11 +54,27 @@ var page = function (req) {
   }).catch(function () {
     return caches.match(req, { ignoreSearch: true }).then(function (hit) {
       return hit || words().then(function (w) {
-        return new Response(w.offline || OFFLINE,
-          { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        return new Response(offlinePage(w.lang || "en", w.offline || OFFLINE),
+          { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
       });
     });
   });
+};
+
+var escaped = function (text) {
+  return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+};
+
+/* The offline answer for a page never opened here: one sentence, in the reader's language
+   and direction, readable on a phone (no script, no style sheet: nothing to fetch). */
+var offlinePage = function (lang, sentence) {
+  var tag = escaped(String(lang).replace("_", "-"));
+  var rtl = /^(ar|fa|he|ur)(-|$)/.test(tag) ? " dir=\"rtl\"" : "";
+  return "<!doctype html><html lang=\"" + tag + "\"" + rtl + "><meta charset=\"utf-8\">"
+    + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+    + "<meta name=\"color-scheme\" content=\"light dark\">"
+    + "<title>500 Rum</title><p style=\"font: 1.1rem/1.5 system-ui, sans-serif; margin: 2rem 1rem\">"
+    + escaped(sentence) + "</p></html>";
 };
 
 var words = function () {

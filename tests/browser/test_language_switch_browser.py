@@ -83,7 +83,9 @@ def test_the_chosen_language_holds_across_pages_and_offline(browser, pseudo_serv
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.goto("/games/never-opened-here")
     expect(page.locator("body")).to_contain_text("[Öƒƒļîñé")
+    expect(page.locator("html")).to_have_attribute("lang", "en-XA")  # a page, in its language
     shot(page, f"language-02-never-opened-offline-{width}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.set_offline(False)
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", "en-XA")  # across pages
