@@ -30,6 +30,7 @@ other programs read it (``docs/score-contract.md``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -56,3 +57,21 @@ dates and gives its direction)."""
 COOKIE = "lang"
 COOKIE_AGE = 400 * 24 * 3600
 """The switch's cookie lives as long as browsers keep one (400 days)."""
+
+
+def match_code(tag: str, codes: Iterable[str]) -> str | None:
+    """The code among ``codes`` that the language ``tag`` names: the same code in any case
+    and with ``-`` or ``_`` (``pt-br`` is ``pt_BR``), else the first real language of the
+    same primary language (``fr-CA`` is ``fr``, ``pt`` is ``pt_BR``); None for no match. The
+    request's languages (:func:`.reader.known`) and the terminal's (:mod:`.terminal`) are
+    matched here."""
+    wanted = tag.replace("-", "_").lower()
+    offers = list(codes)
+    for offer in offers:
+        if offer.lower() == wanted:
+            return offer
+    primary = wanted.split("_")[0]
+    for offer in offers:
+        if offer not in PSEUDO and offer.lower().split("_")[0] == primary:
+            return offer
+    return None

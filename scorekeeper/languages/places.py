@@ -12,9 +12,9 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField
 
 from ..models import DigitalGame, Game, Group
-from .reader import known, offered
-from .services import UnknownLanguage, keep_language
-from .switch import refusal
+from .reader import known
+from .services import keep_language
+from .switch import language_choices, refusal
 
 READERS = ""
 """The choice "each reader's own language" (stored as None)."""
@@ -35,8 +35,7 @@ def place_language_form(place: Game | DigitalGame | Group) -> PlaceLanguageForm:
 
 
 def _offer(form: PlaceLanguageForm) -> None:
-    own = [(code, name, {"lang": code.replace("_", "-")}) for code, name in offered().items()]
-    form.language.choices = [(READERS, _("Each reader's own"), {}), *own]
+    form.language.choices = [(READERS, _("Each reader's own"), {}), *language_choices()]
 
 
 def change_place_language(place: Game | DigitalGame | Group, back: str) -> ResponseReturnValue:
@@ -49,11 +48,7 @@ def change_place_language(place: Game | DigitalGame | Group, back: str) -> Respo
     if not form.validate_on_submit() or (code != READERS and known(code) != code):
         flash(refusal(form), "error")
         return redirect(back, 303)
-    try:
-        keep_language(place, code or None)
-    except UnknownLanguage:
-        flash(_("That language is not offered; nothing was changed."), "error")
-        return redirect(back, 303)
+    keep_language(place, code or None)  # an offered code: checked above
     flash(_("The language of the TV and the shared result was changed."), "success")
     return redirect(back, 303)
 

@@ -24,7 +24,7 @@ from flask_babel import (
 from flask_babel import gettext as _gettext
 
 from ..engine import Message
-from . import COOKIE, DEFAULT, DOMAIN, LANGUAGES, PSEUDO, TRANSLATIONS
+from . import COOKIE, DEFAULT, DOMAIN, LANGUAGES, PSEUDO, TRANSLATIONS, match_code
 
 
 def offered(pseudo: bool | None = None) -> dict[str, str]:
@@ -45,16 +45,7 @@ def known(code: object, *, pseudo: bool | None = None) -> str | None:
     ``fr-CA`` is ``fr``), or None for anything else."""
     if not isinstance(code, str) or not code or len(code) > 20:
         return None
-    wanted = code.replace("-", "_").lower()
-    codes = offered(pseudo)
-    for offer in codes:
-        if offer.lower() == wanted:
-            return offer
-    primary = wanted.split("_")[0]
-    for offer in codes:
-        if offer not in PSEUDO and offer.lower().split("_")[0] == primary:
-            return offer
-    return None
+    return match_code(code, offered(pseudo))
 
 
 def chosen_language() -> str:
@@ -62,11 +53,8 @@ def chosen_language() -> str:
     English outside a request."""
     if not has_request_context():
         return DEFAULT
-    asked = known(request.args.get("lang"))
-    if asked is not None:
-        return asked
     page = g.get("page_language")
-    if page:
+    if page and known(request.args.get("lang")) is None:  # ?lang= beats the page's own
         return str(page)
     return reader_language()
 
@@ -132,13 +120,14 @@ def direction() -> str:
 def translate(text: object) -> Any:
     """An engine sentence in the request's language; anything else as it is."""
     if isinstance(text, Message):
-        return text.render(_gettext, _plural_id)
+        return text.render(_gettext, plural_form)
     return text
 
 
-def _plural_id(singular: str, plural: str, count: int) -> str:
+def plural_form(singular: str, plural: str, count: int) -> str:
     """The catalogue's form of a plural message id for ``count``, unformatted (Flask-Babel's
-    ``ngettext`` formats it with ``num`` only, which a message's own figures would break)."""
+    ``ngettext`` formats it with ``num`` only, which a message's own figures would break;
+    the scripts' words fill theirs in the browser)."""
     return str(get_domain().get_translations().ungettext(singular, plural, count))
 
 

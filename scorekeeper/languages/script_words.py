@@ -11,9 +11,10 @@ section per area so that changes to different areas never touch the same lines.
 
 from __future__ import annotations
 
-from flask_babel import get_translations, gettext
+from flask_babel import gettext
 
 from ..engine import N_
+from .reader import plural_form
 
 Entry = str | tuple[str, str]
 
@@ -169,11 +170,10 @@ def script_words() -> dict[str, object]:
         for key, entry in section.items():
             if isinstance(entry, tuple):
                 one, many = entry
-                forms = get_translations()  # unformatted: the script fills the figures
                 words[key] = {
-                    "zero": forms.ngettext(one, many, 0),
-                    "one": forms.ngettext(one, many, 1),
-                    "other": forms.ngettext(one, many, 2),
+                    "zero": plural_form(one, many, 0),
+                    "one": plural_form(one, many, 1),
+                    "other": plural_form(one, many, 2),
                 }
             else:
                 words[key] = gettext(entry)

@@ -33,11 +33,11 @@ class LanguageForm(FlaskForm):
 def switch_form() -> LanguageForm:
     """The footer's form, the reader's language chosen (not a TV's own)."""
     form = LanguageForm(formdata=None, language=reader_language(), next=request.full_path)
-    form.language.choices = _choices()
+    form.language.choices = language_choices()
     return form
 
 
-def _choices() -> list[tuple[str, str, dict[str, str]]]:
+def language_choices() -> list[tuple[str, str, dict[str, str]]]:
     """Each offered language by its own name, marked as written in it (``lang``)."""
     return [(code, name, {"lang": code.replace("_", "-")}) for code, name in offered().items()]
 
@@ -65,7 +65,7 @@ def switch() -> ResponseReturnValue:
     """Keep the chosen language on this phone and go back; an unknown language or a form
     without its CSRF token changes nothing and says so."""
     form = LanguageForm()
-    form.language.choices = _choices()
+    form.language.choices = language_choices()
     back = _back(request.form.get("next"))
     response = redirect(back, code=303)
     if not form.validate_on_submit() or known(form.language.data) is None:
@@ -76,4 +76,4 @@ def switch() -> ResponseReturnValue:
     return response
 
 
-__all__ = ["bp", "switch_form", "LanguageForm", "refusal"]
+__all__ = ["bp", "switch_form", "LanguageForm", "refusal", "language_choices"]

@@ -23,7 +23,8 @@ from functools import cache
 
 from babel.support import NullTranslations, Translations
 
-from . import DEFAULT, DOMAIN, LANGUAGES, PSEUDO, TRANSLATIONS
+from ..engine import Message
+from . import DEFAULT, DOMAIN, LANGUAGES, PSEUDO, TRANSLATIONS, match_code
 
 ENGLISH = DEFAULT
 PSEUDO_SWITCH = "SCOREKEEPER_LANGUAGES_PSEUDO"
@@ -41,19 +42,12 @@ def _catalogues(pseudo: bool) -> list[str]:
 
 
 def _match(tag: str, codes: list[str]) -> str | None:
-    """The catalogue ``tag`` (``fr_FR.UTF-8@euro``, ``pt-br``, ``en``) names, or None."""
-    wanted = tag.split(".")[0].split("@")[0].replace("-", "_").lower()
-    if wanted in ("", "c", "posix"):
+    """The catalogue ``tag`` (``fr_FR.UTF-8@euro``, ``pt-br``, ``en``) names, or None
+    (:func:`scorekeeper.languages.match_code`, its encoding and modifier dropped)."""
+    wanted = tag.split(".")[0].split("@")[0]
+    if wanted.lower() in ("", "c", "posix"):
         return None
-    if wanted.split("_")[0] == ENGLISH and tag.split(".")[0] not in PSEUDO:
-        return ENGLISH
-    for code in codes:
-        if code.lower() == wanted:
-            return code
-    for code in codes:
-        if code not in PSEUDO and code.lower().split("_")[0] == wanted.split("_")[0]:
-            return code
-    return None
+    return match_code(wanted, [ENGLISH, *codes])
 
 
 def terminal_language(environ: Mapping[str, str] | None = None) -> str:
@@ -96,17 +90,15 @@ def ngettext(singular: str, plural: str, num: int, /, **figures: object) -> str:
 
 def said(error: BaseException) -> str:
     """What ``error`` says in the terminal's language: its first argument rendered when it
-    is an engine sentence (anything with ``render(gettext, ngettext)``,
-    :class:`scorekeeper.engine.Message`), else ``str(error)``."""
+    is an engine sentence (:class:`scorekeeper.engine.Message`), else ``str(error)``."""
     first = error.args[0] if error.args else None
-    return sentence(first) if callable(getattr(first, "render", None)) else str(error)
+    return sentence(first) if isinstance(first, Message) else str(error)
 
 
 def sentence(text: object) -> str:
-    """An engine sentence (anything with ``render(gettext, ngettext)``) in the terminal's
+    """An engine sentence (:class:`scorekeeper.engine.Message`) in the terminal's
     language; any other ``text`` as ``str(text)``."""
-    render = getattr(text, "render", None)
-    if callable(render):
+    if isinstance(text, Message):
         catalogue = _translations(terminal_language())
-        return str(render(catalogue.gettext, catalogue.ngettext))
+        return text.render(catalogue.gettext, catalogue.ngettext)
     return str(text)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from ..engine import CardError, parse_card
 from .board import face
 from .shown import EndedPlayer, Ending, ScoredCard
-from .steps import told
+from .steps import round_over, told
 from .store import items_of, part_of
 
 
@@ -71,6 +71,7 @@ def ending(
         number=number,
         went_out=end.get("went_out"),
         reason=end.get("reason", ""),
+        over=round_over(number, end.get("went_out"), end.get("reason", "")),
         players=[_player(name, by_owner[name], part_of(players, name)) for name in names],
         notes=figures.get("notes") or [],
         outcome=told(figures, "outcome"),

@@ -248,13 +248,15 @@ class Review(TypedDict):
 
 class Ending(TypedDict):
     """A round's end (:func:`.ending.ending`): ``number`` (from 1), ``went_out``,
-    ``reason``, ``players`` (:class:`EndedPlayer` in seat order), ``notes`` (bonuses
-    explained), ``outcome`` (in words) and ``sides`` (partnership figures, or None), the
-    scoring's values passed on; ``review`` the person's moves reviewed, once added."""
+    ``reason``, ``over`` (the round's end in words, :func:`.steps.round_over`), ``players``
+    (:class:`EndedPlayer` in seat order), ``notes`` (bonuses explained), ``outcome`` (in
+    words) and ``sides`` (partnership figures, or None), the scoring's values passed on;
+    ``review`` the person's moves reviewed, once added."""
 
     number: int
     went_out: object
     reason: object
+    over: object
     players: list[EndedPlayer]
     notes: object
     outcome: object

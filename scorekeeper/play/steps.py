@@ -63,18 +63,21 @@ def step(
         return False
     scored.append(with_said(state.scores[-1].to_json()))
     end = part_of(store.fresh_rounds(state)[-1], "end")
-    steps.append(_event(_round_over(number, end["went_out"], end["reason"]), "round"))
+    steps.append(_event(round_over(number, end["went_out"], end["reason"]), "round"))
     if is_terminal(state):
         steps.append(_event(say("The game is over: %(name)s wins.", name=state.winner), "game"))
     return True
 
 
-def _round_over(number: int, went_out: object, reason: object) -> Message:
-    """ "Round 3 is over: Ann went out." (or the reason the round ended)."""
+def round_over(number: int, went_out: object, reason: object) -> Message:
+    """ "Round 3 is over: Ann went out." (or the reason the round ended): the move log's
+    step and the round's end banner (:func:`.ending.ending`)."""
     if went_out:
         return say("Round %(number)s is over: %(name)s went out.", number=number, name=went_out)
     if reason == "stock exhausted":
         return say("Round %(number)s is over: the stock exhausted.", number=number)
+    if not reason:
+        return say("Round %(number)s is over.", number=number)
     return say("Round %(number)s is over: the %(reason)s.", number=number, reason=reason)
 
 
