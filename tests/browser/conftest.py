@@ -122,3 +122,30 @@ def shot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True, scale="css")
     return path
+
+
+def make_group(page, name: str, members: list[str]) -> str:
+    """A group made through its forms with ``members``; returns its page's URL."""
+    page.goto("/groups/")
+    page.fill("#name", name)
+    page.get_by_role("button", name="Make the group").click()
+    url = page.url
+    for member in members:
+        page.fill("#name", member)
+        page.get_by_role("button", name="Add").click()
+        page.wait_for_selector(f".chip:has-text('{member}')")
+    return url
+
+
+def save_net(page, names: list[str], figures: list[str], out: str, number: int | None) -> None:
+    """A round by net scores through the game page's own entry, as a person types it
+    (each of ``names`` its figure, ``out`` went out); with ``number``, waits for the
+    "Round N saved" toast."""
+    for name, digits in zip(names, figures, strict=True):
+        page.get_by_label(f"{name}, round score", exact=True).click()
+        page.keyboard.type(digits)
+    page.locator("label.out", has_text=out).click()
+    page.wait_for_selector(".preview-list")
+    page.get_by_role("button", name="Save round").click()
+    if number is not None:
+        page.wait_for_selector(f".toast:has-text('Round {number} saved')")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import make_group, shot
 from tests.browser.test_home_browser import _axe_problems
 
 NAMES = ["Ann", "Bob", "Cat"]
@@ -43,14 +43,7 @@ def _new_game(page, group_url: str, preset: str | None) -> None:
 
 
 def test_a_group_night_two_quick_games_then_the_figures(page):
-    page.goto("/groups/")
-    page.fill("#name", "Friday family")
-    page.get_by_role("button", name="Make the group").click()
-    group_url = page.url
-    for name in NAMES:
-        page.fill("#name", name)
-        page.get_by_role("button", name="Add").click()
-        page.wait_for_selector(f".chip:has-text('{name}')")
+    group_url = make_group(page, "Friday family", NAMES)
     shot(page, "groups-01-group-390")
 
     _new_game(page, group_url, "quick")
@@ -94,14 +87,7 @@ def test_a_group_night_two_quick_games_then_the_figures(page):
 
 def test_axe_and_360_px_on_the_group_pages(page):
     axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
-    page.goto("/groups/")
-    page.fill("#name", "Club")
-    page.get_by_role("button", name="Make the group").click()
-    group = page.url
-    for name in NAMES:
-        page.fill("#name", name)
-        page.get_by_role("button", name="Add").click()
-        page.wait_for_selector(f".chip:has-text('{name}')")
+    group = make_group(page, "Club", NAMES)
     _new_game(page, group, "quick")
     _play_one_round(page, ["110", "20", "5"], "Ann")
     _new_game(page, group, None)

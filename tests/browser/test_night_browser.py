@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import WAIT, shot
+from tests.browser.conftest import WAIT, make_group, save_net, shot
 from tests.browser.conftest import phone as phone_page
 
 TV = {"width": 1280, "height": 720}
@@ -21,27 +21,11 @@ NAMES = ["Ann", "Bob", "Cat"]
 
 def _group_game(phone) -> None:
     """A group of NAMES and a quick game of all three, from the group's page."""
-    phone.goto("/groups/")
-    phone.fill("#name", "Friday family")
-    phone.get_by_role("button", name="Make the group").click()
-    for name in NAMES:
-        phone.fill("#name", name)
-        phone.get_by_role("button", name="Add").click()
-        phone.wait_for_selector(f".chip:has-text('{name}')")
+    make_group(phone, "Friday family", NAMES)
     phone.get_by_role("link", name="New game").click()
     phone.select_option("#preset", "quick")
     phone.get_by_role("button", name="Start the game").click()
     phone.wait_for_selector("#entry")
-
-
-def _save_net(phone, figures: list[str], out: str) -> None:
-    """A round by net scores through the game page's own form, as a person types it."""
-    for name, digits in zip(NAMES, figures, strict=True):
-        phone.get_by_label(f"{name}, round score", exact=True).click()
-        phone.keyboard.type(digits)
-    phone.locator("label.out", has_text=out).click()
-    phone.wait_for_selector(".preview-list")
-    phone.get_by_role("button", name="Save round").click()
 
 
 def _no_sideways_pan(page) -> None:
@@ -69,7 +53,7 @@ def test_play_again_carries_the_tv_and_a_watching_phone_and_a_code_joins(browser
         shot(scorer, "night-00-share-room-code-390")
         scorer.go_back()
 
-        _save_net(scorer, ["110", "20", "5"], "Ann")
+        save_net(scorer, NAMES, ["110", "20", "5"], "Ann", None)
         between = tv.locator(".between-games")
         expect(between).to_contain_text("Tonight · 1 game")
         expect(between.locator(".tally tbody tr").first).to_contain_text("Ann")

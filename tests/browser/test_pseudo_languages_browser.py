@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from scorekeeper.languages import LANGUAGES, PSEUDO, TRANSLATIONS
-from tests.browser.conftest import SCREENSHOTS, serving, shot
+from tests.browser.conftest import SCREENSHOTS, make_group, save_net, serving, shot
 from tests.browser.conftest import phone as new_phone
 from tests.browser.test_play_browser import _play_melds, _round_over, _tap
 from tests.conftest import make_app
@@ -139,26 +139,14 @@ def phone(browser, served) -> Iterator[tuple[object, dict[str, str]]]:
     assert violations == [], f"a page broke its Content-Security-Policy: {violations}"
 
 
-def _save_net(page, figures: list[str], out: str, number: int) -> None:
-    """A round by net scores through the game page's own entry, as a person types it."""
-    page.wait_for_selector("#entry")
-    for name, digits in zip(NAMES, figures, strict=True):
-        page.get_by_label(f"{name}, round score", exact=True).click()
-        page.keyboard.type(digits)
-    page.locator("label.out", has_text=out).click()
-    page.wait_for_selector(".preview-list")
-    page.get_by_role("button", name="Save round").click()
-    page.wait_for_selector(f".toast:has-text('Round {number} saved')")
-
-
 def _scoresheet(page) -> dict[str, str]:
     """A game of three with two rounds recorded: its pages."""
     page.goto("/games/new")
     for i, name in enumerate(NAMES):
         page.fill(f"#player_{i}", name)
     page.get_by_role("button", name="Start the game").click()
-    _save_net(page, ["85", "20", "35"], "Ann", 1)
-    _save_net(page, ["15", "120", "40"], "Bob", 2)
+    save_net(page, NAMES, ["85", "20", "35"], "Ann", 1)
+    save_net(page, NAMES, ["15", "120", "40"], "Bob", 2)
     game = urlsplit(page.url).path
     return {
         "game": game,
@@ -170,18 +158,11 @@ def _scoresheet(page) -> dict[str, str]:
 
 def _group(page) -> dict[str, str]:
     """A group of three with one game played from its page: the group and a profile."""
-    page.goto("/groups/")
-    page.fill("#name", "Friday family")
-    page.get_by_role("button", name="Make the group").click()
-    group = page.url
-    for name in NAMES:
-        page.fill("#name", name)
-        page.get_by_role("button", name="Add").click()
-        page.wait_for_selector(f".chip:has-text('{name}')")
+    group = make_group(page, "Friday family", NAMES)
     page.get_by_role("link", name="New game").click()
     page.select_option("#preset", "quick")
     page.get_by_role("button", name="Start the game").click()
-    _save_net(page, ["110", "20", "5"], "Ann", 1)
+    save_net(page, NAMES, ["110", "20", "5"], "Ann", 1)
     page.goto(group)
     profile = page.get_by_role("link", name="Ann", exact=True).get_attribute("href")
     assert profile

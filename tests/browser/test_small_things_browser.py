@@ -9,23 +9,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import make_group, shot
 
 NAMES = ["Ann", "Bob", "Cat"]
 WIDTHS = ({"width": 390, "height": 844}, {"width": 360, "height": 780})
-
-
-def make_group(page, name: str, members: list[str]) -> str:
-    """A group made through its forms with ``members``; returns its page's URL."""
-    page.goto("/groups/")
-    page.fill("#name", name)
-    page.get_by_role("button", name="Make the group").click()
-    url = page.url
-    for member in members:
-        page.fill("#name", member)
-        page.get_by_role("button", name="Add").click()
-        page.wait_for_selector(f".chip:has-text('{member}')")
-    return url
 
 
 def net_round(page, scores: dict[str, int], out: str, saved: int) -> None:

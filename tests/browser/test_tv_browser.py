@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.engine.cards import parse_card
-from tests.browser.conftest import SCREENSHOTS, WAIT, shot
+from tests.browser.conftest import SCREENSHOTS, WAIT, save_net, shot
 from tests.browser.conftest import phone as phone_page
 from tests.browser.test_home_browser import _axe_problems
 from tests.browser.test_share_result_browser import SHARE
@@ -27,17 +27,6 @@ def _context(browser, base: str, viewport: dict, **options):
     page = context.new_page()
     page.set_default_timeout(WAIT)
     return context, page
-
-
-def _save_net(phone, figures: list[str], out: str, number: int) -> None:
-    """A round by net scores through the game page's own form, as a person types it."""
-    for name, digits in zip(NAMES, figures, strict=True):
-        phone.get_by_label(f"{name}, round score", exact=True).click()
-        phone.keyboard.type(digits)
-    phone.locator("label.out", has_text=out).click()
-    phone.wait_for_selector(".preview-list")
-    phone.get_by_role("button", name="Save round").click()
-    phone.wait_for_selector(f".toast:has-text('Round {number} saved')")
 
 
 def test_the_tv_follows_rounds_saved_on_a_phone_and_shows_the_winner(browser, live_server):
@@ -59,14 +48,14 @@ def test_the_tv_follows_rounds_saved_on_a_phone_and_shows_the_winner(browser, li
         expect(tv.get_by_role("button", name="Full screen")).to_be_visible()
         shot(tv, "tv-01-new-game-1920")
 
-        _save_net(phone, ["300", "20", "35"], "Ann", 1)
+        save_net(phone, NAMES, ["300", "20", "35"], "Ann", 1)
         expect(tv.locator(".dealer")).to_contain_text("Next deal: Bob · round 2")
         expect(tv.locator(".tv-last")).to_contain_text("+300")
         expect(tv.locator(".standing").first).to_contain_text("200 to go")
         shot(tv, "tv-02-after-round-1-1920")
         assert _axe_problems(tv, axe) == []
 
-        _save_net(phone, ["250", "10", "5"], "Ann", 2)
+        save_net(phone, NAMES, ["250", "10", "5"], "Ann", 2)
         expect(tv.locator(".tv-winner")).to_contain_text("Ann wins!")
         expect(tv.locator(".dealer")).to_have_count(0)
         banner = tv.locator(".tv-winner").inner_text()
